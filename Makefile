@@ -1,0 +1,50 @@
+# Laboratori LLM: `make serve` to see the site, `make test` to check everything.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+
+.PHONY: setup build serve test test-fast bench browser clean
+
+# A venv with a Python >= 3.12 (pyodide-build needs it), found by scripts/find-python.sh.
+$(VENV)/.installed: pyproject.toml
+	@python=$$(scripts/find-python.sh) || exit 1; \
+	[ -x $(PY) ] || { echo "venv con $$python"; "$$python" -m venv $(VENV); }
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+setup: $(VENV)/.installed node_modules/.installed
+
+build: setup
+	$(PY) build.py
+
+serve: build
+	$(PY) scripts/serve.py --port $(PORT)
+
+# Chromium for the browser tests: Debian's if installed, else Playwright's own
+# (needs internet: 'playwright install chromium').
+browser: setup
+	@if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then \
+	  echo "browser: $$(command -v chromium || command -v chromium-browser)"; \
+	else \
+	  echo "chromium non trovato: provo 'playwright install chromium'"; \
+	  $(VENV)/bin/playwright install chromium; \
+	fi
+
+test: build browser
+	$(PY) -m pytest
+
+# only the tests that need no browser
+test-fast: build
+	$(PY) -m pytest -m "not browser"
+
+bench: build browser
+	$(PY) scripts/bench.py
+
+clean:
+	rm -rf site build dist *.egg-info

@@ -1,0 +1,134 @@
+"""Build the site into site/.
+
+    python build.py
+
+1. find every lab and prerender its default state with CPython;
+2. render the pages (home, one per lab) through the Jinja templates;
+3. pack core/ + labs/ as a pure-Python wheel and list it in a copy of
+   Pyodide's pyodide-lock.json (`pyodide lockfile add-wheels`);
+4. run mkdocs (strict) and copy the Pyodide runtime from node_modules/pyodide.
+
+Nothing is downloaded: Pyodide comes from the npm package installed by
+`npm ci`, everything else from this repository.
+"""
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import jinja2
+from mkdocs.commands.build import build as mkdocs_build
+from mkdocs.config import load_config
+
+import labs
+
+ROOT = Path(__file__).resolve().parent
+WORK = ROOT / "build"  # scratch space, also setuptools' own build folder
+DOCS = WORK / "docs"
+DIST = WORK / "dist"
+SITE = ROOT / "site"
+PYODIDE = ROOT / "node_modules" / "pyodide"
+PACKAGE = "laboratori-llm"
+# what a page needs from Pyodide: the loader, the runtime, the standard library
+PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"]
+FETCHED = ["pyodide.asm.wasm", "python_stdlib.zip"]  # what the worker's progress bar counts, with the wheel
+
+
+def fail(message):
+    sys.exit(f"build.py: {message}")
+
+
+def templates():
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(ROOT / "templates"),
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2",), default_for_string=False),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+    env.filters["it"] = lambda value: str(value).replace(".", ",").replace("-", "−")
+    env.filters["tojson"] = lambda value: json.dumps(value, ensure_ascii=False)
+    # numbers as JavaScript's String() writes them, so the runtime can tell a default from a change
+    env.filters["js"] = lambda value: str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+    return env
+
+
+def prerender(lab):
+    result = labs.render(lab.id, {})
+    if not result["ok"]:
+        fail(f"il laboratorio {lab.id} non si prerenderizza: {result['error']}")
+    return result["html"]
+
+
+def build_wheel():
+    shutil.rmtree(WORK / "lib", ignore_errors=True)  # setuptools would pack stale modules from here
+    # cwd=WORK: from ROOT, `python -m build` would import this file instead of PyPA's build
+    subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(DIST), str(ROOT)],
+                   check=True, stdout=subprocess.DEVNULL, cwd=WORK)
+    wheels = sorted(DIST.glob("*.whl"))
+    if len(wheels) != 1:
+        fail(f"attesa una wheel in {DIST}, trovate {len(wheels)}")
+    return wheels[0]
+
+
+def pyodide_cli():
+    cli = Path(sys.executable).with_name("pyodide")
+    return str(cli) if cli.exists() else shutil.which("pyodide") or fail("manca il comando 'pyodide' (pyodide-build)")
+
+
+def write_lockfile(wheel, target):
+    """Pyodide's lockfile plus our wheel, so the page can loadPackage() it."""
+    subprocess.run([pyodide_cli(), "lockfile", "add-wheels", "--input", str(PYODIDE / "pyodide-lock.json"),
+                    "--output", str(target), "--base-path", str(wheel.parent), str(wheel)],
+                   check=True, stdout=subprocess.DEVNULL)
+
+
+def write_pages(env, download_bytes):
+    shutil.copytree(ROOT / "templates" / "assets", DOCS / "assets")
+    chapters = {}
+    for lab in labs.all_labs():
+        chapters.setdefault(lab.chapter, []).append(lab)
+        page = DOCS / lab.chapter.slug / f"{lab.id}.md"
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text(env.get_template("lab.md.j2").render(
+            lab=lab, html=prerender(lab), package=PACKAGE, download_bytes=download_bytes), encoding="utf-8")
+    (DOCS / "index.md").write_text(env.get_template("index.md.j2").render(chapters=chapters.items()), encoding="utf-8")
+    nav = [{"Tutti i laboratori": "index.md"}]
+    for chapter, chapter_labs in chapters.items():
+        nav.append({f"Capitolo {chapter.number} · {chapter.title}":
+                    [{f"{lab.ref} {lab.title}": f"{lab.chapter.slug}/{lab.id}.md"} for lab in chapter_labs]})
+    return nav
+
+
+def main():
+    started = time.perf_counter()
+    if not PYODIDE.exists():
+        fail("manca node_modules/pyodide: esegui prima 'npm ci' (o 'make build')")
+    shutil.rmtree(DOCS, ignore_errors=True)
+    shutil.rmtree(DIST, ignore_errors=True)
+    DOCS.mkdir(parents=True)  # also makes WORK
+
+    wheel = build_wheel()
+    lockfile = DIST / "pyodide-lock.json"
+    write_lockfile(wheel, lockfile)
+    download_bytes = sum((PYODIDE / f).stat().st_size for f in FETCHED) + wheel.stat().st_size
+
+    nav = write_pages(templates(), download_bytes)
+    config = load_config(str(ROOT / "mkdocs.yml"), docs_dir=str(DOCS), site_dir=str(SITE), nav=nav, strict=True)
+    mkdocs_build(config)
+
+    runtime = SITE / "pyodide"
+    runtime.mkdir()
+    for name in PYODIDE_FILES:
+        shutil.copy2(PYODIDE / name, runtime / name)
+    shutil.copy2(wheel, runtime / wheel.name)
+    shutil.copy2(lockfile, runtime / "pyodide-lock.json")
+    print(f"build.py: {len(labs.all_labs())} laboratori → {SITE} in {time.perf_counter() - started:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

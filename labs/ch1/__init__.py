@@ -1,0 +1,1 @@
+"""Dal testo al modello"""

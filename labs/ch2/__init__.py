@@ -1,0 +1,1 @@
+"""Come impara"""

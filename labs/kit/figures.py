@@ -1,0 +1,133 @@
+"""Figures that several labs share: a layered network, a chain of
+operations, callouts and tables. Each takes plain values and strings and
+returns safe Html."""
+
+from dataclasses import dataclass
+
+from .html import Html, join, num, tag
+from .svg import arrow_marker, circle, group, line, rect, svg, text
+
+
+@dataclass(frozen=True)
+class Node:
+    """A neuron (or an input) in a network drawing.
+
+    activation in 0–1 sets how lit the node is; caption is the number written
+    inside it; label the name under it.
+    """
+
+    label: str
+    activation: float = 0.0
+    caption: str = ""
+
+
+def network(layers, weights, label, width=680, row_gap=120, radius=30):
+    """A layered network: layers[k] is a list of Node, weights[k][j][i] the
+    weight from node i of layer k to node j of layer k + 1 (one row per
+    neuron, as core.neuron.dense takes them).
+
+    Edge thickness grows with |weight|; its colour says the sign.
+    """
+    height = max(len(layer) for layer in layers) * row_gap + 40
+    column_gap = (width - 2 * (radius + 70)) / max(1, len(layers) - 1)
+
+    def position(k, i):
+        n = len(layers[k])
+        return radius + 70 + k * column_gap, height / 2 + (i - (n - 1) / 2) * row_gap
+
+    largest = max((abs(w) for rows in weights for row in rows for w in row), default=1.0) or 1.0
+    edges, edge_labels = [], []
+    for k, rows in enumerate(weights):
+        for j, row in enumerate(rows):
+            for i, w in enumerate(row):
+                (x1, y1), (x2, y2) = position(k, i), position(k + 1, j)
+                sign = "lab-pos" if w > 0 else "lab-neg" if w < 0 else "lab-zero"
+                edges.append(line(x1, y1, x2, y2, class_=f"lab-edge {sign}", width=1 + 6 * abs(w) / largest))
+                # labels at 30 % of the way, where edges leaving one node are still apart
+                lx, ly = x1 + 0.3 * (x2 - x1), y1 + 0.3 * (y2 - y1)
+                edge_labels.append(group(
+                    rect(lx - 22, ly - 11, 44, 22, class_="lab-label-bg", rx=4),
+                    text(lx, ly, num(w, 1), class_=f"lab-edge-label {sign}"),
+                ))
+    nodes = []
+    for k, layer in enumerate(layers):
+        for i, node in enumerate(layer):
+            x, y = position(k, i)
+            lit = min(1.0, max(0.0, node.activation))
+            nodes.append(group(
+                circle(x, y, radius, class_="lab-node"),
+                circle(x, y, radius, class_="lab-node-glow", fill_opacity=round(lit, 3)),
+                text(x, y, node.caption, class_="lab-node-value" + (" is-lit" if lit > 0.55 else "")),
+                text(x, y + radius + 16, node.label, class_="lab-node-label"),
+                data_activation=round(lit, 4),
+            ))
+    return svg(width, height, group(*edges), group(*edge_labels), group(*nodes), label=label)
+
+
+@dataclass(frozen=True)
+class ChainNode:
+    """A box in a chain of operations: its name, and the forward value and
+    gradient once they are known (None keeps the slot empty)."""
+
+    name: str
+    value: str | None = None
+    grad: str | None = None
+    active: bool = False
+    off: bool = False
+
+
+def chain(nodes, edge_labels, label, active_edge=None, width=720):
+    """Boxes left to right joined by arrows; above each arrow its label
+    (a local derivative, once revealed). Values sit inside the boxes,
+    gradients under them."""
+    box_w, box_h, top = 104, 64, 56
+    gap = (width - box_w * len(nodes)) / max(1, len(nodes) - 1)
+    parts = [arrow_marker()]
+    for i, node in enumerate(nodes):
+        x = i * (box_w + gap)
+        cls = "lab-box" + (" is-active" if node.active else "") + (" is-off" if node.off else "")
+        parts.append(group(
+            rect(x, top, box_w, box_h, class_=cls, rx=8),
+            text(x + box_w / 2, top + 20, node.name, class_="lab-box-name"),
+            text(x + box_w / 2, top + 44, node.value if node.value is not None else "?", class_="lab-box-value"),
+            text(x + box_w / 2, top + box_h + 22, "" if node.grad is None else f"∂L = {node.grad}",
+                 class_="lab-box-grad"),
+        ))
+        if i + 1 < len(nodes):
+            x1, x2, y = x + box_w + 4, x + box_w + gap - 4, top + box_h / 2
+            cls = "lab-flow" + (" is-active" if active_edge == i else "")
+            parts.append(line(x1, y, x2, y, class_=cls, marker_end="url(#lab-arrow)"))
+            if edge_labels[i]:
+                parts.append(text((x1 + x2) / 2, top - 16, edge_labels[i], class_="lab-flow-label"
+                                  + (" is-active" if active_edge == i else "")))
+    return svg(width, top + box_h + 44, *parts, label=label)
+
+
+def callout(*content, tone="info"):
+    """A boxed message: tone is info, ok, warn or error."""
+    return tag("div", *content, class_=f"lab-callout is-{tone}", role="status" if tone != "error" else "alert")
+
+
+def table(header, rows, class_="lab-table"):
+    """A table of cells (strings are escaped, Html kept)."""
+    head = tag("thead", tag("tr", *(tag("th", h, scope="col") for h in header))) if header else None
+    body = tag("tbody", *(tag("tr", *(tag("td", c) for c in row)) for row in rows))
+    return tag("table", head, body, class_=class_)
+
+
+def stat(label, value, tone=None):
+    """A figure with its caption, for the numbers a lab is about."""
+    return tag("div", tag("span", label, class_="lab-stat-label"), tag("strong", value, class_="lab-stat-value"),
+               class_="lab-stat" + (f" is-{tone}" if tone else ""))
+
+
+def stats(*items):
+    return tag("div", *items, class_="lab-stats")
+
+
+def formula(*parts):
+    """A line of maths written with plain text and Html pieces."""
+    return tag("p", join(*parts), class_="lab-formula")
+
+
+__all__ = ["Node", "network", "ChainNode", "chain", "callout", "table", "stat", "stats", "formula", "Html"]

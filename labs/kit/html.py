@@ -1,0 +1,88 @@
+"""Safe HTML: text is escaped unless it is already Html built by the kit.
+
+Every component takes plain strings for text and escapes them, so a lab
+cannot show a reader's input unescaped by accident.
+"""
+
+import html
+import math
+
+
+class Html(str):
+    """Markup that is already safe to insert (built by tag() or raw())."""
+
+
+def esc(value):
+    """value as safe Html: escaped text, or itself if it is Html already."""
+    if isinstance(value, Html):
+        return value
+    return Html(html.escape(str(value), quote=True))
+
+
+def raw(markup):
+    """Trust markup as it is (for constants written in the code, never for input)."""
+    return Html(markup)
+
+
+def attrs_html(attrs):
+    """key=value pairs as HTML attributes; class_ → class, data_x → data-x.
+    None and False are left out; True is written as a bare attribute."""
+    parts = []
+    for key, value in attrs.items():
+        if value is None or value is False:
+            continue
+        name = key.rstrip("_").replace("_", "-")
+        if value is True:
+            parts.append(f" {name}")
+        else:
+            if isinstance(value, float):
+                value = svg_number(value)
+            parts.append(f' {name}="{html.escape(str(value), quote=True)}"')
+    return "".join(parts)
+
+
+def tag(name, *children, **attrs):
+    """<name attrs>children</name>, with every child that is not Html escaped."""
+    inner = "".join(esc(c) for c in children if c is not None)
+    return Html(f"<{name}{attrs_html(attrs)}>{inner}</{name}>")
+
+
+def void(name, **attrs):
+    """A tag with no content and no closing tag (<input>, <br>)."""
+    return Html(f"<{name}{attrs_html(attrs)}>")
+
+
+def join(*parts):
+    """Several pieces one after the other, each escaped unless Html."""
+    return Html("".join(esc(p) for p in parts if p is not None))
+
+
+def svg_number(x):
+    """A coordinate for SVG: short, with a dot, never '-0'."""
+    text = f"{x:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def num(x, digits=2, signed=False):
+    """x written the Italian way: decimal comma, true minus sign (−0,88).
+
+    Not-a-number and infinities are written in words, never as 'nan'.
+    """
+    if isinstance(x, float) and math.isnan(x):
+        return "indefinito"
+    if isinstance(x, float) and math.isinf(x):
+        return "infinito" if x > 0 else "−infinito"
+    text = f"{x:,}" if isinstance(x, int) else f"{x:,.{digits}f}"
+    text = text.replace(",", "\u2009").replace(".", ",").replace("\u2009", ".")
+    if text.startswith("-"):
+        text = "−" + text[1:]
+        if set(text[1:]) <= set("0,."):
+            text = text[1:]
+    elif signed and x > 0:
+        text = "+" + text
+    return text
+
+
+def percent(p, digits=0):
+    """p in 0–1 written as a percentage: 0.28 → '28 %'."""
+    return num(100 * p, digits) + " %"

@@ -1,0 +1,180 @@
+"""The built site in headless Chromium: prerender, Pyodide, controls, URL,
+instant navigation, errors. Runs against site/ served on 127.0.0.1."""
+
+import re
+from urllib.parse import urlparse
+
+import pytest
+from playwright.sync_api import expect
+
+READY_TIMEOUT = 90_000  # a cold Pyodide start on a slow CI machine
+
+
+@pytest.fixture
+def console_errors(page):
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+def open_lab(page, site_url, path, query=""):
+    page.goto(f"{site_url}{path}{query}")
+    lab = page.locator("[data-lab]")
+    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    return lab
+
+
+def activations(page):
+    return page.locator('[data-part="rete"] [data-activation]').evaluate_all(
+        "nodes => nodes.map(n => n.dataset.activation)")
+
+
+def set_range(page, name, value):
+    """Move a slider as a reader would: set it and fire 'input'."""
+    page.locator(f'input[name="{name}"]').evaluate(
+        "(el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); }", str(value))
+
+
+def test_prerendered_numbers_show_without_python_and_retry_recovers(page, site_url):
+    blocked = {"on": True}
+
+    def maybe_block(route):
+        if blocked["on"]:
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route("**/pyodide.asm.wasm", maybe_block)
+    page.goto(f"{site_url}capitolo-1/ombrello/")
+    lab = page.locator("[data-lab='ombrello']")
+    # the build's numbers are there straight away, the controls wait for Python
+    expect(lab.locator('[data-part="rete"] [data-decision]')).to_have_attribute("data-decision", "si")
+    expect(lab.locator('[data-part="rete"] table')).to_contain_text("0,90")
+    expect(lab.locator('input[name="vento"]')).to_be_disabled()
+    expect(lab.locator("[data-lab-message]")).to_contain_text("Non è stato possibile avviare Python", timeout=READY_TIMEOUT)
+    expect(lab.locator("[data-lab-retry]")).to_be_visible()
+    assert lab.get_attribute("data-ready") is None
+    blocked["on"] = False
+    lab.locator("[data-lab-retry]").click()
+    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    expect(lab.locator('input[name="vento"]')).to_be_enabled()
+
+
+def test_umbrella_reacts_to_its_sliders_and_keeps_state_in_the_url(page, site_url, console_errors):
+    lab = open_lab(page, site_url, "capitolo-1/ombrello/")
+    decision = lab.locator('[data-part="rete"] [data-decision]')
+    expect(decision).to_have_attribute("data-decision", "si")
+    before = activations(page)
+    set_range(page, "vento", 1)
+    expect(decision).to_have_attribute("data-decision", "no")
+    expect(lab).not_to_have_attribute("data-busy", "true")
+    assert activations(page) != before
+    expect(lab.locator('output[data-output="vento"]')).to_have_text("1")
+    assert "vento=1" in page.url
+    # a link reproduces the view
+    page.reload()
+    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    expect(decision).to_have_attribute("data-decision", "no")
+    expect(page.locator('input[name="vento"]')).to_have_value("1")
+    assert console_errors == []
+
+
+def test_keyboard_moves_a_slider(page, site_url):
+    lab = open_lab(page, site_url, "capitolo-1/ombrello/")
+    slider = page.locator('input[name="w_vento"]')
+    slider.focus()
+    for _ in range(3):
+        page.keyboard.press("ArrowLeft")
+    expect(lab.locator('output[data-output="w_vento"]')).to_have_text("−0,9")
+    expect(page).to_have_url(re.compile(r"w_vento=-0\.9"))
+
+
+def test_out_of_range_url_values_are_clamped(page, site_url, console_errors):
+    lab = open_lab(page, site_url, "capitolo-1/ombrello/", "?vento=7&nuvole=abc&sconosciuto=1")
+    expect(page.locator('input[name="vento"]')).to_have_value("1")
+    expect(lab.locator('[data-part="rete"] [data-decision]')).to_have_attribute("data-decision", "no")
+    expect(lab.locator("[data-lab-error]")).to_be_hidden()
+    assert console_errors == []
+
+
+def test_backprop_steps_forward_back_reset_and_survive_reload(page, site_url, console_errors):
+    lab = open_lab(page, site_url, "capitolo-2/backprop-due-pesi/")
+    phase = lab.locator("[data-phase]")
+    expect(phase).to_have_attribute("data-phase", "0")
+    expect(lab.locator('[data-step="-1"]')).to_be_disabled()
+    for expected in ("1", "2", "3", "4"):
+        lab.locator('[data-step="+1"]').click()
+        expect(phase).to_have_attribute("data-phase", expected)
+    expect(lab.locator(".lab-formula")).to_contain_text("L = (ŷ − y)² = (0,60 − 2,0)² = 1,9600")
+    lab.locator('[data-step="-1"]').click()
+    expect(phase).to_have_attribute("data-phase", "3")
+    expect(page).to_have_url(re.compile(r"passo=3"))
+    page.reload()
+    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    expect(phase).to_have_attribute("data-phase", "3")
+    expect(lab.locator('output[data-output="passo"]')).to_have_text("Passo 3 di 260")
+    lab.locator('[data-step="reset"]').click()
+    expect(phase).to_have_attribute("data-phase", "0")
+    assert "passo=" not in page.url
+    assert console_errors == []
+
+
+def test_dead_relu_is_shown_stopping_the_gradient(page, site_url):
+    lab = open_lab(page, site_url, "capitolo-2/backprop-due-pesi/", "?w1=-0.5&passo=11")
+    expect(lab.locator("[data-phase]")).to_have_attribute("data-phase", "11")
+    expect(lab.locator(".lab-callout.is-warn")).to_contain_text("il gradiente si ferma qui".capitalize().split()[0])
+    expect(lab.locator(".lab-formula")).to_contain_text("= 0,0000")
+
+
+def test_instant_navigation_keeps_one_worker(page, site_url, console_errors):
+    wasm_requests = []
+    page.on("request", lambda r: wasm_requests.append(r.url) if r.url.endswith("pyodide.asm.wasm") else None)
+    open_lab(page, site_url, "capitolo-1/ombrello/")
+    page.evaluate("window.sameTab = true")
+    page.locator('nav a[href$="backprop-due-pesi/"]').first.click()
+    lab = page.locator("[data-lab='backprop-due-pesi']")
+    expect(lab).to_have_attribute("data-ready", "true", timeout=10_000)
+    page.locator('nav a[href$="ombrello/"]').first.click()
+    umbrella = page.locator("[data-lab='ombrello']")
+    expect(umbrella).to_have_attribute("data-ready", "true", timeout=10_000)
+    set_range(page, "vento", 1)
+    expect(umbrella.locator('[data-part="rete"] [data-decision]')).to_have_attribute("data-decision", "no")
+    assert page.evaluate("window.sameTab") is True, "la pagina è stata ricaricata"
+    assert len(wasm_requests) == 1, wasm_requests
+    assert console_errors == []
+
+
+def test_a_failing_computation_shows_an_italian_error_inside_the_lab(page, site_url):
+    lab = open_lab(page, site_url, "capitolo-1/ombrello/")
+    page.evaluate("document.querySelector('[data-lab]').labController.id = 'inesistente'")
+    set_range(page, "vento", 1)
+    error = lab.locator("[data-lab-error]")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("laboratorio sconosciuto")
+    expect(lab.locator('[data-part="rete"] [data-decision]')).to_have_attribute("data-decision", "si")  # view kept
+    page.evaluate("document.querySelector('[data-lab]').labController.id = 'ombrello'")
+    set_range(page, "vento", 0.9)
+    expect(error).to_be_hidden()
+    expect(lab.locator('[data-part="rete"] [data-decision]')).to_have_attribute("data-decision", "no")
+
+
+def test_no_request_leaves_the_site(context, site_url):
+    outside = []
+
+    def guard(route):
+        host = urlparse(route.request.url).hostname
+        if host in ("127.0.0.1", "localhost"):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", guard)
+    page = context.new_page()
+    page.goto(site_url)
+    page.locator("[data-lab-card='ombrello']").click()
+    expect(page.locator("[data-lab]")).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    set_range(page, "vento", 1)
+    expect(page.locator('[data-part="rete"] [data-decision]')).to_have_attribute("data-decision", "no")
+    assert outside == []

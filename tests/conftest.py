@@ -1,0 +1,54 @@
+"""Shared fixtures: the built site served on 127.0.0.1, and Chromium."""
+
+import shutil
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SITE = ROOT / "site"
+sys.path.insert(0, str(ROOT / "scripts"))
+
+
+def system_chromium():
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="session")
+def site_dir():
+    if not (SITE / "index.html").exists():
+        pytest.fail("site/ non esiste: esegui 'make build' (make test lo fa da sé)")
+    return SITE
+
+
+@pytest.fixture(scope="session")
+def site_url(site_dir):
+    """Base URL of the built site, served by a thread for the whole session."""
+    from serve import make_server
+
+    server = make_server(site_dir)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """Debian's chromium where installed (no download possible here),
+    otherwise the browser Playwright installed for itself."""
+    args = dict(browser_type_launch_args)
+    path = system_chromium()
+    if path:
+        args["executable_path"] = path
+        args["args"] = [*args.get("args", []), "--disable-background-networking", "--disable-component-update",
+                        "--no-first-run", "--disable-sync", "--no-sandbox", "--disable-gpu", "--disable-quic"]
+    return args
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "browser" in item.path.parts:
+            item.add_marker(pytest.mark.browser)

@@ -1,0 +1,166 @@
+"""The lab contract, checked on every lab that build.py would find.
+
+No lab is listed here: a new module under labs/ is picked up by itself.
+"""
+
+import json
+import random
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+import labs
+from labs.kit.controls import Choice, Slider, Steps, Text, Toggle
+
+ALL = labs.all_labs()
+IDS = [lab.id for lab in ALL]
+XSS = "<script>alert(1)</script><img src=x onerror=alert(1)>"
+NOT_A_NUMBER = re.compile(r"(?<![\w])(nan|inf|infinity)(?![\w])", re.IGNORECASE)
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+class BalanceChecker(HTMLParser):
+    """Fails on a closing tag that does not match the open one."""
+
+    def __init__(self):
+        super().__init__()
+        self.stack = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        pass
+
+    def handle_endtag(self, tag):
+        assert self.stack and self.stack[-1] == tag, f"</{tag}> chiude <{self.stack[-1] if self.stack else '∅'}>"
+        self.stack.pop()
+
+
+def assert_renders(lab, params):
+    """compute → a finite JSON-able state; view → balanced HTML."""
+    state = lab.compute(params)
+    labs.check_finite(state)
+    json.dumps(state, allow_nan=False)
+    html = str(lab.view(state))
+    assert html.strip()
+    checker = BalanceChecker()
+    checker.feed(html)
+    checker.close()
+    assert not checker.stack, f"tag non chiusi: {checker.stack}"
+    assert not NOT_A_NUMBER.search(html), "NaN o infinito visibile nella vista"
+    return state, html
+
+
+def extremes(control):
+    if isinstance(control, Slider):
+        return [control.min, control.max, control.default]
+    if isinstance(control, Steps):
+        return [0, control.max, control.default]
+    if isinstance(control, Choice):
+        return [value for value, _ in control.options]
+    if isinstance(control, Toggle):
+        return [True, False]
+    if isinstance(control, Text):
+        return ["", control.default, "x" * control.max_length]
+    raise AssertionError(f"controllo sconosciuto: {control}")
+
+
+def random_value(control, rng):
+    if isinstance(control, Slider):
+        return control.parse(rng.uniform(control.min, control.max))
+    if isinstance(control, Steps):
+        return rng.randint(0, control.max)
+    return rng.choice(extremes(control))
+
+
+def test_labs_are_found():
+    assert {"ombrello", "backprop-due-pesi"} <= set(IDS)
+
+
+def test_ids_and_refs_are_unique():
+    assert len(set(IDS)) == len(IDS)
+    assert len({lab.ref for lab in ALL}) == len(ALL)
+
+
+@pytest.mark.parametrize("lab", ALL, ids=IDS)
+def test_metadata_and_prose(lab):
+    assert lab.title and lab.ref and lab.chapter.title
+    assert len(lab.prose) > 200, "la prosa del laboratorio (docstring) è troppo corta"
+    assert lab.path == f"capitolo-{lab.chapter.number.lower()}/{lab.id}/"
+    names = [c.name for c in lab.params_list]
+    assert len(set(names)) == len(names), "due controlli con lo stesso nome"
+
+
+@pytest.mark.parametrize("lab", ALL, ids=IDS)
+def test_prerender(lab):
+    result = labs.render(lab.id, {})
+    assert result["ok"], result.get("error")
+    assert result["params"] == lab.defaults()
+
+
+@pytest.mark.parametrize("lab", ALL, ids=IDS)
+def test_every_control_at_its_extremes(lab):
+    for control in lab.params_list:
+        for value in extremes(control):
+            params = {**lab.defaults(), control.name: value}
+            assert_renders(lab, params)
+
+
+@pytest.mark.parametrize("lab", ALL, ids=IDS)
+def test_random_settings(lab):
+    rng = random.Random(f"contract-{lab.id}")
+    for _ in range(20):
+        params = {c.name: random_value(c, rng) for c in lab.params_list}
+        assert_renders(lab, params)
+
+
+@pytest.mark.parametrize("lab", ALL, ids=IDS)
+def test_compute_is_pure(lab):
+    params = lab.defaults()
+    before = json.dumps(params, sort_keys=True)
+    first = json.dumps(lab.compute(params), sort_keys=True)
+    assert json.dumps(lab.compute(params), sort_keys=True) == first
+    assert json.dumps(params, sort_keys=True) == before, "compute ha modificato i parametri"
+
+
+@pytest.mark.parametrize("lab", ALL, ids=IDS)
+def test_bad_raw_values_are_clamped_or_defaulted(lab):
+    """What a URL can carry never crashes the lab: values end up in range."""
+    for control in lab.params_list:
+        for raw in ("1e9", "-1e9", "abc", "", "nan", "inf", XSS):
+            value = lab.parse({control.name: raw})[control.name]
+            if isinstance(control, (Slider, Steps)):
+                low, high = (control.min, control.max) if isinstance(control, Slider) else (0, control.max)
+                assert low <= value <= high
+            result = labs.render(lab.id, {control.name: raw})
+            assert result["ok"], result.get("error")
+
+
+@pytest.mark.parametrize("lab", [lab for lab in ALL if any(isinstance(c, Text) for c in lab.params_list)]
+                         or [pytest.param(None, marks=pytest.mark.skip(reason="nessun laboratorio ha testo libero"))])
+def test_text_controls_escape_what_the_reader_types(lab):
+    for control in (c for c in lab.params_list if isinstance(c, Text)):
+        for typed in ("", "a" * 100_000, XSS):
+            result = labs.render(lab.id, {control.name: typed})
+            html = result.get("html", "") + result.get("error", "")
+            assert "<script" not in html and "<img" not in html
+
+
+def test_strict_parsing_names_valid_params():
+    lab = labs.get("ombrello")
+    with pytest.raises(labs.ParamError, match="Parametri validi: nuvole"):
+        lab.parse({"pioggiaa": "1"}, strict=True)
+    with pytest.raises(labs.ParamError, match="tra 0.0 e 1.0"):
+        lab.parse({"vento": "2"}, strict=True)
+
+
+def test_a_lab_that_raises_gives_an_italian_error_not_an_exception(monkeypatch):
+    lab = labs.get("ombrello")
+    monkeypatch.setattr(lab.module, "compute", lambda p: 1 / 0)
+    result = labs.render("ombrello", {})
+    assert not result["ok"] and "non è riuscito" in result["error"]
+    monkeypatch.setattr(lab.module, "compute", lambda p: (_ for _ in ()).throw(labs.LabError("Matrici incompatibili")))
+    assert labs.render("ombrello", {})["error"] == "Matrici incompatibili"

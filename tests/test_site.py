@@ -1,0 +1,59 @@
+"""The built site (site/): one page per lab with its prerendered view, the
+home cards, the navigation, and Pyodide's files with our wheel."""
+
+import hashlib
+import json
+import re
+
+import labs
+
+
+def page(site_dir, lab):
+    return (site_dir / lab.path / "index.html").read_text(encoding="utf-8")
+
+
+def test_every_lab_has_a_page_with_its_prerendered_view(site_dir):
+    for lab in labs.all_labs():
+        html = page(site_dir, lab)
+        assert f'data-lab="{lab.id}"' in html
+        assert labs.render(lab.id, {})["html"] in html, f"{lab.id}: la vista prerenderizzata è stata alterata"
+        assert f"{lab.ref} · {lab.title}".replace("'", "&#39;") in html or f"{lab.ref} · {lab.title}" in html
+
+
+def test_home_and_navigation_list_every_lab(site_dir):
+    home = (site_dir / "index.html").read_text(encoding="utf-8")
+    for lab in labs.all_labs():
+        assert f'data-lab-card="{lab.id}"' in home
+        assert f'href="{lab.path}"' in home
+        assert f"Capitolo {lab.chapter.number} · {lab.chapter.title}" in home
+    assert '<html lang="it"' in home
+
+
+def test_pyodide_runtime_and_our_wheel_are_served(site_dir):
+    runtime = site_dir / "pyodide"
+    lock = json.loads((runtime / "pyodide-lock.json").read_text())
+    ours = lock["packages"]["laboratori-llm"]
+    wheel = runtime / ours["file_name"]
+    assert hashlib.sha256(wheel.read_bytes()).hexdigest() == ours["sha256"]
+    assert set(ours["imports"]) == {"core", "labs"}
+    for name in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"):
+        assert (runtime / name).stat().st_size > 0
+    assert lock["info"]["python"].startswith("3.")
+
+
+def test_our_assets_load_nothing_from_outside(site_dir):
+    for path in (site_dir / "assets" / "labs").iterdir():
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"https?://", text), path
+    home = (site_dir / "index.html").read_text(encoding="utf-8")
+    assert "fonts.googleapis" not in home and "fonts.gstatic" not in home
+    for src in re.findall(r'<(?:script|link)[^>]+(?:src|href)="([^"]+)"', home):
+        assert not src.startswith(("http://", "https://", "//")) or src.startswith("http://127.0.0.1"), src
+
+
+def test_no_inline_scripts_of_ours(site_dir):
+    for lab in labs.all_labs():
+        html = page(site_dir, lab)
+        start = html.index('data-lab="')
+        block = html[start: html.index('data-lab-view', start)]
+        assert "<script" not in block and "onclick" not in block
