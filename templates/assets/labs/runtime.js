@@ -116,14 +116,58 @@ class LabController {
       if (button) return this.step(button.dataset.step);
       const retry = event.target.closest("[data-lab-retry]");
       if (retry) python.start(this.root.dataset.package);
-      // views can carry data-set="name=value" on elements that set a control
+      // a view element with data-set="name=value;other=value" sets controls when clicked
       const setter = event.target.closest("[data-set]");
-      if (setter && python.status === "ready") {
-        const [name, value] = setter.dataset.set.split("=");
-        const input = this.inputs.find((i) => i.name === name);
-        if (input) { writeInput(input, value); this.showOutputs(); this.update(); }
+      if (setter) this.setControls(setter.dataset.set.split(";").map((pair) => pair.split("=")));
+    });
+    this.root.addEventListener("keydown", (event) => {
+      const setter = event.target.closest("[data-set]");
+      if (setter && (event.key === "Enter" || event.key === " ")) {
+        event.preventDefault();
+        setter.click();
       }
     });
+    this.root.addEventListener("pointerdown", (event) => this.startDrag(event));
+  }
+
+  setControls(pairs) {
+    if (python.status !== "ready") return;
+    let changed = false;
+    for (const [name, value] of pairs) {
+      const input = this.inputs.find((i) => i.name === name);
+      if (input) { writeInput(input, value); changed = true; }
+    }
+    if (changed) { this.showOutputs(); this.update(); }
+  }
+
+  // Dragging: an element with data-drag="xname yname" inside an
+  // <svg data-plane="xmin xmax ymin ymax"> (the plane fills the viewBox)
+  // sets the two controls to the point under the pointer.
+  startDrag(event) {
+    const handle = event.target.closest("[data-drag]");
+    if (!handle || python.status !== "ready") return;
+    event.preventDefault();
+    const [xName, yName] = handle.dataset.drag.split(" ");
+    const plane = handle.closest("svg[data-plane]").dataset.plane;
+    const move = (e) => {
+      const svg = [...this.view.querySelectorAll("svg[data-plane]")].find((s) => s.dataset.plane === plane);
+      if (!svg) return;
+      const [xmin, xmax, ymin, ymax] = plane.split(" ").map(Number);
+      const box = svg.viewBox.baseVal;
+      const point = new DOMPoint(e.clientX, e.clientY).matrixTransform(svg.getScreenCTM().inverse());
+      const x = xmin + (point.x - box.x) / box.width * (xmax - xmin);
+      const y = ymax - (point.y - box.y) / box.height * (ymax - ymin);
+      this.setControls([[xName, x.toFixed(4)], [yName, y.toFixed(4)]]);
+    };
+    const stop = () => {
+      window.removeEventListener("pointermove", move);
+      window.removeEventListener("pointerup", stop);
+      window.removeEventListener("pointercancel", stop);
+    };
+    window.addEventListener("pointermove", move);
+    window.addEventListener("pointerup", stop);
+    window.addEventListener("pointercancel", stop);
+    move(event);
   }
 
   get stepInput() {

@@ -1,0 +1,146 @@
+"""Vectors and matrices as plain lists: the linear algebra of chapter 9B.
+
+A vector is a list of numbers; a matrix is a list of rows, each a list of
+the same length. Shapes are checked, and a mismatch raises ShapeError with
+a message that names both shapes.
+"""
+
+import math
+import random
+
+
+class ShapeError(ValueError):
+    """Two operands whose shapes do not fit together."""
+
+
+def shape(m):
+    """(rows, columns) of a matrix."""
+    return len(m), len(m[0]) if m else 0
+
+
+def check_same_length(a, b):
+    if len(a) != len(b):
+        raise ShapeError(f"vettori di lunghezza diversa: {len(a)} e {len(b)}")
+
+
+def add(a, b):
+    """a + b, element by element."""
+    check_same_length(a, b)
+    return [x + y for x, y in zip(a, b)]
+
+
+def sub(a, b):
+    """a − b, element by element."""
+    check_same_length(a, b)
+    return [x - y for x, y in zip(a, b)]
+
+
+def scale(k, a):
+    """k·a: every element times the number k."""
+    return [k * x for x in a]
+
+
+def dot(a, b):
+    """a · b = Σ aᵢbᵢ: multiply in pairs, add up."""
+    check_same_length(a, b)
+    return math.fsum(x * y for x, y in zip(a, b))
+
+
+def norm(a):
+    """|a| = √(a · a), the length of the arrow."""
+    return math.sqrt(dot(a, a))
+
+
+def unit(a):
+    """a / |a|: same direction, length 1. A zero vector has no direction."""
+    n = norm(a)
+    if n == 0:
+        raise ZeroDivisionError("il vettore nullo non ha una direzione")
+    return scale(1 / n, a)
+
+
+def cosine(a, b):
+    """cos θ = a · b / (|a| |b|), between −1 and 1. Undefined for a zero vector."""
+    na, nb = norm(a), norm(b)
+    if na == 0 or nb == 0:
+        raise ZeroDivisionError("il coseno con un vettore nullo non è definito")
+    return max(-1.0, min(1.0, dot(a, b) / (na * nb)))
+
+
+def projection(b, a):
+    """The shadow of b on a's line: (a · b / a · a)·a."""
+    aa = dot(a, a)
+    if aa == 0:
+        raise ZeroDivisionError("non si proietta su un vettore nullo")
+    return scale(dot(a, b) / aa, a)
+
+
+def transpose(m):
+    """Rows become columns."""
+    return [list(col) for col in zip(*m)]
+
+
+def column(m, j):
+    return [row[j] for row in m]
+
+
+def matvec(m, v):
+    """M·v: one dot product per row of M."""
+    if shape(m)[1] != len(v):
+        raise ShapeError(f"una matrice {shape(m)[0]} × {shape(m)[1]} non si moltiplica per un vettore di {len(v)}")
+    return [dot(row, v) for row in m]
+
+
+def matvec_by_columns(m, v):
+    """M·v read the other way: v₁·(column 1) + v₂·(column 2) + …, the same result."""
+    if shape(m)[1] != len(v):
+        raise ShapeError(f"una matrice {shape(m)[0]} × {shape(m)[1]} non si moltiplica per un vettore di {len(v)}")
+    out = [0.0] * len(m)
+    for j, vj in enumerate(v):
+        out = add(out, scale(vj, column(m, j)))
+    return out
+
+
+def matmul(a, b):
+    """A·B: cell (i, j) is row i of A · column j of B. Needs A's columns = B's rows."""
+    (n, k), (k2, p) = shape(a), shape(b)
+    if k != k2:
+        raise ShapeError(f"[{n} × {k}]·[{k2} × {p}]: le dimensioni interne {k} e {k2} devono essere uguali")
+    cols = transpose(b)
+    return [[dot(row, col) for col in cols] for row in a]
+
+
+def outer(u, v):
+    """u·vᵀ: the table whose cell (i, j) is uᵢvⱼ (rank 1)."""
+    return [[x * y for y in v] for x in u]
+
+
+def one_hot(i, n):
+    """A vector of n zeros with a 1 at position i."""
+    if not 0 <= i < n:
+        raise IndexError(f"posizione {i} fuori da 0…{n - 1}")
+    return [1.0 if j == i else 0.0 for j in range(n)]
+
+
+def relu(v):
+    """max(0, x) on every element."""
+    return [max(0.0, x) for x in v]
+
+
+def identity(n):
+    return [one_hot(i, n) for i in range(n)]
+
+
+def random_direction(d, rng):
+    """A direction drawn uniformly on the sphere in d dimensions (Gaussian
+    coordinates, normalised). rng is a random.Random, so results are seeded."""
+    while True:
+        v = [rng.gauss(0.0, 1.0) for _ in range(d)]
+        n = norm(v)
+        if n > 0:
+            return scale(1 / n, v)
+
+
+def seeded_rng(seed):
+    """A random generator that gives the same numbers for the same seed."""
+    return random.Random(seed)
