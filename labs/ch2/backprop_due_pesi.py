@@ -19,7 +19,7 @@ correzione.
 """
 
 from core.autograd import Value
-from labs.kit import ChainNode, Group, Slider, Steps, callout, chain, formula, num, stat, stats, table, tag
+from labs.kit import ChainNode, Group, Slider, Steps, callout, chain, factor, formula, num, stat, stats, table, tag
 
 TITLE = "Backprop su due pesi"
 REF = "2.3"
@@ -78,20 +78,20 @@ def explain(s):
     L, g, x, y = s["local"], s["grad"], s["x"], s["y"]
     return [
         ("La catena", f"x = {num(x, 1)}, w₁ = {num(s['w1'])}, w₂ = {num(s['w2'])}, y = {num(y, 1)}: premi Avanti."),
-        ("Forward: primo peso", f"z = w₁·x = {num(s['w1'])} × {num(x, 1)} = {num(s['z'])}"),
+        ("Forward: primo peso", f"z = w₁·x = {num(s['w1'])} × {factor(x, 1)} = {num(s['z'])}"),
         ("Forward: la ReLU", f"h = ReLU(z) = max(0; {num(s['z'])}) = {num(s['h'])}"),
-        ("Forward: secondo peso", f"ŷ = w₂·h = {num(s['w2'])} × {num(s['h'])} = {num(s['y_hat'])}"),
-        ("La loss", f"L = (ŷ − y)² = ({num(s['y_hat'])} − {num(y, 1)})² = {num(s['loss'], 4)}"),
+        ("Forward: secondo peso", f"ŷ = w₂·h = {num(s['w2'])} × {factor(s['h'])} = {num(s['y_hat'])}"),
+        ("La loss", f"L = (ŷ − y)² = ({num(s['y_hat'])} − {factor(y, 1)})² = {num(s['loss'], 4)}"),
         ("Derivata locale della loss", f"∂L/∂ŷ = 2(ŷ − y) = {num(L['dL_dyhat'], 4)}"),
         ("Derivate locali del secondo peso", f"∂ŷ/∂w₂ = h = {num(L['dyhat_dw2'])}   e   ∂ŷ/∂h = w₂ = {num(L['dyhat_dh'])}"),
         ("Derivata locale della ReLU", f"∂h/∂z = {num(L['dh_dz'], 0)} (vale 1 se z > 0, altrimenti 0)"),
         ("Derivata locale del primo peso", f"∂z/∂w₁ = x = {num(L['dz_dw1'], 1)}"),
-        ("Backward: gradiente di w₂", f"∂L/∂w₂ = ∂L/∂ŷ × ∂ŷ/∂w₂ = {num(L['dL_dyhat'], 4)} × {num(L['dyhat_dw2'])} = {num(g['w2'], 4)}"),
-        ("Backward: verso h", f"∂L/∂h = ∂L/∂ŷ × ∂ŷ/∂h = {num(L['dL_dyhat'], 4)} × {num(L['dyhat_dh'])} = {num(g['h'], 4)}"),
+        ("Backward: gradiente di w₂", f"∂L/∂w₂ = ∂L/∂ŷ × ∂ŷ/∂w₂ = {num(L['dL_dyhat'], 4)} × {factor(L['dyhat_dw2'])} = {num(g['w2'], 4)}"),
+        ("Backward: verso h", f"∂L/∂h = ∂L/∂ŷ × ∂ŷ/∂h = {num(L['dL_dyhat'], 4)} × {factor(L['dyhat_dh'])} = {num(g['h'], 4)}"),
         ("Backward: attraverso la ReLU", f"∂L/∂z = ∂L/∂h × ∂h/∂z = {num(g['h'], 4)} × {num(L['dh_dz'], 0)} = {num(g['z'], 4)}"),
-        ("Backward: gradiente di w₁", f"∂L/∂w₁ = ∂L/∂z × ∂z/∂w₁ = {num(g['z'], 4)} × {num(x, 1)} = {num(g['w1'], 4)}"),
-        ("Aggiornamento", f"w₁ ← {num(s['w1'])} − {num(s['eta'])} × {num(g['w1'], 4)} = {num(s['new_w1'], 4)};   "
-                          f"w₂ ← {num(s['w2'])} − {num(s['eta'])} × {num(g['w2'], 4)} = {num(s['new_w2'], 4)}"),
+        ("Backward: gradiente di w₁", f"∂L/∂w₁ = ∂L/∂z × ∂z/∂w₁ = {num(g['z'], 4)} × {factor(x, 1)} = {num(g['w1'], 4)}"),
+        ("Aggiornamento", f"w₁ ← {num(s['w1'])} − {num(s['eta'])} × {factor(g['w1'], 4)} = {num(s['new_w1'], 4)};   "
+                          f"w₂ ← {num(s['w2'])} − {num(s['eta'])} × {factor(g['w2'], 4)} = {num(s['new_w2'], 4)}"),
     ][s["phase"]]
 
 

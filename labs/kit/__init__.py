@@ -5,7 +5,7 @@ A lab imports what it needs from here; nothing in the kit knows any lab.
 
 from .controls import Choice, Group, ParamError, Slider, Steps, Text, Toggle
 from .figures import ChainNode, Node, callout, chain, formula, network, stat, stats, table
-from .html import Html, esc, join, num, percent, raw, tag
+from .html import Html, esc, factor, join, num, percent, raw, tag
 
 
 class LabError(Exception):
@@ -15,5 +15,5 @@ class LabError(Exception):
 __all__ = [
     "Choice", "Group", "ParamError", "Slider", "Steps", "Text", "Toggle",
     "ChainNode", "Node", "callout", "chain", "formula", "network", "stat", "stats", "table",
-    "Html", "esc", "join", "num", "percent", "raw", "tag", "LabError",
+    "Html", "esc", "factor", "join", "num", "percent", "raw", "tag", "LabError",
 ]

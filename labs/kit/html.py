@@ -83,6 +83,12 @@ def num(x, digits=2, signed=False):
     return text
 
 
+def factor(x, digits=2):
+    """x as a factor in a product: negatives in brackets, 2 × (−0,5)."""
+    text = num(x, digits)
+    return f"({text})" if text.startswith("−") else text
+
+
 def percent(p, digits=0):
     """p in 0–1 written as a percentage: 0.28 → '28 %'."""
     return num(100 * p, digits) + " %"

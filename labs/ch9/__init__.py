@@ -1,0 +1,1 @@
+"""Dentro il modello"""

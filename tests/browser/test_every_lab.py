@@ -1,0 +1,53 @@
+"""Every lab page, found like the build finds them: it loads from the built
+site, becomes interactive, and its view changes when a control moves."""
+
+import pytest
+from playwright.sync_api import expect
+
+import labs
+
+READY_TIMEOUT = 90_000
+
+
+def first_change(lab):
+    """A control and a new value for it, as a reader would set it."""
+    for c in lab.params_list:
+        if c.kind == "steps":
+            return c.name, "step"
+        if c.kind == "slider":
+            return c.name, c.max if c.default != c.max else c.min
+        if c.kind == "choice":
+            return c.name, next(v for v, _ in c.options if v != c.default)
+        if c.kind == "toggle":
+            return c.name, "toggle"
+        if c.kind == "text":
+            return c.name, c.default[::-1] + " testo nuovo"
+    pytest.fail(f"{lab.id} non ha controlli")
+
+
+@pytest.mark.parametrize("lab", labs.all_labs(), ids=lambda lab: lab.id)
+def test_lab_page_becomes_interactive_and_reacts(page, site_url, lab):
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{site_url}{lab.path}")
+    root = page.locator(f"[data-lab='{lab.id}']")
+    view = root.locator("[data-lab-view]")
+    prerendered = view.inner_html()
+    assert prerendered.strip()
+    expect(root).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    name, value = first_change(lab)
+    control = root.locator(f'[data-param="{name}"]')
+    if value == "step":
+        root.locator('[data-step="+1"]').click()
+    elif value == "toggle":
+        control.click()
+    elif control.evaluate("el => el.tagName") == "SELECT":
+        control.select_option(str(value))
+    else:
+        control.evaluate("(el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); }",
+                         str(value))
+    page.wait_for_function("el => el.dataset.busy === undefined", arg=root.element_handle())
+    expect(root.locator("[data-lab-error]")).to_be_hidden()
+    assert view.inner_html() != prerendered, f"{lab.id}: la vista non è cambiata muovendo «{name}»"
+    assert errors == []
