@@ -24,7 +24,7 @@ build: setup
 	$(PY) build.py
 
 serve: build
-	$(PY) scripts/serve.py --port $(PORT)
+	$(PY) scripts/serve.py --port $(PORT) --rebuild
 
 # Chromium for the browser tests: Debian's if installed, else Playwright's own
 # (needs internet: 'playwright install chromium').

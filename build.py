@@ -41,6 +41,13 @@ def fail(message):
     sys.exit(f"build.py: {message}")
 
 
+def run(command, **kwargs):
+    """Run a tool quietly; on failure show what it said and stop."""
+    result = subprocess.run(command, capture_output=True, text=True, **kwargs)
+    if result.returncode != 0:
+        fail(f"{' '.join(command[:4])} … non è riuscito:\n{result.stdout}\n{result.stderr}")
+
+
 def templates():
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(ROOT / "templates"),
@@ -67,8 +74,7 @@ def prerender(lab):
 def build_wheel():
     shutil.rmtree(WORK / "lib", ignore_errors=True)  # setuptools would pack stale modules from here
     # cwd=WORK: from ROOT, `python -m build` would import this file instead of PyPA's build
-    subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(DIST), str(ROOT)],
-                   check=True, stdout=subprocess.DEVNULL, cwd=WORK)
+    run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(DIST), str(ROOT)], cwd=WORK)
     wheels = sorted(DIST.glob("*.whl"))
     if len(wheels) != 1:
         fail(f"attesa una wheel in {DIST}, trovate {len(wheels)}")
@@ -82,9 +88,8 @@ def pyodide_cli():
 
 def write_lockfile(wheel, target):
     """Pyodide's lockfile plus our wheel, so the page can loadPackage() it."""
-    subprocess.run([pyodide_cli(), "lockfile", "add-wheels", "--input", str(PYODIDE / "pyodide-lock.json"),
-                    "--output", str(target), "--base-path", str(wheel.parent), str(wheel)],
-                   check=True, stdout=subprocess.DEVNULL)
+    run([pyodide_cli(), "lockfile", "add-wheels", "--input", str(PYODIDE / "pyodide-lock.json"),
+         "--output", str(target), "--base-path", str(wheel.parent), str(wheel)])
 
 
 def write_pages(env, download_bytes):
