@@ -76,11 +76,11 @@ class ChainNode:
     off: bool = False
 
 
-def chain(nodes, edge_labels, label, active_edge=None, width=720):
+def chain(nodes, edge_labels, label, active_edge=None, width=640):
     """Boxes left to right joined by arrows; above each arrow its label
     (a local derivative, once revealed). Values sit inside the boxes,
     gradients under them."""
-    box_w, box_h, top = 104, 64, 56
+    box_w, box_h, top = 100, 70, 44
     gap = (width - box_w * len(nodes)) / max(1, len(nodes) - 1)
     parts = [arrow_marker()]
     for i, node in enumerate(nodes):
@@ -89,18 +89,19 @@ def chain(nodes, edge_labels, label, active_edge=None, width=720):
         parts.append(group(
             rect(x, top, box_w, box_h, class_=cls, rx=8),
             text(x + box_w / 2, top + 20, node.name, class_="lab-box-name"),
-            text(x + box_w / 2, top + 44, node.value if node.value is not None else "?", class_="lab-box-value"),
+            text(x + box_w / 2, top + 48, node.value if node.value is not None else "?", class_="lab-box-value"),
             text(x + box_w / 2, top + box_h + 22, "" if node.grad is None else f"∂L = {node.grad}",
                  class_="lab-box-grad"),
         ))
         if i + 1 < len(nodes):
-            x1, x2, y = x + box_w + 4, x + box_w + gap - 4, top + box_h / 2
+            x1, x2, y = x + box_w + 3, x + box_w + gap - 3, top + box_h / 2
             cls = "lab-flow" + (" is-active" if active_edge == i else "")
             parts.append(line(x1, y, x2, y, class_=cls, marker_end="url(#lab-arrow)"))
             if edge_labels[i]:
-                parts.append(text((x1 + x2) / 2, top - 16, edge_labels[i], class_="lab-flow-label"
+                # alternate heights so neighbouring labels never touch
+                parts.append(text((x1 + x2) / 2, top - 12 - 18 * (i % 2), edge_labels[i], class_="lab-flow-label"
                                   + (" is-active" if active_edge == i else "")))
-    return svg(width, top + box_h + 44, *parts, label=label)
+    return svg(width, top + box_h + 40, *parts, label=label)
 
 
 def callout(*content, tone="info"):
