@@ -38,7 +38,7 @@ def main():
     page = (f'<!doctype html><html lang="it"><head><meta charset="utf-8">{links}</head>'
             f'<body data-md-color-scheme="{scheme}" data-md-color-primary="indigo" data-md-color-accent="deep-orange">'
             f'<div class="md-typeset" style="padding:1rem;max-width:{args.width}px">'
-            f'<div class="lab"><div class="lab-view">{body}</div></div></div></body></html>')
+            f'<div class="lab-view">{body}</div></div></body></html>')
     out = Path(args.out or f"/tmp/preview-{args.lab}{'-dark' if args.dark else ''}.png")
     with tempfile.TemporaryDirectory() as tmp:
         html = Path(tmp) / "preview.html"
