@@ -6,7 +6,10 @@ A lab imports what it needs from here; nothing in the kit knows any lab.
 from .controls import Choice, Group, ParamError, Slider, Steps, Text, Toggle
 from .figures import ChainNode, Node, callout, chain, formula, network, stat, stats, table
 from .html import Html, esc, factor, join, num, percent, raw, tag
+from .plane import Arc, Arrow, Circle, Guide, Label, Point, Shape, plane, presets, term, vector_text
+from .matrix import cell_text, equation, heat_class, matrix, shape_label, vector
 
+from .chart import Handle, Marker, Series, histogram, line_chart, nice_ticks
 
 class LabError(Exception):
     """A problem the reader can fix (the message is Italian and is shown in the lab)."""
@@ -17,3 +20,6 @@ __all__ = [
     "ChainNode", "Node", "callout", "chain", "formula", "network", "stat", "stats", "table",
     "Html", "esc", "factor", "join", "num", "percent", "raw", "tag", "LabError",
 ]
+__all__ += ["matrix", "vector", "equation", "shape_label", "cell_text", "heat_class"]
+__all__ += ["Arc", "Arrow", "Circle", "Guide", "Label", "Point", "Shape", "plane", "presets", "term", "vector_text"]
+__all__ += ["Handle", "Marker", "Series", "histogram", "line_chart", "nice_ticks"]

@@ -148,11 +148,13 @@ class LabController {
     if (!handle || python.status !== "ready") return;
     event.preventDefault();
     const [xName, yName] = handle.dataset.drag.split(" ");
-    const plane = handle.closest("svg[data-plane]").dataset.plane;
+    // the view is redrawn while dragging: find the plane again by its position
+    const planes = () => [...this.view.querySelectorAll("svg[data-plane]")];
+    const index = planes().indexOf(handle.closest("svg[data-plane]"));
     const move = (e) => {
-      const svg = [...this.view.querySelectorAll("svg[data-plane]")].find((s) => s.dataset.plane === plane);
+      const svg = planes()[index];
       if (!svg) return;
-      const [xmin, xmax, ymin, ymax] = plane.split(" ").map(Number);
+      const [xmin, xmax, ymin, ymax] = svg.dataset.plane.split(" ").map(Number);
       const box = svg.viewBox.baseVal;
       const point = new DOMPoint(e.clientX, e.clientY).matrixTransform(svg.getScreenCTM().inverse());
       const x = xmin + (point.x - box.x) / box.width * (xmax - xmin);

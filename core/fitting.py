@@ -1,0 +1,110 @@
+"""Curves made of ReLU elbows, and the least-squares fit of their slopes.
+
+A piecewise-linear function on the real line is a sum of elbows:
+
+    f(x) = c + s₀·x + s₁·ReLU(x − e₁) + … + sₙ·ReLU(x − eₙ)
+
+c and s₀ give the line it starts on; at each elbow position eᵢ the slope
+changes by sᵢ (ReLU(x − e) is 0 before e and x − e after it). Given the
+elbow positions, f is linear in (c, s₀, s₁, …, sₙ), so the best ones for a
+target sampled on a grid come from linear least squares.
+"""
+
+import math
+
+from .linalg import dot, norm, scale
+
+
+def relu(x):
+    """max(0, x) for one number."""
+    return x if x > 0 else 0.0
+
+
+def elbow_curve(x, c, s0, elbows, slopes):
+    """f(x) = c + s₀·x + Σ sᵢ·ReLU(x − eᵢ)."""
+    return c + s0 * x + math.fsum(s * relu(x - e) for e, s in zip(elbows, slopes, strict=True))
+
+
+def evaluate(xs, c, s0, elbows, slopes):
+    """The elbow curve at every x of a grid."""
+    return [elbow_curve(x, c, s0, elbows, slopes) for x in xs]
+
+
+def from_points(points):
+    """The elbow form of the broken line through points (x₀, y₀), …, (xₘ, yₘ),
+    sorted by x with distinct x: returns (c, s₀, elbows, slopes).
+
+    Segment j has slope mⱼ = (yⱼ₊₁ − yⱼ)/(xⱼ₊₁ − xⱼ); the line starts with
+    s₀ = m₀ through (x₀, y₀), so c = y₀ − m₀·x₀, and every inner point xⱼ is
+    an elbow where the slope changes by mⱼ − mⱼ₋₁.
+    """
+    if len(points) < 2:
+        raise ValueError("servono almeno due punti")
+    xs = [x for x, _ in points]
+    if any(b <= a for a, b in zip(xs, xs[1:])):
+        raise ValueError("i punti devono avere x crescenti e diverse")
+    m = [(y1 - y0) / (x1 - x0) for (x0, y0), (x1, y1) in zip(points, points[1:])]
+    c = points[0][1] - m[0] * points[0][0]
+    return c, m[0], xs[1:-1], [b - a for a, b in zip(m, m[1:])]
+
+
+def grid(a, b, n):
+    """n equally spaced points from a to b, both included."""
+    if n < 2:
+        raise ValueError("una griglia ha almeno due punti")
+    return [a + (b - a) * i / (n - 1) for i in range(n)]
+
+
+def even_elbows(a, b, n):
+    """n elbow positions that cut [a, b] into n + 1 equal pieces."""
+    return [a + (b - a) * k / (n + 1) for k in range(1, n + 1)]
+
+
+def mse(ys, targets):
+    """Mean squared error: the average of (yᵢ − tᵢ)²."""
+    if len(ys) != len(targets) or not ys:
+        raise ValueError("servono due liste della stessa lunghezza, non vuote")
+    return math.fsum((y - t) ** 2 for y, t in zip(ys, targets)) / len(ys)
+
+
+def design_columns(xs, elbows):
+    """The columns of the design matrix A for the elbow curve on the grid xs:
+    1, x, ReLU(x − e₁), …, ReLU(x − eₙ). Then f(xs) = A·(c, s₀, s₁, …, sₙ)."""
+    return [[1.0] * len(xs), list(xs)] + [[relu(x - e) for x in xs] for e in elbows]
+
+
+def least_squares(columns, ys):
+    """β minimising |A·β − y|², where A is given by its columns (independent).
+
+    Modified Gram–Schmidt writes A = Q·R, Q with orthonormal columns and R
+    upper triangular; treating y as one more column gives z = Qᵀy (and the
+    residual), which keeps the method stable. Then R·β = z is solved from
+    the last unknown back to the first.
+    """
+    n = len(columns)
+    q, r = [], [[0.0] * n for _ in range(n)]
+    for j, column in enumerate(columns):
+        v, size = list(column), norm(column)
+        for k, qk in enumerate(q):
+            r[k][j] = rk = dot(qk, v)
+            v = [vi - rk * qi for vi, qi in zip(v, qk)]
+        r[j][j] = norm(v)
+        if size == 0 or r[j][j] <= 1e-12 * size:
+            raise ValueError(f"la colonna {j} dipende dalle precedenti: il sistema non ha una sola soluzione")
+        q.append(scale(1 / r[j][j], v))
+    z, residual = [], list(ys)
+    for qk in q:
+        t = dot(qk, residual)
+        z.append(t)
+        residual = [ri - t * qi for ri, qi in zip(residual, qk)]
+    beta = [0.0] * n
+    for i in reversed(range(n)):
+        beta[i] = (z[i] - math.fsum(r[i][k] * beta[k] for k in range(i + 1, n))) / r[i][i]
+    return beta
+
+
+def fit_elbows(xs, targets, elbows):
+    """The elbow curve with these elbow positions closest to the targets on
+    the grid xs, in the least-squares sense: returns (c, s₀, slopes)."""
+    c, s0, *slopes = least_squares(design_columns(xs, elbows), targets)
+    return c, s0, slopes

@@ -1,0 +1,68 @@
+"""Simple statistics: mean, spread, histogram counts, Gaussian samples.
+
+Plain lists of numbers in, numbers out, as in the rest of core/.
+"""
+
+import math
+
+
+def mean(xs):
+    """x̄ = (x₁ + … + xₙ) / n."""
+    if not xs:
+        raise ValueError("la media di una lista vuota non è definita")
+    return math.fsum(xs) / len(xs)
+
+
+def variance(xs):
+    """σ² = mean of (xᵢ − x̄)²: the population variance (numpy's default, ddof = 0)."""
+    m = mean(xs)
+    return math.fsum((x - m) ** 2 for x in xs) / len(xs)
+
+
+def std(xs):
+    """σ = √σ²: how far from the mean the values typically are."""
+    return math.sqrt(variance(xs))
+
+
+def bin_edges(lo, hi, bins):
+    """bins + 1 equally spaced edges from lo to hi."""
+    if not hi > lo or bins < 1:
+        raise ValueError(f"intervallo o numero di classi non valido: [{lo}, {hi}], {bins}")
+    return [lo + (hi - lo) * i / bins for i in range(bins)] + [hi]
+
+
+def bin_counts(xs, lo, hi, bins):
+    """How many values fall in each of `bins` equal classes of [lo, hi].
+
+    As numpy.histogram: each class holds [left, right), the last one also its
+    right edge; values outside [lo, hi] are not counted.
+    """
+    bin_edges(lo, hi, bins)
+    counts = [0] * bins
+    width = (hi - lo) / bins
+    for x in xs:
+        if lo <= x <= hi:
+            counts[min(bins - 1, int((x - lo) / width))] += 1
+    return counts
+
+
+def gaussian_sample(n, rng):
+    """n independent numbers from the standard normal distribution N(0, 1).
+
+    Box–Muller: from two uniform numbers u, v the pair
+    √(−2 ln u)·(cos 2πv, sin 2πv) is two independent normal numbers. Written
+    as one loop over pairs because it is about three times faster than
+    calling rng.gauss n times, and the high-dimension lab draws hundreds of
+    thousands of them on every change. rng is a random.Random (seeded).
+    """
+    uniform = rng.random
+    out = []
+    append = out.append
+    log, sqrt, cos, sin, tau = math.log, math.sqrt, math.cos, math.sin, math.tau
+    for _ in range((n + 1) // 2):
+        radius = sqrt(-2.0 * log(1.0 - uniform()))  # 1 − u lies in (0, 1]: log never sees 0
+        angle = tau * uniform()
+        append(radius * cos(angle))
+        append(radius * sin(angle))
+    del out[n:]
+    return out

@@ -1,0 +1,106 @@
+"""Nel piano due frecce prese a caso possono formare qualunque angolo: a volte
+puntano quasi nello stesso verso, a volte quasi in versi opposti. Con 4.096
+numeri per freccia, quanti ne ha il vettore di un token in un modello da 7
+miliardi di parametri, succede una cosa che nessun disegno lascia intuire:
+due direzioni a caso sono quasi sempre **quasi perpendicolari**, con un
+coseno vicinissimo a 0.
+
+Il laboratorio lo verifica con il calcolo vero. Sceglie 40 direzioni a caso
+nella dimensione **d** che indichi (ogni coordinata estratta da una
+distribuzione normale, poi la freccia portata a lunghezza 1), calcola il
+coseno di ognuna delle 780 coppie e ne disegna l'**istogramma**: quante
+coppie cadono in ogni fascia di valori. Il **seme** fissa i numeri casuali:
+con lo stesso seme il risultato è sempre lo stesso, con un altro seme cambia
+di poco.
+
+Parti da d = 2: i coseni si ammucchiano verso −1 e +1, perché nel piano due
+frecce finiscono spesso quasi allineate. Con d = 3 si spargono in modo
+uniforme. Poi sali a 10, 100, 1.000 e 4.096 e guarda la campana stringersi
+attorno allo 0; con lo **zoom** l'asse si adatta alla sua larghezza e se ne
+vede la forma.
+
+Quanto si stringe? La deviazione standard, cioè lo scarto tipico dalla media,
+segue 1/√d: con d = 4.096 vale 1/64, circa 0,016. Il motivo è semplice: il
+coseno tra due direzioni a caso si comporta come una sola coordinata di una
+freccia lunga 1, e il quadrato di quella lunghezza, 1, si divide in media in
+parti uguali tra le d coordinate. Per questo in uno spazio così grande c'è
+posto per moltissime direzioni quasi indipendenti tra loro.
+"""
+
+import math
+
+from core.linalg import dot, seeded_rng, unit
+from core.stats import bin_counts, gaussian_sample, mean, std
+from labs.kit import (Choice, Marker, Series, Slider, Toggle, callout, formula, histogram, line_chart, num,
+                      percent, stat, stats, tag)
+
+TITLE = "Alte dimensioni"
+REF = "9B.4"
+
+DIMENSIONS = (2, 3, 10, 100, 1000, 4096)
+DIRECTIONS = 40  # 780 pairs: enough for a smooth histogram, cheap enough at d = 4.096 in the browser
+BINS = 40
+
+CONTROLS = [
+    Choice("d", "Dimensione d", tuple((str(d), num(d)) for d in DIMENSIONS), "3"),
+    Slider("seme", "Seme dei numeri casuali", 1, 100, 1, 1),
+    Toggle("zoom", "Zoom: asse da −5/√d a +5/√d", False),
+]
+
+
+def compute(p):
+    d = int(p["d"])
+    rng = seeded_rng(p["seme"])
+    directions = [unit(gaussian_sample(d, rng)) for _ in range(DIRECTIONS)]
+    # unit vectors: their dot product is the cosine (clamped against rounding)
+    cosines = [max(-1.0, min(1.0, dot(u, v))) for i, u in enumerate(directions) for v in directions[:i]]
+    reach = min(1.0, 5 / math.sqrt(d)) if p["zoom"] else 1.0
+    counts = bin_counts(cosines, -reach, reach, BINS)
+    spread = std(cosines)
+    widest = max(abs(c) for c in cosines)
+    return {
+        "d": d, "pairs": len(cosines), "mean": mean(cosines), "std": spread, "theory": 1 / math.sqrt(d),
+        "ratio": spread * math.sqrt(d), "near_perpendicular": sum(abs(c) < 0.1 for c in cosines) / len(cosines),
+        "min_angle": math.degrees(math.acos(widest)), "counts": counts, "reach": reach,
+        "outside": len(cosines) - sum(counts), "zoom": p["zoom"],
+    }
+
+
+def spread_chart(s):
+    """The spread as d grows: the 1/√d curve and the measured point."""
+    curve = [(2 * 2048 ** (k / 60), 1 / math.sqrt(2 * 2048 ** (k / 60))) for k in range(61)]
+    choices = Series("", tuple((d, 1 / math.sqrt(d)) for d in DIMENSIONS), class_="target", line=False,
+                     actions=tuple((f"d={d}", f"Mostra d = {num(d)}") for d in DIMENSIONS))
+    measured = Series(f"misurata con d = {num(s['d'])}", ((s["d"], s["std"]),), class_="s2", markers=True, line=False)
+    return line_chart([Series("1/√d", tuple(curve), class_="target"), choices, measured],
+                      label="Deviazione standard dei coseni al crescere di d, con la curva 1/√d",
+                      x_log=True, x_range=(1.5, 6000), y_range=(0, 0.8), x_ticks=DIMENSIONS,
+                      x_label="dimensione d (scala logaritmica)", y_label="deviazione standard", height=280)
+
+
+def view(s):
+    d, m, sd = s["d"], s["mean"], s["std"]
+    markers = [Marker(m, "media", "s2", dashed=False), Marker(m - sd, "media ± deviazione standard", "s2"),
+               Marker(m + sd, "media ± deviazione standard", "s2"), Marker(-s["theory"], "± 1/√d", "s3"),
+               Marker(s["theory"], "± 1/√d", "s3")]
+    return tag(
+        "div",
+        stats(stat("Dimensione d", num(d)), stat("Coppie", num(s["pairs"])), stat("Media dei coseni", num(m, 3)),
+              stat("Deviazione standard", num(sd, 4)), stat("1/√d", num(s["theory"], 4)),
+              stat("Quasi perpendicolari (|cos| < 0,1)", percent(s["near_perpendicular"]),
+                   tone="ok" if s["near_perpendicular"] > 0.9 else None)),
+        histogram(counts=s["counts"], lo=-s["reach"], hi=s["reach"], markers=markers, bar_label="coppie",
+                  label=f"Istogramma dei coseni tra {s['pairs']} coppie di direzioni a caso in {d} dimensioni",
+                  x_label="coseno tra due direzioni a caso", y_label="coppie"),
+        formula(f"deviazione standard × √d = {num(sd, 4)} × {num(math.sqrt(d), 2)} = {num(s['ratio'], 3)}"
+                f"   (se segue 1/√d, viene circa 1)"),
+        callout(f"Tutte le {num(s['pairs'])} coppie formano un angolo tra {num(s['min_angle'], 1)}° e "
+                f"{num(180 - s['min_angle'], 1)}°" + (": nessuna è lontana dall'angolo retto." if s["min_angle"] > 80
+                                                      else ".")),
+        callout(f"{num(s['outside'])} coppie hanno un coseno fuori dall'intervallo mostrato.", tone="warn")
+        if s["outside"] else None,
+        tag("h3", "La larghezza al crescere di d"),
+        spread_chart(s),
+        tag("p", "Clicca un punto della curva per passare a quella dimensione.", class_="lab-step-counter"),
+        class_="lab-panel", data_part="coseni",
+    )

@@ -1,0 +1,133 @@
+"""Una matrice 2 × 2 prende un vettore di due numeri e ne restituisce un
+altro. Con A = [[2, 1], [0, 1]] e x = [1 ; 1] il conto si può fare in due
+modi, che danno lo stesso risultato. **Riga per riga**: ogni riga di A fa un
+prodotto scalare con x, 2·1 + 1·1 = 3 e 0·1 + 1·1 = 1, quindi Ax = [3 ; 1].
+**Colonna per colonna**: si prende x₁ volte la prima colonna più x₂ volte la
+seconda, 1·[2 ; 0] + 1·[1 ; 1] = [3 ; 1]. La seconda lettura dice una cosa
+utile: le colonne sono i punti in cui finiscono le frecce [1 ; 0] e [0 ; 1].
+
+Nel piano si vede che cosa fa la matrice a tutti i punti insieme. La griglia
+sottile colorata è la griglia quadrettata dopo la trasformazione, la F piena
+è la F grigia trasformata. Le rette restano rette, le parallele restano
+parallele e l'origine non si muove: per questo la moltiplicazione per una
+matrice si chiama trasformazione **lineare**.
+
+I pulsanti caricano i casi tipici. La **rotazione** gira il piano senza
+cambiare lunghezze né angoli. La **scala** [[s₁, 0], [0, s₂]] allunga o
+accorcia ciascun asse per conto suo. Il **taglio** [[1, k], [0, 1]] fa
+scivolare le righe orizzontali le une sulle altre, come un mazzo di carte
+spinto di lato. La **proiezione** [[1, 0], [0, 0]] butta via la seconda
+coordinata: tanti punti finiscono nello stesso posto e non si può più
+tornare indietro.
+
+Puoi anche trascinare le punte delle due colonne (dove finiscono [1 ; 0] e
+[0 ; 1]) e la punta del vettore x. Guarda il determinante: dice per quanto
+si moltiplicano le aree, e quando è negativo la F esce rovesciata, come
+allo specchio.
+"""
+
+import math
+
+from core.linalg import column, matvec, matvec_by_columns
+from labs.kit import (Arrow, Group, Shape, Slider, callout, cell_text, equation, formula, matrix, plane, presets,
+                      stat, stats, tag, term, vector, vector_text)
+
+TITLE = "Matrice × vettore"
+REF = "9B.5"
+
+VIEW = (-5.5, 5.5)
+F = ((0, 0), (0.4, 0), (0.4, 0.8), (1, 0.8), (1, 1.2), (0.4, 1.2), (0.4, 1.6), (1.2, 1.6), (1.2, 2), (0, 2))
+
+
+def entry(name, label, default):
+    return Slider(name, label, -3.0, 3.0, 0.1, default)
+
+
+CONTROLS = [
+    Group("Matrice A", (entry("a11", "a₁₁ (riga 1, colonna 1)", 2.0), entry("a12", "a₁₂ (riga 1, colonna 2)", 1.0),
+                        entry("a21", "a₂₁ (riga 2, colonna 1)", 0.0), entry("a22", "a₂₂ (riga 2, colonna 2)", 1.0))),
+    Group("Vettore x", (Slider("x1", "x₁", -3.0, 3.0, 0.5, 1.0), Slider("x2", "x₂", -3.0, 3.0, 0.5, 1.0))),
+]
+
+
+def preset(a11, a12, a21, a22):
+    return {"a11": a11, "a12": a12, "a21": a21, "a22": a22}
+
+
+# rotations whose entries the 0.1 sliders hold exactly: 90°, and 36,87° (cos 0,8, sin 0,6)
+PRESETS = [("Identità", preset(1, 0, 0, 1)), ("Rotazione di 90°", preset(0, -1, 1, 0)),
+           ("Rotazione di 36,87°", preset(0.8, -0.6, 0.6, 0.8)), ("Scala 2 e 0,5", preset(2, 0, 0, 0.5)),
+           ("Taglio k = 1", preset(1, 1, 0, 1)), ("Proiezione", preset(1, 0, 0, 0)),
+           ("Specchio", preset(-1, 0, 0, 1)), ("La matrice della guida", preset(2, 1, 0, 1))]
+
+
+def close(u, v):
+    return abs(u - v) < 1e-9
+
+
+def describe(a, det):
+    (p, q), (r, t) = a
+    if close(det, 0):
+        if all(close(v, 0) for v in (p, q, r, t)):
+            return "schiaccia tutto il piano nell'origine."
+        return "schiaccia il piano su una retta: punti diversi finiscono nello stesso posto, e non si torna indietro."
+    if close(p, 1) and close(t, 1) and close(q, 0) and close(r, 0):
+        return "lascia ogni punto dov'è: è l'identità."
+    if close(p, t) and close(q, -r) and close(p * p + r * r, 1):
+        return f"ruota il piano di {term(math.degrees(math.atan2(r, p)), 2)}° senza cambiare lunghezze né angoli."
+    if det < 0:
+        return "ribalta il piano: la F esce rovesciata, come allo specchio."
+    if close(q, 0) and close(r, 0):
+        return "allunga o accorcia ciascun asse per conto suo: è una scala."
+    if close(p, 1) and close(t, 1) and (close(q, 0) or close(r, 0)):
+        return "fa scivolare le righe le une sulle altre: è un taglio."
+    if close(q, 0) or close(r, 0):
+        return "allunga e insieme fa scivolare il piano: un po' scala e un po' taglio."
+    return "ruota, allunga e inclina il piano tutto insieme."
+
+
+def compute(p):
+    a = [[p["a11"], p["a12"]], [p["a21"], p["a22"]]]
+    x = [p["x1"], p["x2"]]
+    det = p["a11"] * p["a22"] - p["a12"] * p["a21"]
+    ax = matvec(a, x)
+    return {"A": a, "x": x, "Ax": ax, "by_columns": matvec_by_columns(a, x), "columns": [column(a, 0), column(a, 1)],
+            "det": det, "what": describe(a, det), "in_view": all(VIEW[0] <= v <= VIEW[1] for v in ax)}
+
+
+def grid_lines(a):
+    """The lines x = k and y = k of the square grid, after the matrix."""
+    lines = []
+    for k in range(-6, 7):
+        for start, end in (((k, -30), (k, 30)), ((-30, k), (30, k))):
+            lines.append(Shape((matvec(a, start), matvec(a, end)), style="c", closed=False, thin=True))
+    return lines
+
+
+def view(s):
+    a, x, ax, (c1, c2) = s["A"], s["x"], s["Ax"], s["columns"]
+    items = [*grid_lines(a), Shape(F), Shape([matvec(a, list(pt)) for pt in F], style="c"),
+             Arrow((1, 0), style="muted"), Arrow((0, 1), style="muted"),
+             Arrow(c1, label="col. 1", drag=("a11", "a21")), Arrow(c2, label="col. 2", style="b", drag=("a12", "a22")),
+             Arrow(x, label="x", style="d", drag=("x1", "x2"), label_at="nw" if x in (c1, c2) else "auto"),
+             Arrow(ax, label="Ax", style="result")]
+    figure = plane(items, VIEW, VIEW, label=f"Il piano trasformato dalla matrice; x = {vector_text(x)}, "
+                                            f"Ax = {vector_text(ax)}")
+    rows = [f"riga {i + 1}: {term(r[0])}·{term(x[0])} + {term(r[1])}·{term(x[1])} = {cell_text(v)}"
+            for i, (r, v) in enumerate(zip(a, ax))]
+    parts = [
+        presets("Casi tipici:", PRESETS),
+        figure,
+        tag("p", "In blu la colonna 1 di A, dove finisce [1 ; 0]; in arancione la colonna 2, dove finisce [0 ; 1]; "
+                 "in rosso x e in verde Ax. La F grigia è prima della matrice, quella viola dopo."),
+        equation(matrix(a, label="A"), "·", vector(x, label="x"), "=", vector(ax, label="Ax")),
+        formula("Riga per riga: " + ";   ".join(rows)),
+        formula(f"Colonna per colonna: {term(x[0])}·{vector_text(c1)} + {term(x[1])}·{vector_text(c2)} = "
+                f"{vector_text(s['by_columns'])}"),
+        callout(f"Questa matrice {s['what']}"),
+        stats(stat("Determinante a₁₁a₂₂ − a₁₂a₂₁", cell_text(s["det"])),
+              stat("Le aree si moltiplicano per", cell_text(abs(s["det"])))),
+    ]
+    if not s["in_view"]:
+        parts.insert(2, callout(f"Ax = {vector_text(ax)} esce dal disegno.", tone="warn"))
+    return tag("div", *parts, class_="lab-panel", data_part="trasformazione")

@@ -1,0 +1,116 @@
+"""Quanto è lunga la freccia [3 ; 4]? Fa 3 passi a destra e 4 in su, quindi
+è l'ipotenusa di un triangolo rettangolo con cateti 3 e 4: per Pitagora è
+lunga √(3² + 4²) = √25 = 5. Questa lunghezza si chiama **norma** e si scrive
+|a|. Con più di due numeri la regola è la stessa: si sommano i quadrati di
+tutti gli elementi e si prende la radice.
+
+Se dividiamo ogni elemento per la norma, la freccia si accorcia (o si
+allunga) fino a misurare esattamente 1, ma continua a puntare dalla stessa
+parte: [3 ; 4] / 5 = [0,6 ; 0,8]. È il **vettore unitario**, e la sua punta
+cade sempre sul cerchio di raggio 1 del secondo disegno.
+
+Il prodotto scalare dipende sia dalle direzioni sia dalle lunghezze. Per
+confrontare solo le direzioni lo si divide per le due norme: è la
+**similarità coseno**, sempre tra −1 e 1. [3 ; 4] e [6 ; 8] puntano dalla
+stessa parte, anche se la seconda è lunga il doppio: il coseno vale 1.
+[3 ; 4] e [4 ; −3] sono perpendicolari: il coseno vale 0. È la misura che si
+usa per cercare testi simili, confrontando il vettore di una domanda con
+quello di ogni documento.
+
+Trascina le punte delle frecce, o usa i pulsanti per i casi della guida.
+Prova anche a portare una freccia sull'origine: il vettore nullo non ha
+direzione, e il coseno non si può calcolare.
+"""
+
+import math
+
+from core.linalg import cosine, dot, norm, unit
+from labs.kit import (Arc, Arrow, Circle, Group, Slider, callout, cell_text, formula, plane, presets, stat, stats, tag,
+                      term, vector_text)
+
+TITLE = "Norma, vettore unitario, coseno"
+REF = "9B.3"
+
+VIEW, UNIT_VIEW = (-8.5, 8.5), (-1.3, 1.3)
+
+
+def coordinate(name, label, default):
+    return Slider(name, label, -8.0, 8.0, 0.5, default)
+
+
+CONTROLS = [
+    Group("Vettore a (punta blu)", (coordinate("ax", "a₁", 3.0), coordinate("ay", "a₂", 4.0))),
+    Group("Vettore b (punta arancione)", (coordinate("bx", "b₁", 6.0), coordinate("by", "b₂", 8.0))),
+]
+
+CASES = [("b = [6 ; 8], il doppio", {"ax": 3, "ay": 4, "bx": 6, "by": 8}),
+         ("b = [4 ; −3], perpendicolare", {"ax": 3, "ay": 4, "bx": 4, "by": -3}),
+         ("b = [−3 ; −4], opposto", {"ax": 3, "ay": 4, "bx": -3, "by": -4}),
+         ("b = [0 ; 0], nullo", {"ax": 3, "ay": 4, "bx": 0, "by": 0})]
+
+
+def compute(p):
+    a, b = [p["ax"], p["ay"]], [p["bx"], p["by"]]
+    s = {"a": a, "b": b, "norm_a": norm(a), "norm_b": norm(b), "dot": dot(a, b),
+         "unit_a": None, "unit_b": None, "cos": None, "angle": None}
+    if s["norm_a"] > 0:
+        s["unit_a"] = unit(a)
+    if s["norm_b"] > 0:
+        s["unit_b"] = unit(b)
+    if s["norm_a"] > 0 and s["norm_b"] > 0:
+        s["cos"] = cosine(a, b)
+        s["angle"] = math.degrees(math.acos(s["cos"]))
+    return s
+
+
+def meaning(c):
+    if c > 0.9999:
+        return "stessa direzione"
+    if c < -0.9999:
+        return "direzioni opposte"
+    if abs(c) < 1e-9:
+        return "perpendicolari"
+    return "abbastanza simili" if c > 0 else "piuttosto opposte"
+
+
+def length_lines(name, v, length, u):
+    lines = [formula(f"|{name}| = √({term(v[0])}² + {term(v[1])}²) = √{cell_text(dot(v, v))} = {cell_text(length)}")]
+    if u is not None:
+        lines.append(formula(f"{name} / |{name}| = {vector_text(v)} / {cell_text(length)} = {vector_text(u)}"))
+    return lines
+
+
+def view(s):
+    a, b, ua, ub = s["a"], s["b"], s["unit_a"], s["unit_b"]
+    big = plane([Arrow(b, label="b", style="b", drag=("bx", "by")), Arrow(a, label="a", drag=("ax", "ay"))],
+                VIEW, VIEW, ticks=2, label=f"a = {vector_text(a)} e b = {vector_text(b)}")
+    together = s["angle"] is not None and s["angle"] < 20  # one label, or the two would overlap
+    small_items = [Circle((0, 0), 1)]
+    if s["angle"] is not None and s["angle"] >= 1:
+        small_items.append(Arc((0, 0), ua, ub, label="θ", style="c", radius=34))
+    if ub is not None:
+        small_items.append(Arrow(ub, label="" if together else "b / |b|", style="b"))
+    if ua is not None:
+        small_items.append(Arrow(ua, label="a / |a| e b / |b|" if together else "a / |a|"))
+    small = plane(small_items, UNIT_VIEW, UNIT_VIEW, grid=0.25, ticks=0.5, width=300, small=True,
+                  label="I vettori unitari: frecce lunghe 1, con la punta sul cerchio di raggio 1")
+    parts = [presets("Casi della guida:", CASES),
+             tag("div", tag("section", tag("h3", "Le frecce"), big, class_="lab-panel"),
+                 tag("section", tag("h3", "Portate a lunghezza 1"), small, class_="lab-panel"), class_="lab-columns"),
+             *length_lines("a", a, s["norm_a"], ua), *length_lines("b", b, s["norm_b"], ub)]
+    if s["cos"] is None:
+        zero = " e ".join(name for name, u in (("a", ua), ("b", ub)) if u is None)
+        parts.append(callout(f"Il vettore nullo ({zero} = [0 ; 0]) è lungo 0 e non punta da nessuna parte: "
+                             "dividere per 0 non si può, quindi non ha vettore unitario e il coseno non è definito.",
+                             tone="warn"))
+        return tag("div", *parts, class_="lab-panel", data_part="norma")
+    parts += [
+        formula(f"cos θ = a · b / (|a| · |b|) = {cell_text(s['dot'])} / ({cell_text(s['norm_a'])} × "
+                f"{cell_text(s['norm_b'])}) = {cell_text(s['cos'])}"),
+        formula(f"lo stesso coseno con i vettori unitari: {term(ua[0])} × {term(ub[0])} + {term(ua[1])} × "
+                f"{term(ub[1])} = {cell_text(dot(ua, ub))}"),
+        stats(stat("|a|", cell_text(s["norm_a"])), stat("|b|", cell_text(s["norm_b"])),
+              stat("cos θ", cell_text(s["cos"]), tone="ok" if s["cos"] > 0.9999 else None),
+              stat("Angolo θ", f"{cell_text(s['angle'], 1)}°"), stat("Che cosa dice", meaning(s["cos"]))),
+    ]
+    return tag("div", *parts, class_="lab-panel", data_part="norma")

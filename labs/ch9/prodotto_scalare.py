@@ -1,0 +1,124 @@
+"""Anna, Bruno e Carla hanno dato un voto da −2 a +2 agli stessi cinque
+film. Per capire se due di loro hanno gusti simili moltiplichiamo i loro
+voti film per film e sommiamo i prodotti. Quando un film piace a tutti e
+due (+ per +) o non piace a nessuno dei due (− per −) il prodotto è
+positivo; quando sono in disaccordo è negativo. Il totale si chiama
+**prodotto scalare** dei due vettori di voti.
+
+Anna e Bruno arrivano a 8: gusti simili. Anna e Carla a −10: Carla ha dato
+a ogni film il voto opposto a quello di Anna. Cambia la coppia e guarda,
+riga per riga, da dove viene il totale.
+
+Lo stesso numero ha anche una lettura geometrica. Con due vettori nel piano,
+a · b = |a| · |b| · cos θ, dove |a| e |b| sono le lunghezze delle frecce e θ
+l'angolo tra loro. Il coseno vale 1 per frecce nello stesso verso, 0 per
+frecce perpendicolari, −1 per frecce opposte: per questo il **segno** del
+prodotto scalare dipende solo dall'angolo (positivo sotto i 90°, zero a 90°,
+negativo oltre), mentre la **grandezza** dipende anche dalle lunghezze.
+
+Trascina le punte di a e di b. La linea tratteggiata fa cadere b ad angolo
+retto sulla retta di a: il tratto verde è l'**ombra** di b (la sua
+proiezione), lunga |b| · cos θ, e il prodotto scalare è la lunghezza di a
+per quell'ombra. Quando l'angolo supera i 90° l'ombra cade dalla parte
+opposta ad a e il prodotto diventa negativo.
+"""
+
+import math
+
+from core.linalg import cosine, dot, norm, projection
+from labs.kit import (Arc, Arrow, Choice, Group, Guide, Slider, callout, cell_text, formula, plane, stat, stats,
+                      table, tag, term, vector_text)
+
+TITLE = "Prodotto scalare"
+REF = "9B.2"
+
+FILMS = ("La luna di Trastevere", "Pasta e fagioli a mezzanotte", "Il commissario Bruschi",
+         "Vento sulle Dolomiti", "L'ultimo tram per Bari")
+VOTES = {"Anna": [2, 1, -1, 0, 2], "Bruno": [1, 2, -2, 1, 1], "Carla": [-2, -1, 1, 0, -2]}
+PAIRS = (("anna-bruno", "Anna · Bruno"), ("anna-carla", "Anna · Carla"), ("bruno-carla", "Bruno · Carla"))
+VIEW = (-4.5, 4.5)
+
+
+def coordinate(name, label, default):
+    return Slider(name, label, -4.0, 4.0, 0.5, default)
+
+
+CONTROLS = [
+    Choice("coppia", "Chi confrontiamo", PAIRS, "anna-bruno"),
+    Group("Vettore a (punta blu)", (coordinate("ax", "a₁", 3.0), coordinate("ay", "a₂", 1.0))),
+    Group("Vettore b (punta arancione)", (coordinate("bx", "b₁", 1.0), coordinate("by", "b₂", 2.0))),
+]
+
+
+def compute(p):
+    first, second = (name.capitalize() for name in p["coppia"].split("-"))
+    u, v = VOTES[first], VOTES[second]
+    a, b = [p["ax"], p["ay"]], [p["bx"], p["by"]]
+    plane_ = {"a": a, "b": b, "dot": dot(a, b), "norm_a": norm(a), "norm_b": norm(b),
+              "cos": None, "angle": None, "shadow": None, "projection": None}
+    if plane_["norm_a"] > 0:
+        plane_["projection"] = projection(b, a)
+        plane_["shadow"] = plane_["dot"] / plane_["norm_a"]  # |b| cos θ, with its sign
+    if plane_["norm_a"] > 0 and plane_["norm_b"] > 0:
+        plane_["cos"] = cosine(a, b)
+        plane_["angle"] = math.degrees(math.acos(plane_["cos"]))
+    return {"names": [first, second], "votes": [u, v], "products": [x * y for x, y in zip(u, v)],
+            "total": dot(u, v), "plane": plane_}
+
+
+def verdict(total):
+    return "gusti simili" if total > 0 else "gusti opposti" if total < 0 else "né simili né opposti"
+
+
+def films_panel(s):
+    (first, second), (u, v), products = s["names"], s["votes"], s["products"]
+    rows = [[film, cell_text(x), cell_text(y), f"{term(x)} × {term(y)} = {cell_text(xy)}"]
+            for film, x, y, xy in zip(FILMS, u, v, products)]
+    rows.append([tag("strong", "Somma dei prodotti"), "", "", tag("strong", cell_text(s["total"]))])
+    return tag(
+        "section", tag("h3", f"I voti di {first} e {second}"),
+        table(["Film", first, second, "Prodotto"], rows),
+        formula(f"{first} · {second} = " + " + ".join(f"{term(x)}·{term(y)}" for x, y in zip(u, v))
+                + " = " + " + ".join(term(xy) for xy in products) + f" = {cell_text(s['total'])}"),
+        stats(stat(f"{first} · {second}", cell_text(s["total"]), tone="ok" if s["total"] > 0 else "warn"),
+              stat("Che cosa dice", verdict(s["total"]))),
+        class_="lab-panel", data_part="film")
+
+
+def arrows_panel(g):
+    a, b, n = g["a"], g["b"], cell_text
+    items = []
+    if g["projection"] is not None:
+        reach = [10 * x / g["norm_a"] for x in a]
+        items += [Guide([-x for x in reach], reach), Guide(b, g["projection"])]
+    if g["angle"] is not None:
+        items.append(Arc((0, 0), a, b, label="θ", style="c"))
+    items += [Arrow(b, label="b", style="b", drag=("bx", "by")), Arrow(a, label="a", drag=("ax", "ay"))]
+    if g["projection"] is not None:  # drawn over a, which lies on the same line
+        items.append(Arrow(g["projection"], label="ombra", style="result", label_at="s"))
+    parts = [plane(items, VIEW, VIEW, label=f"a = {vector_text(a)} e b = {vector_text(b)}: a · b = {n(g['dot'])}"),
+             formula(f"a · b = a₁b₁ + a₂b₂ = {term(a[0])} × {term(b[0])} + {term(a[1])} × {term(b[1])} = "
+                     f"{n(g['dot'])}"),
+             formula(f"|a| = √({term(a[0])}² + {term(a[1])}²) = {n(g['norm_a'])},   "
+                     f"|b| = √({term(b[0])}² + {term(b[1])}²) = {n(g['norm_b'])}")]
+    if g["angle"] is None:
+        zero = " e ".join(name for name, length in (("a", g["norm_a"]), ("b", g["norm_b"])) if length == 0)
+        parts.append(callout(f"Il vettore nullo non ha una direzione: con {zero} = [0 ; 0] l'angolo θ e il suo coseno "
+                             "non sono definiti. Il prodotto scalare invece esiste, e vale 0.", tone="warn"))
+        return tag("section", tag("h3", "Con le frecce"), *parts, class_="lab-panel", data_part="frecce")
+    parts += [
+        formula(f"cos θ = a · b / (|a| · |b|) = {n(g['dot'])} / {n(g['norm_a'] * g['norm_b'])} = {n(g['cos'])}, "
+                f"quindi θ = {n(g['angle'], 1)}°"),
+        formula(f"|a| · |b| · cos θ = {n(g['norm_a'])} × {n(g['norm_b'])} × {term(g['cos'])} = "
+                f"{n(g['norm_a'] * g['norm_b'] * g['cos'])} = a · b"),
+        formula(f"ombra di b = |b| · cos θ = {n(g['shadow'])},   |a| × ombra = {n(g['norm_a'])} × {term(g['shadow'])} "
+                f"= {n(g['norm_a'] * g['shadow'])}"),
+        stats(stat("a · b", n(g["dot"])), stat("Angolo θ", f"{n(g['angle'], 1)}°"),
+              stat("Segno", "positivo (sotto i 90°)" if g["dot"] > 1e-12 else
+                   "negativo (oltre i 90°)" if g["dot"] < -1e-12 else "zero (perpendicolari)")),
+    ]
+    return tag("section", tag("h3", "Con le frecce"), *parts, class_="lab-panel", data_part="frecce")
+
+
+def view(s):
+    return tag("div", films_panel(s), arrows_panel(s["plane"]), class_="lab-columns")

@@ -1,0 +1,183 @@
+"""Una ReLU da sola è una retta con un gomito: vale 0 fino a un punto e poi
+sale. Spostata e moltiplicata per un numero, s·ReLU(x − e), mette una piega
+nel punto e e da lì cambia la pendenza di s. Sommando alcune di queste pieghe
+a una retta di partenza si ottiene una **linea spezzata**:
+
+    f(x) = c + s₀·x + s₁·ReLU(x − e₁) + s₂·ReLU(x − e₂) + …
+
+Costruiscine una a mano. Scegli la curva da imitare, poi **trascina i punti**
+della tua spezzata sul grafico, o usa i cursori: i due estremi salgono e
+scendono, i gomiti si spostano anche di lato. Con «Gomiti in uso» decidi
+quanti usarne, fino a 5. Sotto il grafico la spezzata è scritta come somma di
+termini ReLU; l'**errore quadratico medio** dice quanto è lontana dalla curva
+(la media dei quadrati delle differenze, su 201 punti tra −1 e 1).
+
+Il **fit automatico** fa lo stesso lavoro al posto tuo: mette i gomiti a
+distanze uguali e sceglie c, s₀ e le pendenze che rendono l'errore più
+piccolo possibile (il metodo dei minimi quadrati). Aumenta i suoi gomiti da
+1 a 20 e segui l'errore nel secondo grafico, in scala logaritmica: ogni tacca
+verso il basso vuol dire un errore dieci volte più piccolo.
+
+È l'idea del teorema di approssimazione universale: con abbastanza pieghe si
+segue qualsiasi curva continua su un intervallo, bene quanto si vuole. In una
+rete, ogni neurone nascosto con la ReLU porta il suo gomito.
+"""
+
+import math
+from functools import cache
+
+from core.fitting import elbow_curve, evaluate, even_elbows, fit_elbows, from_points, grid, mse
+from labs.kit import (Choice, Group, Handle, Marker, Series, Slider, Toggle, callout, formula, line_chart, num,
+                      stat, stats, tag)
+
+TITLE = "Tante pieghe, una curva"
+REF = "9B.10"
+
+TARGETS = {
+    "seno": ("seno", "sin(πx)", lambda x: math.sin(math.pi * x)),
+    "parabola": ("parabola", "x²", lambda x: x * x),
+    "assoluto": ("valore assoluto", "|x|", abs),
+    "gradino": ("gradino morbido", "tanh(5x)", lambda x: math.tanh(5 * x)),
+}
+HAND = 5
+START = ((-0.5, -1.0), (0.5, 1.0), (-0.8, -0.6), (0.8, 0.6), (0.0, 0.0))  # a rough sine, two elbows at a time
+MAX_FIT = 20
+XS = grid(-1.0, 1.0, 201)
+EXACT = 1e-12  # an error this small is rounding: the fit is exact
+NOTES = {
+    "assoluto": "Con un numero dispari di gomiti equidistanti, uno cade proprio in x = 0, dove |x| si piega: lì il "
+                "fit è esatto, con errore zero. Con un numero pari nessun gomito cade sulla piega.",
+    "gradino": "Con pochi gomiti conta molto dove cadono rispetto al gradino: per questo all'inizio l'errore non "
+               "scende in modo regolare, ma a scatti.",
+}
+
+CONTROLS = [
+    Choice("bersaglio", "Curva da imitare", tuple((k, f"{v[0]}: {v[1]}") for k, v in TARGETS.items()), "seno"),
+    Group("La tua spezzata", (
+        Slider("gomiti", "Gomiti in uso", 0, HAND, 1, 2),
+        Slider("inizio", "Altezza in x = −1", -1.5, 1.5, 0.05, 0.0),
+        Slider("fine", "Altezza in x = 1", -1.5, 1.5, 0.05, 0.0),
+        Toggle("termini", "Mostra i singoli termini", False),
+    )),
+    *(Group(f"Gomito {i}", (Slider(f"e{i}", "Posizione", -0.95, 0.95, 0.05, e),
+                            Slider(f"h{i}", "Altezza", -1.5, 1.5, 0.05, h)))
+      for i, (e, h) in enumerate(START, 1)),
+    Group("Fit automatico", (Slider("automatici", "Gomiti equidistanti", 1, MAX_FIT, 1, 5),)),
+]
+
+
+@cache
+def automatic_fits(name):
+    """The least-squares fits with 1 … 20 even elbows. They depend on the target only, so dragging a
+    hand-made elbow does not redo them."""
+    target = [TARGETS[name][2](x) for x in XS]
+    fits = []
+    for n in range(1, MAX_FIT + 1):
+        at = even_elbows(-1.0, 1.0, n)
+        c, s0, slopes = fit_elbows(XS, target, at)
+        fits.append({"n": n, "c": c, "s0": s0, "elbows": at, "slopes": slopes,
+                     "mse": mse(evaluate(XS, c, s0, at, slopes), target),
+                     "knots": [(x, elbow_curve(x, c, s0, at, slopes)) for x in (-1.0, *at, 1.0)]})
+    return target, fits
+
+
+def compute(p):
+    target, fits = automatic_fits(p["bersaglio"])
+    used, clashes = [], []
+    for i in range(1, p["gomiti"] + 1):
+        e, h = p[f"e{i}"], p[f"h{i}"]
+        # two elbows in one place would make a jump, which no sum of ReLUs can draw
+        (clashes if any(abs(e - u[0]) < 1e-9 for u in used) else used).append((e, h, i))
+    knots = [(-1.0, p["inizio"]), *sorted((e, h) for e, h, _ in used), (1.0, p["fine"])]
+    c, s0, elbows, slopes = from_points(knots)
+    return {"target": p["bersaglio"], "curve": target[::2], "terms": p["termini"], "clashes": [i for *_, i in clashes],
+            "hand": {"c": c, "s0": s0, "elbows": elbows, "slopes": slopes, "knots": knots, "handles": used,
+                     "mse": mse(evaluate(XS, c, s0, elbows, slopes), target)},
+            "fit": dict(fits[p["automatici"] - 1]), "errors": [f["mse"] for f in fits]}
+
+
+def small(x):
+    """An error with three significant digits, however small."""
+    if x <= EXACT:
+        return "0"
+    return num(x, min(14, max(3, 2 - math.floor(math.log10(x)))))
+
+
+def terms(f):
+    """c + s₀·x + s₁·ReLU(x − e₁) + … written out with the numbers."""
+    def plus(value):  # the sign as it will be read, so a tiny −0,001 is not «− 0,00»
+        return f"{'−' if num(value).startswith('−') else '+'} {num(abs(value))}"
+
+    text = f"{num(f['c'])} {plus(f['s0'])}·x"
+    for e, s in zip(f["elbows"], f["slopes"]):
+        text += f" {plus(s)}·ReLU(x {plus(-e)})" if num(e) != "0,00" else f" {plus(s)}·ReLU(x)"
+    return text
+
+
+def main_chart(s):
+    name, formula_text, _ = TARGETS[s["target"]]
+    hand, fit = s["hand"], s["fit"]
+    series = []
+    if s["terms"]:
+        pieces = [((-1.0, hand["c"] - hand["s0"]), (1.0, hand["c"] + hand["s0"]))]
+        pieces += [((-1.0, 0.0), (e, 0.0), (1.0, sl * (1 - e))) for e, sl in zip(hand["elbows"], hand["slopes"])]
+        series += [Series("termini (la loro somma è la spezzata)" if k == 0 else "", piece, class_="muted")
+                   for k, piece in enumerate(pieces)]
+    series += [Series(f"{name}: {formula_text}", tuple(zip(XS[::2], s["curve"])), class_="target"),
+               Series(f"fit automatico, {fit['n']} gomiti", tuple(fit["knots"]), class_="s2", dashed=True),
+               Series("la tua spezzata", tuple(hand["knots"]), class_="s1")]
+    handles = [Handle(-1.0, hand["knots"][0][1], None, "inizio", "Estremo sinistro: trascina in su o in giù"),
+               Handle(1.0, hand["knots"][-1][1], None, "fine", "Estremo destro: trascina in su o in giù")]
+    handles += [Handle(e, h, f"e{i}", f"h{i}", f"Gomito {i}: trascinalo", caption=str(i))
+                for e, h, i in hand["handles"]]
+    return line_chart(series, handles=handles, x_range=(-1, 1), y_range=(-1.5, 1.5), x_label="x", y_label="f(x)",
+                      label=f"La tua spezzata, il fit automatico e la curva {name}", height=360)
+
+
+def error_chart(s):
+    errors, hand = s["errors"], s["hand"]["mse"]
+    shown = [e for e in (*errors, hand) if e > EXACT]
+    low, high = math.floor(math.log10(min(shown))), math.ceil(math.log10(max(shown)))
+    high = max(high, low + 1)
+    ticks = [10.0 ** k for k in range(low, high + 1)]
+    if min(*errors, hand) <= EXACT:  # an exact fit gets a row of its own under the log scale
+        low -= 1
+        ticks.insert(0, (10.0 ** low, "0"))
+    bottom = 10.0 ** low
+    exact = [n for n, e in enumerate(errors, 1) if e <= EXACT]
+    fit = Series("fit automatico", tuple((n, None if n in exact else e) for n, e in enumerate(errors, 1)),
+                 class_="s2", markers=True,
+                 actions=tuple((f"automatici={n}", f"Fit con {n} gomiti") for n in range(1, MAX_FIT + 1)))
+    zero = Series("fit esatto (errore zero)", tuple((n, bottom) for n in exact), class_="s3", line=False,
+                  actions=tuple((f"automatici={n}", f"Fit esatto con {n} gomiti") for n in exact))
+    return line_chart([fit, zero] if exact else [fit],
+                      markers=[Marker(max(hand, bottom), "la tua spezzata", "s1", axis="y"),
+                               Marker(s["fit"]["n"], "gomiti del fit mostrato", "muted")],
+                      x_range=(0.5, MAX_FIT + 0.5), y_range=(bottom, 10.0 ** high), y_log=True, y_ticks=ticks,
+                      x_ticks=(1, 5, 10, 15, 20), x_label="gomiti equidistanti", y_label="errore (MSE)",
+                      height=280, label="Errore quadratico medio del fit automatico da 1 a 20 gomiti")
+
+
+def view(s):
+    hand, fit = s["hand"], s["fit"]
+    notes = [callout(f"Il gomito {i} sta nello stesso punto di un altro: conta una volta sola.", tone="warn")
+             for i in s["clashes"]]
+    if hand["mse"] <= fit["mse"]:
+        notes.append(callout(f"La tua spezzata fa meglio del fit automatico con {fit['n']} gomiti.", tone="ok"))
+    if s["target"] in NOTES:
+        notes.append(callout(NOTES[s["target"]]))
+    return tag(
+        "div",
+        main_chart(s),
+        formula("la tua spezzata: f(x) = ", terms(hand)),
+        formula(f"fit automatico ({fit['n']} gomiti): f(x) = ", terms(fit)) if fit["n"] <= 6 else
+        tag("details", tag("summary", f"La formula del fit automatico con {fit['n']} gomiti"),
+            formula("f(x) = ", terms(fit))),
+        stats(stat("Errore della tua spezzata (MSE)", small(hand["mse"]), tone="ok" if hand["mse"] < 0.01 else None),
+              stat(f"Errore del fit con {fit['n']} gomiti", small(fit["mse"]))),
+        *notes,
+        tag("h3", "Più gomiti, meno errore"),
+        error_chart(s),
+        tag("p", "Clicca un punto per vedere quel fit nel grafico in alto.", class_="lab-step-counter"),
+        class_="lab-panel", data_part="pieghe",
+    )

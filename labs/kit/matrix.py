@@ -1,0 +1,187 @@
+"""Matrices and vectors drawn as HTML tables, and equations made of them.
+
+A table rather than SVG: it wraps, scrolls and stays legible on a phone,
+and screen readers read it cell by cell. The brackets, the highlights and
+the heat colours are CSS classes (labs.css, «kit: matrix»), so light and
+dark schemes both work. Nothing here knows any lab.
+"""
+
+import math
+
+from .html import Html, num, tag
+
+HEAT_LEVELS = 4
+
+
+def shape_label(*dims):
+    """A shape the way the guide writes it: [2 × 3], [4], [2 × 3 × 4].
+
+    The spaces are no-break spaces, so a shape never splits across lines."""
+    return "[" + "\u00a0×\u00a0".join(num(d) for d in dims) + "]"
+
+
+def cell_text(value, digits=2, trim=True):
+    """A number for a cell: Italian, and with trim 1,50 → 1,5 and 2,00 → 2.
+
+    Strings and Html are shown as they are (escaped), None as an empty cell."""
+    if value is None:
+        return ""
+    if isinstance(value, (str, Html)):
+        return value
+    if isinstance(value, bool):
+        value = int(value)
+    text = num(value, digits)
+    if trim and isinstance(value, float) and "," in text:
+        text = text.rstrip("0").rstrip(",")
+        if text in ("−0", ""):
+            text = "0"
+    return text
+
+
+def heat_class(value, scale):
+    """lab-heat-p1 … p4 for positive values, n1 … n4 for negative ones, by
+    |value| / scale; None for zero, for non-numbers and when scale is 0."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+        return None
+    if value == 0 or not scale:
+        return None
+    level = max(1, min(HEAT_LEVELS, math.ceil(HEAT_LEVELS * min(1.0, abs(value) / scale) - 1e-9)))
+    return f"lab-heat-{'p' if value > 0 else 'n'}{level}"
+
+
+def _heat_scale(rows, heat):
+    if heat is True:
+        finite = [abs(v) for row in rows for v in row
+                  if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)]
+        return max(finite, default=0)
+    return float(heat)
+
+
+def _corners(i, j, n_rows, n_cols):
+    parts = []
+    if j == 0:
+        parts.append("mx-l")
+        parts += ["mx-tl"] * (i == 0) + ["mx-bl"] * (i == n_rows - 1)
+    if j == n_cols - 1:
+        parts.append("mx-r")
+        parts += ["mx-tr"] * (i == 0) + ["mx-br"] * (i == n_rows - 1)
+    return parts
+
+
+def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=(), highlight_cols=(),
+           highlight_cells=(), muted_rows=(), muted_cols=(), digits=2, trim=True, clickable=None, heat=False,
+           shape=True, caption=None, part=None):
+    """A matrix (a list of rows) as a bracketed table.
+
+    label: its name (A, W₁, «Embedding»), written above with the shape
+    «[2 × 3]» (shape=False hides it, a string replaces it). caption: a note
+    under the table. row_labels / col_labels: names beside and above.
+    highlight_rows / cols / cells: (i, j) pairs stand out; muted rows and
+    columns fade (e.g. rows weighted by 0). clickable(i, j) returns the
+    cell's data-set string ("i=1;j=2"), or (data-set, aria-label), or None:
+    the runtime sets those controls when the cell is clicked or activated
+    with Enter / Space. heat=True colours cells by sign and size (scale = the
+    largest |value|); a number fixes the scale instead. part names the
+    figure (data-part) for tests and styling.
+    """
+    rows = [list(r) for r in values]
+    n_rows = len(rows)
+    n_cols = max((len(r) for r in rows), default=0)
+    hl_rows, hl_cols, hl_cells = set(highlight_rows), set(highlight_cols), {tuple(c) for c in highlight_cells}
+    mute_rows, mute_cols = set(muted_rows), set(muted_cols)
+    scale = _heat_scale(rows, heat) if heat is not False else 0
+
+    head = None
+    if col_labels is not None:
+        corner = [tag("th", "", class_="lab-mx-corner")] if row_labels is not None else []
+        head = tag("thead", tag("tr", *corner, *(
+            tag("th", col_labels[j] if j < len(col_labels) else "", scope="col",
+                class_="lab-mx-col" + (" is-hl" if j in hl_cols else ""))
+            for j in range(n_cols))))
+
+    body_rows = []
+    for i, row in enumerate(rows):
+        cells = []
+        if row_labels is not None:
+            cells.append(tag("th", row_labels[i] if i < len(row_labels) else "", scope="row",
+                             class_="lab-mx-row" + (" is-hl" if i in hl_rows else "")))
+        for j in range(n_cols):
+            value = row[j] if j < len(row) else None
+            classes = ["lab-mx-cell", *_corners(i, j, n_rows, n_cols)]
+            classes += ["is-row"] * (i in hl_rows) + ["is-col"] * (j in hl_cols)
+            classes += ["is-hl"] * ((i, j) in hl_cells) + ["is-muted"] * (i in mute_rows or j in mute_cols)
+            if heat is not False:
+                classes.append(heat_class(value, scale) or "")
+            attrs = {}
+            target = clickable(i, j) if clickable else None
+            if target:
+                data_set, aria = target if isinstance(target, tuple) else (target, None)
+                if aria is None:
+                    where = [row_labels[i] if row_labels and i < len(row_labels) else f"riga {i}",
+                             col_labels[j] if col_labels and j < len(col_labels) else f"colonna {j}"]
+                    if n_cols == 1:
+                        where = where[:1]
+                    elif n_rows == 1:
+                        where = where[1:]
+                    aria = "Seleziona " + ", ".join(str(w) for w in where)
+                attrs = {"data_set": data_set, "tabindex": "0", "role": "button", "aria_label": aria}
+                classes.append("is-clickable")
+            cells.append(tag("td", cell_text(value, digits, trim), class_=" ".join(c for c in classes if c),
+                             data_i=i, data_j=j, **attrs))
+        body_rows.append(tag("tr", *cells))
+
+    if shape is True:
+        shape_text = shape_label(n_rows, n_cols)
+    else:
+        shape_text = shape or None
+    title = None
+    if label is not None or shape_text:
+        title = tag("figcaption", tag("span", label, class_="lab-mx-name") if label is not None else None,
+                    " " if label is not None and shape_text else None,
+                    tag("span", shape_text, class_="lab-mx-shape") if shape_text else None,
+                    class_="lab-mx-title")
+    note = tag("p", caption, class_="lab-mx-note") if caption is not None else None
+    table = tag("table", head, tag("tbody", *body_rows), class_="lab-mx-table" + (" has-heat" if heat else ""))
+    return tag("figure", title, tag("div", table, class_="lab-mx-scroll"), note, class_="lab-mx", data_part=part,
+               data_rows=n_rows, data_cols=n_cols)
+
+
+def vector(values, label=None, labels=None, highlight=(), muted=(), column=True, digits=2, trim=True,
+           clickable=None, heat=False, shape=True, caption=None, part=None, emphasize=False):
+    """A vector as a one-column (column=True) or one-row table, shape «[n]».
+
+    labels name the positions; highlight and muted are positions;
+    emphasize tints the whole vector (a result, say) without ringing each
+    cell; clickable(k) gives the data-set string (or (data-set,
+    aria-label)) of position k."""
+    values = list(values)
+    n = len(values)
+    positions = set(highlight)
+    faded = set(muted)
+    click = None
+    if clickable is not None:
+        def click(i, j):
+            k = i if column else j
+            target = clickable(k)
+            if not target or isinstance(target, tuple):
+                return target
+            return target, f"Seleziona {labels[k] if labels and k < len(labels) else f'la posizione {k}'}"
+    common = {"label": label, "digits": digits, "trim": trim, "clickable": click, "heat": heat,
+              "shape": shape_label(n) if shape is True else shape, "caption": caption, "part": part}
+    if column:
+        return matrix([[v] for v in values], row_labels=labels, highlight_cells=[(k, 0) for k in positions],
+                      muted_rows=faded, highlight_cols=[0] if emphasize else (), **common)
+    return matrix([values], col_labels=labels, highlight_cells=[(0, k) for k in positions],
+                  muted_cols=faded, highlight_rows=[0] if emphasize else (), **common)
+
+
+def equation(*parts):
+    """Matrices, vectors and operators in a row that wraps on small screens:
+    equation(matrix(A), "·", matrix(B), "=", matrix(C)). Plain strings are
+    operators (escaped); Html pieces are kept."""
+    items = [p if isinstance(p, Html) else tag("span", p, class_="lab-eq-op" + (" is-text" if len(p) > 2 else ""))
+             for p in parts if p is not None]
+    return tag("div", *items, class_="lab-eq")
+
+
+__all__ = ["matrix", "vector", "equation", "shape_label", "cell_text", "heat_class"]

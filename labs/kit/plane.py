@@ -1,0 +1,337 @@
+"""A Cartesian plane for the labs about vectors: grid, axes, and items
+(arrows, points, dashed guides, shapes, circles, angle marks, labels)
+given in data coordinates.
+
+The data rectangle fills the whole viewBox, and the <svg> says so in
+data-plane="xmin xmax ymin ymax": that is how the browser runtime turns a
+pointer position back into data coordinates when the reader drags a point
+whose item was given drag=("xname", "yname") (two Slider names).
+
+Colours come only from CSS classes (see «kit: plane» in labs.css): every item
+takes a style among STYLES.
+"""
+
+import math
+from dataclasses import dataclass
+
+from .html import svg_number, tag
+from .matrix import cell_text
+from .svg import circle, line, path, text
+
+STYLES = ("a", "b", "c", "d", "result", "muted")
+
+# Label offsets from the anchor point, in drawing units, by compass direction.
+OFFSETS = {"n": (0, -13, "middle"), "ne": (7, -11, "start"), "e": (9, 0, "start"), "se": (7, 12, "start"),
+           "s": (0, 14, "middle"), "sw": (-7, 12, "end"), "w": (-9, 0, "end"), "nw": (-7, -11, "end"),
+           "c": (0, 0, "middle")}
+
+
+@dataclass(frozen=True)
+class Arrow:
+    """An arrow from start to end (the origin by default). drag=(x, y) slider
+    names makes its tip draggable."""
+
+    end: tuple
+    start: tuple = (0.0, 0.0)
+    label: str = ""
+    style: str = "a"
+    drag: tuple | None = None
+    label_at: str = "auto"
+    dashed: bool = False
+
+
+@dataclass(frozen=True)
+class Point:
+    """A dot with its label; hollow for a point that is only a place."""
+
+    at: tuple
+    label: str = ""
+    style: str = "a"
+    drag: tuple | None = None
+    label_at: str = "ne"
+    hollow: bool = False
+
+
+@dataclass(frozen=True)
+class Guide:
+    """A dashed segment: a projection, a copy of an arrow, a reading line."""
+
+    start: tuple
+    end: tuple
+    label: str = ""
+    style: str = "muted"
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A polygon (closed) or a polyline, e.g. a shape before and after a
+    matrix; thin for the lines of a transformed grid."""
+
+    points: tuple
+    style: str = "muted"
+    closed: bool = True
+    filled: bool = True
+    thin: bool = False
+
+
+@dataclass(frozen=True)
+class Circle:
+    center: tuple
+    radius: float
+    style: str = "muted"
+    dashed: bool = True
+
+
+@dataclass(frozen=True)
+class Arc:
+    """The mark of the angle at center from direction u to direction v (the
+    smaller of the two angles), radius in drawing units."""
+
+    center: tuple
+    u: tuple
+    v: tuple
+    label: str = ""
+    style: str = "d"
+    radius: float = 26.0
+
+
+@dataclass(frozen=True)
+class Label:
+    at: tuple
+    text: str
+    style: str = "muted"
+    label_at: str = "c"
+
+
+def tick_digits(step):
+    """Decimals needed to write multiples of step: 1 → 0, 0.2 → 1, 0.25 → 2."""
+    text_ = f"{step:g}"
+    return len(text_.split(".")[1]) if "." in text_ else 0
+
+
+def multiples(step, low, high):
+    """The multiples of step in [low, high], rounded so that 0.1·3 is 0.3."""
+    first, last = math.ceil(low / step - 1e-9), math.floor(high / step + 1e-9)
+    return [round(k * step, 10) for k in range(first, last + 1)]
+
+
+class Frame:
+    """Data coordinates → drawing units: x to the right, y up."""
+
+    def __init__(self, x_range, y_range, width, height):
+        (self.xmin, self.xmax), (self.ymin, self.ymax) = x_range, y_range
+        self.width, self.height = width, height
+
+    def x(self, x):
+        return (x - self.xmin) / (self.xmax - self.xmin) * self.width
+
+    def y(self, y):
+        return (self.ymax - y) / (self.ymax - self.ymin) * self.height
+
+    def __call__(self, p):
+        return self.x(p[0]), self.y(p[1])
+
+
+def style_class(kind, style):
+    if style not in STYLES:
+        raise ValueError(f"stile sconosciuto: {style!r} (disponibili: {', '.join(STYLES)})")
+    return f"lab-plane-{kind} is-{style}"
+
+
+def place_label(frame, x, y, content, style, where):
+    """A label next to (x, y), kept inside the drawing (text width estimated)."""
+    dx, dy, anchor = OFFSETS[where]
+    x, y = x + dx, y + dy
+    half = 3.6 * len(content)
+    low = {"start": 4, "middle": 4 + half, "end": 4 + 2 * half}[anchor]
+    high = frame.width - {"start": 4 + 2 * half, "middle": 4 + half, "end": 4}[anchor]
+    x = min(max(x, low), max(low, high))
+    y = min(max(y, 10), frame.height - 10)
+    return text(x, y, content, class_=style_class("label", style), anchor=anchor)
+
+
+def direction_of(dx, dy):
+    """The compass direction that continues a screen vector (y down)."""
+    angle = math.degrees(math.atan2(-dy, dx)) % 360
+    return ("e", "ne", "n", "nw", "w", "sw", "s", "se")[int((angle + 22.5) // 45) % 8]
+
+
+def handle(frame, p, drag, what):
+    """A large invisible target on a draggable point (the sliders remain its keyboard access)."""
+    x, y = frame(p)
+    return tag("circle", tag("title", f"Trascina per spostare {what}".strip()), cx=float(x), cy=float(y), r=18.0,
+               class_="lab-plane-handle", data_drag=f"{drag[0]} {drag[1]}")
+
+
+def draw_arrow(frame, item, labels, handles):
+    (x1, y1), (x2, y2) = frame(item.start), frame(item.end)
+    length = math.hypot(x2 - x1, y2 - y1)
+    parts = []
+    if length >= 1:
+        ux, uy = (x2 - x1) / length, (y2 - y1) / length
+        head = min(11.0, length / 1.5)
+        bx, by = x2 - head * ux, y2 - head * uy
+        w = head * 0.45
+        parts.append(line(x1, y1, bx, by, class_="lab-plane-shaft" + (" is-dashed" if item.dashed else "")))
+        parts.append(tag("polygon", points=" ".join(f"{px:.2f},{py:.2f}" for px, py in
+                                                   ((x2, y2), (bx - w * uy, by + w * ux), (bx + w * uy, by - w * ux))),
+                         class_="lab-plane-head"))
+    else:  # the zero vector is a point: keep something visible to grab
+        parts.append(circle(x2, y2, 3.5, class_="lab-plane-head"))
+    if item.label:
+        where = item.label_at if item.label_at != "auto" else (direction_of(x2 - x1, y2 - y1) if length >= 1 else "ne")
+        labels.append(place_label(frame, x2, y2, item.label, item.style, where))
+    if item.drag:
+        handles.append(handle(frame, item.end, item.drag, item.label))
+    return tag("g", *parts, class_=style_class("arrow", item.style))
+
+
+def draw_point(frame, item, labels, handles):
+    x, y = frame(item.at)
+    if item.label:
+        labels.append(place_label(frame, x, y, item.label, item.style, item.label_at))
+    if item.drag:
+        handles.append(handle(frame, item.at, item.drag, item.label))
+    return circle(x, y, 5.5 if item.hollow else 4.5,
+                  class_=style_class("point", item.style) + (" is-hollow" if item.hollow else ""))
+
+
+def draw_guide(frame, item, labels, handles):
+    (x1, y1), (x2, y2) = frame(item.start), frame(item.end)
+    if item.label:
+        labels.append(place_label(frame, (x1 + x2) / 2, (y1 + y2) / 2, item.label, item.style, "c"))
+    return line(x1, y1, x2, y2, class_=style_class("guide", item.style))
+
+
+def draw_shape(frame, item, labels, handles):
+    d = " ".join(("M" if i == 0 else "L") + f"{x:.2f},{y:.2f}" for i, (x, y) in enumerate(map(frame, item.points)))
+    cls = style_class("shape", item.style) + (" is-filled" if item.filled and item.closed else "") \
+        + (" is-thin" if item.thin else "")
+    return path(d + (" Z" if item.closed else ""), class_=cls)
+
+
+def draw_circle(frame, item, labels, handles):
+    x, y = frame(item.center)
+    r = abs(frame.x(item.radius) - frame.x(0))
+    return circle(x, y, r, class_=style_class("circle", item.style) + (" is-dashed" if item.dashed else ""))
+
+
+def draw_arc(frame, item, labels, handles):
+    x, y = frame(item.center)
+    a1, a2 = math.atan2(item.u[1], item.u[0]), math.atan2(item.v[1], item.v[0])
+    sweep = (a2 - a1 + math.pi) % (2 * math.pi) - math.pi  # the smaller turn, signed
+    r = item.radius
+    steps = max(2, int(abs(sweep) / 0.1))
+    turns = [a1 + sweep * i / steps for i in range(steps + 1)]
+    pts = [(x + r * math.cos(t), y - r * math.sin(t)) for t in turns]
+    if item.label:
+        mid = a1 + sweep / 2
+        labels.append(place_label(frame, x + (r + 12) * math.cos(mid), y - (r + 12) * math.sin(mid),
+                                  item.label, item.style, "c"))
+    d = " ".join(("M" if i == 0 else "L") + f"{px:.2f},{py:.2f}" for i, (px, py) in enumerate(pts))
+    return path(d, class_=style_class("arc", item.style))
+
+
+def draw_label(frame, item, labels, handles):
+    x, y = frame(item.at)
+    labels.append(place_label(frame, x, y, item.text, item.style, item.label_at))
+    return None
+
+
+DRAW = {Arrow: draw_arrow, Point: draw_point, Guide: draw_guide, Shape: draw_shape, Circle: draw_circle,
+        Arc: draw_arc, Label: draw_label}
+
+
+def grid_and_axes(frame, grid, ticks, axis_names):
+    """Grid lines, the two axes (or the edges when 0 is out of view), tick numbers, axis names."""
+    f, parts = frame, []
+    for v in multiples(grid, f.xmin, f.xmax):
+        parts.append(line(f.x(v), 0, f.x(v), f.height, class_="lab-plane-grid"))
+    for v in multiples(grid, f.ymin, f.ymax):
+        parts.append(line(0, f.y(v), f.width, f.y(v), class_="lab-plane-grid"))
+    # tick numbers ride on the axes when they are in view, otherwise on the bottom / left edge
+    ax_y = min(max(f.y(0), 0), f.height)
+    ax_x = min(max(f.x(0), 0), f.width)
+    parts.append(line(0, ax_y, f.width, ax_y, class_="lab-plane-axis"))
+    parts.append(line(ax_x, 0, ax_x, f.height, class_="lab-plane-axis"))
+    digits = tick_digits(ticks)
+    below = ax_y + 13 <= f.height - 4
+    for v in multiples(ticks, f.xmin, f.xmax):
+        x = f.x(v)
+        if v != 0 and 10 <= x <= f.width - 10:
+            parts.append(text(x, ax_y + 12 if below else ax_y - 10, cell_text(float(v), digits),
+                              class_="lab-plane-tick"))
+    left = ax_x - 5 >= 24
+    for v in multiples(ticks, f.ymin, f.ymax):
+        y = f.y(v)
+        if v != 0 and 10 <= y <= f.height - 10:
+            parts.append(text(ax_x - 5 if left else ax_x + 5, y, cell_text(float(v), digits), class_="lab-plane-tick",
+                              anchor="end" if left else "start"))
+    if 0 <= f.x(0) <= f.width and 0 <= f.y(0) <= f.height and left and below:
+        parts.append(text(ax_x - 5, ax_y + 12, "0", class_="lab-plane-tick", anchor="end"))
+    x_name, y_name = axis_names
+    if x_name:
+        parts.append(text(f.width - 6, ax_y - 10 if ax_y - 10 > 12 else ax_y + 26, x_name,
+                          class_="lab-plane-axis-name", anchor="end"))
+    if y_name:
+        side = ax_x + 8 if ax_x + 8 + 7 * len(y_name) < f.width else ax_x - 8
+        parts.append(text(side, 12, y_name, class_="lab-plane-axis-name",
+                          anchor="start" if side > ax_x else "end"))
+    return tag("g", *parts, class_="lab-plane-frame")
+
+
+def plane(items, x_range, y_range, label, width=400, height=None, grid=1.0, ticks=None, axis_names=("", ""),
+          small=False):
+    """An SVG plane showing x_range × y_range, with the items drawn in order.
+
+    Both axes have the same scale unless a height is given. grid is the
+    spacing of the grid lines, ticks that of the numbers (the grid's by
+    default). axis_names names the x and y axes (e.g. «regale», «femminile»).
+    small=True keeps it about half as wide on the page, for a detail beside
+    a main plane (give it a smaller width too, so its text keeps its size).
+    label is what a screen reader says of the figure. Two planes in the
+    same view need different ranges: the runtime finds a plane again by them.
+    """
+    (xmin, xmax), (ymin, ymax) = x_range, y_range
+    if not (xmax > xmin and ymax > ymin):
+        raise ValueError("un piano vuole xmin < xmax e ymin < ymax")
+    if height is None:
+        height = width * (ymax - ymin) / (xmax - xmin)
+    height = round(height, 2)  # written as is in the viewBox, so the mapping stays exact
+    frame = Frame(x_range, y_range, width, height)
+    labels, handles, drawn = [], [], []
+    for item in items:
+        drawn.append(DRAW[type(item)](frame, item, labels, handles))
+    # the inner <svg> clips whatever leaves the data rectangle; labels and handles sit on top
+    inner = tag("svg", grid_and_axes(frame, grid, ticks or grid, axis_names), *drawn,
+                tag("g", *labels, class_="lab-plane-labels"), tag("g", *handles),
+                x=0.0, y=0.0, width=float(width), height=float(height), class_="lab-plane-clip")
+    return tag("svg", tag("title", label), inner, viewBox=f"0 0 {svg_number(width)} {svg_number(height)}",
+               class_="lab-svg lab-plane" + (" is-small" if small else ""), role="img",
+               xmlns="http://www.w3.org/2000/svg",
+               data_plane=" ".join(f"{v:.12g}" for v in (xmin, xmax, ymin, ymax)))
+
+
+def term(x, digits=2):
+    """A number inside a sum or a product: trimmed (1,50 → 1,5), in brackets when negative."""
+    text_ = cell_text(float(x), digits)
+    return f"({text_})" if text_.startswith("−") else text_
+
+
+def vector_text(v, digits=2):
+    """[2 ; 1,5] written the guide's way: Italian numbers, «;» between them."""
+    return "[" + " ; ".join(cell_text(float(x), digits) for x in v) + "]"
+
+
+def presets(caption, options):
+    """A row of buttons that set controls when pressed: options are
+    (text, {control name: value}) pairs, e.g. ("Rotazione 30°", {"a11": 0.87, ...})."""
+    buttons = [tag("button", text_, type="button", class_="md-button",
+                   data_set=";".join(f"{name}={value:g}" if isinstance(value, float) else f"{name}={value}"
+                                     for name, value in values.items()),
+                   aria_label=f"{caption} {text_}") for text_, values in options]
+    return tag("div", tag("span", caption), *buttons, class_="lab-presets", role="group")
+
+
+__all__ = ["Arc", "Arrow", "Circle", "Guide", "Label", "Point", "Shape", "STYLES", "plane", "presets", "term",
+           "vector_text"]

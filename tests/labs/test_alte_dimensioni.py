@@ -1,0 +1,80 @@
+"""9B.4 Alte dimensioni: random directions get almost perpendicular as d grows."""
+
+import math
+
+import numpy as np
+import pytest
+
+import labs
+from core.linalg import seeded_rng, unit
+from core.stats import gaussian_sample
+
+LAB = labs.get("alte-dimensioni")
+MODULE = LAB.module
+DIMENSIONS = (2, 3, 10, 100, 1000, 4096)
+
+
+def state(**changes):
+    return LAB.compute(LAB.parse({k: str(v) for k, v in changes.items()}))
+
+
+def test_default_state():
+    s = state()
+    assert s["d"] == 3 and s["pairs"] == 40 * 39 // 2 == 780
+    assert sum(s["counts"]) == s["pairs"] and len(s["counts"]) == 40 and s["outside"] == 0
+    assert abs(s["mean"]) < 0.06
+    assert s["std"] == pytest.approx(1 / math.sqrt(3), rel=0.05)
+
+
+@pytest.mark.parametrize("seed", [1, 7])
+def test_spread_shrinks_like_one_over_root_d(seed):
+    spreads = []
+    for d in DIMENSIONS:
+        s = state(d=d, seme=seed)
+        assert sum(s["counts"]) == s["pairs"] == 780
+        assert abs(s["mean"]) < 4 / math.sqrt(d) / math.sqrt(40)  # well inside the sampling noise
+        assert s["ratio"] == pytest.approx(1.0, abs=0.12)
+        assert s["std"] * math.sqrt(d) == pytest.approx(s["ratio"])
+        spreads.append(s["std"])
+    assert all(b < a for a, b in zip(spreads, spreads[1:]))
+
+
+def test_almost_perpendicular_in_4096_dimensions():
+    s = state(d=4096)
+    assert s["near_perpendicular"] == 1.0
+    assert 86 < s["min_angle"] < 90  # every pair between about 87° and 93°
+    assert state(d=2)["near_perpendicular"] < 0.15
+
+
+def test_shapes_in_two_and_three_dimensions():
+    flat = state(d=3)["counts"]  # uniform on [−1, 1]
+    assert max(flat) < 3 * min(flat)
+    arcsine = state(d=2)["counts"]  # piled up at ±1
+    assert arcsine[0] + arcsine[-1] > 3 * (arcsine[19] + arcsine[20])
+
+
+def test_counts_are_the_histogram_of_the_real_cosines():
+    for d, zoom in ((10, False), (1000, True)):
+        rng = seeded_rng(5)
+        vectors = np.array([unit(gaussian_sample(d, rng)) for _ in range(40)])
+        cosines = (vectors @ vectors.T)[np.tril_indices(40, -1)]
+        s = state(d=d, seme=5, zoom=int(zoom))
+        reach = min(1, 5 / math.sqrt(d)) if zoom else 1
+        expected, _ = np.histogram(cosines, bins=40, range=(-reach, reach))
+        assert s["counts"] == expected.tolist()
+        assert s["reach"] == pytest.approx(reach)
+        assert s["mean"] == pytest.approx(float(cosines.mean()), abs=1e-12)
+        assert s["std"] == pytest.approx(float(cosines.std()), abs=1e-12)
+        assert s["outside"] == int(np.sum(np.abs(cosines) > reach))
+
+
+def test_same_seed_same_numbers():
+    assert state(d=100, seme=3) == state(d=100, seme=3)
+    assert state(d=100, seme=3)["counts"] != state(d=100, seme=4)["counts"]
+
+
+def test_view_shows_the_figures_and_lets_you_click_a_dimension():
+    html = str(LAB.view(state(d=4096)))
+    assert "4.096" in html and "1/√d" in html and "100 %" in html
+    assert 'data-set="d=100"' in html
+    assert html.count('class="lab-chart-bar s1"') >= 40

@@ -1,0 +1,147 @@
+"""core.fitting and core.stats against numpy."""
+
+import math
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core import fitting as fit
+from core import stats
+
+XS = fit.grid(-1.0, 1.0, 201)
+
+
+def numpy_curve(xs, c, s0, elbows, slopes):
+    x = np.asarray(xs)
+    return c + s0 * x + sum(s * np.maximum(x - e, 0.0) for e, s in zip(elbows, slopes))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_elbow_curve_matches_numpy(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 8))
+    c, s0 = rng.normal(size=2)
+    elbows, slopes = rng.uniform(-1, 1, n), rng.normal(size=n)
+    ours = fit.evaluate(XS, c, s0, list(elbows), list(slopes))
+    np.testing.assert_allclose(ours, numpy_curve(XS, c, s0, elbows, slopes), atol=1e-12)
+
+
+def test_relu_and_grid():
+    assert fit.relu(3.0) == 3.0 and fit.relu(-2.0) == 0.0
+    np.testing.assert_allclose(XS, np.linspace(-1, 1, 201), atol=1e-15)
+    assert fit.even_elbows(-1, 1, 3) == pytest.approx([-0.5, 0.0, 0.5])
+
+
+def test_from_points_goes_through_the_points():
+    points = [(-1.0, 0.0), (-0.5, -1.0), (0.5, 1.0), (1.0, 0.0)]
+    c, s0, elbows, slopes = fit.from_points(points)
+
+    assert c == pytest.approx(-2.0) and s0 == pytest.approx(-2.0)
+    assert elbows == [-0.5, 0.5] and slopes == pytest.approx([4.0, -4.0])
+    xs = np.linspace(-1, 1, 41)
+    np.testing.assert_allclose(fit.evaluate(list(xs), c, s0, elbows, slopes),
+                               np.interp(xs, *zip(*points)), atol=1e-12)
+
+
+@given(st.lists(st.tuples(st.floats(-1, 1), st.floats(-3, 3)), min_size=2, max_size=8,
+                unique_by=lambda p: round(p[0], 3)))
+@settings(max_examples=60, deadline=None)
+def test_from_points_is_the_interpolating_broken_line(points):
+    points = sorted(points)
+    c, s0, elbows, slopes = fit.from_points(points)
+    px, py = zip(*points)
+    for x, y in points:
+        assert fit.elbow_curve(x, c, s0, elbows, slopes) == pytest.approx(y, abs=1e-6)
+    xs = np.linspace(px[0], px[-1], 23)
+    np.testing.assert_allclose(fit.evaluate(list(xs), c, s0, elbows, slopes), np.interp(xs, px, py), atol=1e-6)
+
+
+def test_from_points_refuses_repeated_x():
+    with pytest.raises(ValueError):
+        fit.from_points([(0.0, 1.0), (0.0, 2.0)])
+
+
+def test_mse_matches_numpy():
+    rng = np.random.default_rng(3)
+    a, b = rng.normal(size=50), rng.normal(size=50)
+    assert fit.mse(list(a), list(b)) == pytest.approx(float(np.mean((a - b) ** 2)), abs=1e-12)
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 12, 20])
+@pytest.mark.parametrize("target", [lambda x: math.sin(math.pi * x), lambda x: x * x, abs, lambda x: math.tanh(5 * x)])
+def test_fit_matches_numpy_lstsq(n, target):
+    elbows = fit.even_elbows(-1, 1, n)
+    ys = [target(x) for x in XS]
+    c, s0, slopes = fit.fit_elbows(XS, ys, elbows)
+    A = np.array(fit.design_columns(XS, elbows)).T
+    beta, *_ = np.linalg.lstsq(A, np.array(ys), rcond=None)
+    np.testing.assert_allclose([c, s0, *slopes], beta, atol=1e-11)
+    np.testing.assert_allclose(fit.evaluate(XS, c, s0, elbows, slopes), A @ beta, atol=1e-12)
+
+
+def test_least_squares_on_random_systems():
+    rng = np.random.default_rng(7)
+    for m, n in ((5, 1), (30, 4), (100, 10)):
+        A, y = rng.normal(size=(m, n)), rng.normal(size=m)
+        beta = fit.least_squares([list(col) for col in A.T], list(y))
+        np.testing.assert_allclose(beta, np.linalg.lstsq(A, y, rcond=None)[0], atol=1e-12)
+
+
+def test_least_squares_refuses_dependent_columns():
+    with pytest.raises(ValueError):
+        fit.least_squares([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0]], [1.0, 2.0, 3.0])
+    with pytest.raises(ValueError):
+        fit.least_squares([[0.0, 0.0]], [1.0, 2.0])
+
+
+def fit_error(target, n):
+    ys = [target(x) for x in XS]
+    elbows = fit.even_elbows(-1, 1, n)
+    c, s0, slopes = fit.fit_elbows(XS, ys, elbows)
+    return fit.mse(fit.evaluate(XS, c, s0, elbows, slopes), ys)
+
+
+@pytest.mark.parametrize("target", [lambda x: math.sin(math.pi * x), lambda x: x * x])
+def test_more_even_elbows_fit_a_smooth_curve_better(target):
+    errors = [fit_error(target, n) for n in range(1, 21)]
+    assert all(b < a for a, b in zip(errors, errors[1:]))
+    assert errors[-1] < 1e-3 * errors[0]
+
+
+def test_an_elbow_on_the_fold_of_abs_makes_it_exact():
+    assert fit_error(abs, 1) < 1e-28  # the single even elbow sits at 0
+    assert fit_error(abs, 2) > 1e-4
+
+
+def test_stats_match_numpy():
+    rng = np.random.default_rng(11)
+    xs = rng.normal(2.0, 3.0, size=1000)
+    assert stats.mean(list(xs)) == pytest.approx(float(np.mean(xs)), abs=1e-12)
+    assert stats.variance(list(xs)) == pytest.approx(float(np.var(xs)), rel=1e-12)
+    assert stats.std(list(xs)) == pytest.approx(float(np.std(xs)), rel=1e-12)
+    with pytest.raises(ValueError):
+        stats.mean([])
+
+
+@pytest.mark.parametrize("lo, hi, bins", [(-1.0, 1.0, 40), (0.0, 3.0, 7), (-0.1, 0.1, 1)])
+def test_bin_counts_match_numpy_histogram(lo, hi, bins):
+    rng = np.random.default_rng(bins)
+    xs = rng.uniform(lo - 0.5, hi + 0.5, size=2000).tolist() + [lo, hi]
+    counts, edges = np.histogram(xs, bins=bins, range=(lo, hi))
+    assert stats.bin_counts(xs, lo, hi, bins) == counts.tolist()
+    np.testing.assert_allclose(stats.bin_edges(lo, hi, bins), edges, atol=1e-15)
+    with pytest.raises(ValueError):
+        stats.bin_counts(xs, 1.0, 1.0, 3)
+
+
+def test_gaussian_sample_is_standard_normal_and_seeded():
+    xs = stats.gaussian_sample(200_001, random.Random(5))
+    assert len(xs) == 200_001
+    assert abs(stats.mean(xs)) < 0.01
+    assert stats.std(xs) == pytest.approx(1.0, abs=0.01)
+    within_one = sum(abs(x) < 1 for x in xs) / len(xs)
+    assert within_one == pytest.approx(0.6827, abs=0.005)
+    assert stats.gaussian_sample(7, random.Random(5)) == xs[:7]

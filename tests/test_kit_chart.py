@@ -1,0 +1,159 @@
+"""labs.kit.chart: data → SVG coordinates, bins, ticks, escaping, handles."""
+
+import math
+import re
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+from labs.kit import Handle, Marker, Series, histogram, line_chart, nice_ticks
+
+NS = {"s": "http://www.w3.org/2000/svg"}
+
+
+def parse(svg):
+    root = ET.fromstring(str(svg))
+    assert root.tag.endswith("svg") and not re.search(r"\b(nan|inf)\b", str(svg))
+    return root
+
+
+def plots(root):
+    """The nested plot areas: (element, x, y, width, height)."""
+    return [(p, *(float(p.get(k)) for k in ("x", "y", "width", "height"))) for p in root.findall("s:svg", NS)]
+
+
+def path_points(d):
+    return [(cmd, float(x), float(y)) for cmd, x, y in re.findall(r"([ML])(-?[\d.]+),(-?[\d.]+)", d)]
+
+
+def tick_labels(root):
+    return [t.text for t in root.iter("{http://www.w3.org/2000/svg}text") if t.get("class") == "lab-chart-tick"]
+
+
+@pytest.mark.parametrize("lo, hi, expected, digits", [
+    (0, 1, [0, 0.2, 0.4, 0.6, 0.8, 1.0], 1),
+    (-1, 1, [-1, -0.5, 0, 0.5, 1], 1),
+    (0, 97, [0, 20, 40, 60, 80], 0),
+    (-0.078, 0.078, [-0.05, 0, 0.05], 2),
+    (0, 0.3, [0, 0.1, 0.2, 0.3], 1),
+    (0, 4096, [0, 1000, 2000, 3000, 4000], 0),
+])
+def test_nice_ticks(lo, hi, expected, digits):
+    ticks, d = nice_ticks(lo, hi)
+    assert ticks == pytest.approx(expected) and d == digits
+
+
+def test_line_chart_maps_data_onto_the_plot_area():
+    svg = line_chart([Series("a", ((0, 0), (5, 2.5), (10, 5)))], label="prova", x_range=(0, 10), y_range=(0, 5))
+    root = parse(svg)
+    (plot, _, _, w, h), = plots(root)
+    assert plot.get("viewBox") == f"0 0 {w:.2f} {h:.2f}"
+    (line,) = plot.findall("s:path", NS)
+    points = path_points(line.get("d"))
+    assert [c for c, _, _ in points] == ["M", "L", "L"]
+    assert points[0][1:] == pytest.approx((0, h), abs=0.01)
+    assert points[1][1:] == pytest.approx((w / 2, h / 2), abs=0.01)
+    assert points[2][1:] == pytest.approx((w, 0), abs=0.01)
+
+
+def test_missing_values_break_the_line_and_never_reach_the_svg():
+    svg = line_chart([Series("a", ((0, 1), (1, None), (2, float("nan")), (3, 2), (4, 3)))], label="x")
+    (plot, *_), = plots(parse(svg))
+    assert [c for c, _, _ in path_points(plot.find("s:path", NS).get("d"))] == ["M", "M", "L"]
+
+
+def test_ticks_are_written_the_italian_way():
+    root = parse(line_chart([Series("a", ((-1, 0), (1, 2000)))], label="x", x_range=(-1, 1), y_range=(0, 2000)))
+    labels = tick_labels(root)
+    assert "−0,5" in labels and "0,5" in labels and "2.000" in labels
+    assert all(re.fullmatch(r"−?\d{1,3}(\.\d{3})*(,\d+)?", t) for t in labels), labels
+
+
+def test_log_axis_ticks_powers_of_ten_and_survives_zero():
+    svg = line_chart([Series("a", ((1, 1e-6), (2, 0.0), (3, 0.5), (4, 4096)))], label="x", y_log=True,
+                     y_range=(1e-6, 1e4), x_ticks=[(2, "due")])
+    root = parse(svg)
+    labels = tick_labels(root)
+    assert {"10⁻⁶", "10⁻⁵", "0,001", "1", "1.000", "10.000", "due"} <= set(labels)
+    x_log = parse(line_chart([Series("a", ((2, 1), (4096, 2)))], label="x", x_log=True, x_ticks=(2, 10, 4096)))
+    assert {"2", "10", "4.096"} <= set(tick_labels(x_log))
+
+
+def test_labels_are_escaped():
+    evil = "<script>alert(1)</script>"
+    svg = str(line_chart([Series(evil, ((0, 0), (1, 1)))], label=evil, x_label=evil, y_label=evil,
+                         markers=[Marker(0.5, evil)]))
+    svg += str(histogram([1, 2, 3], label=evil, bar_label=evil, x_label=evil))
+    assert "<script>" not in svg and "&lt;script&gt;" in svg
+
+
+def test_histogram_counts_values_like_numpy():
+    values = np.random.default_rng(0).normal(size=500)
+    svg = histogram(list(values), bins=12, lo=-3, hi=3, label="h")
+    (plot, _, _, w, h), = plots(parse(svg))
+    bars = [r for r in plot.iter("{http://www.w3.org/2000/svg}rect") if r.get("data-count") is not None]
+    assert len(bars) == 12
+    expected, _ = np.histogram(values, bins=12, range=(-3, 3))
+    assert [int(b.get("data-count")) for b in bars] == expected.tolist()
+    # bar heights are proportional to the counts, side by side across the plot
+    heights = np.array([float(b.get("height")) for b in bars])
+    top = max(expected)
+    assert heights.max() <= h + 0.01 and np.allclose(heights / heights.max(), expected / top, atol=0.01)
+    xs = [float(b.get("x")) for b in bars]
+    assert xs == sorted(xs) and xs[0] == pytest.approx(0.5, abs=0.01)
+    assert float(bars[-1].get("x")) + float(bars[-1].get("width")) == pytest.approx(w - 0.5, abs=0.02)
+
+
+def test_histogram_with_unequal_edges_counts_like_numpy():
+    values = np.random.default_rng(1).uniform(-1, 3, size=300)
+    edges = [-1.0, -0.2, 0.0, 0.5, 2.0, 2.5]
+    root = parse(histogram(list(values), edges=edges, label="h"))
+    bars = [r for r in root.iter("{http://www.w3.org/2000/svg}rect") if r.get("data-count") is not None]
+    assert [int(b.get("data-count")) for b in bars] == np.histogram(values, bins=edges)[0].tolist()
+
+
+def test_histogram_from_counts_with_markers():
+    svg = histogram(counts=[1, 4, 2, 0], lo=-1, hi=1, markers=[Marker(0.0, "media", "s2"), Marker(0.5, "media", "s2")],
+                    label="h", bar_label="coppie")
+    root = parse(svg)
+    (plot, _, _, w, _), = plots(root)
+    lines = [ln for ln in plot.iter("{http://www.w3.org/2000/svg}line") if "lab-chart-marker" in ln.get("class")]
+    assert [float(ln.get("x1")) for ln in lines] == pytest.approx([w / 2, 3 * w / 4], abs=0.01)
+    legend = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text") if t.get("class") == "lab-chart-legend"]
+    assert legend == ["coppie", "media"]  # one entry per label
+    assert set(tick_labels(root)) >= {"0", "1", "2", "3", "4", "−1,0", "1,0"}
+    with pytest.raises(ValueError):
+        histogram(counts=[1, 2], edges=[0, 1], label="h")
+
+
+def test_handles_live_on_an_exact_data_plane():
+    svg = line_chart([Series("a", ((-1, 0), (1, 0)))], label="x", x_range=(-1, 1), y_range=(-1.5, 1.5),
+                     handles=[Handle(0.5, 0.75, "e1", "h1", "Gomito 1", caption="1"),
+                              Handle(-1, 0.0, None, "inizio", "Estremo")])
+    root = parse(svg)
+    planes = [p for p in plots(root) if p[0].get("data-plane")]
+    (plane, _, _, w, h), = planes
+    assert plane.get("data-plane") == "-1 1 -1.5 1.5" and plane.get("viewBox") == f"0 0 {w:.2f} {h:.2f}"
+    grips = plane.findall("s:g[@data-drag]", NS)
+    assert [g.get("data-drag") for g in grips] == ["e1 h1", "- inizio"]
+    dot = grips[0].findall("s:circle", NS)[1]
+    x, y = float(dot.get("cx")), float(dot.get("cy"))
+    # the runtime's inverse map gives back the data point
+    assert -1 + x / w * 2 == pytest.approx(0.5, abs=1e-3) and 1.5 - y / h * 3 == pytest.approx(0.75, abs=1e-3)
+    with pytest.raises(ValueError):
+        line_chart([], label="x", handles=[Handle(0, 0, "a", "b", "c")])
+
+
+def test_clickable_points_set_controls():
+    svg = line_chart([Series("e", ((1, 0.1), (2, 0.01)), markers=True,
+                             actions=(("n=1", "Uno"), ("n=2", "Due")))], label="x", y_log=True)
+    buttons = [g for g in parse(svg).iter("{http://www.w3.org/2000/svg}g") if g.get("data-set")]
+    assert [(b.get("data-set"), b.get("role"), b.get("tabindex"), b.get("aria-label")) for b in buttons] == [
+        ("n=1", "button", "0", "Uno"), ("n=2", "button", "0", "Due")]
+
+
+def test_far_values_stay_finite_and_short():
+    svg = line_chart([Series("a", ((0, 1e300), (1, -1e300), (2, 0)))], label="x", y_range=(0, 1))
+    numbers = [float(v) for v in re.findall(r"-?\d+\.?\d*", str(svg))]
+    assert all(math.isfinite(v) and abs(v) < 1e5 for v in numbers)

@@ -1,0 +1,162 @@
+"""labs.kit.matrix: tables of numbers with highlights, clicks and heat."""
+
+from html.parser import HTMLParser
+
+import pytest
+
+from labs.kit import Html, equation, matrix, shape_label, vector
+from labs.kit.matrix import cell_text, heat_class
+
+
+class Cells(HTMLParser):
+    """Collects every <td> with its attributes and text, row by row."""
+
+    def __init__(self, html):
+        super().__init__()
+        self.rows, self.cell, self.texts, self.tags = [], None, [], []
+        self.feed(str(html))
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+        if tag == "tr":
+            self.rows.append([])
+        if tag == "td":
+            self.cell = dict(attrs)
+            self.cell["text"] = ""
+            self.rows[-1].append(self.cell)
+
+    def handle_endtag(self, tag):
+        if tag == "td":
+            self.cell = None
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell["text"] += data
+        self.texts.append(data)
+
+    @property
+    def grid(self):
+        return [row for row in self.rows if row]
+
+
+def classes(cell):
+    return set(cell.get("class", "").split())
+
+
+def test_a_matrix_has_rows_times_cols_cells_and_its_shape():
+    out = matrix([[1, 2, 3], [4, 5, 6]], label="A")
+    assert isinstance(out, Html)
+    grid = Cells(out).grid
+    assert [len(r) for r in grid] == [3, 3]
+    assert [[c["text"] for c in r] for r in grid] == [["1", "2", "3"], ["4", "5", "6"]]
+    assert "[2\u00a0×\u00a03]" in out and 'data-rows="2"' in out and 'data-cols="3"' in out
+    assert [(c["data-i"], c["data-j"]) for c in grid[1]] == [("1", "0"), ("1", "1"), ("1", "2")]
+
+
+def test_numbers_are_italian_and_trimmed():
+    grid = Cells(matrix([[-1.5, 2.0, 0.25, -0.0, 1234.5]])).grid
+    assert [c["text"] for c in grid[0]] == ["−1,5", "2", "0,25", "0", "1.234,5"]
+    assert cell_text(0.5, trim=False) == "0,50"
+    assert cell_text(2.0, digits=3) == "2"
+    assert cell_text(None) == "" and cell_text("?") == "?"
+
+
+def test_brackets_mark_the_outer_cells():
+    grid = Cells(matrix([[1, 2], [3, 4], [5, 6]])).grid
+    assert {"mx-l", "mx-tl"} <= classes(grid[0][0]) and {"mx-r", "mx-tr"} <= classes(grid[0][1])
+    assert {"mx-l", "mx-bl"} <= classes(grid[2][0]) and {"mx-r", "mx-br"} <= classes(grid[2][1])
+    assert not classes(grid[1][0]) & {"mx-tl", "mx-bl", "mx-r"}
+    single = Cells(matrix([[7]])).grid[0][0]
+    assert {"mx-tl", "mx-tr", "mx-bl", "mx-br"} <= classes(single)
+
+
+def test_highlights_and_muting():
+    grid = Cells(matrix([[1, 2, 3], [4, 5, 6]], highlight_rows=[1], highlight_cols=[2],
+                        highlight_cells=[(0, 0)], muted_rows=[0])).grid
+    assert [("is-row" in classes(c)) for r in grid for c in r] == [False] * 3 + [True] * 3
+    assert [("is-col" in classes(c)) for r in grid for c in r] == [False, False, True] * 2
+    assert [("is-hl" in classes(c)) for r in grid for c in r] == [True] + [False] * 5
+    assert [("is-muted" in classes(c)) for r in grid for c in r] == [True] * 3 + [False] * 3
+
+
+def test_clickable_cells_carry_data_set_and_are_keyboard_buttons():
+    out = matrix([[1, 2], [3, 4]], clickable=lambda i, j: f"i={i};j={j}" if j else None,
+                 row_labels=["prima", "seconda"])
+    grid = Cells(out).grid
+    for i, row in enumerate(grid):
+        assert "data-set" not in row[0]
+        assert row[1]["data-set"] == f"i={i};j=1"
+        assert row[1]["tabindex"] == "0" and row[1]["role"] == "button" and row[1]["aria-label"]
+    assert "prima" in grid[0][1]["aria-label"]
+    custom = Cells(matrix([[1]], clickable=lambda i, j: ("k=0", "Scegli questo"))).grid[0][0]
+    assert custom["aria-label"] == "Scegli questo"
+
+
+def test_vectors_as_column_or_row():
+    col = Cells(vector([1, 2, 3], label="x", highlight=[1], clickable=lambda k: f"k={k}")).grid
+    assert [len(r) for r in col] == [1, 1, 1]
+    assert [c[0]["data-set"] for c in col] == ["k=0", "k=1", "k=2"]
+    assert "is-hl" in classes(col[1][0]) and "la posizione 1" in col[1][0]["aria-label"]
+    row_html = vector([1, 2, 3], column=False, labels=["a", "b", "c"], muted=[0])
+    row = Cells(row_html).grid
+    assert [len(r) for r in row] == [3] and "is-muted" in classes(row[0][0])
+    assert "[3]" in row_html and "[1\u00a0×\u00a03]" not in row_html
+    assert "[1 × 3]" in vector([1, 2, 3], column=False, shape="[1 × 3]")
+
+
+def test_labels_are_escaped():
+    evil = "<script>alert(1)</script>"
+    out = matrix([[evil, 1]], label=evil, row_labels=[evil], col_labels=[evil, "b"], caption=evil,
+                 clickable=lambda i, j: (f"x={evil}", evil))
+    assert "<script" not in out
+    assert "&lt;script&gt;" in out
+    assert "<script" not in equation(evil, out)
+    assert "<script" not in vector([1], labels=[evil], label=evil)
+
+
+def test_row_and_column_labels():
+    out = matrix([[1, 2]], row_labels=["r0"], col_labels=["c0", "c1"], highlight_rows=[0], highlight_cols=[1])
+    parsed = Cells(out)
+    ths = [attrs for tag, attrs in parsed.tags if tag == "th"]
+    assert len(ths) == 4  # corner, two column labels, one row label
+    assert "r0" in parsed.texts and "c1" in parsed.texts
+    assert sum("is-hl" in a.get("class", "") for a in ths) == 2
+
+
+def test_heat_classes_follow_sign_and_size():
+    assert heat_class(1.0, 1.0) == "lab-heat-p4"
+    assert heat_class(-0.1, 1.0) == "lab-heat-n1"
+    assert heat_class(0.5, 1.0) == "lab-heat-p2"
+    assert heat_class(0, 1.0) is None and heat_class(1, 0) is None and heat_class("x", 1) is None
+    assert heat_class(float("nan"), 1.0) is None
+    grid = Cells(matrix([[-4, 0, 1, 4]], heat=True)).grid[0]
+    assert ["lab-heat-n4" in classes(grid[0]), any(c.startswith("lab-heat") for c in classes(grid[1])),
+            "lab-heat-p1" in classes(grid[2]), "lab-heat-p4" in classes(grid[3])] == [True, False, True, True]
+    fixed = Cells(matrix([[1, 2]], heat=8)).grid[0]
+    assert "lab-heat-p1" in classes(fixed[0]) and "lab-heat-p1" in classes(fixed[1])
+
+
+def test_equation_lays_out_pieces_and_operators():
+    out = equation(matrix([[1]]), "·", matrix([[2]]), "=", matrix([[2]]))
+    assert out.startswith('<div class="lab-eq">')
+    assert out.count('class="lab-eq-op"') == 2 and out.count("<figure") == 3
+    assert 'is-text' in equation("somma per colonna →")
+
+
+@pytest.mark.parametrize("dims, text", [((2, 3), "[2 × 3]"), ((4,), "[4]"), ((2, 3, 4), "[2 × 3 × 4]"),
+                                        ((1000, 10), "[1.000 × 10]")])
+def test_shape_label(dims, text):
+    assert shape_label(*dims) == text.replace(" ", "\u00a0")  # no-break: a shape never splits
+
+
+def test_empty_and_ragged_input_do_not_crash():
+    assert Cells(matrix([])).grid == []
+    grid = Cells(matrix([[1, 2], [3]])).grid
+    assert [len(r) for r in grid] == [2, 2] and grid[1][1]["text"] == ""
+
+
+def test_emphasize_tints_a_whole_vector_without_rings():
+    col = Cells(vector([1, 2], emphasize=True)).grid
+    assert all("is-col" in classes(r[0]) and "is-hl" not in classes(r[0]) for r in col)
+    row = Cells(vector([1, 2], column=False, emphasize=True)).grid[0]
+    assert all("is-row" in classes(c) for c in row)
