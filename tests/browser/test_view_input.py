@@ -1,0 +1,81 @@
+"""View-driven input: dragging a point or clicking an element of the view
+sets the controls, with the same result as moving the controls themselves."""
+
+from playwright.sync_api import expect
+
+READY_TIMEOUT = 90_000
+
+
+def open_lab(page, site_url, path):
+    page.goto(f"{site_url}{path}")
+    root = page.locator("[data-lab]")
+    expect(root).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    return root
+
+
+def settle(page):
+    page.wait_for_function("() => document.querySelector('[data-lab]').dataset.busy === undefined")
+
+
+def set_controls(page, values):
+    for name, value in values.items():
+        page.locator(f'[data-param="{name}"]').evaluate(
+            "(el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); }", str(value))
+        settle(page)
+
+
+def view_html(root):
+    return root.locator("[data-lab-view]").inner_html()
+
+
+def test_dragging_a_point_equals_moving_its_sliders(page, site_url):
+    root = open_lab(page, site_url, "capitolo-9/vettori/")
+    handle = root.locator('[data-drag="ax ay"]').first
+    svg = handle.locator("xpath=ancestor::*[local-name()='svg'][@data-plane][1]")
+    svg.scroll_into_view_if_needed()
+    xmin, xmax, ymin, ymax = map(float, svg.get_attribute("data-plane").split())
+    box = svg.bounding_box()
+
+    def screen(x, y):
+        return (box["x"] + (x - xmin) / (xmax - xmin) * box["width"],
+                box["y"] + (ymax - y) / (ymax - ymin) * box["height"])
+
+    start = handle.bounding_box()
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(*screen(0, 0), steps=4)
+    page.mouse.move(*screen(3, -2), steps=4)
+    page.mouse.up()
+    settle(page)
+    expect(root.locator('[data-param="ax"]')).to_have_value("3")
+    expect(root.locator('[data-param="ay"]')).to_have_value("-2")
+    dragged = view_html(root)
+    set_controls(page, {"ax": 2, "ay": 1})
+    assert view_html(root) != dragged
+    set_controls(page, {"ax": 3, "ay": -2})
+    assert view_html(root) == dragged
+
+
+def test_clicking_a_preset_equals_setting_the_matrix(page, site_url):
+    root = open_lab(page, site_url, "capitolo-9/matrice-vettore/")
+    preset = root.locator('[data-set="a11=0;a12=-1;a21=1;a22=0"]').first
+    preset.click()
+    settle(page)
+    for name, value in {"a11": "0", "a12": "-1", "a21": "1", "a22": "0"}.items():
+        expect(root.locator(f'[data-param="{name}"]')).to_have_value(value)
+    clicked = view_html(root)
+    assert "a12=-1" in page.url
+    set_controls(page, {"a11": 2, "a12": 1, "a21": 0, "a22": 1})
+    set_controls(page, {"a11": 0, "a12": -1, "a21": 1, "a22": 0})
+    assert view_html(root) == clicked
+
+
+def test_view_elements_work_from_the_keyboard(page, site_url):
+    root = open_lab(page, site_url, "capitolo-9/one-hot/")
+    target = root.locator("[data-set][tabindex='0']").last
+    wanted = dict(pair.split("=") for pair in target.get_attribute("data-set").split(";"))
+    target.focus()
+    page.keyboard.press("Enter")
+    settle(page)
+    for name, value in wanted.items():
+        expect(root.locator(f'[data-param="{name}"]')).to_have_value(value)
