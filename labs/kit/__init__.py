@@ -3,23 +3,23 @@
 A lab imports what it needs from here; nothing in the kit knows any lab.
 """
 
+from .chart import Handle, Marker, Series, histogram, line_chart, nice_ticks
 from .controls import Choice, Group, ParamError, Slider, Steps, Text, Toggle
 from .figures import ChainNode, Node, callout, chain, formula, network, stat, stats, table
 from .html import Html, esc, factor, join, num, percent, raw, tag
-from .plane import Arc, Arrow, Circle, Guide, Label, Point, Shape, plane, presets, term, vector_text
 from .matrix import cell_text, equation, heat_class, matrix, shape_label, vector
+from .plane import Arc, Arrow, Circle, Guide, Label, Point, Shape, plane, presets, term, vector_text
 
-from .chart import Handle, Marker, Series, histogram, line_chart, nice_ticks
 
 class LabError(Exception):
     """A problem the reader can fix (the message is Italian and is shown in the lab)."""
 
 
 __all__ = [
-    "Choice", "Group", "ParamError", "Slider", "Steps", "Text", "Toggle",
+    "Choice", "Group", "ParamError", "Slider", "Steps", "Text", "Toggle", "LabError",
+    "Html", "esc", "factor", "join", "num", "percent", "raw", "tag",
     "ChainNode", "Node", "callout", "chain", "formula", "network", "stat", "stats", "table",
-    "Html", "esc", "factor", "join", "num", "percent", "raw", "tag", "LabError",
+    "Handle", "Marker", "Series", "histogram", "line_chart", "nice_ticks",
+    "cell_text", "equation", "heat_class", "matrix", "shape_label", "vector",
+    "Arc", "Arrow", "Circle", "Guide", "Label", "Point", "Shape", "plane", "presets", "term", "vector_text",
 ]
-__all__ += ["matrix", "vector", "equation", "shape_label", "cell_text", "heat_class"]
-__all__ += ["Arc", "Arrow", "Circle", "Guide", "Label", "Point", "Shape", "plane", "presets", "term", "vector_text"]
-__all__ += ["Handle", "Marker", "Series", "histogram", "line_chart", "nice_ticks"]
