@@ -1,0 +1,35 @@
+"""The helper scripts that make and the tests rely on."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIND = ROOT / "scripts" / "find-python.sh"
+
+
+def test_find_python_gives_a_working_312_or_newer():
+    out = subprocess.run(["bash", str(FIND)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    version = subprocess.run([out.stdout.strip(), "-c", "import sys; print(sys.version_info[:2] >= (3, 12))"],
+                             capture_output=True, text=True)
+    assert version.stdout.strip() == "True"
+
+
+def test_find_python_says_clearly_when_there_is_none(tmp_path):
+    # a PATH with only a fake python3.12 that does not work, and no pyenv
+    fake = tmp_path / "python3.12"
+    fake.write_text("#!/bin/sh\nexit 1\n")
+    fake.chmod(0o755)
+    env = {"PATH": f"{tmp_path}:/usr/bin:/bin", "HOME": str(tmp_path)}
+    out = subprocess.run(["/bin/bash", str(FIND)], capture_output=True, text=True, env=env)
+    if out.returncode == 0:  # the machine has a system Python >= 3.12 in /usr/bin
+        assert out.stdout.strip().startswith("/usr/")
+        return
+    assert "Nessun Python >= 3.12" in out.stderr and "PYTHON=" in out.stderr
+
+
+def test_python_env_override_is_tried_first():
+    out = subprocess.run(["bash", str(FIND)], capture_output=True, text=True, env={"PYTHON": sys.executable,
+                                                                                  "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0 and Path(out.stdout.strip()).resolve() == Path(sys.executable).resolve()
