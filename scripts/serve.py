@@ -26,6 +26,12 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format, *args):  # quiet: tests and make serve print enough
         pass
 
+    def end_headers(self):
+        # revalidate every time: after a rebuild the browser must not mix an
+        # old pyodide-lock.json with a new wheel (their sha256 would differ)
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
     def do_GET(self):
         # mkdocs-material's instant navigation only follows links found in
         # sitemap.xml, matched with their port: rewrite the built site_url
