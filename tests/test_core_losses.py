@@ -42,7 +42,7 @@ def test_seed_figures_of_chapter_2():
     assert losses.cross_entropy(1.0) == 0
     assert losses.cross_entropy(0.5) == pytest.approx(0.69, abs=5e-3)
     assert losses.cross_entropy(0.12) == pytest.approx(2.12, abs=5e-3)
-    assert losses.cross_entropy(0.01) == pytest.approx(4.6, abs=5e-3)
+    assert losses.cross_entropy(0.01) == pytest.approx(4.6, abs=0.05)  # the guide rounds to one decimal
     assert losses.perplexity(2.12) == pytest.approx(8.3, abs=0.05)
 
 
