@@ -3,6 +3,7 @@
 A lab imports what it needs from here; nothing in the kit knows any lab.
 """
 
+from .bars import Bar, bars
 from .chart import Handle, Marker, Series, histogram, line_chart, nice_ticks
 from .controls import Choice, Group, ParamError, Slider, Steps, Text, Toggle
 from .figures import ChainNode, Node, callout, chain, formula, network, stat, stats, table
@@ -21,5 +22,6 @@ __all__ = [
     "ChainNode", "Node", "callout", "chain", "formula", "network", "stat", "stats", "table",
     "Handle", "Marker", "Series", "histogram", "line_chart", "nice_ticks",
     "cell_text", "equation", "heat_class", "matrix", "shape_label", "vector",
+    "Bar", "bars",
     "Arc", "Arrow", "Circle", "Guide", "Label", "Point", "Shape", "plane", "presets", "term", "vector_text",
 ]

@@ -1,0 +1,124 @@
+"""A bigram language model, trained with plain SGD: the engine of chapter 3.
+
+The model is one table W of V × V numbers: row = current token, column =
+next token. Its forward pass reads the row of the current token and applies
+the softmax, which gives the probability of every possible next token. The
+loss of an example is −log p(right next token); the loss of a batch is the
+mean. The gradient of that mean with respect to W is, row by row, the mean
+of the examples' p − y (y one-hot on the right token): a row whose token is
+not in the batch gets exactly 0. The update is w ← w − η·gradient.
+"""
+
+import math
+import re
+from collections import Counter
+
+from .losses import log_softmax, softmax
+
+WORD = re.compile(r"\w+'|\w+|[^\w\s]")
+
+
+def tokenize(text):
+    """Whole-word tokens, lower case; each punctuation mark is a token of its
+    own and an apostrophe stays with the word before it: «L'acqua.» →
+    ["l'", "acqua", "."]."""
+    return WORD.findall(text.lower())
+
+
+def build_vocab(tokens):
+    """The distinct tokens, in order of first appearance: a token's ID is its
+    position in this list."""
+    return list(dict.fromkeys(tokens))
+
+
+def encode(tokens, vocab):
+    """Tokens → IDs."""
+    index = {t: i for i, t in enumerate(vocab)}
+    return [index[t] for t in tokens]
+
+
+def make_pairs(ids):
+    """The training examples of a sequence: every (current, next) pair of
+    neighbouring IDs. A text of n tokens gives n − 1 examples."""
+    return list(zip(ids, ids[1:]))
+
+
+def init_weights(n, rng, spread=0.5):
+    """An n × n table of numbers drawn uniformly from [−spread, spread]."""
+    return [[spread * (2 * rng.random() - 1) for _ in range(n)] for _ in range(n)]
+
+
+def batch_schedule(pairs, batch_size, rng):
+    """Endless (epoch, batch number, batch), both counted from 1: each epoch
+    shuffles the pairs with rng and cuts them into batches of batch_size (the
+    last one may be shorter). Every pair is seen once per epoch."""
+    epoch = 0
+    while True:
+        epoch += 1
+        order = list(pairs)
+        rng.shuffle(order)
+        for k, start in enumerate(range(0, len(order), batch_size)):
+            yield epoch, k + 1, order[start:start + batch_size]
+
+
+def forward(W, batch):
+    """For each (current, next) example: softmax of the row of the current token."""
+    return [softmax(W[cur]) for cur, _ in batch]
+
+
+def example_losses(W, batch):
+    """−log p(next | current) for each example, from the logits (no tiny p)."""
+    return [-log_softmax(W[cur])[nxt] for cur, nxt in batch]
+
+
+def mean(values):
+    return math.fsum(values) / len(values)
+
+
+def batch_loss(W, batch):
+    """The loss of a batch: the mean of its examples' losses."""
+    return mean(example_losses(W, batch))
+
+
+def gradient(W, batch):
+    """∂(batch loss)/∂W: each example adds (p − y)/B to the row of its current
+    token. Rows of tokens that are not the current token of any example in
+    the batch stay exactly 0."""
+    n, size = len(W), len(batch)
+    G = [[0.0] * n for _ in range(n)]
+    for (cur, nxt), p in zip(batch, forward(W, batch)):
+        row = G[cur]
+        for j in range(n):
+            row[j] += ((p[j] - 1.0) if j == nxt else p[j]) / size
+    return G
+
+
+def sgd_update(W, G, eta):
+    """w ← w − η·gradient, cell by cell (a new table)."""
+    return [[w - eta * g for w, g in zip(wr, gr)] for wr, gr in zip(W, G)]
+
+
+def dataset_loss(W, pairs):
+    """The mean loss over all pairs; each row's log-softmax is computed once."""
+    rows = {cur: log_softmax(W[cur]) for cur in {c for c, _ in pairs}}
+    return mean([-rows[cur][nxt] for cur, nxt in pairs])
+
+
+def best_loss(pairs):
+    """The lowest loss any bigram table can reach on these pairs: the one of
+    the model that predicts the counted frequencies, −mean log(c(a, b)/c(a)).
+    It is 0 only if every token is always followed by the same one."""
+    pair_counts, row_counts = Counter(pairs), Counter(c for c, _ in pairs)
+    return mean([-math.log(pair_counts[p] / row_counts[p[0]]) for p in pairs])
+
+
+def next_frequencies(pairs, cur, n):
+    """What the data says follows token cur: the share of each of the n tokens."""
+    counts = Counter(nxt for c, nxt in pairs if c == cur)
+    total = sum(counts.values())
+    return [counts[j] / total if total else 0.0 for j in range(n)]
+
+
+def top_k(probs, k):
+    """The k most likely IDs, most likely first (ties by lower ID)."""
+    return sorted(range(len(probs)), key=lambda j: (-probs[j], j))[:k]

@@ -1,0 +1,262 @@
+"""Byte-level Byte Pair Encoding (BPE), small enough to follow step by step.
+
+The base alphabet is the 256 possible bytes: a text becomes its UTF-8 bytes,
+so any string can be represented and a single accented letter or emoji may
+start as two or four byte tokens. Training repeats one move: count every
+pair of adjacent tokens in the corpus, fuse the most frequent pair into a
+new token (id 256, 257, …) and record the rule. Encoding a new text applies
+the recorded rules in the order they were learned.
+
+Before any counting, pre-tokenisation splits the text into chunks (words
+with their leading space, numbers, punctuation, whitespace), and pairs are
+only counted and merged inside a chunk: a token never spans two chunks.
+Identical chunks are counted once with their frequency as weight, and after
+each merge only the pairs around the merged positions are recounted: that
+keeps training fast enough for the browser.
+"""
+
+import re
+from collections import Counter
+from heapq import heapify, heappop, heappush, nsmallest
+from typing import NamedTuple
+
+BASE_VOCAB = 256
+
+# The pre-tokenisation rule, written for the standard library `re` (Pyodide
+# has no `regex` module, hence no \p{L}). Every character is a letter
+# ([^\W\d_], plus the combining marks listed below so that an accent typed
+# as a separate code point stays with its letter), a digit (\d), whitespace
+# (\s) or anything else (punctuation, symbols, emoji, the underscore). The
+# alternatives cover all four classes, so any Unicode string splits into
+# chunks that join back into it. One ordinary space before a word, a number
+# or a run of punctuation belongs to it («·gatto»); in a run of spaces the
+# last one goes with what follows and the rest is a chunk of its own.
+_MARKS = "\u0300-\u036f\u0483-\u0489\u0591-\u05bd\u064b-\u065f\u0900-\u0903\u093a-\u094f" \
+         "\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe00-\ufe0f\ufe20-\ufe2f"
+SPLIT_PATTERN = re.compile(
+    rf" ?(?:[^\W\d_]|[{_MARKS}])+"  # a word: «gatto», «·gatto», «·città»
+    r"| ?\d+"                      # a number, in any script's decimal digits
+    r"| ?(?:[^\s\w]|_)+"           # punctuation and symbols: «.», «?!», «·🐈»
+    r"|\s+(?!\S)"                  # whitespace that keeps its last space for the next chunk…
+    r"|\s+"                        # …or all of it, when no space precedes what follows
+)
+
+
+class Merge(NamedTuple):
+    """A learned rule: tokens left + right become token id; count is how
+    many times the pair occurred when it was chosen."""
+
+    left: int
+    right: int
+    id: int
+    count: int
+
+    @property
+    def pair(self):
+        return (self.left, self.right)
+
+
+class Step(NamedTuple):
+    """One training step: the pair counts that were compared, the merge they
+    chose, and every distinct chunk's tokens after the merge."""
+
+    counts: dict
+    merge: Merge
+    seqs: tuple
+
+
+def pretokenize(text):
+    """The chunks of text under SPLIT_PATTERN; "".join(chunks) == text."""
+    return SPLIT_PATTERN.findall(text)
+
+
+def chunk_frequencies(text):
+    """{chunk as UTF-8 bytes: how many times it occurs}, in order of first
+    appearance in the text."""
+    return dict(Counter(chunk.encode("utf-8") for chunk in pretokenize(text)))
+
+
+def count_pairs(seqs, weights=None):
+    """{(a, b): Σ over sequences of weight × occurrences of b right after a}."""
+    counts = {}
+    for k, ids in enumerate(seqs):
+        w = 1 if weights is None else weights[k]
+        for pair in zip(ids, ids[1:]):
+            counts[pair] = counts.get(pair, 0) + w
+    return counts
+
+
+def most_frequent_pair(counts):
+    """The pair with the highest count; among equals, the smallest pair
+    (a, b), so the choice never depends on the order of the dict."""
+    return max(counts, key=lambda pair: (counts[pair], -pair[0], -pair[1]))
+
+
+def ranked_pairs(counts, n):
+    """The n most frequent pairs as (pair, count), in the order
+    most_frequent_pair would pick them."""
+    return nsmallest(n, counts.items(), key=lambda item: (-item[1], item[0]))
+
+
+def merge_pair(ids, pair, new_id):
+    """ids with every occurrence of pair, scanned left to right without
+    overlaps, replaced by new_id: merge_pair([97, 97, 97], (97, 97), 256) is [256, 97]."""
+    a, b = pair
+    out, i, n = [], 0, len(ids)
+    while i < n:
+        if i + 1 < n and ids[i] == a and ids[i + 1] == b:
+            out.append(new_id)
+            i += 2
+        else:
+            out.append(ids[i])
+            i += 1
+    return out
+
+
+def merge_pair_with_delta(ids, pair, new_id):
+    """merge_pair(ids, pair, new_id), plus the adjacent pairs it destroys and
+    the ones it creates: (new_ids, lost, gained).
+
+    A pair that touches no merged position is the same before and after, so
+    pairs(new_ids) = pairs(ids) − lost + gained: training updates its counts
+    with a few pairs per merge instead of recounting the corpus."""
+    a, b = pair
+    out, merged_at, new_at, i, n = [], [], [], 0, len(ids)
+    while True:
+        try:
+            j = ids.index(a, i)  # jump to the next candidate (C speed on long chunks)
+        except ValueError:
+            break
+        if j + 1 < n and ids[j + 1] == b:
+            out.extend(ids[i:j])
+            merged_at.append(j)
+            new_at.append(len(out))
+            out.append(new_id)
+            i = j + 2
+        else:
+            out.extend(ids[i:j + 1])
+            i = j + 1
+    out.extend(ids[i:])
+    old_positions = {p for j in merged_at for p in (j - 1, j, j + 1) if 0 <= p < n - 1}
+    new_positions = {q for k in new_at for q in (k - 1, k) if 0 <= q < len(out) - 1}
+    lost = [(ids[p], ids[p + 1]) for p in old_positions]
+    gained = [(out[q], out[q + 1]) for q in new_positions]
+    return out, lost, gained
+
+
+def training_steps(text, num_merges):
+    """Train on text and yield a Step for each merge, at most num_merges of
+    them; training stops early when no chunk has two tokens left.
+
+    Each step is: take the most frequent pair (most_frequent_pair), give it
+    the next id, merge it in every chunk. The counts are kept up to date
+    with merge_pair_with_delta and the best pair is found with a heap whose
+    stale entries are skipped; the result is the same as recounting."""
+    freq = chunk_frequencies(text)
+    seqs, weights = [list(chunk) for chunk in freq], list(freq.values())
+    counts = count_pairs(seqs, weights)
+    where = {}  # pair → chunks that may contain it (a superset: stale entries are harmless)
+    for s, ids in enumerate(seqs):
+        for pair in zip(ids, ids[1:]):
+            where.setdefault(pair, set()).add(s)
+    heap = [(-c, pair) for pair, c in counts.items()]
+    heapify(heap)  # (−count, pair) first: the highest count, then the smallest pair
+    for k in range(num_merges):
+        while heap and counts.get(heap[0][1]) != -heap[0][0]:
+            heappop(heap)
+        if not heap:
+            return
+        pair = heap[0][1]
+        merge = Merge(pair[0], pair[1], BASE_VOCAB + k, counts[pair])
+        before = dict(counts)
+        changed = set()
+        for s in where.pop(pair):
+            seqs[s], lost, gained = merge_pair_with_delta(seqs[s], pair, merge.id)
+            for p in lost:
+                counts[p] -= weights[s]
+            for p in gained:
+                counts[p] = counts.get(p, 0) + weights[s]
+                where.setdefault(p, set()).add(s)
+            changed.update(lost, gained)
+        for p in changed:
+            if counts[p] <= 0:
+                del counts[p]
+            else:
+                heappush(heap, (-counts[p], p))
+        yield Step(before, merge, tuple(map(tuple, seqs)))
+
+
+def train(text, num_merges):
+    """The list of Merge rules learned from text, in learned order."""
+    return [step.merge for step in training_steps(text, num_merges)]
+
+
+def build_vocab(merges):
+    """{id: bytes}: the 256 single bytes, then one entry per merge
+    (the bytes of its left token followed by those of its right token)."""
+    vocab = {i: bytes([i]) for i in range(BASE_VOCAB)}
+    for m in merges:
+        vocab[m.id] = vocab[m.left] + vocab[m.right]
+    return vocab
+
+
+def encode_chunk(data, merges):
+    """The bytes of one chunk, with every merge applied in learned order."""
+    ids = list(data)
+    for m in merges:
+        if len(ids) < 2:
+            break
+        if m.left in ids:
+            ids = merge_pair(ids, m.pair, m.id)
+    return ids
+
+
+def encode_chunks(text, merges):
+    """Token ids of text, one list per pre-tokenisation chunk."""
+    cache = {}
+    out = []
+    for chunk in pretokenize(text):
+        if chunk not in cache:
+            cache[chunk] = encode_chunk(chunk.encode("utf-8"), merges)
+        out.append(cache[chunk])
+    return out
+
+
+def encode(text, merges):
+    """Token ids of text: its chunks encoded one by one, concatenated."""
+    return [i for ids in encode_chunks(text, merges) for i in ids]
+
+
+def decode(ids, vocab):
+    """The text whose UTF-8 bytes are the tokens' bytes joined; a byte
+    sequence that is not valid UTF-8 shows U+FFFD where it breaks."""
+    return b"".join(vocab[i] for i in ids).decode("utf-8", errors="replace")
+
+
+_VISIBLE = {" ": "·", "\n": "↵", "\t": "⇥"}
+
+
+def token_text(data):
+    """How to show a token: its bytes as text where they are valid UTF-8,
+    each other byte as ⟨C3⟩. Space, newline and tab become ·, ↵, ⇥ and
+    other control characters are shown as bytes, so nothing is invisible."""
+    out = []
+    for ch in data.decode("utf-8", errors="surrogateescape"):
+        if "\udc80" <= ch <= "\udcff":  # an undecodable byte, smuggled out as a surrogate
+            out.append(f"⟨{ord(ch) - 0xDC00:02X}⟩")
+        elif ch in _VISIBLE:
+            out.append(_VISIBLE[ch])
+        elif ch.isprintable():
+            out.append(ch)
+        else:
+            out.extend(f"⟨{b:02X}⟩" for b in ch.encode("utf-8"))
+    return "".join(out)
+
+
+def is_text(data):
+    """True when the bytes are valid UTF-8 on their own (a whole character or more)."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True

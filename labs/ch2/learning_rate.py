@@ -1,0 +1,135 @@
+"""Il gradiente dice in che direzione spostare un peso; il **learning rate**
+η dice di quanto. La regola è sempre la stessa:
+
+    w ← w − η · gradiente
+
+Qui c'è un peso solo, w, e una loss semplice, L(w) = (w − 3)²: una scodella
+con il fondo in w = 3. Il gradiente è la pendenza, 2·(w − 3): negativo a
+sinistra del fondo, positivo a destra, tanto più grande quanto più si è
+lontani. Ogni passo riparte dal punto dove è arrivato il precedente.
+
+Prova i valori di η sotto il grafico. Con **0,01** il peso striscia: dopo
+tutti i passi è ancora lontano dal fondo. Con **0,2** scende deciso e si
+ferma sul minimo; con **0,5** ci arriva in un passo solo. Con **0,9** a ogni
+passo scavalca il fondo e oscilla, con salti sempre più corti; con **1**
+rimbalza per sempre tra due punti; con **1,1** ogni salto è più lungo del
+precedente e il peso scappa via: diverge. Puoi anche trascinare il punto di
+partenza sul grafico e scegliere quanti passi fare.
+
+Per questa scodella il conto si fa a mano: ogni passo moltiplica la distanza
+dal fondo per 1 − 2η. Se il fattore sta tra 0 e 1 il peso si avvicina senza
+scavalcare; tra −1 e 0 scavalca a ogni passo; sotto −1 si allontana. In un
+LLM i pesi sono miliardi e la loss è molto più complicata, ma il compromesso
+è lo stesso: troppo piccolo spreca calcolo, troppo grande fa esplodere il
+training. Per questo η si sceglie con cura, di solito tra 10⁻⁴ e 10⁻³ nel
+pre-training.
+"""
+
+from core.descent import descend
+from labs.kit import (Handle, Marker, Series, Slider, callout, formula, line_chart, num, presets, stat, stats, table,
+                      tag)
+
+TITLE = "Il learning rate"
+REF = "2.4"
+
+W_STAR = 3.0
+LIMIT = 1000.0  # a diverging w is stopped here, long after it has left the drawing
+ARRIVED = 0.01  # «arrived» once less than 1 % of the starting distance is left
+TRIES = (("0,01", 0.01), ("0,2", 0.2), ("0,5", 0.5), ("0,9", 0.9), ("1", 1.0), ("1,1", 1.1))
+
+CONTROLS = [
+    Slider("eta", "Learning rate η", 0.01, 1.2, 0.01, 0.2),
+    Slider("w0", "Punto di partenza w₀", -3.0, 9.0, 0.5, -1.0),
+    Slider("passi", "Numero di passi", 1, 30, 1, 15),
+]
+
+
+def loss(w):
+    return (w - W_STAR) ** 2
+
+
+def gradient(w):
+    return 2 * (w - W_STAR)
+
+
+def verdict(errors, stopped):
+    """The regime, read from the distances to the minimum w − w* step after step."""
+    first, last = abs(errors[0]), abs(errors[-1])
+    if stopped or last > first * (1 + 1e-9):
+        return "diverge"
+    if first < 1e-12:
+        return "fermo"
+    if any(a * b < 0 for a, b in zip(errors, errors[1:])):
+        return "oscilla"
+    return "striscia" if last > ARRIVED * first else "converge"
+
+
+def compute(params):
+    eta, w0, n = params["eta"], params["w0"], params["passi"]
+    weights, stopped = descend(gradient, w0, eta, n, LIMIT)
+    errors = [w - W_STAR for w in weights]
+    steps = [{"w": w, "grad": gradient(w), "move": eta * gradient(w), "new": new, "loss": loss(w)}
+             for w, new in zip(weights, weights[1:])]
+    return {"eta": eta, "w0": w0, "n": n, "weights": weights, "losses": [loss(w) for w in weights], "steps": steps,
+            "stopped": stopped, "factor": 1 - 2 * eta, "verdict": verdict(errors, stopped),
+            "arrived_at": next((k for k, e in enumerate(errors) if abs(e) <= ARRIVED * abs(errors[0])), None),
+            "travelled": 1 - abs(errors[-1]) / abs(errors[0]) if errors[0] else 1.0,
+            "damped": abs(errors[-1]) < abs(errors[0]) * (1 - 1e-9)}
+
+
+def message(s):
+    last = f"dopo {num(len(s['steps']))} passi w = {num(s['weights'][-1])}"
+    return {
+        "fermo": ("Fermo: parti già dal fondo, il gradiente è 0 e w non si muove.", "ok"),
+        "converge": (f"Converge: al passo {num(s['arrived_at'] or 0)} w è già praticamente sul minimo, e ci resta "
+                     f"({last}).", "ok"),
+        "striscia": (f"Striscia: {last}, ha fatto solo il {num(100 * s['travelled'], 0)} % della strada. "
+                     "Il passo è troppo piccolo (o i passi troppo pochi).", "warn"),
+        "oscilla": ("Oscilla: a ogni passo scavalca il minimo. " + (
+            "I salti si accorciano e alla fine arriva, ma sprecando passi." if s["damped"] else
+            "I salti restano lunghi uguali: non arriverà mai."), "warn"),
+        "diverge": ("Diverge: ogni salto è più lungo del precedente. " + (
+            f"Al passo {num(len(s['steps']) + 1)} w andrebbe oltre ±{num(int(LIMIT))}: ci fermiamo qui, i numeri "
+            "crescerebbero senza limite." if s["stopped"] else
+            f"Ora w = {num(s['weights'][-1])} e continua ad allontanarsi."),
+            "error"),
+    }[s["verdict"]]
+
+
+def charts(s):
+    ws = s["weights"]
+    curve = Series("loss L(w) = (w − 3)²", tuple((-3 + k * 0.1, loss(-3 + k * 0.1)) for k in range(121)),
+                   class_="target")
+    path = Series("i passi", tuple((w, loss(w)) for w in ws), class_="s2", markers=True)
+    start = Handle(s["w0"], loss(s["w0"]), "w0", None, "Punto di partenza: trascinalo", caption="w₀")
+    bowl = line_chart([curve, path], handles=[start], markers=[Marker(W_STAR, "minimo w = 3", "s3")],
+                      x_range=(-3, 9), y_range=(0, 40), x_ticks=(-3, 0, 3, 6, 9), x_label="peso w", y_label="loss",
+                      height=320, label=f"La scodella L(w) e i passi con η = {num(s['eta'])}")
+    track = line_chart([Series("w dopo ogni passo", tuple(enumerate(ws)), class_="s2", markers=True)],
+                       markers=[Marker(W_STAR, "minimo w = 3", "s3", axis="y")],
+                       x_range=(0, s["n"]), y_range=(-3, 9), y_ticks=(-3, 0, 3, 6, 9),
+                       x_ticks=None if s["n"] > 10 else tuple(range(s["n"] + 1)), x_label="passo", y_label="w",
+                       height=240, label="Il peso w passo dopo passo")
+    return bowl, track
+
+
+def view(s):
+    text, tone = message(s)
+    rows = [[num(k + 1), num(r["w"], 3), num(r["grad"], 3), num(r["move"], 3), num(r["new"], 3), num(r["loss"], 3)]
+            for k, r in enumerate(s["steps"])]
+    head = ["Passo", "w", "gradiente 2(w − 3)", "η · gradiente", "nuovo w", "loss L(w)"]
+    bowl, track = charts(s)
+    return tag(
+        "div",
+        presets("Prova η =", [(label, {"eta": value}) for label, value in TRIES]),
+        callout(text, tone=tone),
+        bowl,
+        stats(stat("Learning rate η", num(s["eta"])), stat("Fattore 1 − 2η", num(s["factor"])),
+              stat("w finale", num(s["weights"][-1], 3)), stat("Loss finale", num(s["losses"][-1], 3))),
+        formula(f"w − 3 ← (1 − 2η)·(w − 3) = {num(s['factor'])} · (w − 3)   a ogni passo"),
+        track,
+        tag("h3", "I primi passi, uno per uno"),
+        table(head, rows[:6]),
+        tag("details", tag("summary", f"Tutti i {num(len(rows))} passi"), table(head, rows)) if len(rows) > 6 else None,
+        class_="lab-panel", data_part="learning-rate",
+    )

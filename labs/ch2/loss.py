@@ -1,0 +1,101 @@
+"""Per far scendere un errore bisogna prima misurarlo con un numero. Il
+modello ha diviso la sua fiducia tra tutti i token possibili; la
+**cross-entropy** guarda soltanto la quota toccata al token giusto, p, e ne
+prende il logaritmo (naturale) cambiato di segno:
+
+    loss = −log p
+
+Se il modello dava il 100 % al token giusto, la loss è 0. Quando p cala la
+loss cresce, e sempre più in fretta: ogni volta che p si dimezza la loss
+aumenta della stessa quantità, log 2 ≈ 0,69. Così un errore grossolano costa
+molto più di un errore piccolo. Come si siano spartiti il resto gli altri
+token non importa: conta solo quanto ne è rimasto al token giusto.
+
+Muovi il cursore o **trascina il punto** lungo la curva. I quattro punti
+segnati sono gli esempi della guida (cliccali per andarci): 100 % dà 0,
+50 % dà 0,69, 12 % dà 2,12, 1 % dà 4,6. Poi spingi p verso 0,001 e guarda
+la curva impennarsi.
+
+Accanto alla loss c'è la **perplexity**, e elevato alla loss. Dato che
+e^(−log p) = 1/p, è il numero di candidati ugualmente probabili tra cui il
+modello sembra indeciso: con p = 12 % la loss vale 2,12 e la perplexity 8,3,
+come tirare a indovinare tra circa otto token. In un training vero si guarda
+la media su moltissimi token; un buon modello non scende a zero ma si ferma
+intorno a 2, perché il testo stesso è incerto.
+"""
+
+import math
+
+from core.losses import cross_entropy, perplexity
+from labs.kit import (Handle, Marker, Series, Slider, callout, cell_text, formula, line_chart, num, percent, stat,
+                      stats, table, tag)
+
+TITLE = "La loss"
+REF = "2.1"
+
+P_MIN = 0.001  # −log 0 is infinite: the slider stops just before
+SEEDS = (1.0, 0.5, 0.12, 0.01)  # the guide's examples
+CURVE = tuple((p, cross_entropy(p)) for p in sorted({*(P_MIN * 1.07 ** k for k in range(103)),
+                                                      *(k / 50 for k in range(1, 51))}))
+
+TICKS = (0, 0.12, 0.25, 0.5, 0.75, 1)
+
+CONTROLS = [Slider("p", "Probabilità data al token giusto", P_MIN, 1.0, 0.001, 0.12)]
+
+
+def compute(params):
+    p = params["p"]
+    loss = cross_entropy(p)
+    return {"p": p, "loss": loss, "perplexity": perplexity(loss),
+            "halved": cross_entropy(p / 2),  # half the probability: always log 2 more
+            "seeds": [{"p": s, "loss": cross_entropy(s), "perplexity": perplexity(cross_entropy(s))} for s in SEEDS]}
+
+
+def share(p):
+    """A probability as a percentage, with a second decimal only when it is tiny."""
+    return percent(p, 1 if p >= 0.01 else 2)
+
+
+def many(x, digits=1):
+    """A perplexity: decimals only while they still say something."""
+    return num(x, digits if x < 100 else 0)
+
+
+def candidates(ppl):
+    """How the perplexity reads: «circa 8 candidati»."""
+    n = round(ppl)
+    if n <= 1:
+        return "come avere un solo candidato, senza alcun dubbio"
+    return f"come scegliere tra circa {num(n)} candidati"
+
+
+def chart(s):
+    guide = Series("esempi della guida", tuple((r["p"], r["loss"]) for r in s["seeds"]), class_="s2",
+                   line=False, actions=tuple((f"p={r['p']:g}", f"Porta p a {percent(r['p'])}") for r in s["seeds"]))
+    handle = Handle(s["p"], s["loss"], "p", None, f"Probabilità del token giusto: {share(s['p'])}",
+                    caption=f"loss {num(s['loss'])}")
+    return line_chart([Series("loss = −log p", CURVE, class_="s1"), guide], handles=[handle],
+                      markers=[Marker(s["loss"], axis="y", class_="muted"), Marker(s["p"], class_="muted")],
+                      x_range=(0, 1), y_range=(0, 8), x_ticks=tuple((t, percent(t)) for t in TICKS),
+                      x_label="probabilità data al token giusto (p)", y_label="loss", height=340,
+                      label=f"La curva della loss −log p; il punto scelto è p = {share(s['p'])}")
+
+
+def view(s):
+    p, loss, ppl = s["p"], s["loss"], s["perplexity"]
+    rows = [[percent(r["p"]), num(r["loss"], 2 if r["p"] != 0.01 else 1), many(r["perplexity"])]
+            for r in s["seeds"]]
+    return tag(
+        "div",
+        stats(stat("Probabilità del token giusto", share(p)), stat("Loss", num(loss)),
+              stat("Perplexity", many(ppl))),
+        callout(f"Perplexity {many(ppl)}: {candidates(ppl)}."),
+        chart(s),
+        formula(f"loss = −log({cell_text(p, 3)}) = {num(loss)}"),
+        formula(f"perplexity = e^{num(loss)} = 1/{cell_text(p, 3)} = {many(ppl, 2)}"),
+        callout(f"Dimezza la probabilità, da {share(p)} a {share(p / 2)}: la loss passa da {num(loss)} "
+                f"a {num(s['halved'])}, cioè {num(math.log(2))} in più. Succede a qualunque altezza della curva."),
+        tag("h3", "Gli esempi della guida"),
+        table(["p", "loss = −log p", "perplexity = 1/p"], rows),
+        class_="lab-panel", data_part="loss",
+    )

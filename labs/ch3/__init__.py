@@ -1,0 +1,1 @@
+"""Un training vero, nel browser"""

@@ -1,0 +1,342 @@
+"""Qui sotto un modello linguistico vero, per quanto minuscolo, impara da
+capo nel tuo browser. Guarda soltanto l'ultima parola e prova a indovinare
+la successiva: è un **modello a bigrammi**. Tutto quello che sa sta in una
+tabella di pesi W con una riga per il token attuale e una colonna per il
+token che potrebbe seguirlo: con il corpus proposto, 15 token, quindi
+15 × 15 = 225 numeri, all'inizio scelti a caso.
+
+Premi **Avanti** e segui il ciclo, una schermata alla volta.
+
+1. **Il dataset**: poche frasi su un gatto, un cane, un divano e un letto.
+   Nessuno le ha etichettate: le risposte giuste stanno già nel testo.
+2. **La tokenizzazione**: ogni parola (e il punto) diventa un token con un
+   numero, il suo ID.
+3. **Coppie e batch**: ogni token fa da domanda e quello che lo segue da
+   risposta. Le coppie si mescolano e si dividono in batch.
+4. **Forward**: per ogni esempio del batch il modello legge la riga del
+   token attuale e la trasforma in probabilità con la softmax.
+5. **Loss**: −log della probabilità data al token giusto, poi la media
+   sul batch.
+6. **Backward**: il gradiente è p − y sulla riga di ogni esempio, mediato
+   sul batch. Le righe dei token assenti dal batch restano a zero.
+7. **Aggiornamento**: w ← w − η·gradiente, in un colpo solo per tutta la
+   tabella.
+8. **Riepilogo**: la curva della loss e le previsioni del modello adesso.
+
+Poi il giro ricomincia dal passo 4 con il batch successivo. Quando i batch
+sono finiti ogni coppia è stata vista una volta: si chiude un'**epoch**, le
+coppie si rimescolano e ne comincia un'altra.
+
+Che cosa guardare. Nel passo 6, quante righe restano grigie: un batch
+piccolo corregge poche righe alla volta. Nel passo 7, che la loss del batch
+scende dopo l'aggiornamento. Nel riepilogo, che la loss su tutto il dataset
+cala epoch dopo epoch ma non arriva a zero: dopo «il» può venire «gatto»,
+«cane» o «pesce», e nessuna tabella può sapere quale. La linea tratteggiata
+segna il minimo possibile. I punti, la loss di ciascun batch, saltano più
+della curva: ogni batch è un campione piccolo, e il suo gradiente è una
+stima rumorosa di quello vero (è la «S» di SGD). Prova poi un learning rate grande con batch da un
+solo esempio: la curva smette di scendere e si mette a saltare.
+
+Il corpus si può riscrivere: le parole diverse diventano la tabella (fino a
+20), e il punto resta un token come le parole.
+"""
+
+import math
+import random
+
+from core.bigram import (batch_loss, batch_schedule, best_loss, build_vocab, dataset_loss, encode, example_losses,
+                         forward, gradient, init_weights, make_pairs, next_frequencies, sgd_update, tokenize, top_k)
+from core.losses import softmax, softmax_cross_entropy_grad
+from labs.kit import (Group, Marker, Series, Slider, Steps, Text, callout, factor, formula, join, line_chart, matrix,
+                      num, percent, stat, stats, table, tag)
+
+TITLE = "Il modello a bigrammi, allenato passo per passo"
+REF = "3.1"
+
+CORPUS = """il gatto dorme sul divano .
+il cane dorme sul letto .
+il gatto mangia il pesce .
+il cane mangia la carne .
+il cane corre nel giardino .
+il gatto corre nel giardino ."""
+MAX_VOCAB = 20  # a 20 × 20 table is the most that stays legible in the page
+MAX_TOKENS = 120
+UPDATES = 100
+PRELUDE, LOOP = 3, 5  # screens 1–3 once, then 4–8 once per batch
+SCREENS = ("Il dataset", "Tokenizzazione", "Coppie e batch", "Forward", "Loss", "Backward", "Aggiornamento",
+           "Riepilogo")
+
+CONTROLS = [
+    Text("corpus", "Il corpus (parole intere; il punto è un token)", CORPUS, max_length=600, multiline=True),
+    Group("Il training", (
+        Slider("eta", "Learning rate η", 0.1, 10.0, 0.1, 2.0),
+        Slider("batch", "Esempi per batch", 1, 40, 1, 7),
+        Slider("seme", "Seme: pesi iniziali e rimescolamento", 0, 99, 1, 1),
+        Slider("parola", "Parola del riepilogo (ID, o clicca una riga)", 0, MAX_VOCAB - 1, 1, 1),
+    )),
+    Steps(max=PRELUDE + LOOP * UPDATES - 1),
+]
+
+
+def screen_of(step):
+    """Step → (screen 1–8, updates already done)."""
+    if step < PRELUDE:
+        return step + 1, 0
+    done, k = divmod(step - PRELUDE, LOOP)
+    return PRELUDE + 1 + k, done
+
+
+def short(token):
+    return token if len(token) <= 9 else token[:8] + "…"
+
+
+def corpus_problem(tokens, vocab):
+    """An Italian message if this corpus cannot make a readable table, else None."""
+    if not tokens:
+        return "Il corpus è vuoto: scrivi qualche frase, con le parole separate da spazi."
+    if len(vocab) < 2:
+        return f"Servono almeno due parole diverse: con la sola «{short(vocab[0])}» non c'è niente da prevedere."
+    if len(vocab) > MAX_VOCAB:
+        return (f"Il corpus ha {len(vocab)} parole diverse: la tabella dei pesi sarebbe {len(vocab)} × {len(vocab)}. "
+                f"Qui ne stanno al massimo {MAX_VOCAB}: accorcia il testo o riusa le stesse parole.")
+    if len(tokens) > MAX_TOKENS:
+        return f"Il corpus ha {len(tokens)} token: per seguirlo passo per passo ne bastano al massimo {MAX_TOKENS}."
+    return None
+
+
+def compute(p):
+    screen, done = screen_of(p["passo"])
+    s = {"step": p["passo"], "screen": screen}
+    tokens = tokenize(p["corpus"])
+    vocab = build_vocab(tokens)
+    problem = corpus_problem(tokens, vocab)
+    if problem:
+        return s | {"problem": problem}
+    pairs = make_pairs(encode(tokens, vocab))
+    size, eta = min(p["batch"], len(pairs)), p["eta"]
+    rng = random.Random(p["seme"])
+    W = init_weights(len(vocab), rng)
+    schedule = batch_schedule(pairs, size, rng)
+    curve, batch_curve = [dataset_loss(W, pairs)], []
+    for _ in range(done):
+        _, _, batch = next(schedule)
+        batch_curve.append(batch_loss(W, batch))
+        W = sgd_update(W, gradient(W, batch), eta)
+        curve.append(dataset_loss(W, pairs))
+    epoch, number, batch = next(schedule)
+    s |= {"vocab": vocab, "eta": eta, "size": size, "seed": p["seme"], "epoch": epoch, "number": number,
+          "per_epoch": math.ceil(len(pairs) / size), "update": done + 1, "batch": batch, "n_pairs": len(pairs),
+          "n_tokens": len(tokens), "uniform": math.log(len(vocab))}
+    if screen == 1:
+        return s | {"text": [line.strip() for line in p["corpus"].splitlines() if line.strip()]}
+    if screen == 2:
+        lines = [tokenize(line) for line in p["corpus"].splitlines()]
+        return s | {"lines": [encode(line, vocab) for line in lines if line]}
+    if screen == 3:
+        return s | {"pairs": pairs, "epoch_batches": [batch] + [next(schedule)[2] for _ in range(s["per_epoch"] - 1)]}
+    probs, G = forward(W, batch), gradient(W, batch)
+    after = sgd_update(W, G, eta)
+    s |= {"W": W, "probs": probs, "p_right": [pr[nxt] for pr, (_, nxt) in zip(probs, batch)],
+          "losses": example_losses(W, batch), "loss": batch_loss(W, batch)}
+    if screen == 6:
+        s |= {"residuals": [softmax_cross_entropy_grad(W[cur], nxt) for cur, nxt in batch]}
+    if screen >= 6:
+        s |= {"G": G, "delta": [[-eta * g for g in row] for row in G], "after": after,
+              "loss_after": batch_loss(after, batch), "data_before": curve[-1],
+              "data_after": dataset_loss(after, pairs)}
+    if screen == 8:
+        picked = min(p["parola"], len(vocab) - 1)
+        P = [softmax(row) for row in after]
+        s |= {"P": P, "curve": curve + [s["data_after"]], "batch_curve": batch_curve + [s["loss"]],
+              "best": best_loss(pairs), "picked": picked, "top": top_k(P[picked], 3),
+              "freq": next_frequencies(pairs, picked, len(vocab))}
+    return s
+
+
+# ---------------------------------------------------------------- view
+
+
+def pair_text(s, pair):
+    return f"{short(s['vocab'][pair[0]])} → {short(s['vocab'][pair[1]])}"
+
+
+def chips(s, batch, current=False):
+    return tag("span", *(tag("span", pair_text(s, pr), class_="lab-bg-pair") for pr in batch),
+               class_="lab-bg-chips" + (" is-current" if current else ""))
+
+
+def grid(s, values, label, rows=None, present=None, part=None, **kw):
+    """A V × V (or B × V) table with tokens on the columns. Rows outside
+    `present` fade (this step does not touch them); the names of the others
+    stand out."""
+    names = [short(t) for t in s["vocab"]]
+    muted = [] if present is None else [i for i in range(len(values)) if i not in present]
+    if present is not None:
+        names = [tag("span", t, class_="is-on") if i in present else t for i, t in enumerate(names)]
+    return matrix(values, label=label, row_labels=rows or names, col_labels=[short(t) for t in s["vocab"]],
+                  muted_rows=muted, trim=False, part=part, **kw)
+
+
+def exact_zeros(values, present):
+    """Rows outside the batch as the integer 0: shown «0», not «0,00», because they are exactly zero."""
+    return [row if i in present else [0] * len(row) for i, row in enumerate(values)]
+
+
+def header(s):
+    steps = [tag("li", f"{i} {name}", class_="is-current" if i == s["screen"] else None)
+             for i, name in enumerate(SCREENS, 1)]
+    parts = [tag("ol", *steps, class_="lab-bg-steps")]
+    if s["screen"] <= PRELUDE:
+        parts.append(tag("p", f"Prima del training: i dati · passo {s['step']}", class_="lab-step-counter"))
+    else:
+        parts.append(tag("p", f"Epoch {s['epoch']} · batch {s['number']} di {s['per_epoch']} · "
+                              f"aggiornamento {s['update']} di {UPDATES}", class_="lab-step-counter"))
+        parts.append(tag("p", "Il batch: ", chips(s, s["batch"], current=True), class_="lab-bg-batch"))
+        if s["number"] == 1 and s["epoch"] > 1 and s["screen"] == 4:
+            parts.append(callout(f"Inizia l'epoch {s['epoch']}: tutte le {s['n_pairs']} coppie sono state viste, "
+                                 "ora si rimescolano e si ricomincia dal primo batch."))
+    return parts
+
+
+def view_dataset(s):
+    return [tag("div", *(tag("p", line) for line in s["text"]), class_="lab-bg-corpus"),
+            stats(stat("Righe", num(len(s["text"]))), stat("Token", num(s["n_tokens"])),
+                  stat("Parole diverse", num(len(s["vocab"])))),
+            callout("Niente etichette, niente domande scritte a mano: il testo stesso dirà che cosa viene dopo.")]
+
+
+def view_tokens(s):
+    vocab = s["vocab"]
+    token = lambda i: tag("span", tag("span", short(vocab[i])), tag("small", str(i)), class_="lab-bg-tok")  # noqa: E731
+    return [tag("p", "Il vocabolario: ogni parola diversa riceve un ID, nell'ordine in cui compare."),
+            tag("div", *(token(i) for i in range(len(vocab))), class_="lab-bg-tokens"),
+            tag("p", f"Il corpus diventa una sequenza di {s['n_tokens']} ID:"),
+            *(tag("div", *(token(i) for i in line), class_="lab-bg-tokens is-line") for line in s["lines"]),
+            callout(f"La tabella dei pesi avrà una riga e una colonna per ogni token: "
+                    f"{len(vocab)} × {len(vocab)} = {num(len(vocab) ** 2)} numeri.")]
+
+
+def view_batches(s):
+    rows = [join(tag("strong", f"Batch {k}"), " ", chips(s, b, current=k == 1))
+            for k, b in enumerate(s["epoch_batches"], 1)]
+    return [tag("p", f"Ogni token e quello che lo segue formano un esempio: {s['n_tokens']} token danno "
+                     f"{s['n_pairs']} coppie (token attuale → token successivo)."),
+            tag("p", chips(s, s["pairs"])),
+            tag("p", f"Con il seme {s['seed']} le coppie si mescolano e si dividono in {s['per_epoch']} batch "
+                     f"da {s['size']}{' (l’ultimo è più corto)' if s['n_pairs'] % s['size'] else ''}. Il batch 1 "
+                     "è il primo che il modello vedrà; quando li avrà visti tutti sarà passata un'epoch."),
+            tag("div", *(tag("p", r) for r in rows), class_="lab-bg-batches")]
+
+
+def example_rows(s):
+    return [f"{k}. {short(s['vocab'][cur])} →" for k, (cur, _) in enumerate(s["batch"], 1)]
+
+
+def view_forward(s):
+    cur, nxt = s["batch"][0]
+    vocab, row = s["vocab"], s["W"][cur]
+    power = lambda w: join("e", tag("sup", num(w)))  # noqa: E731
+    terms = row if len(row) <= 4 else row[:3]
+    denominator = join(*(join(" + " if i else "", power(w)) for i, w in enumerate(terms)),
+                       " + …" if len(terms) < len(row) else "")
+    return [tag("p", "Per ogni esempio il modello legge nella tabella W la riga del token attuale e le applica la "
+                     "softmax: escono le probabilità di tutti i token successivi."),
+            grid(s, s["W"], "W, i pesi", present={c for c, _ in s["batch"]},
+                 highlight_cells=[tuple(pr) for pr in s["batch"]], heat=True, part="pesi"),
+            grid(s, s["probs"], "Probabilità (softmax delle righe lette)", rows=example_rows(s),
+                 highlight_cells=[(k, n) for k, (_, n) in enumerate(s["batch"])], heat=1.0, shape=False,
+                 part="probabilita", caption="Evidenziata, in ogni riga, la probabilità del token giusto."),
+            formula(f"p({vocab[nxt]} | {vocab[cur]}) = ", power(row[nxt]), " / (", denominator,
+                    f") = {num(s['p_right'][0], 3)}")]
+
+
+def view_loss(s):
+    rows = [[f"{k}. {pair_text(s, pr)}", num(p, 3), num(loss, 3)]
+            for k, (pr, p, loss) in enumerate(zip(s["batch"], s["p_right"], s["losses"]), 1)]
+    rows.append([tag("strong", "media: loss del batch"), "", tag("strong", num(s["loss"], 3))])
+    return [tag("p", "Ogni esempio conta solo la probabilità data al token giusto: loss = −log p. "
+                     "La loss del batch è la media."),
+            table(["Esempio", "p(giusto)", "−log p"], rows),
+            stats(stat("Loss del batch", num(s["loss"], 3)),
+                  stat(f"Tirando a caso tra {len(s['vocab'])}", f"log {len(s['vocab'])} = {num(s['uniform'], 3)}"))]
+
+
+def view_backward(s):
+    present = {c for c, _ in s["batch"]}
+    absent = [short(t) for i, t in enumerate(s["vocab"]) if i not in present]
+    currents = [c for c, _ in s["batch"]]
+    often = max(present, key=currents.count)
+    return [tag("p", "Per ogni esempio il gradiente rispetto alla riga letta è p − y: la probabilità data a ogni "
+                     "token, meno 1 sul token giusto. Negativo vuol dire «alza questo peso»."),
+            grid(s, s["residuals"], "p − y, esempio per esempio", rows=example_rows(s), heat=1.0, shape=False,
+                 highlight_cells=[(k, n) for k, (_, n) in enumerate(s["batch"])], part="residui"),
+            formula(f"gradiente[riga a] = (1/{s['size']}) · somma di p − y sugli esempi con token attuale a"),
+            None if currents.count(often) < 2 else tag(
+                "p", f"«{short(s['vocab'][often])}» è il token attuale di {currents.count(often)} esempi: "
+                     f"la sua riga somma i loro contributi, ciascuno diviso per {s['size']}."),
+            grid(s, exact_zeros(s["G"], present), "Gradiente della loss del batch", present=present, heat=True,
+                 part="gradiente"),
+            callout(f"Le righe grigie ({', '.join(absent)}) sono a zero, esattamente: quei token non sono il token "
+                    f"attuale di nessun esempio del batch, quindi questo batch non dice niente sulle loro righe."
+                    if absent else "Ogni token è il token attuale di qualche esempio: nessuna riga resta a zero.",
+                    tone="warn" if absent else "info")]
+
+
+def view_update(s):
+    cur, nxt = s["batch"][0]
+    present = {c for c, _ in s["batch"]}
+    w, g = s["W"][cur][nxt], s["G"][cur][nxt]
+    scale = max(abs(x) for row in s["W"] + s["after"] for x in row)
+    better = s["loss_after"] < s["loss"]
+    rising = [(i, j) for i, row in enumerate(s["delta"]) for j, d in enumerate(row) if d > 0]
+    return [formula(f"w ← w − η·gradiente, con η = {num(s['eta'], 1)}.  Per esempio w[{s['vocab'][cur]}, "
+                    f"{s['vocab'][nxt]}]: {num(w, 3)} − {num(s['eta'], 1)} × {factor(g, 3)} = "
+                    f"{num(s['after'][cur][nxt], 3)}"),
+            grid(s, exact_zeros(s["delta"], present), "Lo spostamento −η·gradiente", present=present, heat=True,
+                 part="spostamento"),
+            grid(s, s["after"], "W dopo l'aggiornamento", present=present, heat=scale, part="pesi-dopo",
+                 highlight_cells=rising, caption="Evidenziate le caselle che salgono: sono sempre coppie del batch. "
+                                                 "Il resto delle righe toccate scende un poco."),
+            stats(stat("Loss del batch prima", num(s["loss"], 3)),
+                  stat("… e dopo", num(s["loss_after"], 3), tone="ok" if better else "warn"),
+                  stat("Loss su tutto il dataset", f"{num(s['data_before'], 3)} → {num(s['data_after'], 3)}"))]
+
+
+def view_summary(s):
+    vocab, k = s["vocab"], s["picked"]
+    xs = range(len(s["curve"]))
+    chart = line_chart([Series("su tutto il dataset", tuple(zip(xs, s["curve"]))),
+                        Series("sul batch di turno", tuple(zip(xs, s["batch_curve"])), class_="s2", markers=True,
+                               line=False)],
+                       markers=[Marker(s["best"], "minimo possibile", "s3", axis="y"),
+                                Marker(s["uniform"], f"tirando a caso (log {len(vocab)})", "muted", axis="y")],
+                       label="La loss dopo ogni aggiornamento", x_range=(0, max(5, len(s["curve"]) - 1)),
+                       y_range=(0, max(s["curve"] + s["batch_curve"]) * 1.05),
+                       x_label="aggiornamenti fatti", y_label="loss", height=240)
+    shown = sorted(set(s["top"]) | {j for j, f in enumerate(s["freq"]) if f > 0}, key=lambda j: -s["P"][k][j])
+    rows = [[vocab[j], percent(s["P"][k][j]), percent(s["freq"][j]) if s["freq"][j] else "—"] for j in shown]
+    pick = lambda i, j: (f"parola={i}", f"Scegli «{vocab[i]}» per la previsione")  # noqa: E731
+    if s["update"] == UPDATES:
+        after = "Fine dei 100 aggiornamenti: Ricomincia, o cambia η, batch e seme e rifai il giro."
+    elif s["number"] == s["per_epoch"]:
+        after = f"Avanti: i batch sono finiti, le coppie si rimescolano e inizia l'epoch {s['epoch'] + 1}."
+    else:
+        after = f"Avanti: si torna al forward con il batch {s['number'] + 1} di {s['per_epoch']}."
+    return [chart,
+            grid(s, s["P"], "Che cosa prevede ora (probabilità riga per riga)", heat=True, highlight_rows=[k],
+                 clickable=pick, part="previsioni", caption="Clicca una riga per scegliere la parola."),
+            tag("p", f"Dopo «{vocab[k]}»: le previsioni più probabili del modello e quello che dice il corpus."),
+            table(["Token successivo", "Il modello ora", "Nel corpus"], rows),
+            None if any(s["freq"]) else callout(f"Nel corpus «{vocab[k]}» non è mai seguito da niente: la sua "
+                                                "riga non riceve mai correzioni.", tone="warn"),
+            callout(after)]
+
+
+def view(s):
+    if "problem" in s:
+        return tag("div", callout(s["problem"], tone="warn"), class_="lab-bigram", data_screen=s["screen"])
+    screens = (view_dataset, view_tokens, view_batches, view_forward, view_loss, view_backward, view_update,
+               view_summary)
+    big = " is-big" if len(s["vocab"]) > 16 else ""  # smaller type, so that a 20 × 20 table still fits
+    return tag("div", *header(s), tag("h3", f"{s['screen']}. {SCREENS[s['screen'] - 1]}"),
+               *screens[s["screen"] - 1](s), class_="lab-bigram" + big, data_screen=s["screen"])

@@ -1,0 +1,122 @@
+"""Dopo «il gatto dorme sul …» il modello dà a ogni token del vocabolario un
+**logit**, un punteggio qualsiasi, positivo o negativo. La **softmax** lo
+trasforma in probabilità: eleva e a ogni punteggio e divide per la somma,
+così i numeri diventano positivi e sommano a 1. Qui i candidati sono sei.
+
+Prima, però, si sottrae il punteggio più alto a tutti. Il risultato non
+cambia (è come dividere numeratore e denominatore per lo stesso numero), ma
+i conti sì: e^1000 è troppo grande per un numero del computer e darebbe un
+overflow, mentre dopo la sottrazione ogni esponente è ≤ 0 e ogni
+esponenziale sta tra 0 e 1. Prova ad aggiungere 1.000 a tutti i logit: la
+colonna «senza sottrarre» esplode, le probabilità restano identiche.
+
+La **temperatura** T divide i logit prima della softmax. Con T < 1 le
+differenze si ingrandiscono e il primo candidato si prende quasi tutto; con
+T > 1 si appiattiscono e i sei token si avvicinano a 1/6 ciascuno. Il
+grafico in basso segue la probabilità del primo al variare di T (clicca un
+punto per passare a quella temperatura). I **candidati effettivi** sono la
+perplexity della distribuzione, e elevato alla sua entropia: 1 quando un
+token prende tutto, 6 quando sono tutti alla pari.
+
+La temperatura conta solo quando il modello genera testo; il training e la
+loss usano sempre T = 1. La scelta **greedy** prende sempre il token più
+probabile, e allora T non cambia niente. Il **campionamento** estrae invece
+un token a caso secondo le probabilità: «letto» esce ogni tanto anche se
+«divano» è in testa, e T decide quanto spesso. Bassa dà un testo prevedibile
+e ripetitivo, alta un testo vario, fino al bizzarro.
+"""
+
+import math
+
+from core.losses import softmax
+from core.softmax_steps import entropy, naive_exp, softmax_steps
+from labs.kit import (Bar, Group, Marker, Series, Slider, bars, callout, formula, line_chart, num, percent, stat,
+                      stats, table, tag)
+
+TITLE = "Softmax e temperatura"
+REF = "9E"
+
+CANDIDATES = (("divano", 3.0), ("letto", 2.5), ("pavimento", 1.5), ("tavolo", 1.0), ("tetto", 0.0),
+              ("prato", -1.0))
+NAMES = tuple(name for name, _ in CANDIDATES)
+T_MIN, T_MAX = 0.1, 5.0
+T_GRID = tuple(T_MIN * (T_MAX / T_MIN) ** (k / 60) for k in range(61))  # even on a log axis
+T_MARKED = (0.1, 0.5, 1.0, 2.0, 5.0)
+T_TICKS = tuple((v, num(v, 1 if v < 1 else 0)) for v in (0.1, 0.2, 0.5, 1, 2, 5))
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+CONTROLS = [
+    Slider("temperatura", "Temperatura T", T_MIN, T_MAX, 0.05, 1.0),
+    Slider("aggiunta", "Aggiungi a tutti i logit", 0, 1000, 100, 0,
+           help="Stesse probabilità, ma senza la sottrazione del massimo gli esponenziali esplodono"),
+    Group("Logit dei candidati", tuple(Slider(name, f"«{name}»", -5.0, 10.0, 0.1, z) for name, z in CANDIDATES)),
+]
+
+
+def compute(params):
+    t, extra = params["temperatura"], params["aggiunta"]
+    z = [params[name] + extra for name in NAMES]
+    steps = softmax_steps(z, t)
+    p = steps["probs"]
+    top = max(range(len(p)), key=p.__getitem__)
+    naive = [naive_exp(s) for s in steps["scaled"]]
+    return {"t": t, "extra": extra, "names": list(NAMES), "logits": z, **steps, "top": top,
+            "naive": naive, "overflow": any(e is None for e in naive), "entropy": entropy(p),
+            "effective": math.exp(entropy(p)),  # the perplexity: among how many tokens the choice hesitates
+            "top_curve": [max(softmax(z, temp)) for temp in T_GRID],
+            "top_marked": [max(softmax(z, temp)) for temp in T_MARKED]}
+
+
+def big(x):
+    """A positive number of any size, the Italian way: 20,09 or 2,69 × 10⁴³;
+    None means it does not fit in a float."""
+    if x is None:
+        return "overflow!"
+    if x == 0 or 1e-3 <= x < 1e6:
+        return num(x, 3 if x < 1 else 2)
+    k = math.floor(math.log10(x))
+    return f"{num(x / 10 ** k, 2)} × 10{str(k).translate(SUPERSCRIPT)}"
+
+
+def chart(s):
+    marked = Series("", tuple(zip(T_MARKED, s["top_marked"])), class_="target",
+                    line=False, actions=tuple((f"temperatura={temp:g}", f"Porta T a {num(temp, 1)}")
+                                              for temp in T_MARKED))
+    here = Series(f"T = {num(s['t'])}", ((s["t"], s["probs"][s["top"]]),), class_="s2", markers=True, line=False)
+    return line_chart([Series("probabilità del primo candidato", tuple(zip(T_GRID, s["top_curve"])), class_="s1"),
+                       marked, here],
+                      markers=[Marker(1 / len(s["names"]), "tutti uguali: 1/6", "muted", axis="y")],
+                      x_log=True, x_range=(T_MIN, T_MAX), y_range=(0, 1), x_ticks=T_TICKS,
+                      y_ticks=tuple((v, percent(v)) for v in (0, 0.25, 0.5, 0.75, 1)),
+                      x_label="temperatura T (scala logaritmica)", y_label="probabilità", height=260,
+                      label="Probabilità del candidato più forte al variare della temperatura")
+
+
+def view(s):
+    t, names, top = s["t"], s["names"], s["top"]
+    rows = [[tag("strong", f"«{n}»") if i == top else f"«{n}»", num(z, 1), num(q), num(d), big(e), big(naive)]
+            for i, (n, z, q, d, e, naive) in enumerate(zip(names, s["logits"], s["scaled"], s["shifted"], s["exps"],
+                                                          s["naive"]))]
+    probs = [Bar(f"«{n}»", q, percent(q, 1), class_="s1" if i == top else "target", highlight=i == top)
+             for i, (n, q) in enumerate(zip(names, s["probs"]))]
+    return tag(
+        "div",
+        stats(stat("Temperatura T", num(t)), stat(f"p(«{names[top]}»)", percent(s["probs"][top], 1)),
+              stat("Candidati effettivi (e^entropia)", num(s["effective"], 1))),
+        tag("h3", "La softmax, un passo alla volta"),
+        table(["Token", "1. logit z", "2. z / T", "3. meno il massimo", "4. e^(…)", "senza sottrarre: e^(z / T)"],
+              rows),
+        formula(f"il massimo di z / T è {num(s['max'])};   5. somma degli esponenziali = {num(s['total'], 3)};   "
+                f"p(«{names[top]}») = {num(s['exps'][top], 3)} / {num(s['total'], 3)} = {num(s['probs'][top], 3)}"),
+        callout("Senza la sottrazione del massimo almeno un esponenziale supera il numero più grande che il "
+                "computer sa scrivere (circa 1,8 × 10³⁰⁸): verrebbe infinito, e la divisione darebbe un "
+                "risultato senza senso. Con la sottrazione ogni esponenziale sta tra 0 e 1.", tone="error")
+        if s["overflow"] else None,
+        tag("h3", "6. Probabilità: ogni esponenziale diviso per la somma"),
+        bars(probs, label=f"Probabilità dei sei candidati con T = {num(t)}", part="probabilita"),
+        callout(f"Greedy: sempre «{names[top]}». Campionando: «{names[top]}» esce il "
+                f"{percent(s['probs'][top])} delle volte, gli altri il resto."),
+        tag("h3", "Il primo candidato al variare di T"),
+        chart(s),
+        class_="lab-panel", data_part="softmax",
+    )

@@ -1,0 +1,102 @@
+"""Horizontal bars, one row per item: the probabilities of the candidate
+tokens, the gradient of each logit, a row of a bigram table.
+
+An SVG like the charts, so it scales with its box: the item's name on the
+left, its bar, its number on the right in a column of its own (a number
+never sits on a bar or on a name). Values live in [lo, hi]; when lo < 0 < hi
+the bars grow left or right from a zero line, so a signed value reads at a
+glance. A previous value (before) is drawn as a dashed outline, to show
+what a change did.
+
+Colours come from CSS classes («kit: bars» in labs.css): every bar takes one
+of s1, s2, s3, s4, pos, neg, target, muted; "sign" picks pos or neg by the
+sign of the value.
+"""
+
+import math
+from dataclasses import dataclass
+
+from .html import num, tag
+from .svg import group, line, rect, svg, text
+
+CHAR = 7.8  # width of a character of 14px text, roughly: the columns are sized from it
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One row: label on the left, value as a bar, text (by default the
+    value, Italian) on the right. highlight makes the row stand out; action
+    is a data-set string that makes the row a button (spoken is read aloud)."""
+
+    label: str
+    value: float
+    text: str | None = None
+    class_: str = "s1"
+    highlight: bool = False
+    before: float | None = None
+    action: str | None = None
+    spoken: str = ""
+
+
+def finite(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def bars(items, *, label, lo=0.0, hi=1.0, before_label="", width=640, row_height=30, part=None):
+    """Bars for items (a list of Bar) on a common scale from lo to hi.
+
+    Values outside the range are cut at its edge (the text still says the
+    true number). before_label names the dashed outlines in a legend.
+    """
+    if not hi > lo:
+        lo, hi = lo - 0.5, hi + 0.5
+    signed = lo < 0 < hi
+    texts = [b.text if b.text is not None else num(b.value, 2, signed=signed) if finite(b.value) else "—"
+             for b in items]
+    left = 12 + CHAR * max((len(b.label) for b in items), default=1)
+    right = 12 + CHAR * max((len(t) for t in texts), default=1)
+    x0, x1 = left, width - right
+    top = 30 if before_label and any(b.before is not None for b in items) else 6
+
+    def x(v):
+        v = min(hi, max(lo, v)) if finite(v) else (0.0 if signed else lo)
+        return x0 + (v - lo) / (hi - lo) * (x1 - x0)
+
+    base = x(0.0) if signed else x(lo)
+    bar_h = round(row_height * 0.6, 1)
+    rows = []
+    for i, (b, shown) in enumerate(zip(items, texts)):
+        y = top + i * row_height
+        mid = y + row_height / 2
+        end = x(b.value)
+        cls = b.class_
+        if cls == "sign":
+            cls = "neg" if finite(b.value) and b.value < 0 else "pos"
+        parts = [tag("title", f"{b.label}: {shown}")]
+        if b.highlight:
+            parts.append(rect(0, y + 1, width, row_height - 2, class_="lab-bar-hl", rx=4))
+        parts.append(rect(x0, mid - bar_h / 2, x1 - x0, bar_h, class_="lab-bar-track"))
+        parts.append(rect(min(base, end), mid - bar_h / 2, abs(end - base), bar_h, class_=f"lab-bar {cls}"))
+        if b.before is not None and finite(b.before):
+            start = x(b.before)
+            parts.append(rect(min(base, start), mid - bar_h / 2 - 2, abs(start - base), bar_h + 4,
+                              class_="lab-bar-before"))
+        parts.append(text(x0 - 8, mid, b.label, class_="lab-bar-label", anchor="end"))
+        parts.append(text(width - 4, mid, shown, class_="lab-bar-value", anchor="end"))
+        attrs = {"class_": "lab-bar-row" + (" is-hl" if b.highlight else ""),
+                 "data_value": round(b.value, 12) if finite(b.value) else None}
+        if b.action:
+            attrs.update(data_set=b.action, tabindex="0", role="button", aria_label=b.spoken or b.label)
+        rows.append(group(*parts, **attrs))
+    bottom = top + len(items) * row_height
+    extra = []
+    if signed:
+        extra.append(line(base, top - 2, base, bottom + 2, class_="lab-bar-zero"))
+    if top > 6:
+        extra.append(group(rect(x0, 8, 22, 12, class_="lab-bar-before"),
+                           text(x0 + 30, 14, before_label, class_="lab-bar-legend", anchor="start")))
+    return tag("div", svg(width, bottom + 6, *rows, *extra, label=label, class_="lab-svg lab-bars"),
+               class_="lab-bars-box", data_part=part)
+
+
+__all__ = ["Bar", "bars"]

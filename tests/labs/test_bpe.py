@@ -1,0 +1,168 @@
+"""9A Il tokenizer BPE: the real algorithm, checked against a brute-force
+count that shares no code with core.bpe's counting and merging."""
+
+import html
+import random
+from collections import Counter
+
+import pytest
+
+import labs
+from core import bpe
+from labs.ch9.bpe import CORPUS, MAX_MERGES, NEW_TEXT
+
+LAB = labs.get("bpe")
+XSS = "<script>alert(1)</script><img src=x onerror=alert(1)>"
+
+
+def state(**changes):
+    return LAB.compute(LAB.parse({k: str(v) for k, v in changes.items()}))
+
+
+def brute_force_merges(text, steps):
+    """Every chunk occurrence as a list of byte strings; count adjacent pairs
+    over all occurrences, check the lab's choice is a most frequent pair,
+    glue it everywhere, repeat. Returns the (left, right, count) chosen."""
+    chunks = [[bytes([b]) for b in c.encode("utf-8")] for c in bpe.pretokenize(text)]
+    vocab = bpe.build_vocab([])
+    chosen = []
+    for m in steps:
+        counts = Counter(p for c in chunks for p in zip(c, c[1:]))
+        left, right = vocab[m["left"][0]], vocab[m["right"][0]]
+        assert counts[(left, right)] == max(counts.values()) == m["count"]
+        chosen.append((left, right, m["count"]))
+        vocab[m["new"][0]] = left + right
+        glued = []
+        for c in chunks:
+            out, i = [], 0
+            while i < len(c):
+                if i + 1 < len(c) and (c[i], c[i + 1]) == (left, right):
+                    out.append(left + right)
+                    i += 2
+                else:
+                    out.append(c[i])
+                    i += 1
+            glued.append(out)
+        chunks = glued
+    return chosen, chunks
+
+
+@pytest.mark.parametrize("k", [0, 1, 5, 30, MAX_MERGES])
+def test_after_k_steps_there_are_k_merges_and_256_plus_k_tokens(k):
+    s = state(passo=k)
+    assert s["done"] == len(s["merges"]) == k
+    assert s["vocab_size"] == 256 + k
+    assert [m["new"][0] for m in s["merges"]] == list(range(256, 256 + k))
+    assert not s["exhausted"] and not s["empty"]
+
+
+def test_default_merges_are_the_most_frequent_pairs_by_brute_force():
+    s = state(passo=MAX_MERGES)
+    chosen, chunks = brute_force_merges(CORPUS, s["merges"])
+    texts = [(a + b).decode("utf-8", "replace") for a, b, _ in chosen]
+    assert texts[:5] == ["la", "on", " d", "tt", "one"]
+    assert [c for _, _, c in chosen[:5]] == [21, 21, 16, 16, 16]
+    # the pieces the guide names appear as single tokens
+    for piece in (" della", "zione", " gatt", " città", " è", "à"):
+        assert piece in texts
+    # the corpus length in tokens agrees with the brute force too
+    assert s["tokens_now"] == sum(len(c) for c in chunks)
+    assert s["tokens_start"] == len(CORPUS.encode("utf-8")) == 628
+
+
+@pytest.mark.parametrize("k", [0, 3, 12])
+def test_pair_table_counts_match_brute_force(k):
+    s = state(passo=k)
+    _, chunks = brute_force_merges(CORPUS, s["merges"][:max(0, k - 1)])
+    counts = Counter(p for c in chunks for p in zip(c, c[1:]))
+    top = sorted(counts.values(), reverse=True)[:len(s["pairs"])]
+    assert [q["count"] for q in s["pairs"]] == top
+    assert s["pairs"][0]["winner"] and sum(q["winner"] for q in s["pairs"]) == 1
+
+
+def test_corpus_shrinks_as_merges_are_learned():
+    sizes = [state(passo=k)["tokens_now"] for k in (0, 10, 40, 80)]
+    assert sizes[0] == 628 and sizes == sorted(sizes, reverse=True) and sizes[-1] < 0.4 * sizes[0]
+
+
+@pytest.mark.parametrize("k", [0, 7, MAX_MERGES])
+def test_new_text_is_encoded_with_the_learned_merges_in_order(k):
+    text = "Il gattone della stazione guarda 🐈 l'emozione, perché no? 123"
+    s = state(passo=k, nuovo=text)
+    merges = bpe.train(CORPUS, k)
+    assert s["new_ids"] == bpe.encode(text, merges)
+    assert bpe.decode(s["new_ids"], bpe.build_vocab(merges)) == text
+    shown = [t[0] for line in s["new_lines"] for chunk in line for t in chunk]
+    assert shown == s["new_ids"]
+
+
+def test_zero_merges_shows_raw_bytes_and_emoji_bytes_stay_until_merged():
+    s = state(passo=0)
+    assert s["new_ids"] == list(NEW_TEXT.encode("utf-8"))
+    s = state(passo=MAX_MERGES)
+    texts = [t[1] for line in s["new_lines"] for chunk in line for t in chunk]
+    assert ["⟨F0⟩", "⟨9F⟩", "⟨90⟩", "⟨88⟩"] == [t for t in texts if t.startswith("⟨")]
+
+
+def test_an_unseen_word_falls_apart_and_the_view_says_so():
+    s = state(passo=MAX_MERGES)
+    assert [[t[1] for t in c] for c in s["unseen"]] == [["·gatt", "one"]]
+    view = str(LAB.view(s))
+    assert "non compaiono mai" in view and "·gatt + one" in view
+
+
+def test_merge_list_jumps_to_its_step_and_nothing_looks_like_a_step_button():
+    view = str(LAB.view(state(passo=3)))
+    assert 'data-set="passo=1"' in view and 'data-set="passo=3"' in view
+    assert "data-step=" not in view  # the runtime treats [data-step] as the Avanti/Indietro buttons
+
+
+def test_chunk_boundaries_are_visible_in_the_view():
+    view = str(LAB.view(state(passo=20)))
+    first_line = CORPUS.split("\n")[0]
+    assert view.count('class="lab-bpe-chunk"') >= len(bpe.pretokenize(first_line))
+    assert "pre-tokenizzazione" in view
+
+
+@pytest.mark.parametrize("field", ["corpus", "nuovo"])
+def test_typed_text_is_escaped(field):
+    s = state(passo=5, **{field: XSS + " gatto"})
+    view = str(LAB.view(s))
+    assert "<script" not in view and "<img" not in view
+    assert html.escape("<") in view
+
+
+def test_empty_corpus_gives_an_italian_message():
+    s = state(corpus="", passo=10)
+    assert s["empty"] and s["done"] == 0 and s["vocab_size"] == 256
+    view = str(LAB.view(s))
+    assert "Il corpus è vuoto" in view
+    assert s["new_ids"] == list(NEW_TEXT.encode("utf-8"))
+
+
+def test_a_corpus_with_no_pairs_left_stops_with_a_message():
+    s = state(corpus="x.x.x.x", passo=5)
+    assert s["exhausted"] and s["done"] == 0
+    s = state(corpus="x" * 3000, passo=MAX_MERGES)
+    assert s["exhausted"] and 0 < s["done"] < MAX_MERGES and s["tokens_now"] == 1
+    assert "Non resta nessuna coppia" in str(LAB.view(s))
+
+
+def heavy_corpora():
+    rng = random.Random(9)
+    words = CORPUS.split()
+    return {
+        "italiano": " ".join(rng.choice(words) for _ in range(1000))[:3000],
+        "lettere a caso": "".join(rng.choice("abcdefghilmnoprstuvzàè ") for _ in range(3000)),
+        "cinese": "".join(chr(rng.randint(0x4E00, 0x9FFF)) for _ in range(3000)),
+        "qualsiasi Unicode": "".join(chr(rng.randint(0x20, 0xD7FF)) for _ in range(3000)),
+    }
+
+
+@pytest.mark.parametrize("name", list(heavy_corpora()))
+def test_heaviest_settings_render(name):
+    """Worst cases for the trainer (timings: scripts/bench.py, not asserted here)."""
+    corpus = heavy_corpora()[name]
+    params = LAB.parse({"corpus": corpus, "passo": str(MAX_MERGES), "nuovo": "🐈 gattone " * 30})
+    html = str(LAB.view(LAB.compute(params)))
+    assert "lab-bpe" in html

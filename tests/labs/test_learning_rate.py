@@ -1,0 +1,67 @@
+"""2.4 Il learning rate: each regime from the right η, the update rule step by step."""
+
+import numpy as np
+import pytest
+
+import labs
+
+LAB = labs.get("learning-rate")
+
+
+def state(**changes):
+    return LAB.compute(LAB.parse({k: str(v) for k, v in changes.items()}))
+
+
+@pytest.mark.parametrize("eta, regime", [(0.01, "striscia"), (0.05, "striscia"), (0.2, "converge"),
+                                         (0.5, "converge"), (0.9, "oscilla"), (1.0, "oscilla"), (1.1, "diverge"),
+                                         (1.2, "diverge")])
+def test_each_regime_from_its_learning_rate(eta, regime):
+    assert state(eta=eta)["verdict"] == regime
+
+
+def test_default_converges():
+    s = state()
+    assert s["verdict"] == "converge" and abs(s["weights"][-1] - 3) < 0.01
+
+
+def test_update_rule_step_by_step():
+    s = state(eta=0.37, w0=7.5, passi=12)
+    for r in s["steps"]:
+        assert r["grad"] == pytest.approx(2 * (r["w"] - 3), abs=1e-12)
+        assert r["new"] == pytest.approx(r["w"] - 0.37 * r["grad"], abs=1e-12)
+        assert r["loss"] == pytest.approx((r["w"] - 3) ** 2, abs=1e-12)
+    assert [r["new"] for r in s["steps"]] == s["weights"][1:]
+    k = np.arange(13)
+    np.testing.assert_allclose(s["weights"], 3 + (1 - 2 * 0.37) ** k * 4.5, atol=1e-12)
+
+
+def test_oscillation_alternates_sides_and_shrinks_only_below_one():
+    damped, steady = state(eta=0.9), state(eta=1.0)
+    for s in (damped, steady):
+        errors = np.array(s["weights"]) - 3
+        assert np.all(errors[:-1] * errors[1:] < 0)
+    assert damped["damped"] and not steady["damped"]
+    assert steady["weights"][::2] == [-1.0] * len(steady["weights"][::2])
+
+
+def test_one_step_with_half():
+    assert state(eta=0.5)["weights"][1] == 3.0
+
+
+def test_divergence_is_capped_and_finite():
+    s = state(eta=1.2, w0=9, passi=30)
+    assert s["verdict"] == "diverge" and s["stopped"]
+    assert all(abs(w) <= LAB.module.LIMIT for w in s["weights"])
+    html = str(LAB.view(s))
+    assert "Diverge" in html and "oltre ±1.000" in html
+
+
+def test_starting_at_the_minimum_stays_there():
+    s = state(w0=3)
+    assert s["verdict"] == "fermo" and set(s["weights"]) == {3.0}
+
+
+def test_view_has_presets_and_draggable_start():
+    html = str(LAB.view(state()))
+    assert 'data-set="eta=0.01"' in html and 'data-set="eta=1.1"' in html
+    assert 'data-drag="w0 -"' in html and "Converge" in html
