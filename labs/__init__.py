@@ -55,6 +55,12 @@ class Lab:
         return f"{self.chapter.slug}/{self.id}/"
 
     @property
+    def blurb(self):
+        """The prose's first sentence, without Markdown marks: the home page's card text."""
+        first = re.split(r"(?<=[.!?])\s", " ".join(self.prose.split("\n\n")[0].split()), maxsplit=1)[0]
+        return re.sub(r"[*_`]", "", first)
+
+    @property
     def params_list(self):
         return list(flatten(self.controls))
 
