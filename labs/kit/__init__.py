@@ -8,8 +8,10 @@ from .chart import Handle, Marker, Series, histogram, line_chart, nice_ticks
 from .controls import Choice, Group, ParamError, Slider, Steps, Text, Toggle
 from .figures import ChainNode, Node, callout, chain, formula, network, stat, stats, table
 from .html import Html, esc, factor, join, num, percent, raw, tag
+from .label_layout import label_sides
 from .matrix import cell_text, equation, heat_class, matrix, shape_label, vector
 from .plane import Arc, Arrow, Circle, Guide, Label, Point, Shape, plane, presets, term, vector_text
+from .quantities import big, data_size, duration, sci, significant
 
 
 class LabError(Exception):
@@ -23,5 +25,7 @@ __all__ = [
     "Handle", "Marker", "Series", "histogram", "line_chart", "nice_ticks",
     "cell_text", "equation", "heat_class", "matrix", "shape_label", "vector",
     "Bar", "bars",
+    "label_sides",
     "Arc", "Arrow", "Circle", "Guide", "Label", "Point", "Shape", "plane", "presets", "term", "vector_text",
+    "big", "data_size", "duration", "sci", "significant",
 ]

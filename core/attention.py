@@ -1,0 +1,157 @@
+"""Scaled dot-product attention and rotary positions (RoPE), on plain lists.
+
+One head of attention, for a sentence of n tokens:
+
+    scores = Q Kᵀ / √d_k          how much query i likes key j
+    + causal mask                  −∞ where j comes after i (token i cannot see the future)
+    A = softmax, row by row        weights ≥ 0 that sum to 1 on every row
+    O = A V                        row i: the weighted average of the values
+
+Q, K, V are matrices with one row per token (lists of rows). The mask is
+written with −∞ (float("-inf")), as in the papers; softmax_rows turns it
+into a weight of exactly 0 and never lets a NaN out, because the diagonal
+is never masked so every row keeps a finite maximum.
+
+RoPE turns each pair of dimensions of a query or key by an angle that grows
+with the token's position, so the score between two tokens depends on how
+far apart they are, not on where they sit.
+"""
+
+import math
+
+from core.linalg import dot, matmul, transpose
+
+MASKED = float("-inf")
+
+
+def dot_scores(Q, K):
+    """Q Kᵀ: cell (i, j) is the dot product of query i with key j."""
+    return matmul(Q, transpose(K))
+
+
+def scaled_scores(Q, K):
+    """Q Kᵀ / √d_k. Without the division, dot products of long vectors grow
+    like √d_k and the softmax would put almost all the weight on one token."""
+    d_k = len(K[0])
+    return [[s / math.sqrt(d_k) for s in row] for row in dot_scores(Q, K)]
+
+
+def causal_mask(n):
+    """n × n: 0 on and below the diagonal, −∞ above it (the future)."""
+    return [[0.0 if j <= i else MASKED for j in range(n)] for i in range(n)]
+
+
+def is_visible(i, j, causal=True):
+    """Whether token i may look at token j."""
+    return j <= i or not causal
+
+
+def apply_mask(scores, mask):
+    """scores + mask, cell by cell (a masked cell becomes −∞)."""
+    return [[s + m for s, m in zip(row, mrow)] for row, mrow in zip(scores, mask)]
+
+
+def softmax_row(row):
+    """exp(sⱼ − max) / Σ exp(sₖ − max). A −∞ entry gets weight exactly 0.
+
+    A row with no finite entry has nothing to look at: that is an error, not a NaN."""
+    top = max(row)
+    if top == MASKED:
+        raise ValueError("una riga tutta mascherata non ha pesi")
+    exps = [0.0 if s == MASKED else math.exp(s - top) for s in row]
+    total = math.fsum(exps)
+    return [e / total for e in exps]
+
+
+def softmax_rows(scores):
+    """The softmax of every row on its own: each row of the result sums to 1."""
+    return [softmax_row(row) for row in scores]
+
+
+def attend(A, V):
+    """O = A V: row i is Σⱼ aᵢⱼ Vⱼ, a weighted average of the value rows."""
+    return matmul(A, V)
+
+
+def attention_weights(Q, K, causal=True, scale=True):
+    """A = softmax(Q Kᵀ / √d_k + mask), row by row."""
+    scores = scaled_scores(Q, K) if scale else dot_scores(Q, K)
+    if causal:
+        scores = apply_mask(scores, causal_mask(len(Q)))
+    return softmax_rows(scores)
+
+
+def attention(Q, K, V, causal=True):
+    """softmax(Q Kᵀ / √d_k + mask) V."""
+    return attend(attention_weights(Q, K, causal), V)
+
+
+def head(X, W_q, W_k, W_v, causal=True):
+    """One head from the token vectors X: every intermediate matrix, by name."""
+    Q, K, V = matmul(X, W_q), matmul(X, W_k), matmul(X, W_v)
+    A = attention_weights(Q, K, causal)
+    return {"Q": Q, "K": K, "V": V, "scores": dot_scores(Q, K), "scaled": scaled_scores(Q, K),
+            "A": A, "O": attend(A, V)}
+
+
+def concat_columns(*blocks):
+    """[O¹ | O² | …]: the rows of several matrices side by side."""
+    return [sum(rows, []) for rows in zip(*blocks)]
+
+
+def multi_head(X, heads, causal=True, W_o=None):
+    """Several heads, each with its own (W_q, W_k, W_v), run one after the
+    other on the same X; their outputs are put side by side and, if W_o is
+    given, mixed back by one more matrix."""
+    out = concat_columns(*(head(X, *weights, causal=causal)["O"] for weights in heads))
+    return matmul(out, W_o) if W_o is not None else out
+
+
+def comparisons(n, causal=True):
+    """Dot products of one head on n tokens: 1 + 2 + … + n = n(n + 1)/2 with
+    the mask, n² without."""
+    return n * (n + 1) // 2 if causal else n * n
+
+
+# --- positions -------------------------------------------------------------
+
+def rotate(pair, angle):
+    """The 2D vector (x, y) turned by angle radians, counter-clockwise."""
+    x, y = pair
+    c, s = math.cos(angle), math.sin(angle)
+    return [c * x - s * y, s * x + c * y]
+
+
+def rope_frequencies(d, base=10000.0):
+    """θᵢ = base^(−2i/d) for i = 0 … d/2 − 1: the first pair turns by 1
+    radian per position, the last ones almost not at all."""
+    if d % 2:
+        raise ValueError("RoPE vuole un numero pari di dimensioni")
+    return [base ** (-2 * i / d) for i in range(d // 2)]
+
+
+def rope(v, position, base=10000.0, frequencies=None):
+    """RoPE: dimensions (2i, 2i + 1) of v turned by position · θᵢ.
+
+    Pairs are adjacent dimensions, as in the RoFormer paper (Llama's code
+    pairs dimension i with i + d/2 instead: the same idea, shuffled)."""
+    thetas = frequencies if frequencies is not None else rope_frequencies(len(v), base)
+    out = []
+    for i, theta in enumerate(thetas):
+        out += rotate(v[2 * i:2 * i + 2], position * theta)
+    return out
+
+
+def rope_score(q, k, m, n, base=10000.0, frequencies=None):
+    """⟨rope(q, m), rope(k, n)⟩: depends on m − n only, because turning both
+    vectors by the same angle leaves their dot product unchanged."""
+    return dot(rope(q, m, base, frequencies), rope(k, n, base, frequencies))
+
+
+def sinusoidal(position, d, base=10000.0):
+    """The 2017 absolute position vector, added to the embedding:
+    sin(pos · θᵢ) in dimension 2i, cos(pos · θᵢ) in 2i + 1."""
+    out = []
+    for theta in rope_frequencies(d, base):
+        out += [math.sin(position * theta), math.cos(position * theta)]
+    return out

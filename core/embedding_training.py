@@ -1,0 +1,87 @@
+"""Embeddings learned by predicting the next token: a tiny model in which a
+token's meaning can only come from the company it keeps.
+
+Every token a has an input vector E_in[a] and an output vector E_out[a]
+(both of d numbers). The score of b as the token after a is the dot product
+E_in[a] · E_out[b]; the softmax of the scores gives the probabilities. The
+loss is the mean cross-entropy over all (current, next) pairs of the corpus,
+and training is plain full-batch gradient descent. Two tokens that are
+followed by the same tokens receive the same kind of correction, so their
+input vectors drift towards each other.
+"""
+
+import math
+import random
+
+from .linalg import cosine
+
+
+def pair_counts(ids, n):
+    """C[a][b] = how many times b follows a in the sequence of ids."""
+    C = [[0] * n for _ in range(n)]
+    for a, b in zip(ids, ids[1:]):
+        C[a][b] += 1
+    return C
+
+
+def init_embeddings(n, d, rng, spread=0.5):
+    """An n × d table of numbers drawn from a normal distribution (σ = spread)."""
+    return [[rng.gauss(0.0, spread) for _ in range(d)] for _ in range(n)]
+
+
+def columns(M):
+    return [list(c) for c in zip(*M)]
+
+
+def loss_and_gradients(E_in, E_out, C):
+    """The mean cross-entropy and its gradients with respect to E_in and E_out.
+
+    For a current token a seen nₐ times, the gradient of the scores is
+    (nₐ·p − C[a]) / N (N = all pairs); it reaches E_in[a] through E_out and
+    E_out[b] through E_in[a]."""
+    n, d = len(E_in), len(E_in[0])
+    total = sum(map(sum, C))
+    out_cols = columns(E_out)
+    loss, D = 0.0, [[0.0] * n for _ in range(n)]
+    G_in = [[0.0] * d for _ in range(n)]
+    for a in range(n):
+        seen = sum(C[a])
+        if not seen:
+            continue
+        scores = [math.sumprod(E_in[a], e) for e in E_out]
+        top = max(scores)
+        exps = [math.exp(z - top) for z in scores]
+        norm = sum(exps)
+        # −Σ_b C[a][b]·log p_b, with log p_b = z_b − top − log Σ exp
+        loss -= (math.sumprod(C[a], scores) - seen * (top + math.log(norm))) / total
+        D[a] = [(seen * e / norm - c) / total for e, c in zip(exps, C[a])]
+        G_in[a] = [math.sumprod(D[a], col) for col in out_cols]
+    d_cols, in_cols = columns(D), columns(E_in)
+    G_out = [[math.sumprod(dc, ic) for ic in in_cols] for dc in d_cols]
+    return loss, G_in, G_out
+
+
+def step(E, G, eta):
+    return [[w - eta * g for w, g in zip(er, gr)] for er, gr in zip(E, G)]
+
+
+def train(ids, n, d, steps, eta, seed):
+    """Gradient descent from seeded random tables. Returns the input tables
+    after 0, 1, …, steps updates and the loss before each update (plus the
+    final one): every step is recomputed from scratch, deterministically."""
+    rng = random.Random(seed)
+    E_in, E_out = init_embeddings(n, d, rng), init_embeddings(n, d, rng)
+    C = pair_counts(ids, n)
+    tables, losses = [E_in], []
+    for _ in range(steps):
+        loss, G_in, G_out = loss_and_gradients(E_in, E_out, C)
+        losses.append(loss)
+        E_in, E_out = step(E_in, G_in, eta), step(E_out, G_out, eta)
+        tables.append(E_in)
+    losses.append(loss_and_gradients(E_in, E_out, C)[0])
+    return tables, losses
+
+
+def similarity(E, a, b):
+    """The cosine between the vectors of tokens a and b."""
+    return cosine(E[a], E[b])

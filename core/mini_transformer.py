@@ -1,0 +1,141 @@
+"""A transformer with one block, small enough to follow number by number.
+
+Vectors are rows, as in Q = X·W_q: a token's vector x (d numbers) times a
+matrix W (d × k) gives a row of k numbers, (x·W)ⱼ = Σᵢ xᵢ·Wᵢⱼ.
+
+The forward pass for the token at `position` of a sentence of token IDs:
+
+    1. IDs          the sentence, already as numbers
+    2. embedding    X = the rows of E for those IDs                 (n × d)
+    3. attention    q = x·W_q,  sⱼ = q · xⱼ  for every j ≤ position,
+                    a = softmax(s),  x' = Σⱼ aⱼ·xⱼ                (causal)
+    4. MLP          g = ReLU(x'·W₁),  h = x' + g·W₂               (residual)
+    5. output       zₜ = h · Eₜ for every token t of the vocabulary, p = softmax(z)
+
+As in the simplified model of the guide, the vectors of the tokens act
+directly as keys and values (no W_k, no W_v), the scores are not divided by
+√d, and attention replaces the vector with the weighted average (which
+contains the token itself); the MLP adds its contribution to its input. The
+output head is E itself (weight tying).
+
+Generation repeats the forward pass at the last position and appends the
+chosen token: the most probable one (greedy), or one drawn with the
+probabilities of softmax(z / T), from a seeded random generator.
+"""
+
+import math
+
+from core.linalg import ShapeError, dot, relu
+from core.losses import softmax
+
+
+def vec_mat(x, W):
+    """x·W: row vector (d) times matrix (d × k) → k numbers, Σᵢ xᵢ·Wᵢⱼ."""
+    if len(W) != len(x):
+        raise ShapeError(f"un vettore di {len(x)} numeri non si moltiplica per una matrice di {len(W)} righe")
+    return [math.sumprod(x, column) for column in zip(*W)]
+
+
+def weighted_sum(weights, vectors):
+    """Σⱼ wⱼ·vⱼ, dimension by dimension."""
+    return [math.fsum(w * v[k] for w, v in zip(weights, vectors)) for k in range(len(vectors[0]))]
+
+
+def embed(E, ids):
+    """The rows of E for the token IDs: the matrix X, one row per token."""
+    for i in ids:
+        if not 0 <= i < len(E):
+            raise IndexError(f"ID {i} fuori dal vocabolario (0…{len(E) - 1})")
+    return [list(E[i]) for i in ids]
+
+
+def causal_view(X, position):
+    """The rows a token may look at: itself and those before it, never later ones."""
+    if not 0 <= position < len(X):
+        raise IndexError(f"posizione {position} fuori dalla frase (0…{len(X) - 1})")
+    return X[: position + 1]
+
+
+def attention(X, W_q, position):
+    """Attention for one position, with the tokens' vectors as keys and values.
+
+    query q = x·W_q (what the token looks for); score sⱼ = q · xⱼ (how much
+    token j has it); weights a = softmax(s), ≥ 0 and summing to 1; output
+    x' = Σⱼ aⱼ·xⱼ, the weighted average of the visible vectors.
+    """
+    visible = causal_view(X, position)
+    q = vec_mat(X[position], W_q)
+    scores = [dot(q, k) for k in visible]
+    weights = softmax(scores)
+    return {"query": q, "scores": scores, "weights": weights, "output": weighted_sum(weights, visible)}
+
+
+def mlp(x, W1, W2):
+    """A layer of ReLU neurons and the residual connection.
+
+    pre = x·W₁ (one dot product per neuron: column k of W₁ holds its weights);
+    gates g = ReLU(pre); contribution c = g·W₂ (row k of W₂ is what neuron k
+    adds when fully on); output = x + c.
+    """
+    pre = vec_mat(x, W1)
+    gates = relu(pre)
+    contribution = vec_mat(gates, W2)
+    return {"pre": pre, "gates": gates, "contribution": contribution,
+            "output": [a + b for a, b in zip(x, contribution)]}
+
+
+def logits(E, h):
+    """One score per token of the vocabulary: zₜ = h · Eₜ (the rows of E are also the output head)."""
+    return [dot(row, h) for row in E]
+
+
+def forward(ids, position, E, W_q, W1, W2):
+    """The five steps for the token at `position` (0-based): everything the lab shows."""
+    X = embed(E, ids)
+    att = attention(X, W_q, position)
+    block = mlp(att["output"], W1, W2)
+    z = logits(E, block["output"])
+    return {"ids": list(ids), "position": position, "X": X, "attention": att, "mlp": block, "logits": z,
+            "probs": softmax(z)}
+
+
+def greedy(probs):
+    """The index of the largest probability; on a tie, the lowest index."""
+    return max(range(len(probs)), key=lambda t: (probs[t], -t))
+
+
+def sample(probs, u):
+    """The token whose slice of [0, 1) contains u, slices laid out in ID order
+    with widths equal to the probabilities."""
+    total = 0.0
+    for t, p in enumerate(probs):
+        total += p
+        if u < total:
+            return t
+    return max(t for t, p in enumerate(probs) if p > 0)  # u fell in the rounding crumb at the end
+
+
+def generate(ids, steps, E, W_q, W1, W2, temperature=None, rng=None, end=None):
+    """Append up to `steps` tokens, one forward pass each, at the last position.
+
+    temperature None: greedy; otherwise draw from softmax(z / T) with
+    rng.random() (a seeded random.Random gives the same sentence every time).
+    Stops after the token `end`. Returns one record per added token: its ID,
+    its probability at T = 1 and at the temperature used, and the u drawn.
+    """
+    ids = list(ids)
+    added = []
+    for _ in range(steps):
+        z = forward(ids, len(ids) - 1, E, W_q, W1, W2)["logits"]
+        p = softmax(z)
+        if temperature is None:
+            chosen, u, p_used = greedy(p), None, p
+        else:
+            p_used = softmax(z, temperature)
+            u = rng.random()
+            chosen = sample(p_used, u)
+        added.append({"id": chosen, "p": p[chosen], "p_used": p_used[chosen], "u": u})
+        ids.append(chosen)
+        if chosen == end:
+            break
+    return added

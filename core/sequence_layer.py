@@ -1,0 +1,64 @@
+"""One layer applied to a whole sentence, of any length: the sentence is a
+matrix X with one row per token, and the layer is Y = X·W. W does not know
+how many rows X has; only the attention table, n × n, grows with the
+sentence, and it is computed from X, not learned.
+
+The loss used here is the squared error L = ½ Σᵢ mᵢ‖yᵢ − tᵢ‖², where tᵢ is
+the target of row i and mᵢ is 1 for a real token, 0 for padding. Its
+gradient with respect to W is Xᵀ·diag(m)·(Y − T): a (2 × n)(n × 2) product,
+which is the sum over the rows of each row's suggestion xᵢᵀ·eᵢ.
+"""
+
+import math
+
+from .linalg import matmul, outer, transpose
+from .losses import softmax
+
+
+def layer(X, W):
+    """Y = X·W: every row of X through the same weights."""
+    return matmul(X, W)
+
+
+def attention_weights(X, mask=None, causal=True):
+    """The n × n table of attention weights computed from X alone: scores
+    xᵢ·xⱼ/√d, then a softmax over each row. A position j is left out (weight
+    exactly 0) when it comes after i (causal) or is padding (mask[j] = 0)."""
+    n, d = len(X), len(X[0])
+    mask = mask or [1] * n
+    table = []
+    for i in range(n):
+        allowed = [j for j in range(n) if mask[j] and (j <= i or not causal)]
+        if not allowed:  # a row with nothing to look at (padding that sees only padding)
+            table.append([0.0] * n)
+            continue
+        p = softmax([math.sumprod(X[i], X[j]) / math.sqrt(d) for j in allowed])
+        row = [0.0] * n
+        for j, w in zip(allowed, p):
+            row[j] = w
+        table.append(row)
+    return table
+
+
+def errors(X, W, T):
+    """E = X·W − T, one row per token."""
+    return [[y - t for y, t in zip(yr, tr)] for yr, tr in zip(layer(X, W), T)]
+
+
+def squared_loss(X, W, T, mask=None):
+    """L = ½ Σᵢ mᵢ‖xᵢW − tᵢ‖² (padding rows, mᵢ = 0, do not count)."""
+    mask = mask or [1] * len(X)
+    return 0.5 * math.fsum(m * e * e for m, row in zip(mask, errors(X, W, T)) for e in row)
+
+
+def row_suggestions(X, W, T, mask=None):
+    """Each row's share of the gradient, mᵢ·xᵢᵀeᵢ: a matrix of W's shape."""
+    mask = mask or [1] * len(X)
+    return [[[m * v for v in r] for r in outer(x, e)] for m, x, e in zip(mask, X, errors(X, W, T))]
+
+
+def weight_gradient(X, W, T, mask=None):
+    """∂L/∂W = Xᵀ·diag(m)·E: (d × n)(n × k) = d × k, whatever n is."""
+    mask = mask or [1] * len(X)
+    masked = [[m * e for e in row] for m, row in zip(mask, errors(X, W, T))]
+    return matmul(transpose(X), masked)

@@ -1,0 +1,368 @@
+"""Qui sotto c'è un transformer completo, ridotto all'osso: un vocabolario di
+12 parole intere, vettori di 8 numeri e **un solo blocco** (attention più un
+MLP di 7 neuroni). I conti sono quelli di un modello vero, divisi nei
+**cinque passi** che ogni LLM ripete per ogni token:
+
+1. **Token → ID**: ogni parola diventa il suo numero nel vocabolario.
+2. **Embedding**: ogni ID diventa la sua riga della tabella E, 8 numeri.
+3. **Attention**: il token scelto costruisce una domanda, la confronta con
+   ogni token che ha prima (sé stesso compreso), trasforma i punteggi in pesi
+   con la softmax e prende la **media pesata** dei vettori.
+4. **MLP**: sette regole del tipo «se c'è X ma non Y, aggiungi Z» leggono il
+   nuovo vettore; ciascuna si accende più o meno, e quello che aggiunge si
+   somma al vettore (uscita = ingresso + contributo).
+5. **Punteggi e probabilità**: il vettore finale si confronta con ogni riga
+   di E con un prodotto scalare, e la softmax trasforma i 12 punteggi in
+   probabilità per il token successivo.
+
+Qui le 8 dimensioni hanno un **nome** (animale, dormire, mangiare, luogo,
+preposizione, fine, articolo, cibo) e i pesi sono scritti a mano, perché si
+possa leggere ogni numero. In un modello vero i numeri per token sono
+migliaia (4.096 in Llama 2 7B), nessuno ha un nome, i blocchi sono decine e
+i pesi li trova il training. Il calcolo, però, è lo stesso. Per restare
+leggibile il modello semplifica anche altro: i vettori dei token fanno da
+chiavi e da valori senza matrici proprie, i punteggi non vengono divisi per
+√d e non c'è la posizione (ogni token sa chi viene prima di lui, ma non in
+che ordine).
+
+**Clicca una parola** della frase (o sposta il cursore del token scelto) per
+vedere che cosa il modello prevede in quel punto: ogni token vede soltanto
+sé stesso e quelli prima di lui. Con «il gatto nero dorme sul», «sul» va a
+cercare il verbo «dormire» e se lo porta nel suo vettore: per questo alla
+fine vincono «divano» e «letto», posti in cui si dorme, e non «tappeto».
+Prova «il cane nero mangia sul»: senza «dorme» da trovare, il tappeto
+risale.
+
+**Aggiungi il token previsto** e la frase si allunga di una parola, che
+rientra nel modello dal passo 1: è la generazione autoregressiva, un token
+alla volta fino al punto finale. Con la scelta **greedy** si prende sempre il
+token più probabile, e la frase è sempre la stessa. Con il
+**campionamento** il token si estrae a caso secondo le probabilità, dopo
+averle divise per la **temperatura**: bassa le rende più appuntite, alta più
+piatte. Il seme fissa i numeri casuali, così lo stesso seme dà sempre la
+stessa frase.
+"""
+
+import random
+
+from core.losses import softmax
+from core.mini_transformer import forward, generate
+from labs.kit import (Bar, Choice, Group, Slider, Text, bars, callout, equation, formula, matrix, num,
+                      percent, stat, stats, table, tag, vector)
+
+TITLE = "Il transformer in miniatura"
+REF = "1.4"
+
+# ---------------------------------------------------------------- the weights, written by hand
+#
+# How they were chosen. The guide's figures fix «sul» and the attention of
+# «sul»: after the average, preposizione = 0.65 = (weight of «sul») × 1 and
+# luogo = 0.39 = 0.65 × 0.6, so «sul» is [dormire 0.3, luogo 0.6,
+# preposizione 1]; dormire 0.48 = 0.28 × 1 («dorme») + 0.65 × 0.3. Weights
+# 2 % / 28 % / 65 % need scores 0 for il, gatto, nero (the query of «sul» has
+# nothing they have), about 2.5 for «dorme» (ln 0.28/0.02 ≈ 2.6) and 0.83
+# more for «sul» (ln 0.65/0.28); only a narrow band of pairs rounds to all six
+# figures at once. With W_q = 3 on the diagonal («every token looks for its
+# own features»),
+# the row «preposizione» [dormire 1.6, preposizione 1.5] gives the query of
+# «sul» [dormire 2.5, luogo 1.8, preposizione 1.5]: scores 0, 0, 0, 2.5,
+# 3.33, hence 2.3 %, 2.3 %, 2.3 %, 28.3 %, 64.8 %. The MLP rules were then
+# tuned so that every position of the sample sentences predicts a word that
+# makes sense, and «divano» beats «letto» beats «tappeto» after «dorme sul».
+
+DIMS = ("animale", "dormire", "mangiare", "luogo", "preposizione", "fine", "articolo", "cibo")
+VOCAB = (".", "il", "gatto", "cane", "nero", "dorme", "mangia", "sul", "divano", "letto", "pesce", "tappeto")
+END = 0  # «.» ends the sentence: its only feature is «fine»
+
+FEATURES = {  # the row of E of each token; the dimensions not listed are 0
+    ".": {"fine": 1},
+    "il": {"articolo": 1},
+    "gatto": {"animale": 1},
+    "cane": {"animale": 1},  # the same vector as «gatto»: for this model they are the same thing
+    "nero": {"animale": 0.5},  # no colour among the 8 names: it only says «goes with an animal»
+    "dorme": {"dormire": 1},
+    "mangia": {"mangiare": 1},
+    "sul": {"dormire": 0.3, "luogo": 0.6, "preposizione": 1},
+    "divano": {"luogo": 1, "dormire": 0.8},
+    "letto": {"luogo": 0.9, "dormire": 1},
+    "pesce": {"cibo": 1, "animale": 0.5},
+    "tappeto": {"luogo": 1},
+}
+SELF = 3  # the diagonal of W_q: a token looks first of all for what it has itself
+LOOKS_FOR = {  # rows of W_q that differ from the diagonal: feature of the token → {feature looked for: weight}
+    "preposizione": {"dormire": 1.6, "preposizione": 1.5},  # a preposition looks back for the verb «dormire»
+    "articolo": {"articolo": SELF, "mangiare": 4},  # an article after «mangia» introduces what is eaten
+}
+RULES = (  # the 7 neurons of the MLP: (rule, gate weights, what it adds when fully on)
+    ("se articolo, senza mangiare", {"articolo": 1, "mangiare": -2}, {"animale": 3, "articolo": -1}),
+    ("se animale, senza verbo né cibo", {"animale": 1, "dormire": -2, "mangiare": -2, "cibo": -2},
+     {"dormire": 3, "mangiare": 3, "animale": -1, "luogo": -3}),  # a verb, not a bed (which has «dormire» too)
+    ("se dormire, senza preposizione né luogo", {"dormire": 1, "preposizione": -2, "luogo": -2},
+     {"preposizione": 3, "dormire": -1}),
+    ("se preposizione, senza luogo", {"preposizione": 2, "luogo": -1}, {"luogo": 3, "preposizione": -1}),
+    ("se luogo o cibo, senza preposizione", {"luogo": 1, "cibo": 1, "preposizione": -2},
+     {"fine": 3, "luogo": -1, "cibo": -1}),
+    ("se mangiare, senza articolo", {"mangiare": 1, "articolo": -2},
+     {"articolo": 3, "mangiare": -1, "cibo": -3}),  # right after «mangia» the article comes before the food
+    ("se mangiare, senza animale", {"mangiare": 1, "animale": -2}, {"cibo": 3}),
+)
+
+
+def row(features):
+    return [float(features.get(d, 0)) for d in DIMS]
+
+
+E = [row(FEATURES[t]) for t in VOCAB]  # 12 × 8
+W_Q = [row(LOOKS_FOR.get(d, {d: SELF})) for d in DIMS]  # 8 × 8: row = feature of the token, column = looked for
+W1 = [[float(gate.get(d, 0)) for _, gate, _ in RULES] for d in DIMS]  # 8 × 7: column k = the gate of rule k
+W2 = [row(adds) for _, _, adds in RULES]  # 7 × 8: row k = what rule k adds
+
+# ---------------------------------------------------------------- controls
+
+SENTENCES = (("gatto", "il gatto nero dorme sul"), ("cane", "il cane dorme sul"),
+             ("mangia", "il cane nero mangia sul"), ("pesce", "il gatto mangia il"), ("inizio", "il"))
+MAX_WORDS, MAX_NEW = 12, 8
+
+CONTROLS = [
+    Choice("frase", "Frase", SENTENCES + (("tua", "quella scritta qui sotto"),), "gatto"),
+    Text("testo", "La tua frase (solo parole del vocabolario)", "il cane nero dorme sul tappeto",
+         max_length=200),
+    Slider("posizione", "Token scelto (o clicca una parola)", 1, MAX_WORDS + MAX_NEW, 1, 5),
+    Group("Generazione", (
+        Slider("generati", "Token aggiunti dal modello", 0, MAX_NEW, 1, 0),
+        Choice("scelta", "Come si sceglie il token", (("greedy", "il più probabile (greedy)"),
+                                                     ("campiona", "estratto a caso (campionamento)")), "greedy"),
+        Slider("temperatura", "Temperatura (solo per il campionamento)", 0.1, 2.0, 0.1, 1.0),
+        Slider("seme", "Seme dei numeri casuali", 0, 99, 1, 1),
+    )),
+]
+
+# ---------------------------------------------------------------- compute
+
+
+def read_sentence(text):
+    """Words → IDs, or an Italian message naming what the model does not know."""
+    words = text.lower().replace(".", " . ").split()
+    if not words:
+        return None, "Scrivi almeno una parola, per esempio «il gatto dorme sul»."
+    if len(words) > MAX_WORDS:
+        return None, f"La frase ha {len(words)} parole: qui ne stanno al massimo {MAX_WORDS}."
+    unknown = list(dict.fromkeys(w for w in words if w not in VOCAB))
+    if unknown:
+        names = ", ".join(f"«{w[:20]}»" for w in unknown[:3]) + (" e altre" if len(unknown) > 3 else "")
+        one = len(unknown) == 1
+        return None, (f"{names} {'non è' if one else 'non sono'} nel vocabolario del modello. Conosce solo "
+                      f"12 token: le parole {', '.join(VOCAB[1:])} e il punto «.».")
+    return [VOCAB.index(w) for w in words], None
+
+
+def compute(p):
+    text = dict(SENTENCES).get(p["frase"], p["testo"])
+    base, problem = read_sentence(text)
+    if problem:
+        return {"problem": problem}
+    sampling = p["scelta"] == "campiona"
+    new = generate(base, p["generati"], E, W_Q, W1, W2, temperature=p["temperatura"] if sampling else None,
+                   rng=random.Random(p["seme"]), end=END)
+    ids = base + [g["id"] for g in new]
+    pos = min(p["posizione"], len(ids)) - 1
+    f = forward(ids, pos, E, W_Q, W1, W2)
+    probs_t = softmax(f["logits"], p["temperatura"]) if sampling else f["probs"]
+    return {"ids": ids, "n_base": len(base), "generated": new, "pos": pos, "asked": p["generati"],
+            "finished": bool(new) and new[-1]["id"] == END, "sampling": sampling, "t": p["temperatura"],
+            "seed": p["seme"], "x": f["X"][pos], "attention": f["attention"], "mlp": f["mlp"],
+            "logits": f["logits"], "probs": f["probs"], "probs_t": probs_t}
+
+
+# ---------------------------------------------------------------- view
+
+
+def word(i):
+    return f"«{VOCAB[i]}»"
+
+
+def name(i):
+    """A token in a label: the end token in quotes, or a lone «.» would read as punctuation."""
+    return word(i) if i == END else VOCAB[i]
+
+
+def best_of(probs):
+    return max(range(len(probs)), key=lambda t: (probs[t], -t))  # a tie goes to the lowest ID, as in generate
+
+
+def chips(s):
+    """The sentence, one clickable chip per token, the chosen one lit and followed by its prediction."""
+    items = []
+    for k, i in enumerate(s["ids"]):
+        cls = ["lab-mt-tok"]
+        cls += ["is-current"] * (k == s["pos"]) + ["is-later"] * (k > s["pos"]) + ["is-new"] * (k >= s["n_base"])
+        items.append(tag("span", tag("span", VOCAB[i], class_="lab-mt-word"), tag("small", f"ID {i}"),
+                         class_=" ".join(cls), data_set=f"posizione={k + 1}", tabindex="0", role="button",
+                         aria_label=f"Guarda la previsione dopo {word(i)}, token {k + 1}"))
+        if k == s["pos"]:
+            items.append(tag("span", f"→ {name(best_of(s['probs']))}?", class_="lab-mt-next"))
+    return tag("div", *items, class_="lab-mt-sentence", data_part="frase")
+
+
+def buttons(s):
+    n, length = len(s["generated"]), len(s["ids"])
+    can_add = not s["finished"] and s["asked"] < MAX_NEW
+    add = tag("button", "Aggiungi il token previsto", type="button", class_="md-button md-button--primary",
+              data_set=f"generati={s['asked'] + 1};posizione={length + 1}" if can_add else None,
+              disabled=not can_add)
+    undo = tag("button", "Togli l'ultimo", type="button", class_="md-button",
+               data_set=f"generati={n - 1};posizione={length - 1}" if n else None, disabled=not n)
+    note = None
+    if s["finished"]:
+        note = "La frase è finita: il modello ha scelto il punto «.», il token di fine."
+    elif not can_add:
+        note = f"Qui il modello aggiunge al massimo {MAX_NEW} token."
+    return tag("div", add, undo, tag("span", note, class_="lab-mt-note") if note else None, class_="lab-mt-buttons")
+
+
+def panel(number, title, *content, part):
+    return tag("section", tag("h3", f"{number} · {title}"), *content, class_="lab-panel lab-mt-panel",
+               data_part=part)
+
+
+def details(summary, *content):
+    return tag("details", tag("summary", summary), *content, class_="lab-mt-details")
+
+
+def panel_ids(s):
+    seen = set(s["ids"][: s["pos"] + 1])
+    vocab = [tag("span", tag("span", t, class_="lab-mt-word"), tag("small", str(i)),
+                 class_="lab-mt-tok is-vocab" + (" is-used" if i in seen else "")) for i, t in enumerate(VOCAB)]
+    shown = s["ids"][: s["pos"] + 1]
+    return panel(1, "Dai token agli ID",
+                 tag("p", "Il vocabolario: 12 token, ciascuno con il suo numero d'ordine (l'ID)."),
+                 tag("div", *vocab, class_="lab-mt-sentence is-vocab"),
+                 formula(" ".join(VOCAB[i] for i in shown), "  →  [", ", ".join(str(i) for i in shown), "]"),
+                 part="id")
+
+
+def panel_embeddings(s):
+    ids, pos = s["ids"], s["pos"]
+    labels = [f"{k + 1}. {name(i)}" for k, i in enumerate(ids)]
+    return panel(2, "Gli embedding: una riga di E per token",
+                 matrix([E[i] for i in ids], label="X, i vettori della frase", row_labels=labels, col_labels=DIMS,
+                        highlight_rows=[pos], muted_rows=range(pos + 1, len(ids)), heat=1.0,
+                        clickable=lambda i, j: (f"posizione={i + 1}", f"Scegli il token {labels[i]}"),
+                        part="embedding",
+                        caption="Ogni riga è la riga di E dell'ID del token. Le righe sbiadite vengono dopo il "
+                                "token scelto: l'attention non le vede."),
+                 details("La tabella E completa: 12 token × 8 dimensioni",
+                         matrix(E, label="E", row_labels=[f"{i} {name(i)}" for i in range(len(VOCAB))], col_labels=DIMS,
+                                heat=1.0)),
+                 part="embedding")
+
+
+def panel_attention(s):
+    ids, pos, att = s["ids"], s["pos"], s["attention"]
+    me = word(ids[pos])
+    weights = [Bar(f"{k + 1}. {name(i)}", a, f"{percent(a)}   (punteggio {num(z)})", highlight=k == pos)
+               for k, (i, a, z) in enumerate(zip(ids, att["weights"], att["scores"]))]
+    after, before = att["output"], s["x"]
+    changed = [j for j in range(len(DIMS)) if abs(after[j] - before[j]) >= 0.005]
+    average = " + ".join(f"{num(a)} × {name(i)}" for i, a in zip(ids, att["weights"]))
+    top = max(range(pos), key=lambda k: att["weights"][k]) if pos else None
+    return panel(3, f"L'attention: {me} guarda indietro",
+                 tag("p", f"La domanda di {me} è il suo vettore per W_q: dice quali caratteristiche cerca."),
+                 equation(vector(before, label=f"x di {me}", labels=DIMS, column=False, shape=False),
+                          "· W_q =", vector(att["query"], label="domanda q", labels=DIMS, column=False, shape=False,
+                                            heat=True, part="domanda")),
+                 details("La matrice W_q (8 × 8): riga = caratteristica del token, colonna = che cosa cerca",
+                         matrix(W_Q, label="W_q", row_labels=DIMS, col_labels=DIMS, heat=True)),
+                 tag("p", "Punteggio = domanda · vettore di ogni token fino a lì; la softmax li fa diventare pesi "
+                          "che sommano a 1."),
+                 bars(weights, label=f"I pesi dell'attention di {me}", part="pesi"),
+                 callout(f"{me} è il primo token: non ha niente prima di sé, e la media è lui stesso.")
+                 if top is None else formula(f"il punteggio più alto prima di {me}: q · x({name(ids[top])}) = "
+                                                  f"{num(att['scores'][top])} → peso {percent(att['weights'][top])}"),
+                 tag("p", "Il nuovo vettore è la media pesata dei vettori: ", average, "."),
+                 matrix([before, after], row_labels=[f"{name(ids[pos])} prima", "dopo l'attention"],
+                        col_labels=DIMS, highlight_cells=[(1, j) for j in changed], heat=1.0, shape=False,
+                        part="vettore", caption="Evidenziate le dimensioni che l'attention ha cambiato." if changed
+                        else "Con un solo token da guardare, la media non cambia niente."),
+                 part="attention")
+
+
+def adds_text(adds):
+    return ", ".join(f"{d} {num(v, 0, signed=True)}" for d, v in adds.items())
+
+
+def panel_mlp(s):
+    m, x = s["mlp"], s["attention"]["output"]
+    rows = []
+    for k, ((rule, gate, adds), pre, g) in enumerate(zip(RULES, m["pre"], m["gates"])):
+        terms = " ".join(f"{'+' if w > 0 else '−'} {num(abs(w), 0)} × {num(x[DIMS.index(d)])}"
+                         for d, w in gate.items()).lstrip("+ ")
+        on = g > 0
+        rows.append([str(k + 1), tag("strong", rule) if on else rule, f"{terms} = {num(pre)}",
+                     tag("strong", num(g)) if on else "0 (spenta)",
+                     adds_text(adds) + (f"  (× {num(g)})" if on else "")])
+    fired = sum(g > 0 for g in m["gates"])
+    fired = {0: "Nessuna regola accesa.", 1: "Accesa 1 regola su 7."}.get(fired, f"Accese {fired} regole su 7.")
+    return panel(4, "L'MLP: sette regole che si accendono",
+                 tag("p", "Ogni regola è un neurone: fa il prodotto scalare tra il vettore e i suoi pesi (+ sulla "
+                          "caratteristica che cerca, − su quella che la spegne), poi la ReLU tiene solo la parte "
+                          "positiva. Quanto è accesa moltiplica quello che aggiunge."),
+                 table(["#", "Regola", "Prodotto scalare", "Accesa (ReLU)", "Aggiunge, se accesa del tutto"], rows,
+                       class_="lab-table lab-mt-rules"),
+                 matrix([x, m["contribution"], m["output"]],
+                        row_labels=["ingresso", "+ contributo", "= uscita"], col_labels=DIMS, heat=True,
+                        highlight_rows=[2], shape=False, part="mlp",
+                        caption=f"{fired} Connessione residua: uscita = ingresso + contributo."),
+                 part="mlp")
+
+
+def panel_output(s):
+    z, p, pt = s["logits"], s["probs"], s["probs_t"]
+    order = sorted(range(len(VOCAB)), key=lambda t: (-pt[t], t))
+    h = s["mlp"]["output"]
+    best = order[0]
+    tied = [t for t in range(len(VOCAB)) if abs(p[t] - max(p)) < 1e-12]
+    terms = " + ".join(f"{num(h[j])} × {num(E[best][j], 1)}" for j in range(len(DIMS)) if E[best][j])
+    items = [Bar(name(t), pt[t], percent(pt[t], 1), highlight=t == best,
+                 before=p[t] if s["sampling"] and s["t"] != 1 else None) for t in order[:6]]
+    label = (f"Probabilità dei 6 token più probabili, temperatura {num(s['t'], 1)}" if s["sampling"]
+             else "Probabilità dei 6 token più probabili")
+    return panel(5, "Il confronto con il vocabolario",
+                 tag("p", "Punteggio di ogni token = vettore finale · la sua riga di E: è alto se il token ha le "
+                          "caratteristiche che il vettore chiede."),
+                 matrix([z], label="punteggi z", col_labels=[name(t) for t in range(len(VOCAB))], heat=True,
+                        highlight_cells=[(0, best)], shape=False, part="punteggi"),
+                 formula(f"z({name(best)}) = {terms} = {num(z[best])}"),
+                 bars(items, label=label, before_label="con temperatura 1" if items[0].before is not None else "",
+                      part="probabilita"),
+                 stats(stat("Previsione (greedy)", name(best_of(p))),
+                       stat("Sua probabilità (T = 1)", percent(max(p), 1))),
+                 callout(f"{' e '.join(word(t) for t in tied)} hanno la stessa probabilità: per il modello sono "
+                         f"intercambiabili, e la scelta greedy prende l'ID più basso.") if len(tied) > 1 else None,
+                 part="output")
+
+
+def panel_generation(s):
+    if not s["generated"]:
+        return None
+    rows = []
+    sentence = list(s["ids"][: s["n_base"]])
+    for k, g in enumerate(s["generated"], 1):
+        how = (f"estratto con u = {num(g['u'], 3)} (probabilità {percent(g['p_used'], 1)} a T = {num(s['t'], 1)})"
+               if s["sampling"] else "il più probabile")
+        rows.append([str(k), " ".join(VOCAB[i] for i in sentence) + " …", name(g["id"]), percent(g["p"], 1), how])
+        sentence.append(g["id"])
+    return tag("section", tag("h3", "La generazione, un token alla volta"),
+               table(["Passo", "Il modello legge", "Aggiunge", "Probabilità (T = 1)", "Come"], rows),
+               callout(f"u è il numero casuale, tra 0 e 1, tirato dal generatore con il seme {s['seed']}: le "
+                       "probabilità, messe in fila per ID, dividono l'intervallo da 0 a 1 in fette, e vince il token "
+                       "sulla cui fetta cade u. Stesso seme, stessa temperatura: stessa frase, sempre."
+                       if s["sampling"] else "Greedy: nessun caso, la frase è sempre la stessa."),
+               class_="lab-panel lab-mt-panel", data_part="generazione")
+
+
+def view(s):
+    if "problem" in s:
+        return tag("div", callout(s["problem"], tone="warn"), class_="lab-mt")
+    return tag("div", chips(s), buttons(s), panel_ids(s), panel_embeddings(s), panel_attention(s), panel_mlp(s),
+               panel_output(s), panel_generation(s), class_="lab-mt")

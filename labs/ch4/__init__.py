@@ -1,0 +1,1 @@
+"""Le fasi del training"""

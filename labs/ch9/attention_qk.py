@@ -1,0 +1,123 @@
+"""In questo laboratorio le query e le key sono già pronte: ognuno dei
+quattro token di «il gatto nero dorme» ha una query di 2 numeri («che cosa
+cerco») e una key di 2 numeri («che cosa offro»). Da dove vengono lo mostra
+il laboratorio «Un'intera testa di attention»; qui conta che cosa se ne fa.
+
+Ogni query si confronta con ogni key con un prodotto scalare: è la tabella
+**Q Kᵀ**, una riga per chi guarda e una colonna per chi è guardato. I
+punteggi si dividono per √d, qui √2, così restano su una scala che non
+dipende da quanto sono lunghi i vettori. Poi la **maschera causale** cancella
+le caselle sopra la diagonale, cioè i token che vengono dopo: in un modello
+come GPT un token non può guardare il futuro, che durante la generazione non
+esiste ancora. Infine la softmax, riga per riga, trasforma i punteggi in
+pesi positivi che sommano a 1.
+
+Clicca una riga (o scegli il token) per vedere da dove nasce: nel piano la
+sua query e le key che può guardare, sotto il conto della softmax. Cambia
+caso: le stesse regole danno una testa che cerca il soggetto, una che guarda
+il token precedente, una che guarda se stessa. Allunga le query e i pesi si
+concentrano, come con una temperatura bassa; portale a zero e diventano
+tutti uguali.
+
+Conta anche i confronti: con la maschera il primo token ne fa 1, il secondo
+2, il quarto 4, in tutto 1 + 2 + 3 + 4 = 10. Senza maschera (come in BERT)
+sono 4 × 4 = 16. Il lavoro cresce con il quadrato della lunghezza della
+frase: è il prezzo dell'attention.
+"""
+
+from core.attention import MASKED, comparisons, dot_scores, is_visible, softmax_rows
+from labs.kit import (Arrow, Bar, Choice, Slider, Toggle, bars, cell_text, equation, formula, matrix, num, plane, stat,
+                      stats, table, tag)
+
+TITLE = "Query e key già pronte"
+REF = "9D.1"
+
+TOKENS = ("il", "gatto", "nero", "dorme")
+# Keys in the «subject» case: the article points up, the noun right, the
+# adjective between them, the verb down; each query points where it looks.
+KEYS = [[0, 2], [2, 0.5], [1, 1], [0.5, -1.5]]
+SQUARE = [[2, 0], [0, 2], [-2, 0], [0, -2]]  # four keys a quarter turn apart
+# queries shorter than the keys, so that a query on a key's line keeps its own label
+CASES = {
+    "soggetto": ("Il verbo cerca il soggetto", [[0, 1], [0.5, 1.5], [1.5, 0.5], [2, -0.5]], KEYS),
+    "precedente": ("Ognuno guarda il token prima", [[1.5, 0], [1.5, 0], [0, 1.5], [-1.5, 0]], SQUARE),
+    "se_stesso": ("Ognuno guarda se stesso", [[1.5, 0], [0, 1.5], [-1.5, 0], [0, -1.5]], SQUARE),
+    "nessuna": ("Nessuna preferenza (query nulle)", [[0, 0]] * 4, KEYS),
+}
+LENGTHS = (4, 100, 1000, 4000)
+
+CONTROLS = [
+    Choice("riga", "Token che guarda", tuple((str(i + 1), f"«{t}»") for i, t in enumerate(TOKENS)), "4"),
+    Choice("caso", "Query e key", tuple((k, v[0]) for k, v in CASES.items()), "soggetto"),
+    Slider("lunghezza", "Allunga le query", 0.0, 3.0, 0.25, 1.0, help="Ogni query moltiplicata per questo numero"),
+    Toggle("maschera", "Maschera causale (GPT)", True, help="Spenta: ogni token vede anche quelli dopo (BERT)"),
+    Toggle("scala", "Dividi per √d", True),
+]
+
+
+def compute(p):
+    _, Q, K = CASES[p["caso"]]
+    Q = [[p["lunghezza"] * x for x in q] for q in Q]
+    causal, row, n = p["maschera"], int(p["riga"]) - 1, len(TOKENS)
+    raw = dot_scores(Q, K)
+    divisor = len(K[0]) ** 0.5 if p["scala"] else 1.0
+    scaled = [[s / divisor for s in r] for r in raw]
+    A = softmax_rows([[s if is_visible(i, j, causal) else MASKED for j, s in enumerate(r)]
+                      for i, r in enumerate(scaled)])
+    return {"tokens": list(TOKENS), "row": row, "causal": causal, "divide": p["scala"], "Q": Q, "K": K,
+            "raw": raw, "masked": [[s if is_visible(i, j, causal) else None for j, s in enumerate(r)]
+                                   for i, r in enumerate(scaled)],
+            "A": A, "sums": [sum(r) for r in A], "comparisons": comparisons(n, causal),
+            "per_row": [i + 1 if causal else n for i in range(n)],
+            "costs": [[m, comparisons(m, True), comparisons(m, False)] for m in LENGTHS]}
+
+
+def view(s):
+    tokens, r, n = s["tokens"], s["row"], len(s["tokens"])
+    names = [f"«{t}»" for t in tokens]
+    sees = [j for j in range(n) if s["masked"][r][j] is not None]
+    pick = (lambda i, j: (f"riga={i + 1}", f"Guarda dalla parte di «{tokens[i]}»"))
+
+    def mx(values, label, cols, **kw):
+        return matrix(values, label=label, row_labels=names, col_labels=cols, highlight_rows=[r], clickable=pick,
+                      **kw)
+
+    reach = max(2.5, *(abs(x) for v in s["Q"] + s["K"] for x in v)) + 0.5
+    arrows = [Arrow(k, label=f"k {t}", style="b" if j in sees else "muted", dashed=j not in sees)
+              for j, (k, t) in enumerate(zip(s["K"], tokens))]
+    arrows.append(Arrow(s["Q"][r], label=f"q {tokens[r]}", style="a"))
+    picture = plane(arrows, (-reach, reach), (-reach, reach), width=320, small=True, grid=1.0,
+                    ticks=1.0 if reach < 4 else 2.0,
+                    label=f"La query di «{tokens[r]}» e le key dei token, frecce nel piano")
+    hidden = "−∞"
+    scores = [[hidden if v is None else v for v in row] for row in s["masked"]]
+    step = "÷ √2" if s["divide"] else "(senza ÷ √2)"
+    visible = [(j, s["masked"][r][j]) for j in sees]
+    exps = " + ".join(f"e^{cell_text(v)}" for _, v in visible)
+    top = max(sees, key=lambda j: s["A"][r][j])
+    return tag(
+        "div",
+        tag("div", tag("section", tag("h3", "Le query e le key"),
+                       equation(mx(s["Q"], "Q", ("1", "2"), part="Q"), mx(s["K"], "K", ("1", "2"), part="K")),
+                       class_="lab-panel"),
+            tag("section", tag("h3", f"Nel piano, da «{tokens[r]}»"), picture, class_="lab-panel"),
+            class_="lab-columns"),
+        tag("h3", "Punteggi, maschera, pesi"),
+        equation(mx(s["raw"], "Q Kᵀ", names, part="scores"), step,
+                 mx(scores, "con la maschera" if s["causal"] else "senza maschera", names, part="masked"),
+                 "softmax per riga",
+                 matrix(s["A"], label="A", row_labels=names, col_labels=names, heat=1.0, clickable=pick, part="A"),
+                 matrix([[x] for x in s["sums"]], label="somma", shape=False, part="sums")),
+        formula(f"peso di «{tokens[top]}» per «{tokens[r]}» = e^{cell_text(s['masked'][r][top])} / ({exps}) = "
+                f"{num(s['A'][r][top])}"),
+        tag("p", tag("strong", f"Dove guarda «{tokens[r]}»"), ": i pesi dei token che può vedere."),
+        bars([Bar(names[j], s["A"][r][j], num(s["A"][r][j]), highlight=j == top) for j in sees],
+             label=f"Dove guarda «{tokens[r]}»", part="pesi"),
+        stats(stat("Confronti con la maschera", " + ".join(map(str, range(1, n + 1))) + f" = {comparisons(n)}",
+                   tone="ok" if s["causal"] else None),
+              stat("Senza maschera", f"{n} × {n} = {n * n}", tone=None if s["causal"] else "warn")),
+        tag("h3", "Quanto cresce il lavoro"),
+        table(["Token nella frase", "Confronti con la maschera", "Senza maschera"],
+              [[num(m), num(c), num(f)] for m, c, f in s["costs"]]),
+        class_="lab-panel", data_part="attention-qk", data_row=r,
+    )

@@ -1,0 +1,141 @@
+"""Un modello «da 7 miliardi» è un elenco di matrici, e le loro forme
+dipendono da pochissimi numeri: la larghezza d dei vettori, quanti blocchi
+ci sono, quanti token ha il vocabolario e quanto si allarga l'MLP. Per
+Llama 2 7B sono d = 4.096, 32 blocchi, 32.000 token e 11.008. Da qui in
+giù il conto si fa con moltiplicazioni da scuola media.
+
+La tabella degli embedding ha una riga per token: 32.000 × 4.096, circa
+131 milioni di numeri. Ogni blocco ha quattro matrici d × d nell'attention
+(query, chiavi, valori e uscita) e tre matrici d × 11.008 nell'MLP SwiGLU
+(due che allargano, una delle quali fa da cancello, e una che restringe),
+più due piccoli vettori di normalizzazione. In fondo c'è la testa di
+uscita, un'altra matrice 32.000 × 4.096. Sommando tutto si arriva a circa
+**6,74 miliardi**: in bf16, due byte per numero, sono circa 14 GB.
+
+Guarda le barre: quasi due terzi dei parametri stanno negli MLP. Non è un
+caso: nel blocco classico l'MLP allarga a 4d con due matrici (8d² numeri)
+contro le quattro d × d dell'attention (4d²); con tre matrici, SwiGLU usa
+un allargamento di circa 8/3 di d proprio per restare sugli stessi 8d².
+
+Prova i pulsanti. **Llama 3 8B** ha un vocabolario quattro volte più
+grande, e embedding più testa superano il miliardo; in più le sue chiavi e
+i suoi valori sono condivisi da gruppi di teste (GQA), così l'attention
+dimagrisce e l'MLP sale a quattro quinti del blocco. **GPT-2 small** usa
+la tabella degli embedding anche come testa e ha una tabella di posizioni
+imparate; nel **modello piccolo** embedding e testa pesano più di tutti i
+blocchi insieme. Poi muovi d: i blocchi crescono con d², il vocabolario
+solo con d.
+"""
+
+from core.model_size import BYTES, Decoder, mlp_share, parameter_counts, training_bytes, weight_bytes
+from labs.kit import (Bar, Choice, Group, Slider, Toggle, bars, big, callout, data_size, formula, num, percent,
+                      presets, stat, stats, table, tag)
+
+TITLE = "I conti di un 7B"
+REF = "9F"
+
+HEAD_DIM = 128  # numbers per attention head in the Llama family: it fixes how many heads a d has
+VOCABS = (8_000, 32_000, 50_257, 128_256, 256_000)
+FAMILIES = (("llama", "Llama: SwiGLU, RMSNorm, RoPE"), ("gpt2", "GPT-2: MLP a 2 matrici, LayerNorm e bias"))
+
+CONTROLS = [
+    Group("Le misure", (
+        Slider("d", "d: numeri per vettore", 256, 8192, 128, 4096),
+        Slider("blocchi", "Blocchi", 1, 96, 1, 32),
+        Choice("vocab", "Token nel vocabolario", tuple((str(v), num(v)) for v in VOCABS), "32000"),
+        Slider("d_ff", "Larghezza interna dell'MLP", 256, 32768, 256, 11008),
+    )),
+    Group("L'architettura", (
+        Choice("famiglia", "Famiglia", FAMILIES, "llama"),
+        Choice("kv", "Teste per chiavi e valori", (("tutte", "una per ogni query"), ("8", "8 condivise (GQA)")),
+               "tutte"),
+        Toggle("condivisa", "Testa di uscita = tabella degli embedding", False),
+    )),
+]
+
+PRESETS = (
+    ("Llama 2 7B", dict(d=4096, blocchi=32, vocab=32000, d_ff=11008, famiglia="llama", kv="tutte", condivisa=0)),
+    ("Llama 2 13B", dict(d=5120, blocchi=40, vocab=32000, d_ff=13824, famiglia="llama", kv="tutte", condivisa=0)),
+    ("Llama 3 8B", dict(d=4096, blocchi=32, vocab=128256, d_ff=14336, famiglia="llama", kv="8", condivisa=0)),
+    ("GPT-2 small", dict(d=768, blocchi=12, vocab=50257, d_ff=3072, famiglia="gpt2", kv="tutte", condivisa=1)),
+    ("Piccolo", dict(d=512, blocchi=8, vocab=32000, d_ff=1536, famiglia="llama", kv="tutte", condivisa=0)),
+)
+PARTS = (("embedding", "Embedding"), ("positions", "Posizioni"), ("attention", "Attention"), ("mlp", "MLP"),
+         ("norms", "Normalizzazioni"), ("head", "Testa di uscita"))
+
+
+def model(p):
+    heads = p["d"] // HEAD_DIM
+    gpt2 = p["famiglia"] == "gpt2"
+    return Decoder(vocab=int(p["vocab"]), d=p["d"], layers=p["blocchi"], d_ff=p["d_ff"], heads=heads,
+                   kv_heads=None if p["kv"] == "tutte" else min(8, heads), tied=p["condivisa"],
+                   mlp="gelu" if gpt2 else "swiglu", norm="layernorm" if gpt2 else "rmsnorm", bias=gpt2,
+                   context=1024 if gpt2 else 0)
+
+
+def compute(p):
+    m = model(p)
+    c = parameter_counts(m)
+    return {**p, "heads": m.heads, "kv_heads": m.kv_heads or m.heads, "counts": c,
+            "shares": {k: c[k] / c["total"] for k, _ in PARTS}, "mlp_share": mlp_share(m),
+            "ratio": m.d_ff / m.d, "memory": {k: weight_bytes(c["total"], k) for k in BYTES},
+            "training": training_bytes(c["total"])["total"]}
+
+
+def formulas(s):
+    d, L, V, f, gpt2 = s["d"], s["blocchi"], int(s["vocab"]), s["d_ff"], s["famiglia"] == "gpt2"
+    kv = d * s["kv_heads"] // s["heads"]
+    attention = f"{L} × 4 × {num(d)}²" if kv == d else f"{L} × (2 × {num(d)}² + 2 × {num(d)} × {num(kv)})"
+    mlp = f"{L} × {2 if gpt2 else 3} × {num(d)} × {num(f)}"
+    norm = f"(2 × {L} + 1) × {'2 × ' if gpt2 else ''}{num(d)}"
+    return {"embedding": f"{num(V)} × {num(d)}", "positions": f"1.024 × {num(d)}",
+            "attention": attention + (" + bias" if gpt2 else ""), "mlp": mlp + (" + bias" if gpt2 else ""),
+            "norms": norm, "head": "la stessa dell'embedding" if s["condivisa"] else f"{num(V)} × {num(d)}"}
+
+
+def share(x):
+    """A share as a percentage, with the decimals a tiny one needs (the norms)."""
+    return percent(x, 0 if x == 0 or x >= 0.01 else 1 if x >= 0.001 else 3)
+
+
+def view(s):
+    c, sh = s["counts"], s["shares"]
+    shown = [(k, name) for k, name in PARTS if c[k] or k == "head"]
+    rows = [Bar(name, sh[k], text="= embedding" if k == "head" and s["condivisa"] else f"{big(c[k])} · {share(sh[k])}",
+                class_="s2" if k == "mlp" else "s1", highlight=k == "mlp") for k, name in shown]
+    recipe = table(["Parte", "Conto", "Numeri"], [[name, formulas(s)[k], num(c[k])] for k, name in shown]
+                   + [[tag("strong", "Totale"), "", tag("strong", num(c["total"]))]])
+    mlp_word = "3 × d × d_ff (SwiGLU)" if s["famiglia"] == "llama" else "2 × d × d_ff"
+    memory = [Bar(k, s["memory"][k] / s["memory"]["fp32"], text=data_size(s["memory"][k]),
+                  class_="s3" if k == "bf16" else "s1", highlight=k == "bf16") for k in BYTES]
+    embed = (c["embedding"] + c["head"]) / c["total"]
+    bf16 = s["memory"]["bf16"]
+    nominal = round(c["total"] / 1e9)  # a «7B» is named after its billions, rounded
+    return tag(
+        "div",
+        presets("Modelli:", PRESETS),
+        stats(stat("Parametri", big(c["total"])), stat("Pesi in bf16", data_size(s["memory"]["bf16"])),
+              stat("Parametri per blocco", big(c["per_block"])), stat("MLP nel blocco", percent(s["mlp_share"]),
+                                                                      tone="ok")),
+        tag("h3", "Dove stanno i parametri"),
+        bars(rows, label="Quota dei parametri per parte del modello", hi=1.0),
+        recipe,
+        callout(f"La tabella dei token ({'una, anche testa' if s['condivisa'] else 'embedding e testa'}) è il"
+                f" {percent(embed)} del totale: in un modello piccolo pesa quanto i blocchi, in uno grande "
+                "diventa una piccola parte.", tone="warn") if embed > 0.2 else None,
+        tag("h3", "Dentro un blocco: attention contro MLP"),
+        formula(f"attention 4 × d² = {num(4 * s['d'] ** 2)}   ·   MLP {mlp_word} = "
+                f"{num((3 if s['famiglia'] == 'llama' else 2) * s['d'] * s['d_ff'])}"),
+        formula(f"d_ff / d = {num(s['ratio'])}   (classico: 4 con 2 matrici; SwiGLU: 8/3 ≈ 2,67 con 3 matrici; "
+                "entrambi fanno 8·d²)"),
+        tag("h3", "Quanto occupano i pesi"),
+        bars(memory, label="Memoria dei pesi per precisione", hi=1.0),
+        formula(f"in bf16: {num(c['total'])} × 2 byte = {data_size(bf16)}" + (
+            f"   (col numero tondo del nome, {num(nominal)} miliardi × 2 byte = {num(2 * nominal)} GB)"
+            if nominal else "")),
+        tag("p", f"fp32 = 4 byte per numero, bf16 = 2, int8 = 1, int4 = mezzo byte. Per allenarlo ne servono "
+                 f"circa 16 per parametro: {data_size(s['training'])}, prima ancora delle attivazioni "
+                 "(i conti del training sono nel laboratorio 4.1).",
+            class_="lab-step-counter"),
+        class_="lab-panel", data_part="conti-7b",
+    )

@@ -1,0 +1,146 @@
+"""Qui si parte dall'inizio: dai vettori dei token. La frase «il gatto
+dorme» entra come una matrice **X** con una riga per token e quattro numeri
+per riga, uno per caratteristica (articolo, nome, verbo, vivente). La testa
+possiede tre matrici di pesi 4 × 2, **W_q**, **W_k** e **W_v**: moltiplicando
+X per ciascuna si ottengono le query («che cosa cerco»), le key («che cosa
+offro») e i value («che cosa passo»), tre matrici 3 × 2, ancora una riga per
+token.
+
+Il resto è il conto di «Query e key già pronte»: Q Kᵀ confronta ogni query
+con ogni key (3 × 3), si divide per √2 perché query e key hanno 2 numeri, la
+maschera causale nasconde i token che vengono dopo, la softmax trasforma
+ogni riga in pesi che sommano a 1. Infine **O = A V**: la riga di un token è
+la media dei value pesata dalla sua riga di A. Accanto a ogni prodotto sono
+scritte le shape, e in nessun punto compare una dimensione misteriosa.
+
+Segui la riga di «dorme»: la sua query cerca un soggetto e trova «gatto»,
+che prende 0,78 del peso; a «il» resta 0,06, a «dorme» stesso 0,15. Il suo
+nuovo vettore porta così l'informazione del suo soggetto. Clicca una riga
+di una tabella per seguire un altro token, e prova a indebolire la domanda
+del verbo con il cursore: a 0 la query di «dorme» non cerca più niente e i
+pesi diventano uguali.
+
+Togli la maschera e guarda le prime due righe: senza maschera (come in
+BERT) anche «il» e «gatto» possono guardare avanti. Accendi poi la seconda
+testa: con altri pesi cerca il verbo, cioè guarda in un altro modo la stessa
+frase (con la maschera il verbo lo vede solo «dorme»). Le uscite delle due teste, messe una accanto all'altra, tornano a 4
+numeri per token.
+"""
+
+from core.attention import comparisons, concat_columns, head, is_visible
+from core.linalg import transpose
+from labs.kit import (Bar, Choice, Slider, Toggle, bars, callout, equation, formula, matrix, num, shape_label, stat,
+                      stats, tag, vector_text)
+
+TITLE = "Un'intera testa di attention"
+REF = "9D.2"
+
+TOKENS = ("il", "gatto", "dorme")
+FEATURES = ("articolo", "nome", "verbo", "vivente")
+# «dorme» is a verb and something living beings do, hence «vivente» 0.5.
+X = [[1, 0, 0, 0], [0, 1, 0, 1], [0, 0, 1, 0.5]]
+# The design of the seed figure. The verb's query is [2 ; 0] (it looks for a
+# subject); the keys' first column gives gatto 1.5 + 0.3 = 1.8, dorme
+# 0.5 + 0.5 · 0.3 = 0.65, il 0. So the row of «dorme» in Q Kᵀ is [0 ; 3,6 ; 1,3]:
+# gatto beats il by 3.6 and dorme by 2.3, ÷ √2 → e^2.55 ≈ 12.7 and e^1.63 ≈ 5.1
+# times more weight: 0.0615, 0.7843, 0.1542 → 0.06, 0.78, 0.15.
+W_K = [[0, 1.5], [1.5, 0], [0.5, 0], [0.3, 0]]
+W_V = [[0.5, 0], [1, 0], [0, 1], [0, 0]]
+# A second head looks for the verb: everyone asks «what happens?».
+HEAD2 = ([[1, 0], [1, 0], [1, 0], [0, 0]], [[0, 0], [0, 0], [2, 0], [0, 0]], [[0, 0], [0, 0], [1, 0], [0, 1]])
+QK_NAMES, V_NAMES, V2_NAMES = ("1", "2"), ("chi", "azione"), ("azione", "vivente")
+
+CONTROLS = [
+    Choice("riga", "Token da seguire", tuple((str(i + 1), f"«{t}»") for i, t in enumerate(TOKENS)), "3"),
+    Toggle("maschera", "Maschera causale (GPT)", True, help="Spenta: ogni token vede anche quelli dopo (BERT)"),
+    Slider("domanda", "Quanto il verbo cerca un soggetto", 0.0, 4.0, 0.5, 2.0,
+           help="La casella (verbo, 1) di W_q"),
+    Toggle("due_teste", "Aggiungi una seconda testa", False),
+]
+
+
+def compute(p):
+    causal, row = p["maschera"], int(p["riga"]) - 1
+    W_q = [[1, 0], [0, 1], [p["domanda"], 0], [0, 0]]
+    h = head(X, W_q, W_K, W_V, causal)
+    n = len(TOKENS)
+    state = {"tokens": list(TOKENS), "row": row, "causal": causal, "X": X, "W_q": W_q, "W_k": W_K, "W_v": W_V,
+             **h, "Kt": transpose(h["K"]),
+             "masked": [[s if is_visible(i, j, causal) else None for j, s in enumerate(r)]
+                        for i, r in enumerate(h["scaled"])],
+             "sums": [sum(r) for r in h["A"]], "comparisons": comparisons(n, causal),
+             "big": comparisons(4000, False), "second": None}
+    if p["due_teste"]:
+        h2 = head(X, *HEAD2, causal)
+        state["second"] = {"A": h2["A"], "O": h2["O"], "concat": concat_columns(h["O"], h2["O"])}
+    return state
+
+
+def pair(v):
+    """[0,5 ; 0] that never breaks across lines."""
+    return vector_text(v).replace(" ", "\u00a0")
+
+
+def view(s):
+    tokens, r, n = s["tokens"], s["row"], len(s["tokens"])
+    names = [f"«{t}»" for t in tokens]
+    pick = (lambda i, j: (f"riga={i + 1}", f"Segui la riga di «{tokens[i]}»"))
+    hidden = [(i, j) for i in range(n) for j in range(n) if s["masked"][i][j] is None]
+
+    def mx(values, label, cols=None, **kw):
+        return matrix(values, label=label, row_labels=names, col_labels=cols, highlight_rows=[r], clickable=pick,
+                      **kw)
+
+    def heat(values, label, part):
+        # no row highlight here: it would cover the colours of the weights
+        return matrix(values, label=label, row_labels=names, col_labels=names, clickable=pick, heat=1.0, part=part)
+
+    def shapes(a, b):
+        return formula(f"{shape_label(*a)} · {shape_label(*b)} = {shape_label(a[0], b[1])}")
+
+    weights = s["A"][r]
+    terms = " + ".join(f"{num(a)} × {pair(v)}" for a, v in zip(weights, s["V"]))
+    sub = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+    parts = [
+        tag("h3", "1. La frase come matrice, i pesi della testa"),
+        mx(s["X"], "X", FEATURES, part="X"),
+        equation(*(matrix(W, label=name, row_labels=FEATURES, col_labels=cols, part=name)
+                   for W, name, cols in ((s["W_q"], "W_q", QK_NAMES), (s["W_k"], "W_k", QK_NAMES),
+                                         (s["W_v"], "W_v", V_NAMES)))),
+        tag("h3", "2. Query, key e value: X · W"),
+        shapes((n, 4), (4, 2)),
+        equation(mx(s["Q"], "Q = X·W_q", QK_NAMES, part="Q"), mx(s["K"], "K = X·W_k", QK_NAMES, part="K"),
+                 mx(s["V"], "V = X·W_v", V_NAMES, part="V")),
+        tag("h3", "3. Ogni query contro ogni key: Q Kᵀ"),
+        shapes((n, 2), (2, n)),
+        equation(mx(s["Q"], "Q"), "·", matrix(s["Kt"], label="Kᵀ", col_labels=names), "=",
+                 mx(s["scores"], "Q Kᵀ", names, highlight_cells=[(r, j) for j in range(n)], part="scores")),
+        tag("h3", "4. Diviso per √2, con la maschera" if s["causal"] else "4. Diviso per √2, senza maschera"),
+        mx([["−∞" if v is None else v for v in row] for row in s["masked"]], "Q Kᵀ / √2", names, part="masked",
+           caption="−∞: un token che viene dopo, da non guardare" if hidden else None),
+        tag("h3", "5. Softmax riga per riga: i pesi A"),
+        equation(heat(s["A"], "A", part="A"), "somme delle righe →",
+                 matrix([[x] for x in s["sums"]], label="somma", shape=False)),
+        tag("p", tag("strong", f"Dove guarda {names[r]}"), ": i pesi della sua riga di A."),
+        bars([Bar(name, a, num(a), highlight=a == max(weights), class_="s1")
+              for name, a in zip(names, weights)], label=f"Dove guarda {names[r]}", part="pesi"),
+        tag("h3", "6. Le uscite: O = A V"),
+        shapes((n, n), (n, 2)),
+        equation(mx(s["A"], "A"), "·", mx(s["V"], "V", V_NAMES), "=", mx(s["O"], "O", V_NAMES, part="O")),
+        formula(f"O{r + 1} = ".translate(sub), " + ".join(f"a{r + 1}{j + 1}V{j + 1}".translate(sub) for j in range(n)),
+                f" = {terms} ≈ {pair(s['O'][r])}"),
+    ]
+    if s["second"]:
+        two = s["second"]
+        parts += [tag("h3", "7. Una seconda testa: cerca il verbo"),
+                  equation(heat(two["A"], "A²", part="A2"), mx(two["O"], "O²", V2_NAMES)),
+                  formula(f"[O¹ | O²]: {shape_label(n, 2)} accanto a {shape_label(n, 2)} = {shape_label(n, 4)}"),
+                  mx(two["concat"], "[O¹ | O²]", V_NAMES + V2_NAMES, part="concat")]
+    parts.append(stats(
+        stat("Confronti (prodotti scalari) qui", f"1 + 2 + 3 = {num(s['comparisons'])}" if s["causal"]
+             else f"3 × 3 = {num(s['comparisons'])}"),
+        stat("Con n = 4.000 token", f"{num(s['big'] // 10**6)} milioni per testa, per strato", tone="warn")))
+    if not s["causal"]:
+        parts.append(callout("Senza maschera anche le prime righe guardano avanti: va bene per capire un testo "
+                             "(BERT), non per generarlo, dove il futuro non c'è ancora.", tone="warn"))
+    return tag("div", *parts, class_="lab-panel", data_part="testa", data_row=r)

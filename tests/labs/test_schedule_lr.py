@@ -1,0 +1,56 @@
+"""4.2 Warm-up e coseno: Llama 2's schedule by default."""
+
+import math
+
+import pytest
+
+import labs
+
+LAB = labs.get("schedule-lr")
+
+
+def state(**changes):
+    return LAB.compute(LAB.parse({k: str(v) for k, v in changes.items()}))
+
+
+def test_llama2_defaults_and_seed_figures():
+    s = state()
+    assert s["peak"] == pytest.approx(3e-4, abs=1e-18) and (s["warmup"], s["total"], s["floor"]) == (2000, 500_000, 0.1)
+    assert s["at_warmup_end"] == pytest.approx(3e-4, abs=1e-18)  # the peak, reached after 2,000 steps
+    assert s["final"] == pytest.approx(3e-5, abs=1e-18)  # 10 % of the peak
+    assert s["total_tokens"] == 2e12  # 500,000 steps of 4 million tokens
+    html = str(LAB.view(s))
+    assert "3,00 × 10⁻⁴" in html and "0,30 × 10⁻⁴" in html and "2.000 miliardi" in html
+
+
+def test_curve_rises_then_falls_and_contains_the_warmup_end():
+    s = state()
+    values = [v for _, v in s["curve"]]
+    top = values.index(max(values))
+    assert s["curve"][top][0] == 2000
+    assert all(a <= b for a, b in zip(values[:top], values[1:top + 1]))
+    assert all(a >= b for a, b in zip(values[top:], values[top + 1:]))
+    assert s["curve"][0] == [0, 0.0] and s["curve"][-1][0] == 500_000
+
+
+def test_the_chosen_step_reads_the_formula():
+    s = state(passo=251000)  # half way down the cosine: the mean of the peak and the floor
+    assert s["lr"] == pytest.approx((3e-4 + 3e-5) / 2, abs=1e-18) and s["phase"] == "coseno"
+    t = 120_000
+    expected = 3e-5 + (3e-4 - 3e-5) * 0.5 * (1 + math.cos(math.pi * (t - 2000) / 498_000))
+    assert state(passo=t)["lr"] == pytest.approx(expected, abs=1e-18)
+    assert state(passo=1000)["lr"] == pytest.approx(1.5e-4) and state(passo=1000)["phase"] == "warm-up"
+
+
+def test_handle_drags_the_step():
+    html = str(LAB.view(state()))
+    assert 'data-drag="passo -"' in html and "data-plane=" in html
+
+
+def test_edges_are_explained():
+    assert "Senza warm-up" in str(LAB.view(state(warmup=0)))
+    assert state(warmup=0)["lr"] <= 3e-4 and state(warmup=0, passo=0)["lr"] == pytest.approx(3e-4)
+    s = state(passo=900000)
+    assert s["step"] == 500_000 and "solo 500.000 passi" in str(LAB.view(s))
+    s = state(warmup=20000, totale=10000)
+    assert s["warmup"] == 10000 and "occupa tutto il training" in str(LAB.view(s))
