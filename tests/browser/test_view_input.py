@@ -79,3 +79,13 @@ def test_view_elements_work_from_the_keyboard(page, site_url):
     settle(page)
     for name, value in wanted.items():
         expect(root.locator(f'[data-param="{name}"]')).to_have_value(value)
+
+
+def test_adding_the_predicted_token_grows_the_sentence(page, site_url):
+    root = open_lab(page, site_url, "capitolo-1/transformer-miniatura/")
+    add = root.get_by_role("button", name="Aggiungi il token previsto")
+    add.click()
+    settle(page)
+    expect(root.locator('[data-param="generati"]')).to_have_value("1")
+    expect(root.locator("[data-lab-view]")).to_contain_text("divano")
+    assert "generati=1" in page.url
