@@ -45,6 +45,8 @@ async function init({ indexURL, package: name }) {
     await pyodide.loadPackage(name, { messageCallback: () => {} });
     render = pyodide.runPython("import labs; labs.render_json");
     self.postMessage({ type: "ready" });
+    // import every lab now, while the reader is still reading, not at the first click
+    setTimeout(() => pyodide.runPython("labs.all_labs()"), 50);
   } catch (error) {
     failed(error);
   }
