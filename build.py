@@ -104,7 +104,7 @@ def write_pages(env, download_bytes):
     (DOCS / "index.md").write_text(env.get_template("index.md.j2").render(chapters=chapters.items()), encoding="utf-8")
     nav = [{"Tutti i laboratori": "index.md"}]
     for chapter, chapter_labs in chapters.items():
-        nav.append({f"Capitolo {chapter.number} · {chapter.title}":
+        nav.append({chapter.label:
                     [{f"{lab.ref} {lab.title}": f"{lab.chapter.slug}/{lab.id}.md"} for lab in chapter_labs]})
     return nav
 

@@ -20,17 +20,30 @@ from .kit.controls import ParamError, flatten, parse_params
 
 @dataclass(frozen=True)
 class Chapter:
+    """A chapter of the guide (ch1, ch9, …) or, with a letter (chA), a group
+    of labs outside the numbered chapters."""
+
     number: str
     title: str
 
     @property
+    def numbered(self):
+        return self.number.isdigit()
+
+    @property
     def slug(self):
-        return f"capitolo-{self.number.lower()}"
+        return f"capitolo-{self.number}" if self.numbered else f"approfondimenti-{self.number.lower()}"
+
+    @property
+    def label(self):
+        return f"Capitolo {self.number} · {self.title}" if self.numbered else self.title
 
 
 def ref_key(ref):
-    """Natural order of refs: 1.2 < 1.10, 9B.2 < 9B.10 < 9C."""
-    return tuple(int(p) if p.isdigit() else p for p in re.findall(r"\d+|[A-Za-z]+", ref))
+    """Natural order of refs: 1.2 < 1.10, 9B.2 < 9B.10 < 9C; numbered
+    chapters before lettered groups (9G < A.1)."""
+    parts = re.findall(r"\d+|[A-Za-z]+", ref)
+    return (not ref[:1].isdigit(), *((0, int(p), "") if p.isdigit() else (1, 0, p) for p in parts))
 
 
 class Lab:
@@ -82,7 +95,7 @@ class Lab:
 
     def summary(self):
         return {"id": self.id, "ref": self.ref, "chapter": self.chapter.number,
-                "chapter_title": self.chapter.title, "title": self.title, "path": self.path,
+                "chapter_title": self.chapter.label, "title": self.title, "path": self.path,
                 "stepped": self.stepped}
 
 
@@ -147,4 +160,4 @@ def render_json(lab_id, raw_json):
     return json.dumps(render(lab_id, json.loads(raw_json)))
 
 
-__all__ = ["Chapter", "Lab", "LabError", "ParamError", "all_labs", "get", "render", "render_json", "check_finite"]
+__all__ = ["Chapter", "Lab", "LabError", "ParamError", "all_labs", "check_finite", "get", "ref_key", "render", "render_json"]

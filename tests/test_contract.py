@@ -89,7 +89,8 @@ def test_ids_and_refs_are_unique():
 def test_metadata_and_prose(lab):
     assert lab.title and lab.ref and lab.chapter.title
     assert len(lab.prose) > 200, "la prosa del laboratorio (docstring) è troppo corta"
-    assert lab.path == f"capitolo-{lab.chapter.number.lower()}/{lab.id}/"
+    assert lab.path == f"{lab.chapter.slug}/{lab.id}/"
+    assert lab.chapter.label.endswith(lab.chapter.title)
     names = [c.name for c in lab.params_list]
     assert len(set(names)) == len(names), "due controlli con lo stesso nome"
 
@@ -164,3 +165,15 @@ def test_a_lab_that_raises_gives_an_italian_error_not_an_exception(monkeypatch):
     assert not result["ok"] and "non è riuscito" in result["error"]
     monkeypatch.setattr(lab.module, "compute", lambda p: (_ for _ in ()).throw(labs.LabError("Matrici incompatibili")))
     assert labs.render("ombrello", {})["error"] == "Matrici incompatibili"
+
+
+def test_refs_sort_naturally_and_lettered_groups_come_last():
+    refs = ["A.2", "9B.10", "1.10", "9D.2", "A.10", "1.2", "9B.2", "9D.1", "9C"]
+    assert sorted(refs, key=labs.ref_key) == ["1.2", "1.10", "9B.2", "9B.10", "9C", "9D.1", "9D.2", "A.2", "A.10"]
+
+
+def test_chapter_labels_and_paths():
+    assert labs.Chapter("1", "Dal testo al modello").label == "Capitolo 1 · Dal testo al modello"
+    assert labs.Chapter("1", "x").slug == "capitolo-1"
+    extra = labs.Chapter("A", "Approfondimenti: il blocco")
+    assert extra.label == "Approfondimenti: il blocco" and extra.slug == "approfondimenti-a"
