@@ -8,8 +8,8 @@ Ora il conto famoso, **re − uomo + donna**, in due mosse. Prima
 donna − uomo: sottraendo numero per numero si ottiene la freccia che porta
 da «uomo» a «donna», cioè [0 ; 0,8], «un po' più femminile, regale uguale».
 Poi si parte da «re» e si aggiunge quella freccia. Si arriva su
-[0,9 ; 0,9]: esattamente «regina». Aggiungere e togliere numeri, qui, vuol
-dire aggiungere e togliere caratteristiche.
+[0,9 ; 0,9]: esattamente «regina». Ogni numero tolto o aggiunto è una
+qualità tolta o aggiunta alla parola.
 
 Scegli altre tre parole per il conto A − B + C: il laboratorio dice quale
 parola è più vicina al punto d'arrivo, e a che distanza. Con i cursori puoi

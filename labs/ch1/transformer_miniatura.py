@@ -15,9 +15,9 @@ MLP di 7 neuroni). I conti sono quelli di un modello vero, divisi nei
    di E con un prodotto scalare, e la softmax trasforma i 12 punteggi in
    probabilità per il token successivo.
 
-Qui le 8 dimensioni hanno un **nome** (animale, dormire, mangiare, luogo,
-preposizione, fine, articolo, cibo) e i pesi sono scritti a mano, perché si
-possa leggere ogni numero. In un modello vero i numeri per token sono
+Qui ciascuna delle 8 dimensioni ha un **nome** (animale, dormire, mangiare,
+luogo, preposizione, fine, articolo, cibo), e ogni peso l'abbiamo scelto noi,
+a mano, perché ogni numero si possa leggere. In un modello vero i numeri per token sono
 migliaia (4.096 in Llama 2 7B), nessuno ha un nome, i blocchi sono decine e
 i pesi li trova il training. Il calcolo, però, è lo stesso. Per restare
 leggibile il modello semplifica anche altro: i vettori dei token fanno da

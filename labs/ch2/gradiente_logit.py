@@ -9,7 +9,8 @@ altri. Il segno indica la direzione: negativo vuol dire «alza questo logit»,
 positivo «abbassalo». «Parigi» riceve 0,12 − 1 = −0,88, una spinta forte
 verso l'alto; «Lione» +0,30, tanto quanta probabilità ha sottratto;
 «banana», con lo 0,1 %, riceve +0,001 e resta quasi ferma. Nessuno ha
-scritto «premia Parigi, punisci Lione»: lo dice la derivata. E i gradienti
+deciso a mano di spingere su «Parigi» e frenare «Lione»: è la derivata a
+farlo. E i gradienti
 sommano sempre a 0, perché le probabilità sommano a 1 e in y c'è un solo 1.
 
 Da dove vengono i logit? Li abbiamo scelti perché la softmax restituisca

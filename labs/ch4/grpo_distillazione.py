@@ -4,9 +4,9 @@ assegna un **reward**, e il training rinforza i tentativi migliori. Ma
 migliori rispetto a che cosa?
 
 **GRPO** risponde confrontando i tentativi tra loro. Per ogni domanda il
-modello genera un gruppo di risposte; il **vantaggio** di ognuna è il suo
-reward meno la media del gruppo, diviso per la deviazione standard. Sopra la
-media il vantaggio è positivo e quei token vengono resi più probabili; sotto
+modello genera un gruppo di risposte; il **vantaggio** di ognuna misura di
+quanto il suo reward supera la media del gruppo, in unità di deviazione
+standard: (r − media) / dev. std. Sopra la media il vantaggio è positivo e quei token vengono resi più probabili; sotto
 è negativo e vengono scoraggiati. I vantaggi sommano sempre a zero. Prova i
 pulsanti: in un problema **facile** l'unica risposta sbagliata spicca, in
 uno **difficile** è l'unica giusta a spiccare, e se le risposte prendono

@@ -21,8 +21,8 @@ tutti uguali.
 
 Conta anche i confronti: con la maschera il primo token ne fa 1, il secondo
 2, il quarto 4, in tutto 1 + 2 + 3 + 4 = 10. Senza maschera (come in BERT)
-sono 4 × 4 = 16. Il lavoro cresce con il quadrato della lunghezza della
-frase: è il prezzo dell'attention.
+sono 4 × 4 = 16. Raddoppiando la frase i confronti quadruplicano: è il
+prezzo dell'attention.
 """
 
 from core.attention import MASKED, comparisons, dot_scores, is_visible, softmax_rows

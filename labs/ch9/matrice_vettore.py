@@ -14,9 +14,9 @@ matrice si chiama trasformazione **lineare**.
 
 I pulsanti caricano i casi tipici. La **rotazione** gira il piano senza
 cambiare lunghezze né angoli. La **scala** [[s₁, 0], [0, s₂]] allunga o
-accorcia ciascun asse per conto suo. Il **taglio** [[1, k], [0, 1]] fa
-scivolare le righe orizzontali le une sulle altre, come un mazzo di carte
-spinto di lato. La **proiezione** [[1, 0], [0, 0]] butta via la seconda
+accorcia ciascun asse per conto suo. Il **taglio** [[1, k], [0, 1]] sposta
+ogni riga orizzontale di lato, di più quanto più è in alto: il quadrato
+diventa un parallelogramma. La **proiezione** [[1, 0], [0, 0]] butta via la seconda
 coordinata: tanti punti finiscono nello stesso posto e non si può più
 tornare indietro.
 

@@ -1,8 +1,8 @@
 """Quanto è lunga la freccia [3 ; 4]? Fa 3 passi a destra e 4 in su, quindi
 è l'ipotenusa di un triangolo rettangolo con cateti 3 e 4: per Pitagora è
 lunga √(3² + 4²) = √25 = 5. Questa lunghezza si chiama **norma** e si scrive
-|a|. Con più di due numeri la regola è la stessa: si sommano i quadrati di
-tutti gli elementi e si prende la radice.
+|a|. Con più di due numeri non cambia nulla: radice quadrata della somma
+dei quadrati di ogni elemento.
 
 Se dividiamo ogni elemento per la norma, la freccia si accorcia (o si
 allunga) fino a misurare esattamente 1, ma continua a puntare dalla stessa

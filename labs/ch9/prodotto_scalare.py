@@ -1,5 +1,5 @@
-"""Anna, Bruno e Carla hanno dato un voto da −2 a +2 agli stessi cinque
-film. Per capire se due di loro hanno gusti simili moltiplichiamo i loro
+"""Anna, Bruno e Carla hanno votato gli stessi cinque film, ciascuno con un
+numero da −2 a +2. Per capire se due di loro hanno gusti simili moltiplichiamo i loro
 voti film per film e sommiamo i prodotti. Quando un film piace a tutti e
 due (+ per +) o non piace a nessuno dei due (− per −) il prodotto è
 positivo; quando sono in disaccordo è negativo. Il totale si chiama

@@ -1,6 +1,7 @@
 """La tavola pitagorica ha 100 caselle, ma bastano 20 numeri per
 ricostruirla: i numeri da 1 a 10 sul bordo in alto e quelli sul bordo a
-sinistra. Ogni casella è il prodotto della sua riga per la sua colonna.
+sinistra. In ogni casella c'è il numero del suo bordo sinistro per quello del
+suo bordo in alto.
 
 Lo stesso trucco con la colonna u = [1; 2; 3] e la riga v = [1, 0, 2] dà una
 tabella 3 × 3, u·vᵀ, in cui la casella (i, j) vale uᵢ·vⱼ. Muovi x: qualunque

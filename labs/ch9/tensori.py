@@ -9,9 +9,9 @@ tutto 2 · 3 · 4 = 24 numeri. Il conto vale sempre: il numero di elementi è
 il prodotto delle lunghezze della shape. Cambia B, L e d e guarda crescere
 la pila.
 
-Un numero si trova con un indice per asse, contando da 0 come nei
-programmi: X[1, 2, 0] è il primo numero del vettore del terzo token della
-seconda frase. Se invece fissi solo alcuni indici ottieni una **fetta**:
+Per leggere un solo numero serve un indice per ogni asse, e gli indici
+partono da 0, come in Python: X[1, 2, 0] vuol dire seconda frase, terzo
+token, primo numero del suo vettore. Se invece fissi solo alcuni indici ottieni una **fetta**:
 X[1] è un'intera frase, una matrice [L × d]; X[1, 2] è il vettore di un
 token, [d]; X[:, 2] prende il terzo token di ogni frase, [B × d]; X[:, :, 0]
 il primo numero di tutti i token, [B × L]. Il simbolo «:» vuol dire «tutti».
