@@ -8,8 +8,8 @@ utile: le colonne sono i punti in cui finiscono le frecce [1 ; 0] e [0 ; 1].
 
 Nel piano si vede che cosa fa la matrice a tutti i punti insieme. La griglia
 sottile colorata è la griglia quadrettata dopo la trasformazione, la F piena
-è la F grigia trasformata. Le rette restano rette, le parallele restano
-parallele e l'origine non si muove: per questo la moltiplicazione per una
+è la F grigia trasformata. Nessuna linea si incurva, due linee parallele
+non si incontrano mai e l'origine resta ferma: per questo la moltiplicazione per una
 matrice si chiama trasformazione **lineare**.
 
 I pulsanti caricano i casi tipici. La **rotazione** gira il piano senza

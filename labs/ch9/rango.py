@@ -7,8 +7,8 @@ Lo stesso trucco con la colonna u = [1; 2; 3] e la riga v = [1, 0, 2] dà una
 tabella 3 × 3, u·vᵀ, in cui la casella (i, j) vale uᵢ·vⱼ. Muovi x: qualunque
 vettore entri, l'uscita M·x è sempre (v·x) volte u, cioè un multiplo di
 [1; 2; 3]. Tutte le uscite stanno sulla stessa retta: la matrice ha
-**rango 1**. Il rango conta le direzioni indipendenti in cui possono cadere
-le uscite.
+**rango 1**. Il rango è il numero di direzioni indipendenti che le uscite
+riescono a occupare.
 
 Generalizzando, una matrice [d × d] si può costruire come B·A, con B
 [d × r] e A [r × d] e r piccolo. Il risultato ha la shape giusta, ma
