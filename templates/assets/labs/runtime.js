@@ -263,6 +263,7 @@ class LabController {
     if (this.busy) { this.again = true; return; }
     this.busy = true;
     this.root.dataset.busy = "true";
+    this.view.setAttribute("aria-busy", "true");
     const result = await python.render(this.id, this.params());
     if (result.ok) {
       this.view.innerHTML = result.html;
@@ -282,6 +283,7 @@ class LabController {
     }
     this.busy = false;
     delete this.root.dataset.busy;
+    this.view.removeAttribute("aria-busy");
     if (this.again) {
       this.again = false;
       this.update();
