@@ -1,0 +1,42 @@
+"""Normalization of one token's vector: LayerNorm and RMSNorm.
+
+Both look at a single vector (one token), never at other tokens or other
+examples of a batch. LayerNorm recentres and rescales; RMSNorm only rescales.
+"""
+
+import math
+
+from .stats import mean
+
+
+def layer_norm(x, eps=1e-5, gain=None, bias=None):
+    """yᵢ = gᵢ·(xᵢ − μ)/√(σ² + ε) + bᵢ, with μ the mean and σ² the population
+    variance of x. gain defaults to all ones, bias to all zeros."""
+    m = mean(x)
+    s = math.sqrt(math.fsum((v - m) ** 2 for v in x) / len(x) + eps)
+    gain = gain or [1.0] * len(x)
+    bias = bias or [0.0] * len(x)
+    return [g * (v - m) / s + b for v, g, b in zip(x, gain, bias)]
+
+
+def rms(x, eps=0.0):
+    """√(mean of xᵢ² + ε): the root mean square, the size of a typical entry."""
+    return math.sqrt(math.fsum(v * v for v in x) / len(x) + eps)
+
+
+def rms_norm(x, eps=1e-5, gain=None):
+    """yᵢ = gᵢ·xᵢ/√(mean of x² + ε): no mean is subtracted, so no bias either."""
+    r = rms(x, eps)
+    gain = gain or [1.0] * len(x)
+    return [g * v / r for v, g in zip(x, gain)]
+
+
+def rms_norm_backward(x, grad_out, eps=1e-5):
+    """The gradient with respect to x of a quantity whose gradient with respect
+    to y = rms_norm(x) is grad_out (no gain): Jᵀ·grad_out, where
+    J = (I − y·yᵀ/n)/r is symmetric. Dividing by r is why a large x
+    passes back a small gradient."""
+    n, r = len(x), rms(x, eps)
+    y = [v / r for v in x]
+    along = math.fsum(a * b for a, b in zip(y, grad_out)) / n
+    return [(g - yi * along) / r for g, yi in zip(grad_out, y)]

@@ -1,0 +1,1 @@
+"""Approfondimenti: il blocco del transformer"""

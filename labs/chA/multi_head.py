@@ -1,0 +1,137 @@
+"""Una testa di attention guarda la frase in un modo solo: la sua query
+cerca una cosa, le key rispondono, i pesi dicono dove va lo sguardo. Per
+guardare in più modi insieme il transformer mette più teste una accanto
+all'altra, ognuna con le sue matrici W_q, W_k e W_v, tutte sulla stessa
+matrice X. Il laboratorio «Un'intera testa di attention» mostra i conti di
+una testa; qui ne lavorano tre sulla frase «il trofeo non entra nella
+valigia .».
+
+I vettori dei token sono leggibili: quattro numeri dicono che cosa è il token
+(nome, verbo, parola funzionale, punto) e due dicono dove si trova, il seno e
+il coseno di 0,75 radianti per posizione. I pesi delle teste sono scelti a mano.
+La **prima** confronta la posizione di chi guarda, girata indietro di un
+passo, con quella degli altri: guarda il token **precedente**. La
+**seconda** ha la stessa query per tutti e una key che vale solo per i
+**nomi**: guarda «trofeo» e, quando arriva, anche «valigia». La **terza**
+confronta la posizione con se stessa: ognuno guarda **se stesso**.
+
+Scegli un token (o clicca una riga di una tabella) e confronta le tre righe:
+stesso token, tre sguardi diversi. Porta a 0 la decisione delle query e i
+pesi diventano uguali in tutte le teste. Togli la maschera causale (come in
+BERT) e le righe si riempiono anche sopra la diagonale: «trofeo» ora vede
+«valigia» anche se viene dopo.
+
+Ogni testa restituisce 2 numeri per token. Le uscite si mettono in fila,
+una accanto all'altra (7 × 6), e una matrice **W_o** le rimescola in un
+vettore della stessa lunghezza di X, pronto da sommare al flusso residuo.
+Nei modelli veri le teste sono decine e nessuno le sceglie a mano: imparano
+da sole a guardare in modi diversi.
+"""
+
+import math
+
+from core.attention import comparisons, concat_columns, head, is_visible
+from core.linalg import matmul
+from labs.kit import Choice, Slider, Toggle, callout, equation, formula, matrix, num, shape_label, table, tag
+
+TITLE = "Più teste, più modi di guardare"
+REF = "A.4"
+
+TOKENS = ("il", "trofeo", "non", "entra", "nella", "valigia", ".")
+KINDS = ("nome", "verbo", "funzione", "punto")
+FEATURES = KINDS + ("sin pos", "cos pos")
+TYPE = (2, 0, 2, 1, 2, 0, 3)  # index into KINDS
+THETA = 0.75  # radians per position: −7 steps make 5.25 rad, still less alike than one step (cos 0.51 < cos 0.73)
+X = [[float(k == TYPE[p]) for k in range(4)] + [math.sin(THETA * p), math.cos(THETA * p)]
+     for p in range(len(TOKENS))]
+SHARP = 7.0  # query length of the positional heads: cos 0 − cos 0.75 ≈ 0.27 needs it to stand out
+
+
+def only(rows):
+    """A 6 × 2 matrix with the given rows (feature name → pair), zeros elsewhere."""
+    return [list(rows.get(f, (0.0, 0.0))) for f in FEATURES]
+
+
+c, s = math.cos(THETA), math.sin(THETA)
+POSITION = {"sin pos": (1.0, 0.0), "cos pos": (0.0, 1.0)}
+# (name, W_q, W_k, W_v, names of the value columns). The first query turns the
+# position back by one step (a rotation by −0.75), so it matches the key of p − 1.
+HEADS = (
+    ("precedente", only({"sin pos": (SHARP * c, SHARP * s), "cos pos": (-SHARP * s, SHARP * c)}), only(POSITION),
+     only({"nome": (1, 0), "funzione": (0, 1)}), ("nome", "funzione")),
+    ("nomi", only({k: (4.0, 0.0) for k in KINDS}), only({"nome": (1, 0)}),
+     only({"nome": (1, 0), "verbo": (0, 1)}), ("nome", "verbo")),
+    ("se stesso", only({f: (SHARP * a, SHARP * b) for f, (a, b) in POSITION.items()}), only(POSITION),
+     only({"verbo": (1, 0), "punto": (0, 1)}), ("verbo", "punto")),
+)
+WHAT = {"precedente": "il token precedente", "nomi": "i nomi", "se stesso": "se stesso"}
+SUP = "¹²³"
+CONCAT_NAMES = [f"{v}{SUP[h]}" for h, spec in enumerate(HEADS) for v in spec[4]]
+# W_o sends each head's column back onto the feature it carries, at half weight.
+W_O = [[0.5 if f == name.rstrip(SUP) else 0.0 for f in FEATURES] for name in CONCAT_NAMES]
+
+CONTROLS = [
+    Choice("riga", "Token che guarda", tuple((str(i + 1), f"«{t}»") for i, t in enumerate(TOKENS)), "4"),
+    Toggle("maschera", "Maschera causale (GPT)", True, help="Spenta: ogni token vede anche quelli dopo (BERT)"),
+    Slider("decisione", "Decisione delle query", 0.0, 2.0, 0.25, 1.0,
+           help="Ogni W_q moltiplicata per questo numero: a 0 nessuna testa cerca niente"),
+]
+
+
+def compute(p):
+    causal, row, k = p["maschera"], int(p["riga"]) - 1, p["decisione"]
+    heads = []
+    for name, W_q, W_k, W_v, v_names in HEADS:
+        W_q = [[k * x for x in r] for r in W_q]
+        h = head(X, W_q, W_k, W_v, causal)
+        heads.append({"name": name, "W_q": W_q, "W_k": W_k, "W_v": W_v, "v_names": list(v_names),
+                      "A": h["A"], "O": h["O"], "top": [max(range(len(r)), key=r.__getitem__) for r in h["A"]]})
+    concat = concat_columns(*(h["O"] for h in heads))
+    return {"tokens": list(TOKENS), "row": row, "causal": causal, "X": X, "heads": heads, "concat": concat,
+            "W_o": W_O, "out": matmul(concat, W_O), "sums": [[sum(r) for r in h["A"]] for h in heads],
+            "comparisons": comparisons(len(TOKENS), causal) * len(heads)}
+
+
+def view(s):
+    tokens, r, n = s["tokens"], s["row"], len(s["tokens"])
+    names = [f"«{t}»" for t in tokens]
+    pick = (lambda i, j: (f"riga={i + 1}", f"Segui la riga di «{tokens[i]}»"))
+
+    def mx(values, label, cols, **kw):
+        return matrix(values, label=label, row_labels=names, col_labels=cols, highlight_rows=[r], clickable=pick,
+                      **kw)
+
+    def weights(h, i):
+        # a masked cell stays empty: the −∞ of the mask is not a weight
+        return [[a if is_visible(i, j, s["causal"]) else None for j, a in enumerate(row)]
+                for i, row in enumerate(h["A"])]
+
+    heats = [matrix(weights(h, 0), label=f"A{SUP[k]}: {h['name']}", row_labels=names, col_labels=tokens,
+                    clickable=pick, heat=1.0, highlight_cells=[(r, h["top"][r])], part=f"A{k + 1}")
+             for k, h in enumerate(s["heads"])]
+    rows = [[f"{k + 1}", WHAT[h["name"]], f"«{tokens[h['top'][r]]}»", num(h["A"][r][h["top"][r]])]
+            for k, h in enumerate(s["heads"])]
+    hh = len(s["heads"])
+    return tag(
+        "div",
+        tag("h3", "1. La frase: che cosa è ogni token e dove si trova"),
+        mx(s["X"], "X", FEATURES, part="X"),
+        tag("h3", "2. Tre teste, tre tabelle di pesi"),
+        tag("p", "Ogni riga è un token che guarda, ogni colonna un token guardato; il riquadro segna dove "
+                 "guarda di più." + (" Le caselle vuote sono nascoste dalla maschera." if s["causal"] else "")),
+        equation(*heats),
+        tag("p", tag("strong", f"Dove guarda {names[r]}"), ", testa per testa:"),
+        table(["Testa", "Cerca", "Guarda soprattutto", "Peso"], rows),
+        tag("h3", "3. Le uscite in fila, poi W_o"),
+        formula(f"{hh} teste × {shape_label(n, 2)} messe accanto = {shape_label(n, hh * 2)} · W_o "
+                f"{shape_label(hh * 2, len(FEATURES))} = {shape_label(n, len(FEATURES))}"),
+        equation(mx(s["concat"], "[O¹ | O² | O³]", CONCAT_NAMES, part="concat"), "·",
+                 matrix(s["W_o"], label="W_o", row_labels=CONCAT_NAMES, col_labels=FEATURES, part="W_o"), "=",
+                 mx(s["out"], "uscita", FEATURES, part="out")),
+        callout(f"Confronti fatti: {hh} × {num(s['comparisons'] // hh)} = {num(s['comparisons'])}. "
+                "Più teste costano più conti, ma ognuna lavora su vettori corti (qui 2 numeri) e tutte insieme "
+                "si calcolano in parallelo." if s["causal"] else
+                "Senza maschera ogni token vede tutta la frase, anche il futuro: va bene per leggere (BERT), "
+                "non per generare.", tone="info" if s["causal"] else "warn"),
+        class_="lab-panel", data_part="multi-head", data_row=r,
+    )

@@ -1,0 +1,117 @@
+"""Prima di entrare nell'attention e poi nella rete feed-forward, il vettore
+di ogni token passa per una **normalizzazione**: i suoi numeri vengono
+riportati a una scala standard, qualunque fosse quella di partenza. Conta
+solo quel vettore: gli altri token e gli altri esempi del batch non
+c'entrano.
+
+La **LayerNorm** lavora in due mosse. Prima toglie la media, così i numeri
+si dispongono attorno allo zero; poi divide per la deviazione standard, così
+lo scarto tipico diventa 1. Con [2, 4, 6] la media è 4, resta [−2, 0, 2], la
+deviazione standard è circa 1,63 e si arriva a circa [−1,22 ; 0 ; 1,22].
+Alla fine due parametri appresi, una scala γ e uno spostamento β, permettono
+al modello di allargare o spostare il risultato se gli serve.
+
+La **RMSNorm**, usata da LLaMA e da molti modelli recenti, salta la prima
+mossa: divide e basta, per la radice della media dei quadrati (RMS). Con
+[2, 4, 6] la media dei quadrati è 56/3, la radice circa 4,32, e il vettore
+diventa circa [0,46 ; 0,93 ; 1,39]: tutti positivi come prima. Fa un
+passaggio in meno sui numeri e non ha il parametro β.
+
+Prova lo slider **aggiungi c**: somma lo stesso numero a ogni componente.
+La LayerNorm non se ne accorge, perché la media si sposta di c e la
+sottrazione lo cancella; la RMSNorm invece sì. Le barre tratteggiate
+mostrano il risultato con c = 0. Poi prova a raddoppiare tutti i numeri:
+questa volta nessuna delle due cambia. E se metti tutti i numeri uguali,
+la LayerNorm dà solo zeri (il piccolo ε sotto la radice evita di dividere
+per zero).
+"""
+
+from core.normalization import layer_norm, rms, rms_norm
+from core.stats import mean, std
+from labs.kit import Bar, Group, Slider, bars, callout, num, stat, stats, table, tag
+
+TITLE = "LayerNorm e RMSNorm"
+REF = "A.1"
+
+EPS = 1e-5  # as PyTorch's default: it only matters when all numbers are equal
+DEFAULTS = (2.0, 4.0, 6.0, 8.0, -3.0, 1.0)
+SUB = "₁₂₃₄₅₆"
+
+CONTROLS = [
+    Group("Il vettore di un token", (
+        Slider("n", "Quanti numeri", 3, 6, 1, 3),
+        *(Slider(f"x{i + 1}", f"x{SUB[i]}" + (f" (con {i + 1} numeri o più)" if i >= 3 else ""), -10.0, 10.0, 0.5, v)
+          for i, v in enumerate(DEFAULTS)),
+        Slider("c", "Aggiungi c a ogni numero", -10.0, 10.0, 0.5, 0.0),
+    )),
+    Group("Parametri appresi", (
+        Slider("gamma", "Scala γ", -2.0, 3.0, 0.1, 1.0),
+        Slider("beta", "Spostamento β (solo LayerNorm)", -3.0, 3.0, 0.1, 0.0),
+    )),
+]
+
+
+def compute(p):
+    base = [p[f"x{i + 1}"] for i in range(p["n"])]
+    x = [v + p["c"] for v in base]
+    n, g, b = len(x), p["gamma"], p["beta"]
+    gains, biases = [g] * n, [b] * n
+    ln, rn = layer_norm(x, EPS, gains, biases), rms_norm(x, EPS, gains)
+    ln0, rn0 = layer_norm(base, EPS, gains, biases), rms_norm(base, EPS, gains)
+    m = mean(x)
+    return {
+        "x": x, "c": p["c"], "gamma": g, "beta": b, "mean": m, "centred": [v - m for v in x], "std": std(x),
+        "unit": layer_norm(x, EPS), "layer": ln, "mean_square": mean([v * v for v in x]), "rms": rms(x),
+        "rms_unit": rms_norm(x, EPS), "rms_out": rn, "layer_before": ln0, "rms_before": rn0,
+        "layer_shift": max(abs(a - z) for a, z in zip(ln, ln0)), "rms_shift": max(abs(a - z) for a, z in zip(rn, rn0)),
+    }
+
+
+def row(values):
+    return "[" + " ; ".join(num(v) for v in values) + "]"
+
+
+def panel(title, values, before, scale, cls):
+    items = [Bar(f"x{SUB[i]}", v, class_=cls, before=None if before is None else before[i])
+             for i, v in enumerate(values)]
+    return tag("div", tag("h4", title),
+               bars(items, label=title, lo=-scale, hi=scale, before_label="con c = 0" if before else "",
+                    row_height=26))
+
+
+def view(s):
+    shifted = s["c"] != 0
+    # the input keeps its own scale; the two outputs share one, so they compare at a glance
+    size = max(1.0, *(abs(v) for v in s["x"]))
+    scale = max(2.0, *(abs(v) for key in ("layer", "rms_out", "layer_before", "rms_before") for v in s[key]))
+    gb = f"· {num(s['gamma'], 1)} + {num(s['beta'], 1)}"
+    return tag(
+        "div",
+        stats(stat("Media μ", num(s["mean"])), stat("Deviazione standard σ", num(s["std"])),
+              stat("RMS", num(s["rms"]))),
+        tag("h3", "LayerNorm, passo per passo"),
+        table(("Passo", "Conto", "Vettore"), [
+            ("ingresso", "x", row(s["x"])),
+            ("1. togli la media", f"x − {num(s['mean'])}", row(s["centred"])),
+            ("2. dividi per σ", f"÷ {num(s['std'])}", row(s["unit"])),
+            ("3. scala e sposta", f"{gb}", row(s["layer"])),
+        ]),
+        tag("h3", "RMSNorm, passo per passo"),
+        table(("Passo", "Conto", "Vettore"), [
+            ("ingresso", "x", row(s["x"])),
+            ("1. media dei quadrati", f"{num(s['mean_square'])} → radice {num(s['rms'])}", "—"),
+            ("2. dividi per la RMS", f"÷ {num(s['rms'])}", row(s["rms_unit"])),
+            ("3. scala", f"· {num(s['gamma'], 1)}", row(s["rms_out"])),
+        ]),
+        tag("p", "Sotto le radici c'è anche ε = 0,00001, per non dividere mai per zero.",
+            class_="lab-step-counter"),
+        tag("div", panel("Ingresso", s["x"], None, size, "s1"),
+            panel("Dopo la LayerNorm", s["layer"], s["layer_before"] if shifted else None, scale, "s2"),
+            panel("Dopo la RMSNorm", s["rms_out"], s["rms_before"] if shifted else None, scale, "s3"),
+            data_part="barre"),
+        callout(f"Hai aggiunto {num(s['c'], 1)} a ogni numero: la LayerNorm dà gli stessi valori di prima "
+                f"(differenza massima {num(s['layer_shift'])}), la RMSNorm no (differenza massima "
+                f"{num(s['rms_shift'])}).", tone="ok") if shifted else
+        callout("Muovi «Aggiungi c»: la LayerNorm resterà ferma, la RMSNorm si sposterà."),
+        class_="lab-panel", data_part="normalizzazione",
+    )

@@ -1,0 +1,77 @@
+"""A.4 Più teste: three hand-set heads on «il trofeo non entra nella valigia .»."""
+
+import numpy as np
+import pytest
+
+import labs
+from core.attention import multi_head
+
+LAB = labs.get("multi-head")
+MOD = LAB.module
+
+
+def state(**changes):
+    return LAB.compute(LAB.parse({k: str(v) for k, v in changes.items()}))
+
+
+def softmax_head(X, Wq, Wk, causal):
+    S = (X @ Wq) @ (X @ Wk).T / np.sqrt(Wq.shape[1])
+    if causal:
+        S = np.where(np.tril(np.ones_like(S)) == 1, S, -np.inf)
+    A = np.exp(S - S.max(axis=1, keepdims=True))
+    return A / A.sum(axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize("causal", [True, False])
+@pytest.mark.parametrize("k", [0, 0.5, 1, 2])
+def test_every_head_against_numpy(causal, k):
+    s = state(maschera=int(causal), decisione=k)
+    X = np.array(s["X"])
+    outs = []
+    for h in s["heads"]:
+        Wq, Wk, Wv = (np.array(h[w]) for w in ("W_q", "W_k", "W_v"))
+        A = softmax_head(X, Wq, Wk, causal)
+        np.testing.assert_allclose(h["A"], A, atol=1e-12)
+        np.testing.assert_allclose(np.array(h["A"]).sum(axis=1), 1, atol=1e-12)
+        if causal:
+            assert np.all(np.triu(np.array(h["A"]), 1) == 0)
+        outs.append(A @ (X @ Wv))
+    concat = np.hstack(outs)
+    assert concat.shape == (7, 6)
+    np.testing.assert_allclose(s["concat"], concat, atol=1e-12)
+    np.testing.assert_allclose(s["out"], concat @ np.array(s["W_o"]), atol=1e-12)
+    heads = [(h["W_q"], h["W_k"], h["W_v"]) for h in s["heads"]]
+    np.testing.assert_allclose(multi_head(s["X"], heads, causal, s["W_o"]), s["out"], atol=1e-12)
+
+
+@pytest.mark.parametrize("causal", [True, False])
+def test_the_heads_do_what_the_prose_says(causal):
+    s = state(maschera=int(causal))
+    previous, nouns, itself = (np.array(h["A"]) for h in s["heads"])
+    noun_cols = [1, 5]  # «trofeo», «valigia»
+    for i in range(1, 7):
+        assert previous[i].argmax() == i - 1
+        assert itself[i].argmax() == i
+        if i >= 1:
+            assert nouns[i].argmax() in noun_cols and nouns[i].max() > 0.4
+    if causal:
+        assert previous[0, 0] == itself[0, 0] == nouns[0, 0] == 1  # «il» only sees itself
+        assert nouns[3].argmax() == 1 and nouns[6, 1] == pytest.approx(nouns[6, 5])  # «valigia» joins later
+    else:
+        assert nouns[1, 5] == pytest.approx(nouns[1, 1])  # «trofeo» sees «valigia» without the mask
+
+
+def test_default_row_of_entra():
+    s = state()
+    assert s["tokens"][s["row"]] == "entra" and s["causal"]
+    assert [h["top"][3] for h in s["heads"]] == [2, 1, 3]  # «non», «trofeo», «entra»
+    assert [round(h["A"][3][t], 2) for h, t in zip(s["heads"], (2, 1, 3))] == [0.65, 0.85, 0.78]
+    assert s["comparisons"] == 3 * 28
+    html = str(LAB.view(s))
+    assert "[7\u00a0×\u00a06]" in html and "W_o" in html and "∞" not in html
+
+
+def test_zero_decision_gives_equal_weights():
+    s = state(decisione=0, maschera=0)
+    for h in s["heads"]:
+        np.testing.assert_allclose(h["A"], np.full((7, 7), 1 / 7), atol=1e-12)
