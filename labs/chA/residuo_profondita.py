@@ -29,16 +29,12 @@ dai pesi. La tabella sotto il grafico riassume tutti e sei i casi.
 
 import math
 
-from core.linalg import seeded_rng
-from core.normalization import rms_norm, rms_norm_backward
-from core.stats import gaussian_sample
+from core.deep_stack import draw, gradient_sizes
 from labs.kit import Choice, Series, Slider, callout, formula, line_chart, num, sci, stat, stats, table, tag
 
 TITLE = "Residui e profondità: un esperimento"
 REF = "A.2"
 
-D = 8  # wide enough to behave like a layer, small enough to stay well under a millisecond per layer
-EPS = 1e-5
 FLOOR, CEILING = 1e-30, 1e30  # beyond these a gradient is drawn at the edge (the text says so)
 NORMS = (("nessuna", "Nessuna"), ("pre", "Pre-norm"), ("post", "Post-norm"))
 RULES = {"nessuna": ("tanh(W·h)", "h + tanh(W·h)"), "pre": ("tanh(W·norm(h))", "h + tanh(W·norm(h))"),
@@ -50,46 +46,6 @@ CONTROLS = [
     Slider("scala", "Scala dei pesi σ", 0.2, 3.0, 0.1, 0.5),
     Slider("seme", "Seme dei pesi", 1, 20, 1, 1),
 ]
-
-
-def draw(seed, layers, sigma):
-    """The input vector and one D×D matrix per layer, entries N(0, σ²/D)."""
-    rng = seeded_rng(seed)
-    x = gaussian_sample(D, rng)
-    return x, [[[v * sigma / math.sqrt(D) for v in gaussian_sample(D, rng)] for _ in range(D)]
-               for _ in range(layers)]
-
-
-def forward(x, weights, residual, norm):
-    """y = sum of the last h; the tape keeps what the backward pass needs."""
-    h, tape = list(x), []
-    for w in weights:
-        u = rms_norm(h, EPS) if norm == "pre" else h
-        t = [math.tanh(math.fsum(a * b for a, b in zip(row, u))) for row in w]
-        out = [a + b for a, b in zip(h, t)] if residual else t
-        tape.append((h, t, out))
-        h = rms_norm(out, EPS) if norm == "post" else out
-    return math.fsum(h), tape
-
-
-def backward(weights, tape, residual, norm):
-    """‖∂y/∂h‖ at every depth, from the input h₀ to the output h_L, by the chain rule."""
-    g = [1.0] * D
-    sizes = [math.hypot(*g)]
-    for w, (h, t, out) in zip(reversed(weights), reversed(tape)):
-        if norm == "post":
-            g = rms_norm_backward(out, g, EPS)
-        gz = [gi * (1 - ti * ti) for gi, ti in zip(g, t)]  # through tanh: its slope is 1 − tanh²
-        gu = [math.fsum(w[i][j] * gz[i] for i in range(D)) for j in range(D)]  # through W: Wᵀ·g
-        if norm == "pre":
-            gu = rms_norm_backward(h, gu, EPS)
-        g = [a + b for a, b in zip(g, gu)] if residual else gu  # the direct branch adds g itself
-        sizes.append(math.hypot(*g))
-    return g, sizes[::-1]
-
-
-def gradient_sizes(x, weights, residual, norm):
-    return backward(weights, forward(x, weights, residual, norm)[1], residual, norm)[1]
 
 
 def clamp(v):

@@ -6,9 +6,9 @@ import math
 import pytest
 
 import labs
+from core import deep_stack as M
 
 LAB = labs.get("residuo-profondita")
-M = LAB.module
 
 
 def state(**changes):
@@ -61,4 +61,4 @@ def test_pre_norm_with_residual_keeps_the_gradient_healthy():
 
 def test_large_weights_are_capped_and_said():
     s = state(scala=3, strati=50)
-    assert all(M.FLOOR <= v <= M.CEILING for v in s["plain"] + s["residual"])
+    assert all(LAB.module.FLOOR <= v <= LAB.module.CEILING for v in s["plain"] + s["residual"])

@@ -1,0 +1,56 @@
+"""A deep stack of small tanh layers, with or without the residual
+connection and RMSNorm, and the gradient that reaches each depth.
+
+Layer ℓ maps h to tanh(W_ℓ·h) (plain) or h + tanh(W_ℓ·h) (residual);
+norm="pre" normalises h before W, norm="post" normalises the layer's output.
+The output is y = Σ h_L; backward() applies the chain rule layer by layer.
+"""
+
+import math
+
+from core.linalg import seeded_rng
+from core.normalization import rms_norm, rms_norm_backward
+from core.stats import gaussian_sample
+
+D = 8  # wide enough to behave like a layer, small enough to stay well under a millisecond per layer
+EPS = 1e-5
+
+
+def draw(seed, layers, sigma):
+    """The input vector and one D×D matrix per layer, entries N(0, σ²/D)."""
+    rng = seeded_rng(seed)
+    x = gaussian_sample(D, rng)
+    return x, [[[v * sigma / math.sqrt(D) for v in gaussian_sample(D, rng)] for _ in range(D)]
+               for _ in range(layers)]
+
+
+def forward(x, weights, residual, norm):
+    """y = sum of the last h; the tape keeps what the backward pass needs."""
+    h, tape = list(x), []
+    for w in weights:
+        u = rms_norm(h, EPS) if norm == "pre" else h
+        t = [math.tanh(math.fsum(a * b for a, b in zip(row, u))) for row in w]
+        out = [a + b for a, b in zip(h, t)] if residual else t
+        tape.append((h, t, out))
+        h = rms_norm(out, EPS) if norm == "post" else out
+    return math.fsum(h), tape
+
+
+def backward(weights, tape, residual, norm):
+    """‖∂y/∂h‖ at every depth, from the input h₀ to the output h_L, by the chain rule."""
+    g = [1.0] * D
+    sizes = [math.hypot(*g)]
+    for w, (h, t, out) in zip(reversed(weights), reversed(tape)):
+        if norm == "post":
+            g = rms_norm_backward(out, g, EPS)
+        gz = [gi * (1 - ti * ti) for gi, ti in zip(g, t)]  # through tanh: its slope is 1 − tanh²
+        gu = [math.fsum(w[i][j] * gz[i] for i in range(D)) for j in range(D)]  # through W: Wᵀ·g
+        if norm == "pre":
+            gu = rms_norm_backward(h, gu, EPS)
+        g = [a + b for a, b in zip(g, gu)] if residual else gu  # the direct branch adds g itself
+        sizes.append(math.hypot(*g))
+    return g, sizes[::-1]
+
+
+def gradient_sizes(x, weights, residual, norm):
+    return backward(weights, forward(x, weights, residual, norm)[1], residual, norm)[1]
