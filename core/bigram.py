@@ -14,6 +14,7 @@ import re
 from collections import Counter
 
 from .losses import log_softmax, softmax
+from .stats import mean
 
 WORD = re.compile(r"\w+'|\w+|[^\w\s]")
 
@@ -69,10 +70,6 @@ def forward(W, batch):
 def example_losses(W, batch):
     """−log p(next | current) for each example, from the logits (no tiny p)."""
     return [-log_softmax(W[cur])[nxt] for cur, nxt in batch]
-
-
-def mean(values):
-    return math.fsum(values) / len(values)
 
 
 def batch_loss(W, batch):

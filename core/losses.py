@@ -7,6 +7,8 @@ with respect to the logits is simply p − y.
 
 import math
 
+from .linalg import one_hot
+
 
 def softmax(logits, temperature=1.0):
     """exp(zᵢ/T) / Σⱼ exp(zⱼ/T), computed after subtracting the largest score
@@ -42,10 +44,6 @@ def cross_entropy_from_logits(logits, target):
 def perplexity(loss):
     """e^loss: among how many equally likely tokens the model is hesitating."""
     return math.exp(loss)
-
-
-def one_hot(target, n):
-    return [1.0 if i == target else 0.0 for i in range(n)]
 
 
 def softmax_cross_entropy_grad(logits, target):
