@@ -178,3 +178,18 @@ def test_no_request_leaves_the_site(context, site_url):
     set_range(page, "vento", 1)
     expect(page.locator('[data-part="rete"] [data-decision]')).to_have_attribute("data-decision", "no")
     assert outside == []
+
+
+def test_the_progress_bar_counts_the_download(page, site_url, site_dir):
+    seen = []
+    page.expose_function("reportProgress", lambda value: seen.append(value))
+    page.add_init_script("""
+        new MutationObserver(() => {
+          const bar = document.querySelector('[data-lab-progress]');
+          if (bar) window.reportProgress(bar.value);
+        }).observe(document, {subtree: true, childList: true, characterData: true});
+    """)
+    open_lab(page, site_url, "capitolo-1/ombrello/")
+    wasm = (site_dir / "pyodide" / "pyodide.asm.wasm").stat().st_size
+    assert page.evaluate("window.labsRuntime.loaded") >= wasm  # every byte of the runtime was counted
+    assert any(0 < v < 1 for v in seen), "la barra non ha mai mostrato un avanzamento parziale"
