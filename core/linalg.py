@@ -8,6 +8,8 @@ a message that names both shapes.
 import math
 import random
 
+from .stats import gaussian_sample
+
 
 class ShapeError(ValueError):
     """Two operands whose shapes do not fit together."""
@@ -130,15 +132,11 @@ def relu(v):
     return [max(0.0, x) for x in v]
 
 
-def identity(n):
-    return [one_hot(i, n) for i in range(n)]
-
-
 def random_direction(d, rng):
     """A direction drawn uniformly on the sphere in d dimensions (Gaussian
     coordinates, normalised). rng is a random.Random, so results are seeded."""
     while True:
-        v = [rng.gauss(0.0, 1.0) for _ in range(d)]
+        v = gaussian_sample(d, rng)
         n = norm(v)
         if n > 0:
             return scale(1 / n, v)

@@ -29,8 +29,8 @@ posto per moltissime direzioni quasi indipendenti tra loro.
 
 import math
 
-from core.linalg import dot, seeded_rng, unit
-from core.stats import bin_counts, gaussian_sample, mean, std
+from core.linalg import dot, random_direction, seeded_rng
+from core.stats import bin_counts, mean, std
 from labs.kit import (Choice, Marker, Series, Slider, Toggle, callout, formula, histogram, line_chart, num,
                       percent, stat, stats, tag)
 
@@ -51,7 +51,7 @@ CONTROLS = [
 def compute(p):
     d = int(p["d"])
     rng = seeded_rng(p["seme"])
-    directions = [unit(gaussian_sample(d, rng)) for _ in range(DIRECTIONS)]
+    directions = [random_direction(d, rng) for _ in range(DIRECTIONS)]
     # unit vectors: their dot product is the cosine (clamped against rounding)
     cosines = [max(-1.0, min(1.0, dot(u, v))) for i, u in enumerate(directions) for v in directions[:i]]
     reach = min(1.0, 5 / math.sqrt(d)) if p["zoom"] else 1.0
