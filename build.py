@@ -13,6 +13,7 @@ Nothing is downloaded: Pyodide comes from the npm package installed by
 """
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -26,10 +27,11 @@ from mkdocs.config import load_config
 import labs
 
 ROOT = Path(__file__).resolve().parent
-WORK = ROOT / "build"  # scratch space, also setuptools' own build folder
+# LABS_BUILD_DIR / LABS_SITE_DIR let two builds run side by side (tests, several authors)
+WORK = Path(os.environ.get("LABS_BUILD_DIR", ROOT / "build")).resolve()  # scratch space
 DOCS = WORK / "docs"
 DIST = WORK / "dist"
-SITE = ROOT / "site"
+SITE = Path(os.environ.get("LABS_SITE_DIR", ROOT / "site")).resolve()
 PYODIDE = ROOT / "node_modules" / "pyodide"
 PACKAGE = "laboratori-llm"
 # what a page needs from Pyodide: the loader, the runtime, the standard library
@@ -72,9 +74,17 @@ def prerender(lab):
 
 
 def build_wheel():
-    shutil.rmtree(WORK / "lib", ignore_errors=True)  # setuptools would pack stale modules from here
+    # from a copy of the sources: setuptools writes build/ and *.egg-info beside
+    # them, and a stale or shared folder would leak into the wheel
+    source = WORK / "source"
+    shutil.rmtree(source, ignore_errors=True)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in ("core", "labs"):
+        shutil.copytree(ROOT / name, source / name, ignore=ignore)
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, source / name)
     # cwd=WORK: from ROOT, `python -m build` would import this file instead of PyPA's build
-    run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(DIST), str(ROOT)], cwd=WORK)
+    run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(DIST), str(source)], cwd=WORK)
     wheels = sorted(DIST.glob("*.whl"))
     if len(wheels) != 1:
         fail(f"attesa una wheel in {DIST}, trovate {len(wheels)}")

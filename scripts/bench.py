@@ -11,6 +11,7 @@ Prints medians (ms) of:
 """
 
 import argparse
+import os
 import shutil
 import statistics
 import sys
@@ -68,7 +69,7 @@ def main():
     parser.add_argument("--lab", default="capitolo-1/ombrello/", help="percorso della pagina per i caricamenti a freddo")
     parser.add_argument("--change", action="append", default=[], metavar="PERCORSO:nome=valore")
     args = parser.parse_args()
-    server = make_server(ROOT / "site")
+    server = make_server(Path(os.environ.get("LABS_SITE_DIR", ROOT / "site")))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_port}/"
 

@@ -8,12 +8,14 @@ takes a screenshot in headless Chromium.
 """
 
 import argparse
+import os
 import shutil
 import sys
 import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+SITE = Path(os.environ.get("LABS_SITE_DIR", ROOT / "site")).resolve()
 sys.path.insert(0, str(ROOT))
 
 import labs  # noqa: E402
@@ -30,8 +32,8 @@ def main():
     raw = dict(p.split("=", 1) for p in args.params)
     result = labs.render(args.lab, raw, strict=True)
     body = result["html"] if result["ok"] else f'<div class="lab-error">{result["error"]}</div>'
-    material = sorted((ROOT / "site" / "assets" / "stylesheets").glob("main.*.min.css"))
-    palette = sorted((ROOT / "site" / "assets" / "stylesheets").glob("palette.*.min.css"))
+    material = sorted((SITE / "assets" / "stylesheets").glob("main.*.min.css"))
+    palette = sorted((SITE / "assets" / "stylesheets").glob("palette.*.min.css"))
     links = "".join(f'<link rel="stylesheet" href="{p.as_uri()}">' for p in material + palette)
     links += f'<link rel="stylesheet" href="{(ROOT / "templates/assets/labs/labs.css").as_uri()}">'
     scheme = "slate" if args.dark else "default"

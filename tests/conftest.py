@@ -1,5 +1,6 @@
 """Shared fixtures: the built site served on 127.0.0.1, and Chromium."""
 
+import os
 import shutil
 import sys
 import threading
@@ -8,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SITE = ROOT / "site"
+SITE = Path(os.environ.get("LABS_SITE_DIR", ROOT / "site")).resolve()
 sys.path.insert(0, str(ROOT / "scripts"))
 
 
