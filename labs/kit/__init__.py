@@ -8,6 +8,7 @@ from .chart import Handle, Marker, Series, histogram, line_chart, nice_ticks
 from .controls import Choice, Group, ParamError, Slider, Steps, Text, Toggle
 from .figures import ChainNode, Node, callout, chain, formula, network, stat, stats, table
 from .html import Html, esc, factor, join, num, percent, raw, tag
+from .italian import plural, share, the
 from .label_layout import label_sides
 from .matrix import cell_text, equation, heat_class, matrix, shape_label, vector
 from .plane import Arc, Arrow, Circle, Guide, Label, Point, Shape, plane, presets, term, vector_text
@@ -21,6 +22,7 @@ class LabError(Exception):
 __all__ = [
     "Choice", "Group", "ParamError", "Slider", "Steps", "Text", "Toggle", "LabError",
     "Html", "esc", "factor", "join", "num", "percent", "raw", "tag",
+    "plural", "share", "the",
     "ChainNode", "Node", "callout", "chain", "formula", "network", "stat", "stats", "table",
     "Handle", "Marker", "Series", "histogram", "line_chart", "nice_ticks",
     "cell_text", "equation", "heat_class", "matrix", "shape_label", "vector",

@@ -1,0 +1,66 @@
+"""labs.kit.italian: nouns that agree with a count, articles before numbers, shares that never round to 0 or 100 %."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from labs.kit import plural, share, the
+
+
+@pytest.mark.parametrize("n, text", [(0, "0 fusioni"), (1, "1 fusione"), (2, "2 fusioni"), (11, "11 fusioni"),
+                                     (1000, "1.000 fusioni"), (-1, "−1 fusione")])
+def test_plural_agrees_with_the_count(n, text):
+    assert plural(n, "fusione", "fusioni") == text
+
+
+def test_plural_of_a_decimal_is_plural_unless_it_reads_one():
+    assert plural(1.5, "ora", "ore", 1) == "1,5 ore"
+    assert plural(1.0, "ora", "ore", 1) == "1,0 ore"
+    assert plural(1.0, "volta", "volte") == "1 volta"
+
+
+@pytest.mark.parametrize("text, masc, masc_plural, on_plural", [
+    ("2 %", "il 2 %", "i 2 %", "sui 2 %"),
+    ("8 %", "l'8 %", "gli 8 %", "sugli 8 %"),
+    ("80 %", "l'80 %", "gli 80 %", "sugli 80 %"),
+    ("11 token", "l'11 token", "gli 11 token", "sugli 11 token"),
+    ("11.000", "l'11.000", "gli 11.000", "sugli 11.000"),
+    ("1 %", "l'1 %", "gli 1 %", "sugli 1 %"),
+    ("1,5 %", "l'1,5 %", "gli 1,5 %", "sugli 1,5 %"),
+    ("0,5 %", "lo 0,5 %", "gli 0,5 %", "sugli 0,5 %"),
+    ("1.000", "il 1.000", "i 1.000", "sui 1.000"),      # mille
+    ("1.000.000", "l'1.000.000", "gli 1.000.000", "sugli 1.000.000"),  # un milione
+    ("110", "il 110", "i 110", "sui 110"),              # centodieci
+    ("18 %", "il 18 %", "i 18 %", "sui 18 %"),          # diciotto
+    ("100 %", "il 100 %", "i 100 %", "sui 100 %"),
+])
+def test_the_article_follows_how_the_number_is_read(text, masc, masc_plural, on_plural):
+    assert the(text) == masc
+    assert the(text, plural=True) == masc_plural
+    assert the(text, plural=True, prep="su") == on_plural
+
+
+def test_merged_prepositions_and_feminine():
+    assert the("3 token", plural=True, prep="di") == "dei 3 token"
+    assert the("11 token", plural=True, prep="di") == "degli 11 token"
+    assert the("8 %", prep="a") == "all'8 %"
+    assert the("2 %", prep="in") == "nel 2 %"
+    assert the("0,5 %", prep="da") == "dallo 0,5 %"
+    assert the("11 coppie", feminine=True, plural=True) == "le 11 coppie"
+    assert the("8 volte", feminine=True) == "l'8 volte"
+    assert the("2 volte", feminine=True, prep="su") == "sulla 2 volte"
+
+
+@pytest.mark.parametrize("p, text", [(0.0, "0 %"), (1.0, "100 %"), (0.28, "28 %"), (0.0024, "0,2 %"),
+                                     (0.004, "0,4 %"), (0.99985, "99,98 %"), (0.9996, "99,96 %")])
+def test_share_examples(p, text):
+    assert share(p) == text
+
+
+@given(st.floats(0, 1))
+def test_share_reads_0_or_100_only_when_it_is(p):
+    text = share(p)
+    if text in ("0 %", "100 %"):
+        assert p in (0.0, 1.0)
+    if 0 < p < 1:
+        assert not text.startswith(("0 %", "100 %", "0,0 %", "100,0")) or "×" in text
