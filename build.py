@@ -36,6 +36,8 @@ PYODIDE = ROOT / "node_modules" / "pyodide"
 PACKAGE = "laboratori-llm"
 # what a page needs from Pyodide: the loader, the runtime, the standard library
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"]
+# browser libraries from npm (package-lock.json pins them), served by the site itself
+VENDOR = {"morphdom/dist/morphdom-esm.js": "assets/labs/vendor/morphdom.js"}
 FETCHED = ["pyodide.asm.wasm", "python_stdlib.zip"]  # what the worker's progress bar counts, with the wheel
 
 
@@ -70,7 +72,7 @@ def prerender(lab):
     result = labs.render(lab.id, {})
     if not result["ok"]:
         fail(f"il laboratorio {lab.id} non si prerenderizza: {result['error']}")
-    return result["html"]
+    return result
 
 
 def build_wheel():
@@ -104,13 +106,16 @@ def write_lockfile(wheel, target):
 
 def write_pages(env, download_bytes):
     shutil.copytree(ROOT / "templates" / "assets", DOCS / "assets")
+    for source, target in VENDOR.items():
+        (DOCS / target).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / "node_modules" / source, DOCS / target)
     chapters = {}
     for lab in labs.all_labs():
         chapters.setdefault(lab.chapter, []).append(lab)
         page = DOCS / lab.chapter.slug / f"{lab.id}.md"
         page.parent.mkdir(parents=True, exist_ok=True)
         page.write_text(env.get_template("lab.md.j2").render(
-            lab=lab, html=prerender(lab), package=PACKAGE, download_bytes=download_bytes), encoding="utf-8")
+            lab=lab, result=prerender(lab), package=PACKAGE, download_bytes=download_bytes), encoding="utf-8")
     (DOCS / "index.md").write_text(env.get_template("index.md.j2").render(chapters=chapters.items()), encoding="utf-8")
     nav = [{"Tutti i laboratori": "index.md"}]
     for chapter, chapter_labs in chapters.items():

@@ -1,9 +1,14 @@
 """The labs: found by walking this package, rendered by one function.
 
 A chapter is a package named ch<N> (its docstring's first line is the
-chapter title); a lab is any public module inside it that declares TITLE,
-REF, CONTROLS, compute(params) and view(state). Its docstring is the page's
-prose. Nothing else registers it.
+chapter title); a lab is any module inside it whose name does not start
+with «_» (_comune.py is a helper the labs of that chapter import), and it
+declares TITLE, REF, CONTROLS, compute(params) and view(state). Its
+docstring is the page's prose. Nothing else registers it.
+
+A module that breaks the contract (kit/contract.py) is not a lab: it becomes
+one Italian line in problems(), naming its file, and every other lab keeps
+working. Asking for it by id raises ContractError with that line.
 """
 
 import importlib
@@ -11,10 +16,12 @@ import json
 import math
 import pkgutil
 import re
+import sys
 from dataclasses import dataclass
 from functools import cache
 
-from .kit import LabError
+from .kit import LabError, timeline
+from .kit.contract import ContractError, check_module, check_view, import_problem, place
 from .kit.controls import ParamError, flatten, parse_params
 
 
@@ -87,11 +94,21 @@ class Lab:
     def parse(self, raw, strict=False):
         return parse_params(self.controls, raw, strict)
 
+    @property
+    def steps(self):
+        """The Steps control of a stepped lab, else None."""
+        return next((c for c in self.params_list if c.kind == "steps"), None)
+
     def compute(self, params):
         return self.module.compute(params)
 
     def view(self, state):
         return self.module.view(state)
+
+    def follow(self, state):
+        """{name: Follow} from the lab's optional follow(state): controls disabled, hidden or re-ranged now."""
+        follow = getattr(self.module, "follow", None)
+        return follow(state) if follow else {}
 
     def summary(self):
         return {"id": self.id, "ref": self.ref, "chapter": self.chapter.number,
@@ -99,27 +116,80 @@ class Lab:
                 "stepped": self.stepped}
 
 
-@cache
-def all_labs():
-    """Every lab, in chapter and ref order."""
-    found = []
-    for chapter_info in pkgutil.iter_modules(__path__):
+LOADED = {}  # module name → Lab: each module is imported and wrapped once
+
+
+def load(module_name):
+    """The lab in one module (labs.ch3.bigrammi), importing only that one:
+    the browser loads the lab on the page first and the others when idle."""
+    if module_name not in LOADED:
+        package_name, _, short = module_name.rpartition(".")
+        package = importlib.import_module(package_name)
+        number = package_name.rpartition(".ch")[2].upper()
+        chapter = Chapter(number, (package.__doc__ or package_name).strip().splitlines()[0])
+        LOADED[module_name] = Lab(importlib.import_module(module_name), chapter)
+    return LOADED[module_name]
+
+
+def discover(package):
+    """The labs under package's ch<N> packages, in chapter and ref order, and
+    the modules that break the contract: (labs, {id: Italian line})."""
+    found, problems = [], {}
+    for chapter_info in pkgutil.iter_modules(package.__path__):
         match = re.fullmatch(r"ch(\w+)", chapter_info.name)
         if not match:
             continue
-        package = importlib.import_module(f"{__name__}.{chapter_info.name}")
-        chapter = Chapter(match.group(1).upper(), (package.__doc__ or chapter_info.name).strip().splitlines()[0])
-        for info in pkgutil.iter_modules(package.__path__):
-            if not info.name.startswith("_"):
-                found.append(Lab(importlib.import_module(f"{package.__name__}.{info.name}"), chapter))
-    return tuple(sorted(found, key=lambda lab: lab.order))
+        try:
+            chapter_package = importlib.import_module(f"{package.__name__}.{chapter_info.name}")
+        except Exception as error:
+            problems[chapter_info.name] = import_problem(
+                f"{chapter_info.module_finder.path}/{chapter_info.name}/__init__.py", error)
+            continue
+        for info in pkgutil.iter_modules(chapter_package.__path__):
+            if info.name.startswith("_"):  # a helper module, not a lab
+                continue
+            lab_id = info.name.replace("_", "-")
+            try:
+                module = importlib.import_module(f"{chapter_package.__name__}.{info.name}")
+                check_module(module, match.group(1).upper())
+            except Exception as error:
+                problems[lab_id] = import_problem(f"{info.module_finder.path}/{info.name}.py", error)
+                continue
+            twin = next((lab for lab in found if lab_id == lab.id or module.REF == lab.ref), None)
+            if twin:
+                what = f"l'id «{lab_id}»" if lab_id == twin.id else f"REF «{module.REF}»"
+                problems[lab_id] = (f"{place(module.__file__)}: {what} è già usato da "
+                                    f"{place(twin.module.__file__)}: ogni laboratorio vuole il suo")
+                continue
+            found.append(load(module.__name__))
+    return tuple(sorted(found, key=lambda lab: lab.order)), problems
+
+
+@cache
+def _discovered():
+    return discover(sys.modules[__name__])
+
+
+def all_labs():
+    """Every lab that meets the contract, in chapter and ref order."""
+    return _discovered()[0]
+
+
+def problems():
+    """{id: one Italian line naming the file} for each module that is not a valid lab."""
+    return dict(_discovered()[1])
 
 
 def get(lab_id):
     """The lab with this id, or LookupError naming the known ones."""
+    for lab in LOADED.values():
+        if lab.id == lab_id:
+            return lab
     for lab in all_labs():
         if lab.id == lab_id:
             return lab
+    if lab_id in _discovered()[1]:
+        raise ContractError(_discovered()[1][lab_id])
     known = ", ".join(lab.id for lab in all_labs())
     raise LookupError(f"laboratorio sconosciuto: «{lab_id}». Laboratori disponibili: {known}")
 
@@ -146,13 +216,43 @@ def render(lab_id, raw=None, strict=False):
     lab = get(lab_id)
     params = lab.parse(raw or {}, strict)
     try:
-        html = lab.view(lab.compute(params))
+        state = lab.compute(params)
+        follows = lab.follow(state)
+        narrowed = narrow(params, follows)
+        if narrowed != params:  # a value the control can no longer take: show the state at the nearest one
+            params, state = narrowed, lab.compute(narrowed)
+        html = lab.view(state)
+        extras = {"controls": {name: f.as_json() for name, f in follows.items()}}
+        if lab.steps:
+            extras["timeline"] = str(timeline(lab.steps, params[lab.steps.name], state))
     except LabError as error:
         return {"ok": False, "error": str(error), "params": params}
     except Exception as error:  # a bug in a lab must not break the page
         return {"ok": False, "params": params,
                 "error": f"Il laboratorio non è riuscito a fare il calcolo ({type(error).__name__}: {error})."}
-    return {"ok": True, "html": str(html), "params": params}
+    problem = view_problem(lab, html)
+    if problem:
+        return {"ok": False, "error": problem, "params": params}
+    return {"ok": True, "html": str(html), "params": params, **extras}
+
+
+def view_problem(lab, html):
+    """None if view() returned the kit's Html; else the Italian line that says
+    what it returned instead (a plain str would skip the kit's escaping)."""
+    return check_view(lab.module, html)
+
+
+def narrow(params, follows):
+    """params with every value inside the range that follow() gives its control now."""
+    narrowed = dict(params)
+    for name, f in follows.items():
+        value = narrowed.get(name)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if f.max is not None and value > f.max:
+                narrowed[name] = type(value)(f.max)
+            if f.min is not None and value < f.min:
+                narrowed[name] = type(value)(f.min)
+    return narrowed
 
 
 def render_json(lab_id, raw_json):
@@ -160,4 +260,5 @@ def render_json(lab_id, raw_json):
     return json.dumps(render(lab_id, json.loads(raw_json)))
 
 
-__all__ = ["Chapter", "Lab", "LabError", "ParamError", "all_labs", "check_finite", "get", "ref_key", "render", "render_json"]
+__all__ = ["Chapter", "ContractError", "Lab", "LabError", "ParamError", "all_labs", "check_finite", "discover", "get",
+           "load", "problems", "ref_key", "render", "render_json", "view_problem"]

@@ -5,7 +5,7 @@ A lab imports what it needs from here; nothing in the kit knows any lab.
 
 from .bars import Bar, bars
 from .chart import Handle, Marker, Series, histogram, line_chart, nice_ticks
-from .controls import Choice, Group, ParamError, Slider, Steps, Text, Toggle
+from .controls import Choice, Curve, Follow, Group, Jump, ParamError, Slider, Steps, Text, Toggle
 from .figures import ChainNode, Node, callout, chain, formula, network, stat, stats, table
 from .html import Html, esc, factor, join, num, percent, raw, tag
 from .italian import plural, share, the
@@ -13,6 +13,8 @@ from .label_layout import label_sides
 from .matrix import cell_text, equation, heat_class, matrix, shape_label, vector
 from .plane import Arc, Arrow, Circle, Guide, Label, Point, Shape, plane, presets, term, vector_text
 from .quantities import big, data_size, duration, sci, significant
+from .stepping import step_machine
+from .timeline import timeline
 
 
 class LabError(Exception):
@@ -20,7 +22,8 @@ class LabError(Exception):
 
 
 __all__ = [
-    "Choice", "Group", "ParamError", "Slider", "Steps", "Text", "Toggle", "LabError",
+    "Choice", "Curve", "Follow", "Group", "Jump", "ParamError", "Slider", "Steps", "Text", "Toggle", "LabError",
+    "step_machine", "timeline",
     "Html", "esc", "factor", "join", "num", "percent", "raw", "tag",
     "plural", "share", "the",
     "ChainNode", "Node", "callout", "chain", "formula", "network", "stat", "stats", "table",

@@ -7,11 +7,43 @@ strictly for the command line, where it is an error with an Italian message.
 """
 
 import math
+import re
 from dataclasses import dataclass, field
+
+from .contract import ContractError, declared_at
 
 
 class ParamError(ValueError):
     """A raw value that a control cannot accept (the message is Italian)."""
+
+
+# A declaration is checked when it is made, so a mistake points at the line
+# of the lab that wrote it, not at the first reader who moves the control.
+KIND_NAMES = {"slider": "il cursore", "choice": "la scelta", "text": "il testo", "toggle": "l'interruttore",
+              "steps": "i passi", "group": "il gruppo"}
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # it travels in URLs and in data-set="a=1;b=2"
+
+
+def _declared(control, problems):
+    """Remember where control was declared; raise ContractError with the first problem."""
+    where = declared_at()
+    object.__setattr__(control, "_where", where)
+    for broken, message in problems:
+        if broken:
+            who = KIND_NAMES[control.kind] + (f" «{control.name}»" if hasattr(control, "name") else "")
+            raise ContractError(f"{where}: {who}: {message}")
+
+
+def _is_number(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _named(control):
+    """The problems every named control can have."""
+    return [(not isinstance(control.name, str) or not NAME.fullmatch(control.name),
+             f"il nome {control.name!r} deve essere un identificatore (lettere, cifre, _), finisce nell'URL"),
+            (not isinstance(control.label, str) or not control.label.strip(), "manca l'etichetta (label)"),
+            (not isinstance(control.help, str), "help dev'essere un testo")]
 
 
 def _number(text):
@@ -34,6 +66,20 @@ class Slider:
     help: str = ""
     kind = "slider"
 
+    def __post_init__(self):
+        problems = _named(self)
+        if not all(_is_number(v) for v in (self.min, self.max, self.step, self.default)):
+            _declared(self, problems + [(True, "min, max, step e default devono essere numeri finiti "
+                                               f"(sono {self.min!r}, {self.max!r}, {self.step!r}, {self.default!r})")])
+        _declared(self, problems + [
+            (not self.min < self.max, f"min ({self.min:g}) dev'essere minore di max ({self.max:g})"),
+            (not self.step > 0, f"step dev'essere maggiore di zero (è {self.step:g})"),
+            (not self.min <= self.default <= self.max,
+             f"il valore iniziale {self.default:g} è fuori dall'intervallo da {self.min:g} a {self.max:g}"),
+            (self.step > 0 and not _on_grid(self.default, self.min, self.step),
+             f"il valore iniziale {self.default:g} non si raggiunge a passi di {self.step:g} da {self.min:g}"),
+        ])
+
     def parse(self, raw, strict=False):
         try:
             value = _number(raw)
@@ -55,6 +101,11 @@ class Slider:
         return all(float(v).is_integer() for v in (self.min, self.step, self.default))
 
 
+def _on_grid(value, start, step):
+    k = (value - start) / step
+    return abs(k - round(k)) <= 1e-9 * max(1.0, abs(k))
+
+
 @dataclass(frozen=True)
 class Choice:
     """One of a fixed list of options, each (value, Italian label)."""
@@ -65,6 +116,19 @@ class Choice:
     default: str
     help: str = ""
     kind = "choice"
+
+    def __post_init__(self):
+        pairs = isinstance(self.options, (tuple, list)) and all(
+            isinstance(o, (tuple, list)) and len(o) == 2 and all(isinstance(x, str) for x in o) for o in self.options)
+        values = [v for v, _ in self.options] if pairs else []
+        _declared(self, _named(self) + [
+            (not pairs, "options dev'essere una tupla di coppie (valore, etichetta), entrambi testi"),
+            (pairs and not values, "options è vuota: serve almeno un'opzione"),
+            (len(set(values)) != len(values),
+             f"due opzioni con lo stesso valore: {', '.join(sorted({v for v in values if values.count(v) > 1}))}"),
+            (pairs and values and self.default not in values,
+             f"il valore iniziale {self.default!r} non è tra le opzioni ({', '.join(values)})"),
+        ])
 
     def parse(self, raw, strict=False):
         values = [v for v, _ in self.options]
@@ -87,6 +151,15 @@ class Text:
     help: str = ""
     kind = "text"
 
+    def __post_init__(self):
+        size = isinstance(self.max_length, int) and not isinstance(self.max_length, bool) and self.max_length > 0
+        _declared(self, _named(self) + [
+            (not size, f"max_length dev'essere un intero positivo (è {self.max_length!r})"),
+            (not isinstance(self.default, str), f"il valore iniziale dev'essere un testo (è {self.default!r})"),
+            (size and isinstance(self.default, str) and len(self.default) > self.max_length,
+             f"il valore iniziale è lungo {len(str(self.default))} caratteri, più di max_length ({self.max_length})"),
+        ])
+
     def parse(self, raw, strict=False):
         text = "" if raw is None else str(raw)
         if len(text) > self.max_length:
@@ -106,6 +179,11 @@ class Toggle:
     help: str = ""
     kind = "toggle"
 
+    def __post_init__(self):
+        _declared(self, _named(self) + [
+            (not isinstance(self.default, bool), f"il valore iniziale dev'essere True o False (è {self.default!r})"),
+        ])
+
     TRUE = ("1", "true", "on", "si", "sì", "yes")
     FALSE = ("0", "false", "off", "no", "")
 
@@ -123,15 +201,53 @@ class Toggle:
 
 
 @dataclass(frozen=True)
+class Jump:
+    """A named jump of the timeline. `to` is a number of steps forward (10),
+    "fine" (the last step), "giro" (the end of the current round of phases),
+    or a function state → step (or None when the jump does not apply now)."""
+
+    label: str
+    to: object
+
+
+@dataclass(frozen=True)
+class Curve:
+    """The small curve beside the timeline: state[key] is the list of values
+    so far (never the future); `points` is how many it has at the last step,
+    so the axes do not move while it grows."""
+
+    key: str
+    label: str = "loss"
+    points: int = 0
+
+
+@dataclass(frozen=True)
 class Steps:
-    """The step of a stepped lab, moved by «Avanti», «Indietro», «Ricomincia», «Play»."""
+    """The step of a stepped lab: a timeline with a scrubber, «Avanti»,
+    «Indietro», «Ricomincia», Play with speeds, named jumps and, where the
+    lab has them, its phases as chips (the first `prelude` phases happen
+    once, the others repeat round after round). `label` is the unit of the
+    counter: «Passo 12 di 80», «Fusione 12 di 80»."""
 
     max: int
     name: str = "passo"
     label: str = "Passo"
     default: int = 0
     help: str = ""
+    phases: tuple = ()
+    prelude: int = 0
+    jumps: tuple = ()
+    curve: Curve | None = None
     kind = "steps"
+
+    def __post_init__(self):
+        whole = [isinstance(v, int) and not isinstance(v, bool) for v in (self.max, self.default)]
+        _declared(self, _named(self) + [
+            (not whole[0] or self.max < 1, f"max dev'essere un intero, almeno 1 (è {self.max!r})"),
+            (not whole[1], f"il passo iniziale dev'essere un intero (è {self.default!r})"),
+            (all(whole) and not 0 <= self.default <= self.max,
+             f"il passo iniziale {self.default} è fuori dall'intervallo da 0 a {self.max}"),
+        ])
 
     def parse(self, raw, strict=False):
         try:
@@ -153,6 +269,29 @@ class Group:
     controls: tuple = field(default_factory=tuple)
     help: str = ""
     kind = "group"
+
+    def __post_init__(self):
+        inside = self.controls if isinstance(self.controls, (tuple, list)) else None
+        _declared(self, [
+            (not isinstance(self.label, str) or not self.label.strip(), "manca il titolo del gruppo (label)"),
+            (inside is None, f"controls dev'essere una tupla di comandi (è {self.controls!r})"),
+            (inside is not None and any(getattr(c, "kind", None) not in KIND_NAMES for c in inside),
+             "controls contiene qualcosa che non è un comando del kit (Slider, Choice, Text, Toggle, Steps, Group)"),
+        ])
+
+
+@dataclass(frozen=True)
+class Follow:
+    """What a lab's follow(state) says of one control now: disabled (with
+    the reason shown beside it), hidden, or with another range."""
+
+    disabled: str = ""
+    hidden: bool = False
+    min: float | None = None
+    max: float | None = None
+
+    def as_json(self):
+        return {"disabled": self.disabled, "hidden": self.hidden, "min": self.min, "max": self.max}
 
 
 def flatten(controls):

@@ -113,7 +113,7 @@ def test_backprop_steps_forward_back_reset_and_survive_reload(page, site_url, co
     page.reload()
     expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
     expect(phase).to_have_attribute("data-phase", "3")
-    expect(lab.locator('output[data-output="passo"]')).to_have_text("Passo 3 di 260")
+    expect(lab.locator("[data-step-counter]")).to_contain_text("Passo 3 di 260")
     lab.locator('[data-step="reset"]').click()
     expect(phase).to_have_attribute("data-phase", "0")
     assert "passo=" not in page.url

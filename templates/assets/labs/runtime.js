@@ -1,6 +1,8 @@
 // Browser runtime of the labs. It knows no lab: it finds [data-lab] roots,
 // reads their [data-param] inputs, asks the Python worker for the new view
-// and swaps it in. One worker per tab, kept across instant navigation.
+// and morphs it in. One worker per tab, kept across instant navigation.
+
+import morphdom from "./vendor/morphdom.js";
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
 const PYODIDE_URL = new URL("../../pyodide/", import.meta.url);
@@ -15,7 +17,7 @@ const python = {
   listeners: new Set(),
   package: "",
 
-  start(pkg) {
+  start(pkg, module) {
     if (this.worker && this.status !== "failed") return;
     if (this.worker) this.worker.terminate();
     this.package = pkg;
@@ -24,7 +26,7 @@ const python = {
     this.worker = new Worker(WORKER_URL, { type: "module" });
     this.worker.onmessage = ({ data }) => this.receive(data);
     this.worker.onerror = (event) => this.receive({ type: "failed", error: event.message || "il worker non è partito" });
-    this.worker.postMessage({ type: "init", indexURL: PYODIDE_URL.href, package: pkg });
+    this.worker.postMessage({ type: "init", indexURL: PYODIDE_URL.href, package: pkg, module });
     this.notify();
   },
 
@@ -46,11 +48,11 @@ const python = {
     this.notify();
   },
 
-  render(lab, params) {
+  render(lab, module, params) {
     return new Promise((resolve) => {
       const id = this.nextId++;
       this.calls.set(id, resolve);
-      this.worker.postMessage({ type: "render", id, lab, params });
+      this.worker.postMessage({ type: "render", id, lab, module, params });
     });
   },
 
@@ -59,7 +61,13 @@ const python = {
   },
 };
 
-const formatNumber = (value) => String(value).replace(".", ",").replace("-", "−");
+const formatNumber = (value) => {
+  const number = Number(value);
+  if (!Number.isFinite(number)) return String(value);
+  const digits = (String(value).split(".")[1] || "").length;
+  return number.toLocaleString("it-IT", { minimumFractionDigits: digits, maximumFractionDigits: digits })
+    .replace("-", "−");
+};
 
 function readInput(input) {
   return input.type === "checkbox" ? (input.checked ? "1" : "0") : input.value;
@@ -70,42 +78,63 @@ function writeInput(input, value) {
   else input.value = String(value);
 }
 
+// Morph the old markup into the new: what the reader opened, scrolled or
+// focused survives (an open <details> stays open, a table keeps its scroll).
+function morphInto(element, html) {
+  const next = element.cloneNode(false);
+  next.innerHTML = html;
+  morphdom(element, next, {
+    childrenOnly: true,
+    onBeforeElUpdated(from, to) {
+      if (from.isEqualNode(to)) return false;
+      if (from.tagName === "DETAILS") to.open = from.open;
+      return true;
+    },
+  });
+}
+
+const TYPING = "textarea, select, input:not([type=range]):not([type=checkbox])";
+
 class LabController {
   constructor(root) {
     this.root = root;
     this.id = root.dataset.lab;
+    this.module = root.dataset.module;
     this.view = root.querySelector("[data-lab-view]");
     this.errorBox = root.querySelector("[data-lab-error]");
     this.fieldset = root.querySelector("[data-lab-fieldset]");
+    this.timeline = root.querySelector("[data-lab-timeline]");
     this.inputs = [...root.querySelectorAll("[data-param]")];
     this.busy = false;
     this.again = false;
-    this.playing = null;
-    this.fromUrl = this.applyUrl();
+    this.playing = false;
+    this.tallest = 0;
+    this.fromUrl = this.readUrl();
     if (this.fromUrl) this.view.classList.add("is-stale");
     this.listen();
     this.showOutputs();
     this.onStatus = () => this.statusChanged();
     python.listeners.add(this.onStatus);
-    python.start(root.dataset.package);
+    python.start(root.dataset.package, this.module);
     this.statusChanged();
   }
 
-  applyUrl() {
+  // Values from the URL go to Python as they are written ("0,5", "abc"):
+  // Python cleans them (or falls back to the lab's default), the browser's
+  // own sanitising of a range input would pick its midpoint instead.
+  readUrl() {
     const query = new URLSearchParams(location.search);
-    let found = false;
+    const raw = {};
     for (const input of this.inputs) {
-      if (query.has(input.name)) {
-        writeInput(input, query.get(input.name));
-        found = true;
-      }
+      if (query.has(input.name)) raw[input.name] = query.get(input.name);
     }
-    return found;
+    return Object.keys(raw).length ? raw : null;
   }
 
   listen() {
     this.root.addEventListener("input", (event) => {
       if (event.target.matches("[data-param]")) {
+        if (event.target === this.stepInput && !this.playing) this.stopPlay();
         this.showOutputs();
         this.update();
       }
@@ -115,19 +144,38 @@ class LabController {
       const button = event.target.closest("[data-step]");
       if (button) return this.step(button.dataset.step);
       const retry = event.target.closest("[data-lab-retry]");
-      if (retry) python.start(this.root.dataset.package);
+      if (retry) python.start(this.root.dataset.package, this.module);
       // a view element with data-set="name=value;other=value" sets controls when clicked
       const setter = event.target.closest("[data-set]");
-      if (setter) this.setControls(setter.dataset.set.split(";").map((pair) => pair.split("=")));
+      if (setter && !setter.disabled) this.set(setter);
     });
-    this.root.addEventListener("keydown", (event) => {
-      const setter = event.target.closest("[data-set]");
-      if (setter && (event.key === "Enter" || event.key === " ")) {
-        event.preventDefault();
-        setter.click();
-      }
-    });
+    this.root.addEventListener("keydown", (event) => this.key(event));
     this.root.addEventListener("pointerdown", (event) => this.startDrag(event));
+  }
+
+  set(setter) {
+    if (this.stepInput && setter.dataset.set.startsWith(`${this.stepInput.name}=`)) this.stopPlay();
+    this.setControls(setter.dataset.set.split(";").map((pair) => pair.split("=")));
+  }
+
+  key(event) {
+    const setter = event.target.closest("[data-set]");
+    if (setter && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      return this.set(setter); // SVG elements have no .click()
+    }
+    // timeline keys: ←/→ one step, space plays; not while typing or on another control
+    if (!this.stepInput || python.status !== "ready" || event.altKey || event.ctrlKey || event.metaKey) return;
+    const onOtherControl = event.target.matches(TYPING) ||
+      (event.target.matches("input[type=range]") && event.target !== this.stepInput);
+    if (onOtherControl) return;
+    if (event.target !== this.stepInput && (event.key === "ArrowRight" || event.key === "ArrowLeft")) {
+      event.preventDefault();
+      this.step(event.key === "ArrowRight" ? "+1" : "-1");
+    } else if (event.key === " " && !event.target.matches("button, summary, a")) {
+      event.preventDefault();
+      this.step("play");
+    }
   }
 
   setControls(pairs) {
@@ -176,12 +224,17 @@ class LabController {
     return this.inputs.find((input) => input.dataset.max !== undefined);
   }
 
+  get playButton() {
+    return this.root.querySelector('[data-step="play"]');
+  }
+
   step(action) {
+    if (python.status !== "ready") return;
+    if (action === "play") return this.playing ? this.stopPlay() : this.play();
+    this.stopPlay();
     const input = this.stepInput;
     const max = Number(input.dataset.max);
     const now = Number(input.value);
-    if (action === "play") return this.togglePlay();
-    if (action !== "+1") this.stopPlay();
     const next = action === "reset" ? 0 : Math.min(max, Math.max(0, now + Number(action)));
     if (next === now && action !== "reset") return;
     input.value = String(next);
@@ -189,34 +242,39 @@ class LabController {
     this.update();
   }
 
-  togglePlay() {
-    if (this.playing) return this.stopPlay();
-    const button = this.root.querySelector('[data-step="play"]');
-    button.setAttribute("aria-pressed", "true");
-    button.textContent = "⏸ Pausa";
-    this.playing = setInterval(() => {
-      const input = this.stepInput;
-      if (!this.root.isConnected || Number(input.value) >= Number(input.dataset.max)) return this.stopPlay();
-      if (!this.busy) this.step("+1");
-    }, 900);
+  // Play: after each view is drawn, the next stride of steps on the next
+  // frame. The fastest speed covers any lab in about a hundred frames.
+  play() {
+    const input = this.stepInput;
+    const max = Number(input.dataset.max);
+    if (Number(input.value) >= max) input.value = "0";
+    this.playing = true;
+    this.playButton.setAttribute("aria-pressed", "true");
+    this.playButton.textContent = "⏸ Pausa";
+    const tick = () => {
+      if (!this.playing) return;
+      if (!this.root.isConnected || Number(input.value) >= max) return this.stopPlay();
+      if (this.busy) return requestAnimationFrame(tick);
+      const speed = this.root.querySelector("[data-play-speed]").value;
+      const stride = speed === "max" ? Math.max(1, Math.ceil(max / 100)) : Number(speed);
+      input.value = String(Math.min(max, Number(input.value) + stride));
+      this.showOutputs();
+      this.update().then(() => requestAnimationFrame(tick));
+    };
+    tick();
   }
 
   stopPlay() {
     if (!this.playing) return;
-    clearInterval(this.playing);
-    this.playing = null;
-    const button = this.root.querySelector('[data-step="play"]');
-    button.setAttribute("aria-pressed", "false");
-    button.textContent = "▶ Play";
+    this.playing = false;
+    this.playButton.setAttribute("aria-pressed", "false");
+    this.playButton.textContent = "▶ Play";
   }
 
   showOutputs() {
     for (const input of this.inputs) {
       const output = this.root.querySelector(`[data-output="${input.name}"]`);
-      if (!output) continue;
-      output.textContent = input.dataset.max !== undefined
-        ? `Passo ${input.value} di ${input.dataset.max}`
-        : formatNumber(input.value);
+      if (output) output.textContent = formatNumber(input.value);
     }
     const input = this.stepInput;
     if (!input) return;
@@ -254,23 +312,21 @@ class LabController {
       this.fieldset.disabled = false;
       this.showOutputs();
       this.root.dataset.ready = "true";
-      if (this.fromUrl) this.update();
+      if (this.fromUrl) this.update(this.fromUrl);
     }
   }
 
-  async update() {
+  async update(raw = null) {
     if (python.status !== "ready") return;
     if (this.busy) { this.again = true; return; }
     this.busy = true;
     this.root.dataset.busy = "true";
     this.view.setAttribute("aria-busy", "true");
-    const result = await python.render(this.id, this.params());
-    if (result.ok) {
-      this.view.innerHTML = result.html;
-      this.view.classList.remove("is-stale");
-      this.errorBox.hidden = true;
-      this.errorBox.textContent = "";
-    } else {
+    const result = await python.render(this.id, this.module, { ...this.params(), ...raw });
+    // the reader may have left the page meanwhile: a late result must not touch the new one
+    if (!this.root.isConnected) return;
+    if (result.ok) this.draw(result);
+    else {
       this.errorBox.textContent = `Qualcosa non va: ${result.error}`;
       this.errorBox.hidden = false;
     }
@@ -286,7 +342,39 @@ class LabController {
     this.view.removeAttribute("aria-busy");
     if (this.again) {
       this.again = false;
-      this.update();
+      await this.update();
+    }
+  }
+
+  draw(result) {
+    morphInto(this.view, result.html);
+    if (this.timeline && result.timeline !== undefined) morphInto(this.timeline, result.timeline);
+    this.follow(result.controls || {});
+    this.view.classList.remove("is-stale");
+    this.errorBox.hidden = true;
+    this.errorBox.textContent = "";
+    if (this.stepInput) {
+      // a stepped view keeps the tallest height it has had: the page does not jump between steps
+      this.view.style.minHeight = "";
+      this.tallest = Math.max(this.tallest, this.view.offsetHeight);
+      this.view.style.minHeight = `${this.tallest}px`;
+    }
+  }
+
+  // What the lab's follow(state) says of each control: disabled with a reason, hidden, another range.
+  follow(controls) {
+    for (const input of this.inputs) {
+      const f = controls[input.name] || {};
+      const wrapper = input.closest("[data-control]");
+      const reason = this.root.querySelector(`[data-reason="${input.name}"]`);
+      input.disabled = Boolean(f.disabled);
+      if (reason) { reason.textContent = f.disabled || ""; reason.hidden = !f.disabled; }
+      if (wrapper) wrapper.hidden = Boolean(f.hidden);
+      if (input.dataset.range) {
+        const [min, max] = input.dataset.range.split(" ");
+        input.min = f.min ?? min;
+        input.max = f.max ?? max;
+      }
     }
   }
 

@@ -1,0 +1,106 @@
+"""Stepped labs as step machines: one step costs one step.
+
+A stepped lab describes its training with three pure functions
+
+    start(params)            → the machine at step 0 (any Python value)
+    advance(machine, params) → the machine one step later
+    present(machine, params) → the JSON state the view draws
+
+and declares `compute = step_machine(start, advance, present)`. Calling
+compute(params) gives the state at params[step]: exactly what replaying
+from step 0 would give, because it is the same replay — but the machine
+remembers where it stopped and keeps checkpoints, so «Avanti» advances the
+live machine by one step, and «Indietro» or a jump restarts from the
+nearest checkpoint before the target. Changing any other parameter starts a
+new machine (the key is every parameter but the step).
+
+`advance` may change the machine in place (and must return it): the cache
+copies a checkpoint before it lets advance touch it.
+"""
+
+import copy
+import json
+import math
+import pickle
+from collections import OrderedDict
+
+MACHINES_KEPT = 3  # parameter settings whose checkpoints stay in memory
+MAX_CHECKPOINTS = 40  # per setting: the interval grows with the number of steps
+
+
+class StepMachine:
+    """compute() for a stepped lab, with its checkpoint cache."""
+
+    def __init__(self, start, advance, present, step="passo"):
+        self.start, self.advance, self.present, self.step = start, advance, present, step
+        self.cache = OrderedDict()  # key → {"every", "checkpoints": {step: machine}, "live": (step, machine)}
+
+    def __call__(self, params):
+        return self.present(self.machine_at(params), params)
+
+    def replay(self, params):
+        """The state at params[step] recomputed from step 0, with no cache (the reference)."""
+        machine = self.start(params)
+        for _ in range(params[self.step]):
+            machine = self.advance(machine, params)
+        return self.present(machine, params)
+
+    def key(self, params):
+        return json.dumps({k: v for k, v in params.items() if k != self.step}, sort_keys=True, default=str)
+
+    def entry(self, params, target):
+        key = self.key(params)
+        if key in self.cache:
+            self.cache.move_to_end(key)
+            return self.cache[key]
+        machine = self.start(params)
+        entry = {"every": 1, "checkpoints": {0: copy.deepcopy(machine)}, "live": (0, machine)}
+        self.cache[key] = entry
+        while len(self.cache) > MACHINES_KEPT:
+            self.cache.popitem(last=False)
+        return entry
+
+    def machine_at(self, params):
+        """The machine at step params[step], advancing the live one or the nearest checkpoint."""
+        target = params[self.step]
+        entry = self.entry(params, target)
+        at, machine = entry["live"]
+        if at > target:
+            at = max(s for s in entry["checkpoints"] if s <= target)
+            machine = copy.deepcopy(entry["checkpoints"][at])
+        while at < target:
+            machine = self.advance(machine, params)
+            at += 1
+            self.remember(entry, at, machine)
+        entry["live"] = (at, machine)
+        return machine
+
+    def remember(self, entry, at, machine):
+        """Keep a copy every `every` steps; when too many, keep every other one and double the interval."""
+        if at % entry["every"]:
+            return
+        checkpoints = entry["checkpoints"]
+        if at not in checkpoints:
+            checkpoints[at] = copy.deepcopy(machine)
+        if len(checkpoints) > MAX_CHECKPOINTS:
+            entry["every"] *= 2
+            for s in [s for s in checkpoints if s % entry["every"]]:
+                del checkpoints[s]
+
+    def cache_bytes(self):
+        """Size of every kept machine, pickled: an honest measure of the cache's memory."""
+        return sum(len(pickle.dumps(m)) for e in self.cache.values()
+                   for m in [*e["checkpoints"].values(), e["live"][1]])
+
+
+def step_machine(start, advance, present, step="passo"):
+    """compute(params) for a lab described as start / advance / present (see the module docstring)."""
+    return StepMachine(start, advance, present, step)
+
+
+def worst_case_steps(max_steps):
+    """How many advance() calls a jump backwards can cost at most, for a lab of max_steps steps."""
+    every = 1
+    while math.ceil(max_steps / every) + 1 > MAX_CHECKPOINTS:
+        every *= 2
+    return every - 1

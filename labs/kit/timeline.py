@@ -1,0 +1,112 @@
+"""The timeline of a stepped lab, drawn by Python for every step.
+
+The page has the moving parts (scrubber, «Avanti», «Indietro», Play); this
+module writes what depends on the step and the state: the one step counter
+(«Passo 12 di 80»), the phases as chips, the named jumps and the curve so
+far. Chips and jumps are `data-set` buttons, so the runtime needs to know
+nothing about them. The prerendered page and the live one use this same code.
+"""
+
+from .controls import Jump
+from .html import Html, num, svg_number, tag
+
+
+def round_length(steps):
+    return len(steps.phases) - steps.prelude
+
+
+def phase_of(steps, step):
+    """Index in steps.phases of the phase shown at this step (None without phases)."""
+    if not steps.phases:
+        return None
+    if step < steps.prelude:
+        return step
+    return steps.prelude + (step - steps.prelude) % round_length(steps)
+
+
+def round_start(steps, step):
+    """First step of the round that contains step (0 inside the prelude)."""
+    if step < steps.prelude:
+        return 0
+    return step - (step - steps.prelude) % round_length(steps)
+
+
+def phase_target(steps, step, index):
+    """The step showing phase `index` in the current round (the prelude's phases happen once)."""
+    if index < steps.prelude:
+        return index
+    start = round_start(steps, step) if step >= steps.prelude else steps.prelude
+    return min(steps.max, start + index - steps.prelude)
+
+
+def default_jumps(steps):
+    jumps = [Jump("fine del giro", "giro")] if round_length(steps) > 1 else []
+    jumps += [Jump(f"+{n}", n) for n in (10, 100) if steps.max >= 2 * n]
+    return [*steps.jumps, *jumps, Jump("fine", "fine")]
+
+
+def jump_target(steps, jump, step, state):
+    """Where a jump lands from step, or None when it would not move."""
+    if jump.to == "fine":
+        target = steps.max
+    elif jump.to == "giro":
+        target = phase_target(steps, step, len(steps.phases) - 1)
+        if target <= step:  # already at the end of a round: the end of the next one
+            target = phase_target(steps, step + 1, len(steps.phases) - 1)
+    elif callable(jump.to):
+        target = jump.to(state)
+    else:
+        target = step + jump.to
+    if target is None:
+        return None
+    target = min(steps.max, max(0, int(target)))
+    return None if target == step else target
+
+
+def counter(steps, step):
+    """The one wording of the step counter: «Passo 12 di 80 · Forward»."""
+    text = f"{steps.label} {step} di {steps.max}"
+    index = phase_of(steps, step)
+    return text if index is None else f"{text} · {steps.phases[index]}"
+
+
+def sparkline(curve, values, width=240, height=56):
+    """The curve so far, with its axes fixed by curve.points: it grows and never shows the future."""
+    if not values:
+        return None
+    total = max(curve.points, len(values), 2)
+    high = max(values) or 1.0
+    low = min(0.0, min(values))
+    x = lambda i: 4 + (width - 8) * i / (total - 1)  # noqa: E731
+    y = lambda v: height - 4 - (height - 8) * (v - low) / ((high - low) or 1.0)  # noqa: E731
+    points = " ".join(f"{svg_number(x(i))},{svg_number(y(v))}" for i, v in enumerate(values))
+    last = len(values) - 1
+    return tag("svg", tag("title", f"{curve.label}: {len(values)} valori finora"),
+               tag("polyline", points=points, class_="lab-spark-line"),
+               tag("circle", cx=x(last), cy=y(values[last]), r=3, class_="lab-spark-dot"),
+               viewBox=f"0 0 {width} {height}", class_="lab-spark", role="img",
+               aria_label=f"Andamento di {curve.label} finora")
+
+
+def timeline(steps, step, state):
+    """Counter, phase chips, jumps and curve for this step: the part of the timeline that Python draws."""
+    parts = [tag("p", counter(steps, step), class_="lab-step-counter", data_step_counter=True)]
+    if steps.phases:
+        now = phase_of(steps, step)
+        parts.append(tag("div", *(
+            tag("button", name, type="button", class_="lab-chip" + (" is-current" if i == now else ""),
+                data_set=f"{steps.name}={phase_target(steps, step, i)}",
+                aria_current="step" if i == now else None)
+            for i, name in enumerate(steps.phases)), class_="lab-chips", role="group", aria_label="Fasi"))
+    jumps = [(j.label, jump_target(steps, j, step, state)) for j in default_jumps(steps)]
+    parts.append(tag("div", *(
+        tag("button", label, type="button", class_="lab-jump", data_set=f"{steps.name}={target}",
+            disabled=target is None, title=None if target is None else f"vai al passo {num(target)}")
+        for label, target in jumps), class_="lab-jumps", role="group", aria_label="Salti"))
+    if steps.curve:
+        values = state.get(steps.curve.key) or []
+        line = sparkline(steps.curve, values)
+        if line:
+            parts.append(tag("figure", line, tag("figcaption", f"{steps.curve.label}: {num(values[-1], 3)}"),
+                             class_="lab-spark-figure"))
+    return Html(tag("div", *parts, class_="lab-timeline-info"))
