@@ -12,6 +12,11 @@ The forward pass for the token at `position` of a sentence of token IDs:
     4. MLP          g = ReLU(x'·W₁),  h = x' + g·W₂               (residual)
     5. output       zₜ = h · Eₜ for every token t of the vocabulary, p = softmax(z)
 
+An ablation switches parts of attention off: `ignore` lists positions the
+token may not look at (their weight is 0 and the others share the whole
+softmax), as if those words were not in the sentence. Ignoring every other
+position switches attention off: the token keeps its own vector.
+
 As in the simplified model of the guide, the vectors of the tokens act
 directly as keys and values (no W_k, no W_v), the scores are not divided by
 √d, and attention replaces the vector with the weighted average (which
@@ -27,6 +32,7 @@ import math
 
 from core.linalg import ShapeError, dot, relu
 from core.losses import softmax
+from core.sampling import greedy, sample
 
 
 def vec_mat(x, W):
@@ -56,17 +62,21 @@ def causal_view(X, position):
     return X[: position + 1]
 
 
-def attention(X, W_q, position):
+def attention(X, W_q, position, ignore=()):
     """Attention for one position, with the tokens' vectors as keys and values.
 
     query q = x·W_q (what the token looks for); score sⱼ = q · xⱼ (how much
     token j has it); weights a = softmax(s), ≥ 0 and summing to 1; output
     x' = Σⱼ aⱼ·xⱼ, the weighted average of the visible vectors.
+    Positions in `ignore` (never the token itself) get weight 0: the softmax
+    runs over the others only, as if those scores were −∞.
     """
     visible = causal_view(X, position)
     q = vec_mat(X[position], W_q)
     scores = [dot(q, k) for k in visible]
-    weights = softmax(scores)
+    kept = [j for j in range(len(visible)) if j == position or j not in ignore]
+    shares = dict(zip(kept, softmax([scores[j] for j in kept])))
+    weights = [shares.get(j, 0.0) for j in range(len(visible))]
     return {"query": q, "scores": scores, "weights": weights, "output": weighted_sum(weights, visible)}
 
 
@@ -89,30 +99,15 @@ def logits(E, h):
     return [dot(row, h) for row in E]
 
 
-def forward(ids, position, E, W_q, W1, W2):
-    """The five steps for the token at `position` (0-based): everything the lab shows."""
+def forward(ids, position, E, W_q, W1, W2, ignore=()):
+    """The five steps for the token at `position` (0-based): everything the
+    lab shows. `ignore`: positions attention may not look at (an ablation)."""
     X = embed(E, ids)
-    att = attention(X, W_q, position)
+    att = attention(X, W_q, position, ignore)
     block = mlp(att["output"], W1, W2)
     z = logits(E, block["output"])
     return {"ids": list(ids), "position": position, "X": X, "attention": att, "mlp": block, "logits": z,
             "probs": softmax(z)}
-
-
-def greedy(probs):
-    """The index of the largest probability; on a tie, the lowest index."""
-    return max(range(len(probs)), key=lambda t: (probs[t], -t))
-
-
-def sample(probs, u):
-    """The token whose slice of [0, 1) contains u, slices laid out in ID order
-    with widths equal to the probabilities."""
-    total = 0.0
-    for t, p in enumerate(probs):
-        total += p
-        if u < total:
-            return t
-    return max(t for t, p in enumerate(probs) if p > 0)  # u fell in the rounding crumb at the end
 
 
 def generate(ids, steps, E, W_q, W1, W2, temperature=None, rng=None, end=None):

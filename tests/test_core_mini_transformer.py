@@ -107,19 +107,6 @@ def test_out_of_range_ids_and_positions_are_errors():
         mt.forward([1, 2], 2, *as_lists(E, Wq, W1, W2))
 
 
-def test_greedy_takes_the_largest_and_the_lowest_id_on_a_tie():
-    assert mt.greedy([0.1, 0.5, 0.4]) == 1
-    assert mt.greedy([0.2, 0.4, 0.4]) == 1
-
-
-@given(st.lists(st.floats(0.01, 1), min_size=1, max_size=12), st.floats(0, 1, exclude_max=True))
-def test_sample_picks_the_slice_that_contains_u(weights, u):
-    p = [w / math.fsum(weights) for w in weights]
-    t = mt.sample(p, u)
-    assert math.fsum(p[:t]) <= u + 1e-12
-    assert u < math.fsum(p[: t + 1]) + 1e-12
-
-
 @pytest.mark.parametrize("seed", range(10))
 def test_greedy_generation_is_repeated_argmax(seed):
     E, Wq, W1, W2, ids = random_model(seed)
@@ -155,3 +142,34 @@ def test_generation_stops_after_the_end_token():
     added = mt.generate([0], 4, *as_lists(E, Wq, W1, W2), end=0)
     assert [s["id"] for s in added] == [0]
     assert len(mt.generate([1], 4, *as_lists(E, Wq, W1, W2), end=0)) == 4
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_ignored_positions_are_scores_of_minus_infinity(seed):
+    E, Wq, W1, W2, ids = random_model(seed)
+    if len(ids) < 3:
+        ids = ids + [1, 2]
+    position = len(ids) - 1
+    rng = random.Random(seed)
+    ignore = set(rng.sample(range(position), rng.randint(1, position)))
+    ours = mt.forward(ids, position, *as_lists(E, Wq, W1, W2), ignore=ignore)["attention"]
+    X = E[ids][: position + 1]
+    scores = X @ (E[ids][position] @ Wq)
+    masked = np.where([j in ignore for j in range(position + 1)], -np.inf, scores)
+    a = np.exp(masked - masked.max())
+    a /= a.sum()
+    np.testing.assert_allclose(ours["weights"], a, atol=1e-12)
+    np.testing.assert_allclose(ours["output"], a @ X, atol=1e-12)
+    np.testing.assert_allclose(ours["scores"], scores, atol=1e-12)  # the scores are still shown
+    assert all(ours["weights"][j] == 0.0 for j in ignore)
+
+
+def test_ignoring_every_other_position_switches_attention_off():
+    E, Wq, W1, W2, ids = random_model(3)
+    position = len(ids) - 1
+    out = mt.forward(ids, position, *as_lists(E, Wq, W1, W2), ignore=set(range(position)))
+    assert out["attention"]["output"] == pytest.approx(E[ids[position]].tolist(), abs=1e-12)
+    assert out["attention"]["weights"][position] == 1.0
+    # the token itself cannot be ignored
+    assert mt.forward(ids, position, *as_lists(E, Wq, W1, W2), ignore={position})["attention"]["weights"] == \
+        mt.forward(ids, position, *as_lists(E, Wq, W1, W2))["attention"]["weights"]

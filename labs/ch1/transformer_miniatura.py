@@ -28,10 +28,18 @@ che ordine).
 **Clicca una parola** della frase (o sposta il cursore del token scelto) per
 vedere che cosa il modello prevede in quel punto: ogni token vede soltanto
 sé stesso e quelli prima di lui. Con «il gatto nero dorme sul», «sul» va a
-cercare il verbo «dormire» e se lo porta nel suo vettore: per questo alla
-fine vincono «divano» e «letto», posti in cui si dorme, e non «tappeto».
-Prova «il cane nero mangia sul»: senza «dorme» da trovare, il tappeto
-risale.
+cercare il verbo e se lo porta nel suo vettore: per questo alla fine
+vincono «divano» e «letto», posti in cui si dorme, e non «tappeto». Prova
+«il cane nero mangia sul»: il verbo trovato ora è «mangia», con lo stesso
+peso, una regola dell'MLP toglie «dormire» al vettore e in testa passa il
+tappeto. È il verbo a decidere il posto.
+
+Per vederlo senza cambiare frase, usa l'**esperimento**: **togli una
+parola** dall'attention (il token scelto fa come se non ci fosse) oppure
+**spegni l'attention** del tutto, e il token tiene solo il suo vettore. Le
+barre tratteggiate mostrano le probabilità di prima. Togli «dorme»: il
+letto scende sotto il tappeto, e resta in testa il divano solo perché
+«sul» ha già un po' di «dormire» suo.
 
 **Aggiungi il token previsto** e la frase si allunga di una parola, che
 rientra nel modello dal passo 1: è la generazione autoregressiva, un token
@@ -40,15 +48,17 @@ token più probabile, e la frase è sempre la stessa. Con il
 **campionamento** il token si estrae a caso secondo le probabilità, dopo
 averle divise per la **temperatura**: bassa le rende più appuntite, alta più
 piatte. Il seme fissa i numeri casuali, così lo stesso seme dà sempre la
-stessa frase.
+stessa frase. L'esperimento riguarda solo la previsione del token scelto:
+la generazione usa sempre il modello intero.
 """
 
 import random
 
 from core.losses import softmax
 from core.mini_transformer import forward, generate
-from labs.kit import (Bar, Choice, Group, Slider, Text, bars, callout, equation, formula, matrix, num,
-                      percent, stat, stats, table, tag, vector)
+from core.sampling import greedy
+from labs.kit import (Bar, Choice, Follow, Group, Slider, Text, bars, callout, equation, formula, matrix, num,
+                      percent, plural, stat, stats, table, tag, vector)
 
 TITLE = "Il transformer in miniatura"
 REF = "1.4"
@@ -69,6 +79,14 @@ REF = "1.4"
 # 3.33, hence 2.3 %, 2.3 %, 2.3 %, 28.3 %, 64.8 %. The MLP rules were then
 # tuned so that every position of the sample sentences predicts a word that
 # makes sense, and «divano» beats «letto» beats «tappeto» after «dorme sul».
+#
+# The verb decides the place. The same row «preposizione» also looks for
+# «mangiare» (2.5, as much as for «dormire»): no token of the guide's sentence
+# has it, so its figures do not move, but after «mangia sul» the verb gets
+# the same 28 %. Rule 7 («se mangiare, senza animale») then takes «dormire»
+# away, and since divano − tappeto = 0.8 × dormire in the final scores,
+# «tappeto» goes on top. Rule 6 is kept off at a preposition, so it does not
+# push an article there.
 
 DIMS = ("animale", "dormire", "mangiare", "luogo", "preposizione", "fine", "articolo", "cibo")
 VOCAB = (".", "il", "gatto", "cane", "nero", "dorme", "mangia", "sul", "divano", "letto", "pesce", "tappeto")
@@ -90,7 +108,7 @@ FEATURES = {  # the row of E of each token; the dimensions not listed are 0
 }
 SELF = 3  # the diagonal of W_q: a token looks first of all for what it has itself
 LOOKS_FOR = {  # rows of W_q that differ from the diagonal: feature of the token → {feature looked for: weight}
-    "preposizione": {"dormire": 1.6, "preposizione": 1.5},  # a preposition looks back for the verb «dormire»
+    "preposizione": {"dormire": 1.6, "preposizione": 1.5, "mangiare": 2.5},  # a preposition looks back for the verb
     "articolo": {"articolo": SELF, "mangiare": 4},  # an article after «mangia» introduces what is eaten
 }
 RULES = (  # the 7 neurons of the MLP: (rule, gate weights, what it adds when fully on)
@@ -102,9 +120,9 @@ RULES = (  # the 7 neurons of the MLP: (rule, gate weights, what it adds when fu
     ("se preposizione, senza luogo", {"preposizione": 2, "luogo": -1}, {"luogo": 3, "preposizione": -1}),
     ("se luogo o cibo, senza preposizione", {"luogo": 1, "cibo": 1, "preposizione": -2},
      {"fine": 3, "luogo": -1, "cibo": -1}),
-    ("se mangiare, senza articolo", {"mangiare": 1, "articolo": -2},
+    ("se mangiare, senza articolo né preposizione", {"mangiare": 1, "articolo": -2, "preposizione": -2},
      {"articolo": 3, "mangiare": -1, "cibo": -3}),  # right after «mangia» the article comes before the food
-    ("se mangiare, senza animale", {"mangiare": 1, "animale": -2}, {"cibo": 3}),
+    ("se mangiare, senza animale", {"mangiare": 1, "animale": -2}, {"cibo": 3, "dormire": -3}),  # eat, not sleep
 )
 
 
@@ -128,6 +146,12 @@ CONTROLS = [
     Text("testo", "La tua frase (solo parole del vocabolario)", "il cane nero dorme sul tappeto",
          max_length=200),
     Slider("posizione", "Token scelto (o clicca una parola)", 1, MAX_WORDS + MAX_NEW, 1, 5),
+    Group("Esperimento sull'attention del token scelto", (
+        Choice("esperimento", "Esperimento", (("nessuno", "nessuno: il modello intero"),
+                                              ("togli", "togli una parola"),
+                                              ("spegni", "spegni l'attention")), "nessuno"),
+        Slider("tolta", "Parola da togliere (numero nella frase)", 1, MAX_WORDS + MAX_NEW, 1, 4),
+    )),
     Group("Generazione", (
         Slider("generati", "Token aggiunti dal modello", 0, MAX_NEW, 1, 0),
         Choice("scelta", "Come si sceglie il token", (("greedy", "il più probabile (greedy)"),
@@ -166,12 +190,49 @@ def compute(p):
                    rng=random.Random(p["seme"]), end=END)
     ids = base + [g["id"] for g in new]
     pos = min(p["posizione"], len(ids)) - 1
-    f = forward(ids, pos, E, W_Q, W1, W2)
+    ignore = ablation(p, pos)
+    f = forward(ids, pos, E, W_Q, W1, W2, ignore=ignore)
     probs_t = softmax(f["logits"], p["temperatura"]) if sampling else f["probs"]
+    # with an experiment on, the whole model's probabilities are the «before» of the bars
+    whole = forward(ids, pos, E, W_Q, W1, W2)["probs"] if ignore else None
     return {"ids": ids, "n_base": len(base), "generated": new, "pos": pos, "asked": p["generati"],
             "finished": bool(new) and new[-1]["id"] == END, "sampling": sampling, "t": p["temperatura"],
             "seed": p["seme"], "x": f["X"][pos], "attention": f["attention"], "mlp": f["mlp"],
-            "logits": f["logits"], "probs": f["probs"], "probs_t": probs_t}
+            "logits": f["logits"], "probs": f["probs"], "probs_t": probs_t, "own_text": p["frase"] == "tua",
+            "experiment": p["esperimento"], "ignored": sorted(ignore), "whole_probs": whole}
+
+
+def ablation(p, pos):
+    """The positions the chosen token may not look at in the experiment."""
+    if p["esperimento"] == "spegni":
+        return set(range(pos))
+    if p["esperimento"] == "togli" and p["tolta"] - 1 < pos:
+        return {p["tolta"] - 1}
+    return set()
+
+
+def follow(s):
+    """Controls that would do nothing now say why, and ranges stop at the sentence's end."""
+    if "problem" in s:
+        waiting = "Prima serve una frase che il modello conosca."
+        return {name: Follow(disabled=waiting) for name in ("posizione", "tolta", "generati", "seme")}
+    length, pos = len(s["ids"]), s["pos"]
+    rules = {"posizione": Follow(max=length)}
+    if not s["own_text"]:
+        rules["testo"] = Follow(disabled="Conta solo con «Frase: quella scritta qui sotto».")
+    if s["finished"]:
+        rules["generati"] = Follow(max=len(s["generated"]))  # the sentence ended at «.»: no more to add
+    if s["experiment"] != "togli":
+        rules["tolta"] = Follow(disabled="Serve solo con l'esperimento «togli una parola».")
+    elif pos == 0:
+        rules["tolta"] = Follow(disabled="Il token scelto è il primo: prima di lui non c'è niente da togliere.")
+    else:
+        rules["tolta"] = Follow(max=pos)  # only the words before the chosen token
+    if not s["sampling"]:
+        rules["temperatura"] = Follow(disabled="Conta solo con il campionamento.")
+    if not s["sampling"] or not s["asked"]:
+        rules["seme"] = Follow(disabled="Conta solo quando il modello aggiunge token estratti a caso.")
+    return rules
 
 
 # ---------------------------------------------------------------- view
@@ -187,7 +248,7 @@ def name(i):
 
 
 def best_of(probs):
-    return max(range(len(probs)), key=lambda t: (probs[t], -t))  # a tie goes to the lowest ID, as in generate
+    return greedy(probs)  # a tie goes to the lowest ID, as in generate
 
 
 def chips(s):
@@ -196,9 +257,11 @@ def chips(s):
     for k, i in enumerate(s["ids"]):
         cls = ["lab-mt-tok"]
         cls += ["is-current"] * (k == s["pos"]) + ["is-later"] * (k > s["pos"]) + ["is-new"] * (k >= s["n_base"])
-        items.append(tag("span", tag("span", VOCAB[i], class_="lab-mt-word"), tag("small", f"ID {i}"),
+        cls += ["is-removed"] * (k in s["ignored"])
+        removed = " (tolto dall'attention)" if k in s["ignored"] else ""
+        items.append(tag("span", tag("span", VOCAB[i], class_="lab-mt-word"), tag("small", f"{k + 1} · ID {i}"),
                          class_=" ".join(cls), data_set=f"posizione={k + 1}", tabindex="0", role="button",
-                         aria_label=f"Guarda la previsione dopo {word(i)}, token {k + 1}"))
+                         aria_label=f"Guarda la previsione dopo {word(i)}, token {k + 1}{removed}"))
         if k == s["pos"]:
             items.append(tag("span", f"→ {name(best_of(s['probs']))}?", class_="lab-mt-next"))
     return tag("div", *items, class_="lab-mt-sentence", data_part="frase")
@@ -214,7 +277,8 @@ def buttons(s):
                data_set=f"generati={n - 1};posizione={length - 1}" if n else None, disabled=not n)
     note = None
     if s["finished"]:
-        note = "La frase è finita: il modello ha scelto il punto «.», il token di fine."
+        note = (f"La frase è finita dopo {plural(n, 'token aggiunto', 'token aggiunti')}: il modello ha scelto il "
+                "punto «.», il token di fine.")
     elif not can_add:
         note = f"Qui il modello aggiunge al massimo {MAX_NEW} token."
     return tag("div", add, undo, tag("span", note, class_="lab-mt-note") if note else None, class_="lab-mt-buttons")
@@ -260,12 +324,16 @@ def panel_embeddings(s):
 def panel_attention(s):
     ids, pos, att = s["ids"], s["pos"], s["attention"]
     me = word(ids[pos])
-    weights = [Bar(f"{k + 1}. {name(i)}", a, f"{percent(a)}   (punteggio {num(z)})", highlight=k == pos)
+    weights = [Bar(f"{k + 1}. {name(i)}", a, text=f"tolta   (punteggio {num(z)})" if k in s["ignored"] else
+                   f"{percent(a)}   (punteggio {num(z)})", highlight=k == pos, class_="muted" if k in s["ignored"]
+                   else "s1")
                for k, (i, a, z) in enumerate(zip(ids, att["weights"], att["scores"]))]
     after, before = att["output"], s["x"]
     changed = [j for j in range(len(DIMS)) if abs(after[j] - before[j]) >= 0.005]
-    average = " + ".join(f"{num(a)} × {name(i)}" for i, a in zip(ids, att["weights"]))
-    top = max(range(pos), key=lambda k: att["weights"][k]) if pos else None
+    average = " + ".join(f"{num(a)} × {name(i)}" for k, (i, a) in enumerate(zip(ids, att["weights"]))
+                         if k not in s["ignored"])
+    seen = [k for k in range(pos) if k not in s["ignored"]]
+    top = max(seen, key=lambda k: att["weights"][k]) if seen else None
     return panel(3, f"L'attention: {me} guarda indietro",
                  tag("p", f"La domanda di {me} è il suo vettore per W_q: dice quali caratteristiche cerca."),
                  equation(vector(before, label=f"x di {me}", labels=DIMS, column=False, shape=False),
@@ -277,13 +345,17 @@ def panel_attention(s):
                           "che sommano a 1."),
                  bars(weights, label=f"I pesi dell'attention di {me}", part="pesi"),
                  callout(f"{me} è il primo token: non ha niente prima di sé, e la media è lui stesso.")
-                 if top is None else formula(f"il punteggio più alto prima di {me}: q · x({name(ids[top])}) = "
+                 if pos == 0 else
+                 callout(f"Attention spenta: {me} non guarda nessun altro token, e la media è lui stesso.",
+                         tone="warn") if top is None else formula(f"il punteggio più alto prima di {me}: q · x({name(ids[top])}) = "
                                                   f"{num(att['scores'][top])} → peso {percent(att['weights'][top])}"),
                  tag("p", "Il nuovo vettore è la media pesata dei vettori: ", average, "."),
                  matrix([before, after], row_labels=[f"{name(ids[pos])} prima", "dopo l'attention"],
                         col_labels=DIMS, highlight_cells=[(1, j) for j in changed], heat=1.0, shape=False,
                         part="vettore", caption="Evidenziate le dimensioni che l'attention ha cambiato." if changed
                         else "Con un solo token da guardare, la media non cambia niente."),
+                 tag("p", "Con l'esperimento, le parole tolte hanno peso 0 e le altre si dividono tutta la softmax.")
+                 if s["ignored"] else None,
                  part="attention")
 
 
@@ -302,7 +374,8 @@ def panel_mlp(s):
                      tag("strong", num(g)) if on else "0 (spenta)",
                      adds_text(adds) + (f"  (× {num(g)})" if on else "")])
     fired = sum(g > 0 for g in m["gates"])
-    fired = {0: "Nessuna regola accesa.", 1: "Accesa 1 regola su 7."}.get(fired, f"Accese {fired} regole su 7.")
+    fired = "Nessuna regola accesa." if not fired else \
+        f"{'Accesa' if fired == 1 else 'Accese'} {plural(fired, 'regola', 'regole')} su {len(RULES)}."
     return panel(4, "L'MLP: sette regole che si accendono",
                  tag("p", "Ogni regola è un neurone: fa il prodotto scalare tra il vettore e i suoi pesi (+ sulla "
                           "caratteristica che cerca, − su quella che la spegne), poi la ReLU tiene solo la parte "
@@ -318,28 +391,56 @@ def panel_mlp(s):
 
 def panel_output(s):
     z, p, pt = s["logits"], s["probs"], s["probs_t"]
+    whole = s["whole_probs"]
+    if whole:  # the experiment against the whole model: both at T = 1
+        pt = p
     order = sorted(range(len(VOCAB)), key=lambda t: (-pt[t], t))
     h = s["mlp"]["output"]
     best = order[0]
     tied = [t for t in range(len(VOCAB)) if abs(p[t] - max(p)) < 1e-12]
     terms = " + ".join(f"{num(h[j])} × {num(E[best][j], 1)}" for j in range(len(DIMS)) if E[best][j])
-    items = [Bar(name(t), pt[t], percent(pt[t], 1), highlight=t == best,
-                 before=p[t] if s["sampling"] and s["t"] != 1 else None) for t in order[:6]]
-    label = (f"Probabilità dei 6 token più probabili, temperatura {num(s['t'], 1)}" if s["sampling"]
-             else "Probabilità dei 6 token più probabili")
+    if whole:
+        shown = order[:6] + [t for t in (best_of(whole),) if t not in order[:6]]
+        items = [Bar(name(t), p[t], text=percent(p[t], 1), highlight=t == best, before=whole[t]) for t in shown]
+        label, before_label = "Probabilità con l'esperimento (temperatura 1)", "il modello intero"
+    else:
+        items = [Bar(name(t), pt[t], text=percent(pt[t], 1), highlight=t == best,
+                     before=p[t] if s["sampling"] and s["t"] != 1 else None) for t in order[:6]]
+        label = (f"Probabilità dei 6 token più probabili, temperatura {num(s['t'], 1)}" if s["sampling"]
+                 else "Probabilità dei 6 token più probabili")
+        before_label = "con temperatura 1" if items[0].before is not None else ""
     return panel(5, "Il confronto con il vocabolario",
                  tag("p", "Punteggio di ogni token = vettore finale · la sua riga di E: è alto se il token ha le "
                           "caratteristiche che il vettore chiede."),
                  matrix([z], label="punteggi z", col_labels=[name(t) for t in range(len(VOCAB))], heat=True,
                         highlight_cells=[(0, best)], shape=False, part="punteggi"),
                  formula(f"z({name(best)}) = {terms} = {num(z[best])}"),
-                 bars(items, label=label, before_label="con temperatura 1" if items[0].before is not None else "",
-                      part="probabilita"),
+                 bars(items, label=label, before_label=before_label, part="probabilita"),
+                 experiment_note(s),
                  stats(stat("Previsione (greedy)", name(best_of(p))),
                        stat("Sua probabilità (T = 1)", percent(max(p), 1))),
                  callout(f"{' e '.join(word(t) for t in tied)} hanno la stessa probabilità: per il modello sono "
                          f"intercambiabili, e la scelta greedy prende l'ID più basso.") if len(tied) > 1 else None,
                  part="output")
+
+
+def experiment_note(s):
+    """What the experiment changed, in words: the prediction, and the tokens that moved most."""
+    if s["experiment"] == "nessuno":
+        return None
+    ids, pos, me = s["ids"], s["pos"], word(s["ids"][s["pos"]])
+    if not s["ignored"]:
+        return callout(f"{me} è il primo token: guarda solo sé stesso, e l'esperimento non ha niente da togliere.")
+    what = (f"Spegnendo l'attention di {me}" if s["experiment"] == "spegni" else
+            f"Togliendo {word(ids[s['ignored'][0]])} (parola {s['ignored'][0] + 1}) dall'attention di {me}")
+    before, after = s["whole_probs"], s["probs"]
+    old, new = best_of(before), best_of(after)
+    verdict = (f"la previsione passa da {word(old)} a {word(new)}" if old != new
+               else f"la previsione resta {word(new)}")
+    moved = sorted(range(len(VOCAB)), key=lambda t: (-abs(after[t] - before[t]), t))[:3]
+    changes = "; ".join(f"{word(t)} {percent(before[t], 1)} → {percent(after[t], 1)}" for t in moved)
+    return callout(f"{what}, {verdict}. I token che si spostano di più: {changes}.",
+                   tone="warn" if old != new else "info")
 
 
 def panel_generation(s):

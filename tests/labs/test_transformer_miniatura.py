@@ -1,7 +1,9 @@
 """1.4 Il transformer in miniatura: the guide's figures for «il gatto nero
 dorme sul», clicks, generation, and the sentence the reader writes."""
 
+import random
 import re
+from html import unescape
 
 import numpy as np
 import pytest
@@ -68,11 +70,129 @@ def test_the_top_predictions_after_sul_are_divano_and_letto():
     assert "→ divano?" in html()
 
 
-def test_attention_to_dorme_is_what_puts_letto_above_tappeto():
-    with_sleep, without = state(), state(frase="mangia")
-    p = lambda s, t: s["probs"][M.VOCAB.index(t)]  # noqa: E731
-    assert p(with_sleep, "letto") > p(with_sleep, "tappeto")
-    assert p(without, "tappeto") > p(without, "letto")
+def p(s, token):
+    return s["probs"][M.VOCAB.index(token)]
+
+
+def test_the_verb_decides_the_place():
+    """The prose: with «mangia» the tappeto goes on top; with «dorme» divano and letto stay first."""
+    with_sleep, eating = state(), state(frase="mangia")
+    assert top(with_sleep) == ["divano", "letto"]
+    assert top(eating, 1) == ["tappeto"] and top(eating)[0] != "divano"
+    assert p(eating, "tappeto") > p(with_sleep, "tappeto") + 0.1  # visibly: 23 % → 36 %
+    # «sul» finds the verb either way, with the same weight
+    assert eating["attention"]["weights"] == pytest.approx(with_sleep["attention"]["weights"], abs=1e-12)
+    assert "→ tappeto?" in html(frase="mangia")
+    for sentence in ("il cane dorme sul", "il gatto dorme sul", "il cane mangia sul", "il gatto mangia sul"):
+        s = state(frase="tua", testo=sentence)
+        assert top(s, 1) == (["tappeto"] if "mangia" in sentence else ["divano"])
+
+
+def test_mangia_keeps_the_guides_figures_untouched():
+    """«mangiare» in the query of «sul» meets no token of the guide's sentence: nothing moves there."""
+    s = state()
+    assert s["attention"]["query"][DIM["mangiare"]] == 2.5
+    assert s["attention"]["scores"] == pytest.approx([0, 0, 0, 2.5, 3.33], abs=1e-12)
+
+
+# ---------------------------------------------------------------- the experiment (ablation)
+
+
+def test_removing_dorme_drops_letto_below_tappeto_and_divano_stays_first():
+    """The prose: «Togli «dorme»: il letto scende sotto il tappeto, e resta in testa il divano»."""
+    whole, cut = state(), state(esperimento="togli", tolta=4)
+    assert cut["ignored"] == [3] and cut["attention"]["weights"][3] == 0
+    assert sum(cut["attention"]["weights"]) == pytest.approx(1, abs=1e-12)
+    assert p(cut, "letto") < p(cut, "tappeto") and p(whole, "letto") > p(whole, "tappeto")
+    assert top(cut, 1) == ["divano"]
+    assert cut["whole_probs"] == pytest.approx(whole["probs"], abs=1e-15)
+    shown = html(esperimento="togli", tolta=4)
+    assert "lab-bar-before" in shown and "il modello intero" in shown  # the before/after bars
+    assert "Togliendo «dorme» (parola 4) dall&#x27;attention di «sul», la previsione resta «divano»" in shown
+    assert "is-removed" in shown
+
+
+def test_removing_mangia_gives_the_place_back_to_divano():
+    cut = state(frase="mangia", esperimento="togli", tolta=4)
+    assert top(cut, 1) == ["divano"]
+    assert "la previsione passa da «tappeto» a «divano»" in html(frase="mangia", esperimento="togli", tolta=4)
+
+
+def test_switching_attention_off_leaves_the_token_alone():
+    s = state(esperimento="spegni")
+    assert s["attention"]["weights"] == [0, 0, 0, 0, 1.0]
+    assert s["attention"]["output"] == s["x"]
+    assert "Attention spenta" in html(esperimento="spegni")
+
+
+def test_the_experiment_does_not_touch_generation():
+    assert state(generati=2, esperimento="spegni")["ids"] == state(generati=2)["ids"]
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_the_experiments_sentence_says_what_the_numbers_do(seed):
+    rng = random.Random(seed)
+    params = {"frase": rng.choice([k for k, _ in M.SENTENCES]), "esperimento": rng.choice(["togli", "spegni"]),
+              "tolta": rng.randint(1, 6), "posizione": rng.randint(1, 6), "generati": rng.randint(0, 3)}
+    s, shown = state(**params), html(**params)
+    note = re.search(r'(Togliendo|Spegnendo)[^<]*', shown)
+    if not s["ignored"]:
+        assert note is None and s["whole_probs"] is None
+        return
+    note = unescape(note.group(0))
+    old, new = M.best_of(s["whole_probs"]), M.best_of(s["probs"])
+    if old == new:
+        assert f"la previsione resta «{M.VOCAB[new]}»" in note
+    else:
+        assert f"la previsione passa da «{M.VOCAB[old]}» a «{M.VOCAB[new]}»" in note
+    delta = {t: abs(s["probs"][t] - s["whole_probs"][t]) for t in range(len(M.VOCAB))}
+    named = re.findall(r"«([^»]+)» [\d,]+ % → [\d,]+ %", note)
+    assert len(named) == 3
+    assert min(delta[M.VOCAB.index(w)] for w in named) >= max(
+        d for t, d in delta.items() if M.VOCAB[t] not in named) - 1e-12
+
+
+# ---------------------------------------------------------------- controls that follow the state
+
+
+def rendered(**raw):
+    return labs.render(LAB.id, {k: str(v) for k, v in raw.items()})
+
+
+def test_your_sentence_says_when_it_is_not_used():
+    assert M.follow(state())["testo"].disabled
+    assert "testo" not in M.follow(state(frase="tua"))
+    assert "Frase: quella scritta qui sotto" in rendered()["controls"]["testo"]["disabled"]
+
+
+def test_the_chosen_token_stays_inside_the_sentence():
+    assert M.follow(state())["posizione"].max == 5
+    r = rendered(posizione=15)
+    assert r["params"]["posizione"] == 5 and r["controls"]["posizione"]["max"] == 5
+    assert M.follow(state(generati=2, posizione=7))["posizione"].max == 7
+
+
+def test_tokens_added_reads_the_real_count_when_the_sentence_ends():
+    r = rendered(frase="inizio", generati=8)
+    assert r["params"]["generati"] == 5 and r["controls"]["generati"]["max"] == 5  # il gatto dorme sul divano .
+    assert "dopo 5 token aggiunti" in r["html"]
+    assert "generati" not in M.follow(state(generati=1))  # not finished: up to 8 as usual
+
+
+def test_word_to_remove_follows_the_experiment_and_the_chosen_token():
+    assert M.follow(state())["tolta"].disabled
+    assert M.follow(state(esperimento="togli"))["tolta"] == M.Follow(max=4)
+    assert M.follow(state(esperimento="togli", posizione=1))["tolta"].disabled
+    r = rendered(esperimento="togli", tolta=9, posizione=3)
+    assert r["params"]["tolta"] == 2  # only the words before «nero»
+
+
+def test_temperature_and_seed_say_when_they_do_nothing():
+    greedy = M.follow(state())
+    assert greedy["temperatura"].disabled and greedy["seme"].disabled
+    sampled = M.follow(state(scelta="campiona", generati=3))
+    assert "temperatura" not in sampled and "seme" not in sampled
+    assert M.follow(state(scelta="campiona"))["seme"].disabled  # nothing drawn yet
 
 
 def test_the_weights_are_the_documented_tables():
