@@ -1,59 +1,100 @@
 """Run labs without a browser.
 
     python -m labs list [--json]
-    python -m labs run <id> [--steps N] [name=value ...]
+    python -m labs run <id> [--steps N] [--html] [name=value ...]
+    python -m labs new <capitolo> <id> "Titolo"
 
-`run` prints the lab's state as JSON; unknown labs, unknown parameters and
-bad values are reported in Italian with a non-zero exit code.
+`run` prints the lab's state as JSON; `new` writes a lab module that already
+builds and passes the contract tests. Flags and name=value go in any order.
+Every mistake (an unknown lab, a bad value, a lab module that breaks the
+contract, a lab that crashes) is one Italian line on stderr, exit status 2.
 """
 
-import argparse
 import json
 import sys
+from pathlib import Path
 
-from . import LabError, ParamError, all_labs, check_finite, get
+from . import ContractError, LabError, ParamError, all_labs, check_finite, get, problems, view_problem
+from .cli import Parser, assignments, crash_line
+from .kit.contract import place
+from .scaffold import new_lab
+
+COMMANDS = ("list", "run", "new")
+
+
+def parsers():
+    top = Parser(prog="python -m labs", description="Laboratori LLM da riga di comando.")
+    top.add_argument("command", choices=COMMANDS, metavar="comando", help="list, run oppure new")
+    top.add_argument("rest", nargs="...", help="gli argomenti del comando (python -m labs <comando> -h)")
+    listing = Parser(prog="python -m labs list", description="Elenca i laboratori.")
+    listing.add_argument("--json", action="store_true", help="un oggetto JSON per laboratorio")
+    run = Parser(prog="python -m labs run", description="Calcola lo stato di un laboratorio e lo stampa come JSON.")
+    run.add_argument("lab", metavar="laboratorio")
+    run.add_argument("params", nargs="*", metavar="nome=valore")
+    run.add_argument("--steps", type=int, default=None, help="nei laboratori a passi: avanza di N passi")
+    run.add_argument("--html", action="store_true", help="stampa anche l'HTML della vista")
+    new = Parser(prog="python -m labs new", description="Scrive un nuovo laboratorio, pronto da riscrivere.")
+    new.add_argument("chapter", metavar="capitolo", help="1, 2, … oppure A")
+    new.add_argument("lab", metavar="id", help="con i trattini: prodotto-scalare")
+    new.add_argument("title", metavar="titolo", help="il titolo della pagina, tra virgolette")
+    return top, {"list": listing, "run": run, "new": new}
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m labs", description="Laboratori LLM da riga di comando.")
-    commands = parser.add_subparsers(dest="command", required=True)
-    listing = commands.add_parser("list", help="elenca i laboratori")
-    listing.add_argument("--json", action="store_true", help="un oggetto JSON per laboratorio")
-    run = commands.add_parser("run", help="calcola lo stato di un laboratorio e lo stampa come JSON")
-    run.add_argument("lab")
-    run.add_argument("--steps", type=int, default=None, help="nei laboratori a passi: avanza di N passi")
-    run.add_argument("--html", action="store_true", help="stampa anche l'HTML della vista")
-    run.add_argument("params", nargs="*", metavar="nome=valore")
-    args = parser.parse_args(argv)
-
-    if args.command == "list":
-        for lab in all_labs():
-            print(json.dumps(lab.summary(), ensure_ascii=False) if args.json else f"{lab.ref:6} {lab.id:24} {lab.title}")
-        return 0
-
+    top, commands = parsers()
+    first = top.parse_args(sys.argv[1:] if argv is None else argv)
+    args = commands[first.command].parse(first.rest)
     try:
-        lab = get(args.lab)
-        raw = {}
-        for item in args.params:
-            name, sep, value = item.partition("=")
-            if not sep:
-                raise ParamError(f"«{item}» non è nella forma nome=valore")
-            raw[name] = value
-        if args.steps is not None:
-            steps = [c for c in lab.params_list if c.kind == "steps"]
-            if not steps:
-                raise ParamError(f"«{lab.id}» non è un laboratorio a passi: --steps non si applica")
-            raw[steps[0].name] = str(args.steps)
-        params = lab.parse(raw, strict=True)
-        state = lab.compute(params)
-        check_finite(state)
-        output = {"lab": lab.id, "params": params, "state": state}
-        if args.html:
-            output["html"] = str(lab.view(state))
-    except (LookupError, ParamError, LabError) as error:
+        return {"list": list_labs, "run": run_lab, "new": write_lab}[first.command](args)
+    except (LookupError, ParamError, LabError, ContractError) as error:
         print(f"errore: {error}", file=sys.stderr)
         return 2
+
+
+def list_labs(args):
+    for lab in all_labs():
+        print(json.dumps(lab.summary(), ensure_ascii=False) if args.json else f"{lab.ref:6} {lab.id:24} {lab.title}")
+    for line in problems().values():  # the labs above work; these modules do not
+        print(f"errore: {line}", file=sys.stderr)
+    return 2 if problems() else 0
+
+
+def run_lab(args):
+    lab = get(args.lab)
+    raw = assignments(args.params)
+    if args.steps is not None:
+        steps = [c for c in lab.params_list if c.kind == "steps"]
+        if not steps:
+            raise ParamError(f"«{lab.id}» non è un laboratorio a passi: --steps non si applica")
+        raw[steps[0].name] = str(args.steps)
+    params = lab.parse(raw, strict=True)
+    try:
+        state = lab.compute(params)
+        html = lab.view(state) if args.html else None
+    except (LabError, ParamError):
+        raise
+    except Exception as error:  # a bug in the lab: where it is, not a traceback
+        raise ContractError(crash_line(lab, error)) from None
+    try:
+        check_finite(state)
+    except ValueError as error:
+        raise ContractError(f"{place(lab.module.__file__)}: compute ha restituito un {error}") from None
+    output = {"lab": lab.id, "params": params, "state": state}
+    if args.html:
+        problem = view_problem(lab, html)
+        if problem:
+            raise ContractError(problem)
+        output["html"] = str(html)
     print(json.dumps(output, ensure_ascii=False, indent=2))
+    return 0
+
+
+def write_lab(args):
+    target, ref = new_lab(Path(__file__).parent, args.chapter, args.lab, args.title, all_labs(), problems())
+    lab_id = args.lab
+    print(f"Scritto {target.relative_to(Path(__file__).parent.parent)} (REF {ref}). Provalo con "
+          f"«python -m labs run {lab_id}», guardalo con «python scripts/preview.py {lab_id}», "
+          "e «python build.py» gli fa la sua pagina.")
     return 0
 
 

@@ -114,7 +114,8 @@ def test_histogram_with_unequal_edges_counts_like_numpy():
 
 
 def test_histogram_from_counts_with_markers():
-    svg = histogram(counts=[1, 4, 2, 0], lo=-1, hi=1, markers=[Marker(0.0, "media", "s2"), Marker(0.5, "media", "s2")],
+    svg = histogram(counts=[1, 4, 2, 0], lo=-1, hi=1,
+                    markers=[Marker(0.0, "media", class_="s2"), Marker(0.5, "media", class_="s2")],
                     label="h", bar_label="coppie")
     root = parse(svg)
     (plot, _, _, w, _), = plots(root)
@@ -129,8 +130,8 @@ def test_histogram_from_counts_with_markers():
 
 def test_handles_live_on_an_exact_data_plane():
     svg = line_chart([Series("a", ((-1, 0), (1, 0)))], label="x", x_range=(-1, 1), y_range=(-1.5, 1.5),
-                     handles=[Handle(0.5, 0.75, "e1", "h1", "Gomito 1", caption="1"),
-                              Handle(-1, 0.0, None, "inizio", "Estremo")])
+                     handles=[Handle(0.5, 0.75, x_name="e1", y_name="h1", label="Gomito 1", caption="1"),
+                              Handle(-1, 0.0, x_name=None, y_name="inizio", label="Estremo")])
     root = parse(svg)
     planes = [p for p in plots(root) if p[0].get("data-plane")]
     (plane, _, _, w, h), = planes
@@ -142,7 +143,7 @@ def test_handles_live_on_an_exact_data_plane():
     # the runtime's inverse map gives back the data point
     assert -1 + x / w * 2 == pytest.approx(0.5, abs=1e-3) and 1.5 - y / h * 3 == pytest.approx(0.75, abs=1e-3)
     with pytest.raises(ValueError):
-        line_chart([], label="x", handles=[Handle(0, 0, "a", "b", "c")])
+        line_chart([], label="x", handles=[Handle(0, 0, x_name="a", y_name="b", label="c")])
 
 
 def test_clickable_points_set_controls():

@@ -88,9 +88,9 @@ def sum_of_products(inputs, weights):
 
 def view(s):
     x, single, net = s["inputs"], s["single"], s["network"]
-    inputs = [Node(label, value, num(value)) for (_, label), value in zip(INPUTS, x)]
+    inputs = [Node(label, value, caption=num(value)) for (_, label), value in zip(INPUTS, x)]
     lit = 1.0 if single["umbrella"] else 0.0
-    single_fig = network([inputs, [Node("Ombrello?", lit, "sì" if single["umbrella"] else "no")]],
+    single_fig = network([inputs, [Node("Ombrello?", lit, caption="sì" if single["umbrella"] else "no")]],
                          [[single["weights"]]], label="Il neurone singolo: tre ingressi, tre pesi, una decisione")
     comparison = ">" if single["umbrella"] else "≤"
     single_panel = tag(
@@ -102,8 +102,8 @@ def view(s):
         decision(single["umbrella"]),
         class_="lab-panel", data_part="singolo",
     )
-    hidden_nodes = [Node(name, a, num(a)) for name, a in zip(HIDDEN, net["hidden"])]
-    out_node = Node("Ombrello", net["output"], num(net["output"]))
+    hidden_nodes = [Node(name, a, caption=num(a)) for name, a in zip(HIDDEN, net["hidden"])]
+    out_node = Node("Ombrello", net["output"], caption=num(net["output"]))
     net_fig = network([inputs, hidden_nodes, [out_node]], [net["w_hidden"], net["w_out"]],
                       label="La rete 3 → 2 → 1: ogni arco porta un peso, ogni nodo mostra quanto è acceso")
     rows = [[name, sum_of_products(x, row), num(t), num(a)]

@@ -79,8 +79,9 @@ def view(s):
     items = [Point(at, w, style=styles.get(w, "muted"), label_at=WORDS[w][1]) for w, at in places.items()]
     items += [Point(WORDS[w][0], style="muted", hollow=True)
               for w in dict.fromkeys((wa, wb, wc)) if places[w] != list(WORDS[w][0])]
-    items += [Arrow(c, start=b, style="d"), Label([0.7 * x + 0.3 * y for x, y in zip(b, c)], f"{wc} − {wb}", "d", "e"),
-              Arrow(result, start=a, style="d", dashed=True), Point(result, "risultato", "result", label_at="se",
+    items += [Arrow(c, start=b, style="d"),
+              Label([0.7 * x + 0.3 * y for x, y in zip(b, c)], f"{wc} − {wb}", style="d", label_at="e"),
+              Arrow(result, start=a, style="d", dashed=True), Point(result, "risultato", style="result", label_at="se",
                                                                     hollow=True)]
     figure = plane(items, VIEW, VIEW, grid=0.1, ticks=0.2, axis_names=("regale", "femminile"),
                    label=f"Le parole nel piano regale–femminile e il conto {name} = {vector_text(result)}")

@@ -108,7 +108,8 @@ def view(s):
                              trim=False, digits=1),
                       "·", vector(s["h"], label="h", digits=1), "=",
                       vector(s["scores"], labels=list(VOCAB), label="punteggi", digits=2))
-    probs = bars([Bar(t, p, percent(p, 1), class_="s3" if t == s["target"] else "s1", highlight=t == s["predicted"])
+    probs = bars([Bar(t, p, text=percent(p, 1), class_="s3" if t == s["target"] else "s1",
+                      highlight=t == s["predicted"])
                   for t, p in zip(VOCAB, s["probs"])], label="Probabilità del token successivo", part="probabilita")
     right = s["predicted"] == s["target"]
     rows = [[f"{u} {v}", c, percent(e["p_target"], 1), e["predicted"]]

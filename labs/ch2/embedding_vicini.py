@@ -86,13 +86,13 @@ def view(s):
     picture = plane(items, (-r, r), (-r, r), width=WIDTH, grid=max(1.0, r // 4 * 1.0),
                     label=f"I vettori dei token proiettati su due dimensioni, allo step {at}")
     xs = range(STEPS + 1)
-    here = Marker(at, f"step {at}", "muted", dashed=True)
+    here = Marker(at, f"step {at}", class_="muted", dashed=True)
     cos_chart = line_chart([Series(f"{u} – {v}", tuple(zip(xs, s["curves"][f"{u}-{v}"])), class_=c,
                                    dashed=c == "s4") for u, v, c in PAIRS],
                            markers=[here], x_range=(0, STEPS), y_range=(-1, 1), x_label="step di training",
                            y_label="coseno", height=260, label="Il coseno tra le coppie, step dopo step")
     loss_chart = line_chart([Series("loss", tuple(zip(xs, s["losses"])))],
-                            markers=[here, Marker(s["best"], "minimo possibile", "s3", axis="y")],
+                            markers=[here, Marker(s["best"], "minimo possibile", class_="s3", axis="y")],
                             x_range=(0, STEPS), y_range=(0, max(s["losses"]) * 1.05), x_label="step di training",
                             y_label="loss", height=200, label="La loss durante il training")
     cos_now = s["curves"][f"{a}-{b}"][at]

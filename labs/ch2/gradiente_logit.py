@@ -67,9 +67,9 @@ def view(s):
              tag("strong", small(g, signed=True)), num(nz)]
             for j, (tok, z, p, g, nz) in enumerate(zip(s["tokens"], s["logits"], s["probs"], s["grad"],
                                                        s["new_logits"]))]
-    gradient = [Bar(f"«{tok}»", g, small(g, signed=True), class_="sign", highlight=j == t)
+    gradient = [Bar(f"«{tok}»", g, text=small(g, signed=True), class_="sign", highlight=j == t)
                 for j, (tok, g) in enumerate(zip(s["tokens"], s["grad"]))]
-    after = [Bar(f"«{tok}»", q, percent(q, 1), class_="s3" if j == t else "target", highlight=j == t, before=p)
+    after = [Bar(f"«{tok}»", q, text=percent(q, 1), class_="s3" if j == t else "target", highlight=j == t, before=p)
              for j, (tok, p, q) in enumerate(zip(s["tokens"], s["probs"], s["new_probs"]))]
     p_old, p_new = s["probs"][t], s["new_probs"][t]
     return tag(

@@ -101,12 +101,13 @@ def charts(s):
     curve = Series("loss L(w) = (w − 3)²", tuple((-3 + k * 0.1, loss(-3 + k * 0.1)) for k in range(121)),
                    class_="target")
     path = Series("i passi", tuple((w, loss(w)) for w in ws), class_="s2", markers=True)
-    start = Handle(s["w0"], loss(s["w0"]), "w0", None, "Punto di partenza: trascinalo", caption="w₀")
-    bowl = line_chart([curve, path], handles=[start], markers=[Marker(W_STAR, "minimo w = 3", "s3")],
+    start = Handle(s["w0"], loss(s["w0"]), x_name="w0", y_name=None, label="Punto di partenza: trascinalo",
+                   caption="w₀")
+    bowl = line_chart([curve, path], handles=[start], markers=[Marker(W_STAR, "minimo w = 3", class_="s3")],
                       x_range=(-3, 9), y_range=(0, 40), x_ticks=(-3, 0, 3, 6, 9), x_label="peso w", y_label="loss",
                       height=320, label=f"La scodella L(w) e i passi con η = {num(s['eta'])}")
     track = line_chart([Series("w dopo ogni passo", tuple(enumerate(ws)), class_="s2", markers=True)],
-                       markers=[Marker(W_STAR, "minimo w = 3", "s3", axis="y")],
+                       markers=[Marker(W_STAR, "minimo w = 3", class_="s3", axis="y")],
                        x_range=(0, s["n"]), y_range=(-3, 9), y_ticks=(-3, 0, 3, 6, 9),
                        x_ticks=None if s["n"] > 10 else tuple(range(s["n"] + 1)), x_label="passo", y_label="w",
                        height=240, label="Il peso w passo dopo passo")

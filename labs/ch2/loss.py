@@ -72,7 +72,7 @@ def candidates(ppl):
 def chart(s):
     guide = Series("esempi della guida", tuple((r["p"], r["loss"]) for r in s["seeds"]), class_="s2",
                    line=False, actions=tuple((f"p={r['p']:g}", f"Porta p a {percent(r['p'])}") for r in s["seeds"]))
-    handle = Handle(s["p"], s["loss"], "p", None, f"Probabilità del token giusto: {share(s['p'])}",
+    handle = Handle(s["p"], s["loss"], x_name="p", y_name=None, label=f"Probabilità del token giusto: {share(s['p'])}",
                     caption=f"loss {num(s['loss'])}")
     return line_chart([Series("loss = −log p", CURVE, class_="s1"), guide], handles=[handle],
                       markers=[Marker(s["loss"], axis="y", class_="muted"), Marker(s["p"], class_="muted")],

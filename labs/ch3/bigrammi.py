@@ -308,8 +308,8 @@ def view_summary(s):
     chart = line_chart([Series("su tutto il dataset", tuple(zip(xs, s["curve"]))),
                         Series("sul batch di turno", tuple(zip(xs, s["batch_curve"])), class_="s2", markers=True,
                                line=False)],
-                       markers=[Marker(s["best"], "minimo possibile", "s3", axis="y"),
-                                Marker(s["uniform"], f"tirando a caso (log {len(vocab)})", "muted", axis="y")],
+                       markers=[Marker(s["best"], "minimo possibile", class_="s3", axis="y"),
+                                Marker(s["uniform"], f"tirando a caso (log {len(vocab)})", class_="muted", axis="y")],
                        label="La loss dopo ogni aggiornamento", x_range=(0, max(5, len(s["curve"]) - 1)),
                        y_range=(0, max(s["curve"] + s["batch_curve"]) * 1.05),
                        x_label="aggiornamenti fatti", y_label="loss", height=240)

@@ -96,10 +96,11 @@ def sft_panel(s):
 def dpo_panel(d):
     curve = Series("loss al variare di log π(chosen)", tuple(map(tuple, d["curve"])), class_="s1")
     top = max(v for _, v in d["curve"])
-    chart = line_chart([curve], handles=[Handle(d["lc"], d["loss"], "lc", None, "log π(chosen): trascinalo",
+    chart = line_chart([curve], handles=[Handle(d["lc"], d["loss"], x_name="lc", y_name=None,
+                                                label="log π(chosen): trascinalo",
                                                 class_="s2", caption=f"loss {num(d['loss'], 3)}")],
-                       markers=[Marker(d["lc_ref"], "log π_ref(chosen): qui Δc = 0", "s3"),
-                                Marker(math.log(2), "log 2", "muted", axis="y")],
+                       markers=[Marker(d["lc_ref"], "log π_ref(chosen): qui Δc = 0", class_="s3"),
+                                Marker(math.log(2), "log 2", class_="muted", axis="y")],
                        x_range=(LP["min"], LP["max"]), y_range=(0, max(1.0, top * 1.05)),
                        x_label="log π(chosen)", y_label="loss DPO", height=280,
                        label="La loss DPO al variare della log-probabilità della risposta preferita")

@@ -70,10 +70,12 @@ def compute(p):
 def chart(s, curve, x_max, label, height):
     points = tuple((t, v / UNIT) for t, v in curve)
     step_in = s["step"] <= x_max
-    handles = [Handle(s["step"], s["lr"] / UNIT, "passo", None, "Passo da guardare: trascinalo lungo la curva",
+    handles = [Handle(s["step"], s["lr"] / UNIT, x_name="passo", y_name=None,
+                      label="Passo da guardare: trascinalo lungo la curva",
                       class_="s2", caption=f"η = {num(s['lr'] / UNIT)} × 10⁻⁴")] if step_in else []
-    markers = [Marker(s["warmup"], "fine del warm-up", "s3"),
-               Marker(s["floor"] * s["peak"] / UNIT, f"η finale: {percent(s['floor'])} del picco", "s4", axis="y")]
+    markers = [Marker(s["warmup"], "fine del warm-up", class_="s3"),
+               Marker(s["floor"] * s["peak"] / UNIT, f"η finale: {percent(s['floor'])} del picco", class_="s4",
+                      axis="y")]
     return line_chart([Series("η con warm-up e coseno", points, class_="s1"),
                        Series("η costante al picco", ((0, s["peak"] / UNIT), (x_max, s["peak"] / UNIT)),
                               class_="muted", dashed=True)],

@@ -80,9 +80,11 @@ def spread_chart(s):
 
 def view(s):
     d, m, sd = s["d"], s["mean"], s["std"]
-    markers = [Marker(m, "media", "s2", dashed=False), Marker(m - sd, "media ± deviazione standard", "s2"),
-               Marker(m + sd, "media ± deviazione standard", "s2"), Marker(-s["theory"], "± 1/√d", "s3"),
-               Marker(s["theory"], "± 1/√d", "s3")]
+    markers = [Marker(m, "media", class_="s2", dashed=False),
+               Marker(m - sd, "media ± deviazione standard", class_="s2"),
+               Marker(m + sd, "media ± deviazione standard", class_="s2"),
+               Marker(-s["theory"], "± 1/√d", class_="s3"),
+               Marker(s["theory"], "± 1/√d", class_="s3")]
     return tag(
         "div",
         stats(stat("Dimensione d", num(d)), stat("Coppie", num(s["pairs"])), stat("Media dei coseni", num(m, 3)),

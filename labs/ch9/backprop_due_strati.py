@@ -64,7 +64,7 @@ def short(v):
 
 def curves(s):
     k = s["step"]
-    here = [Marker(k, f"step {k}", "muted")]
+    here = [Marker(k, f"step {k}", class_="muted")]
     done = lambda values: tuple(enumerate(values[:k + 1]))  # noqa: E731
     loss = line_chart([Series("tutti gli step", tuple(enumerate(s["losses"])), class_="muted"),
                        Series("fin qui", done(s["losses"]), markers=k == 0)],

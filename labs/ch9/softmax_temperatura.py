@@ -85,7 +85,7 @@ def chart(s):
     here = Series(f"T = {num(s['t'])}", ((s["t"], s["probs"][s["top"]]),), class_="s2", markers=True, line=False)
     return line_chart([Series("probabilità del primo candidato", tuple(zip(T_GRID, s["top_curve"])), class_="s1"),
                        marked, here],
-                      markers=[Marker(1 / len(s["names"]), "tutti uguali: 1/6", "muted", axis="y")],
+                      markers=[Marker(1 / len(s["names"]), "tutti uguali: 1/6", class_="muted", axis="y")],
                       x_log=True, x_range=(T_MIN, T_MAX), y_range=(0, 1), x_ticks=T_TICKS,
                       y_ticks=tuple((v, percent(v)) for v in (0, 0.25, 0.5, 0.75, 1)),
                       x_label="temperatura T (scala logaritmica)", y_label="probabilità", height=260,
@@ -97,7 +97,7 @@ def view(s):
     rows = [[tag("strong", f"«{n}»") if i == top else f"«{n}»", num(z, 1), num(q), num(d), big(e), big(naive)]
             for i, (n, z, q, d, e, naive) in enumerate(zip(names, s["logits"], s["scaled"], s["shifted"], s["exps"],
                                                           s["naive"]))]
-    probs = [Bar(f"«{n}»", q, percent(q, 1), class_="s1" if i == top else "target", highlight=i == top)
+    probs = [Bar(f"«{n}»", q, text=percent(q, 1), class_="s1" if i == top else "target", highlight=i == top)
              for i, (n, q) in enumerate(zip(names, s["probs"]))]
     return tag(
         "div",

@@ -126,9 +126,11 @@ def main_chart(s):
     series += [Series(f"{name}: {formula_text}", tuple(zip(XS[::2], s["curve"])), class_="target"),
                Series(f"fit automatico, {fit['n']} gomiti", tuple(fit["knots"]), class_="s2", dashed=True),
                Series("la tua spezzata", tuple(hand["knots"]), class_="s1")]
-    handles = [Handle(-1.0, hand["knots"][0][1], None, "inizio", "Estremo sinistro: trascina in su o in giù"),
-               Handle(1.0, hand["knots"][-1][1], None, "fine", "Estremo destro: trascina in su o in giù")]
-    handles += [Handle(e, h, f"e{i}", f"h{i}", f"Gomito {i}: trascinalo", caption=str(i))
+    handles = [Handle(-1.0, hand["knots"][0][1], x_name=None, y_name="inizio",
+                      label="Estremo sinistro: trascina in su o in giù"),
+               Handle(1.0, hand["knots"][-1][1], x_name=None, y_name="fine",
+                      label="Estremo destro: trascina in su o in giù")]
+    handles += [Handle(e, h, x_name=f"e{i}", y_name=f"h{i}", label=f"Gomito {i}: trascinalo", caption=str(i))
                 for e, h, i in hand["handles"]]
     return line_chart(series, handles=handles, x_range=(-1, 1), y_range=(-1.5, 1.5), x_label="x", y_label="f(x)",
                       label=f"La tua spezzata, il fit automatico e la curva {name}", height=360)
@@ -151,8 +153,8 @@ def error_chart(s):
     zero = Series("fit esatto (errore zero)", tuple((n, bottom) for n in exact), class_="s3", line=False,
                   actions=tuple((f"automatici={n}", f"Fit esatto con {n} gomiti") for n in exact))
     return line_chart([fit, zero] if exact else [fit],
-                      markers=[Marker(max(hand, bottom), "la tua spezzata", "s1", axis="y"),
-                               Marker(s["fit"]["n"], "gomiti del fit mostrato", "muted")],
+                      markers=[Marker(max(hand, bottom), "la tua spezzata", class_="s1", axis="y"),
+                               Marker(s["fit"]["n"], "gomiti del fit mostrato", class_="muted")],
                       x_range=(0.5, MAX_FIT + 0.5), y_range=(bottom, 10.0 ** high), y_log=True, y_ticks=ticks,
                       x_ticks=(1, 5, 10, 15, 20), x_label="gomiti equidistanti", y_label="errore (MSE)",
                       height=280, label="Errore quadratico medio del fit automatico da 1 a 20 gomiti")

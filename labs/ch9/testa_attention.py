@@ -122,7 +122,7 @@ def view(s):
         equation(heat(s["A"], "A", part="A"), "somme delle righe →",
                  matrix([[x] for x in s["sums"]], label="somma", shape=False)),
         tag("p", tag("strong", f"Dove guarda {names[r]}"), ": i pesi della sua riga di A."),
-        bars([Bar(name, a, num(a), highlight=a == max(weights), class_="s1")
+        bars([Bar(name, a, text=num(a), highlight=a == max(weights), class_="s1")
               for name, a in zip(names, weights)], label=f"Dove guarda {names[r]}", part="pesi"),
         tag("h3", "6. Le uscite: O = A V"),
         shapes((n, n), (n, 2)),

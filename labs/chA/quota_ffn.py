@@ -71,8 +71,9 @@ def cost_chart(s):
               Series("attention intera (8d² + 4nd)",
                      tuple((x, r["projections"] + r["scores"]) for x, r in zip(xs, rows)), class_="s1", dashed=True),
               Series("", ((s["n"], s["scores"]), (s["n"], s["ffn"])), class_="s3", markers=True, line=False)]
-    markers = [Marker(s["crossover_scores"], f"n = {num(round(s['crossover_scores']))}: punteggi = feed-forward", "s3"),
-               Marker(s["n"], f"n scelto = {num(s['n'])}", "muted", dashed=False)]
+    markers = [Marker(s["crossover_scores"], f"n = {num(round(s['crossover_scores']))}: punteggi = feed-forward",
+                      class_="s3"),
+               Marker(s["n"], f"n scelto = {num(s['n'])}", class_="muted", dashed=False)]
     return line_chart(series, markers=markers, x_log=True, y_log=True, x_range=(64, 2 ** 21),
                       x_ticks=(100, 1000, 10_000, 100_000, 1_000_000),
                       label="Operazioni per token al crescere della sequenza: feed-forward e attention",
@@ -91,8 +92,8 @@ def view(s):
         formula(f"attention: 4 · d² = 4 · {num(d)}² = {num(s['attention_params'])}"),
         formula(f"feed-forward: {s['matrices']} · d · {ratio_text}d = {s['matrices']} · {num(d)} · "
                 f"{num(s['d_ff'], 0 if float(s['d_ff']).is_integer() else 1)} = {num(round(s['ffn_params']))}"),
-        bars([Bar("attention", 1 - share, f"{percent(1 - share, 1)}", class_="s1"),
-              Bar("feed-forward", share, f"{percent(share, 1)}", class_="s2", highlight=True)],
+        bars([Bar("attention", 1 - share, text=f"{percent(1 - share, 1)}", class_="s1"),
+              Bar("feed-forward", share, text=f"{percent(share, 1)}", class_="s2", highlight=True)],
              label="Quota dei parametri del blocco", lo=0, hi=1, row_height=34),
         stats(stat("Parametri del blocco", big(s["attention_params"] + s["ffn_params"])),
               stat("Quota della feed-forward", percent(share, 1), tone="ok" if abs(share - 2 / 3) < 1e-9 else None)),

@@ -14,7 +14,7 @@ sign of the value.
 """
 
 import math
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 from .html import num, tag
 from .svg import group, line, rect, svg, text
@@ -30,6 +30,7 @@ class Bar:
 
     label: str
     value: float
+    _: KW_ONLY
     text: str | None = None
     class_: str = "s1"
     highlight: bool = False

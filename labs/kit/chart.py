@@ -11,7 +11,7 @@ ymin ymax" and the runtime turns a drag into data coordinates exactly.
 
 import bisect
 import math
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 from core.stats import bin_counts, bin_edges
 
@@ -29,6 +29,7 @@ class Series:
 
     label: str
     points: tuple
+    _: KW_ONLY
     class_: str = "s1"
     markers: bool = False
     line: bool = True
@@ -43,6 +44,7 @@ class Handle:
 
     x: float
     y: float
+    _: KW_ONLY
     x_name: str | None
     y_name: str | None
     label: str
@@ -57,6 +59,7 @@ class Marker:
 
     at: float
     label: str = ""
+    _: KW_ONLY
     class_: str = "muted"
     axis: str = "x"
     dashed: bool = True

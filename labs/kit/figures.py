@@ -2,7 +2,7 @@
 operations, callouts and tables. Each takes plain values and strings and
 returns safe Html."""
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 from .html import Html, join, num, tag
 from .svg import arrow_marker, circle, group, line, rect, svg, text
@@ -18,6 +18,7 @@ class Node:
 
     label: str
     activation: float = 0.0
+    _: KW_ONLY
     caption: str = ""
 
 
@@ -72,6 +73,7 @@ class ChainNode:
     name: str
     value: str | None = None
     grad: str | None = None
+    _: KW_ONLY
     active: bool = False
     off: bool = False
 

@@ -12,7 +12,7 @@ takes a style among STYLES.
 """
 
 import math
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 from .html import svg_number, tag
 from .matrix import cell_text
@@ -32,6 +32,7 @@ class Arrow:
     names makes its tip draggable."""
 
     end: tuple
+    _: KW_ONLY
     start: tuple = (0.0, 0.0)
     label: str = ""
     style: str = "a"
@@ -46,6 +47,7 @@ class Point:
 
     at: tuple
     label: str = ""
+    _: KW_ONLY
     style: str = "a"
     drag: tuple | None = None
     label_at: str = "ne"
@@ -58,6 +60,7 @@ class Guide:
 
     start: tuple
     end: tuple
+    _: KW_ONLY
     label: str = ""
     style: str = "muted"
 
@@ -68,6 +71,7 @@ class Shape:
     matrix; thin for the lines of a transformed grid."""
 
     points: tuple
+    _: KW_ONLY
     style: str = "muted"
     closed: bool = True
     filled: bool = True
@@ -78,6 +82,7 @@ class Shape:
 class Circle:
     center: tuple
     radius: float
+    _: KW_ONLY
     style: str = "muted"
     dashed: bool = True
 
@@ -90,6 +95,7 @@ class Arc:
     center: tuple
     u: tuple
     v: tuple
+    _: KW_ONLY
     label: str = ""
     style: str = "d"
     radius: float = 26.0
@@ -99,6 +105,7 @@ class Arc:
 class Label:
     at: tuple
     text: str
+    _: KW_ONLY
     style: str = "muted"
     label_at: str = "c"
 
