@@ -23,13 +23,14 @@ i suoi valori sono condivisi da gruppi di teste (GQA), così l'attention
 dimagrisce e l'MLP sale a quattro quinti del blocco. **GPT-2 small** usa
 la tabella degli embedding anche come testa e ha una tabella di posizioni
 imparate; nel **modello piccolo** embedding e testa pesano più di tutti i
-blocchi insieme. Poi muovi d: i blocchi crescono con d², il vocabolario
-solo con d.
+blocchi insieme. Poi muovi d: l'attention cresce con d² (l'MLP pure, se
+allarghi d_ff insieme a d), il vocabolario solo con d.
 """
 
-from core.model_size import BYTES, Decoder, mlp_share, parameter_counts, training_bytes, weight_bytes
-from labs.kit import (Bar, Choice, Group, Slider, Toggle, bars, big, callout, data_size, formula, num, percent,
-                      presets, stat, stats, table, tag)
+from core.model_size import (BYTES, Decoder, attention_params, kv_width, mlp_params, mlp_share, parameter_counts,
+                             training_bytes, weight_bytes)
+from labs.kit import (Bar, Choice, Follow, Group, Slider, Toggle, bars, big, callout, data_size, formula, num, percent,
+                      plural, presets, share, stat, stats, table, tag)
 
 TITLE = "I conti di un 7B"
 REF = "9F"
@@ -78,13 +79,22 @@ def compute(p):
     c = parameter_counts(m)
     return {**p, "heads": m.heads, "kv_heads": m.kv_heads or m.heads, "counts": c,
             "shares": {k: c[k] / c["total"] for k, _ in PARTS}, "mlp_share": mlp_share(m),
+            "block": {"attention": attention_params(m), "mlp": mlp_params(m), "kv": kv_width(m)},
             "ratio": m.d_ff / m.d, "memory": {k: weight_bytes(c["total"], k) for k in BYTES},
             "training": training_bytes(c["total"])["total"]}
 
 
+def follow(s):
+    """GQA needs more than 8 query heads: with fewer there is nothing to share."""
+    if s["heads"] <= 8:
+        return {"kv": Follow(disabled=f"Con d = {num(s['d'])} le teste sono {s['heads']}: con 8 gruppi di chiavi e "
+                                      "valori non c'è niente da condividere (servono più di 8 teste, d > 1.024).")}
+    return {}
+
+
 def formulas(s):
     d, L, V, f, gpt2 = s["d"], s["blocchi"], int(s["vocab"]), s["d_ff"], s["famiglia"] == "gpt2"
-    kv = d * s["kv_heads"] // s["heads"]
+    kv = s["block"]["kv"]
     attention = f"{L} × 4 × {num(d)}²" if kv == d else f"{L} × (2 × {num(d)}² + 2 × {num(d)} × {num(kv)})"
     mlp = f"{L} × {2 if gpt2 else 3} × {num(d)} × {num(f)}"
     norm = f"(2 × {L} + 1) × {'2 × ' if gpt2 else ''}{num(d)}"
@@ -93,9 +103,21 @@ def formulas(s):
             "norms": norm, "head": "la stessa dell'embedding" if s["condivisa"] else f"{num(V)} × {num(d)}"}
 
 
-def share(x):
-    """A share as a percentage, with the decimals a tiny one needs (the norms)."""
-    return percent(x, 0 if x == 0 or x >= 0.01 else 1 if x >= 0.001 else 3)
+def inside_block(s):
+    """The block's attention and MLP, written with the same numbers that give «MLP nel blocco»."""
+    d, f, b = s["d"], s["d_ff"], s["block"]
+    gpt2 = s["famiglia"] == "gpt2"
+    bias = " + bias" if gpt2 else ""
+    if b["kv"] == d:
+        attention = f"attention 4 × d²{bias} = 4 × {num(d)}²{bias}"
+    else:  # grouped-query attention: keys and values are d × d_kv
+        attention = (f"attention 2 × d² + 2 × d × d_kv{bias} = 2 × {num(d)}² + 2 × {num(d)} × {num(b['kv'])}"
+                     f"{bias}")
+    mlp = (f"MLP 2 × d × d_ff{bias} = 2 × {num(d)} × {num(f)}{bias}" if gpt2 else
+           f"MLP 3 × d × d_ff (SwiGLU) = 3 × {num(d)} × {num(f)}")
+    return (formula(f"{attention} = {num(b['attention'])}"), formula(f"{mlp} = {num(b['mlp'])}"),
+            formula(f"quota dell'MLP = {num(b['mlp'])} / ({num(b['attention'])} + {num(b['mlp'])}) = "
+                    f"{percent(s['mlp_share'])}"))
 
 
 def view(s):
@@ -105,7 +127,6 @@ def view(s):
                 class_="s2" if k == "mlp" else "s1", highlight=k == "mlp") for k, name in shown]
     recipe = table(["Parte", "Conto", "Numeri"], [[name, formulas(s)[k], num(c[k])] for k, name in shown]
                    + [[tag("strong", "Totale"), "", tag("strong", num(c["total"]))]])
-    mlp_word = "3 × d × d_ff (SwiGLU)" if s["famiglia"] == "llama" else "2 × d × d_ff"
     memory = [Bar(k, s["memory"][k] / s["memory"]["fp32"], text=data_size(s["memory"][k]),
                   class_="s3" if k == "bf16" else "s1", highlight=k == "bf16") for k in BYTES]
     embed = (c["embedding"] + c["head"]) / c["total"]
@@ -124,14 +145,13 @@ def view(s):
                 f" {percent(embed)} del totale: in un modello piccolo pesa quanto i blocchi, in uno grande "
                 "diventa una piccola parte.", tone="warn") if embed > 0.2 else None,
         tag("h3", "Dentro un blocco: attention contro MLP"),
-        formula(f"attention 4 × d² = {num(4 * s['d'] ** 2)}   ·   MLP {mlp_word} = "
-                f"{num((3 if s['famiglia'] == 'llama' else 2) * s['d'] * s['d_ff'])}"),
+        *inside_block(s),
         formula(f"d_ff / d = {num(s['ratio'])}   (classico: 4 con 2 matrici; SwiGLU: 8/3 ≈ 2,67 con 3 matrici; "
                 "entrambi fanno 8·d²)"),
         tag("h3", "Quanto occupano i pesi"),
         bars(memory, label="Memoria dei pesi per precisione", hi=1.0),
         formula(f"in bf16: {num(c['total'])} × 2 byte = {data_size(bf16)}" + (
-            f"   (col numero tondo del nome, {num(nominal)} miliardi × 2 byte = {num(2 * nominal)} GB)"
+            f"   (col numero tondo del nome, {plural(nominal, 'miliardo', 'miliardi')} × 2 byte = {num(2 * nominal)} GB)"
             if nominal else "")),
         tag("p", f"fp32 = 4 byte per numero, bf16 = 2, int8 = 1, int4 = mezzo byte. Per allenarlo ne servono "
                  f"circa 16 per parametro: {data_size(s['training'])}, prima ancora delle attivazioni "
