@@ -65,9 +65,9 @@ class StepMachine:
         target = params[self.step]
         entry = self.entry(params, target)
         at, machine = entry["live"]
-        if at > target:
-            at = max(s for s in entry["checkpoints"] if s <= target)
-            machine = copy.deepcopy(entry["checkpoints"][at])
+        nearest = max(s for s in entry["checkpoints"] if s <= target)
+        if at > target or nearest > at:
+            at, machine = nearest, copy.deepcopy(entry["checkpoints"][nearest])
         while at < target:
             machine = self.advance(machine, params)
             at += 1

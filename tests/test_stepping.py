@@ -1,0 +1,143 @@
+"""Stepped labs: the checkpoint cache is invisible, and the timeline the kit
+draws says the same thing as the lab's own steps.
+
+Every stepped lab is found like the build finds it; none is listed here.
+"""
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import labs
+from labs.kit import Curve, Jump, Steps, step_machine
+from labs.kit.stepping import MAX_CHECKPOINTS, worst_case_steps
+from labs.kit.timeline import counter, jump_target, phase_of, phase_target, timeline
+
+STEPPED = [lab for lab in labs.all_labs() if lab.stepped]
+
+
+def test_there_are_stepped_labs():
+    assert {"bigrammi", "backprop-due-pesi"} <= {lab.id for lab in STEPPED}
+
+
+@pytest.mark.parametrize("lab", STEPPED, ids=[lab.id for lab in STEPPED])
+def test_every_stepped_lab_is_a_step_machine(lab):
+    assert isinstance(lab.module.compute, type(step_machine(None, None, None))), \
+        f"{lab.id}: compute = step_machine(start, advance, present), così «Avanti» costa un passo"
+
+
+def walk(lab, rng, length):
+    """A reader's walk on the timeline: Avanti, Indietro, jumps anywhere."""
+    steps = lab.steps
+    at = 0
+    for _ in range(length):
+        move = rng.random()
+        if move < 0.5:
+            at = min(steps.max, at + 1)
+        elif move < 0.65:
+            at = max(0, at - 1)
+        elif move < 0.8:
+            at = min(steps.max, at + rng.choice((10, 100)))
+        else:
+            at = rng.randint(0, steps.max)
+        yield at
+
+
+@pytest.mark.parametrize("lab", STEPPED, ids=[lab.id for lab in STEPPED])
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_cached_steps_equal_steps_from_scratch(lab, seed):
+    machine = lab.module.compute
+    if not hasattr(machine, "replay"):
+        pytest.skip("non è ancora una macchina a passi")
+    rng = random.Random(seed)
+    params = lab.defaults()
+    if rng.random() < 0.5:  # another setting: a new machine, same rule
+        slider = next((c for c in lab.params_list if c.kind == "slider"), None)
+        if slider:
+            params[slider.name] = slider.parse(rng.uniform(slider.min, slider.max))
+    for at in walk(lab, rng, 8):
+        params[lab.steps.name] = at
+        cached = json.dumps(machine(params), sort_keys=True)
+        assert cached == json.dumps(machine.replay(params), sort_keys=True), f"{lab.id}: passo {at}"
+
+
+def counting_machine():
+    """A machine whose state is the list of steps taken; it counts advance() calls."""
+    calls = []
+
+    def advance(m, p):
+        calls.append(1)
+        m.append(len(m))  # in place: the cache must copy before it lets this touch a checkpoint
+        return m
+
+    return step_machine(lambda p: [], advance, lambda m, p: {"taken": list(m)}), calls
+
+
+def test_avanti_costs_one_step_and_indietro_at_most_one_interval():
+    machine, calls = counting_machine()
+    for at in range(0, 501):
+        calls.clear()
+        assert machine({"passo": at}) == {"taken": list(range(at))}
+        assert len(calls) == (1 if at else 0)
+    worst = worst_case_steps(500)
+    for at in (499, 250, 3, 0, 377):
+        calls.clear()
+        assert machine({"passo": at}) == {"taken": list(range(at))}
+        assert len(calls) <= worst
+    assert worst < 500 / MAX_CHECKPOINTS * 2
+
+
+def test_other_parameters_start_a_new_machine_and_few_are_kept():
+    machine, _ = counting_machine()
+    for seed in range(10):
+        machine({"passo": 5, "seme": seed})
+    assert len(machine.cache) <= 3
+    assert machine.cache_bytes() > 0
+
+
+def test_checkpoints_are_bounded():
+    machine, _ = counting_machine()
+    machine({"passo": 5000})
+    entry = next(iter(machine.cache.values()))
+    assert len(entry["checkpoints"]) <= MAX_CHECKPOINTS + 1
+
+
+ROUND = Steps(max=40, phases=("prima", "a", "b", "c"), prelude=1, curve=Curve("loss", points=14))
+
+
+def test_phases_repeat_after_the_prelude():
+    assert [phase_of(ROUND, s) for s in range(8)] == [0, 1, 2, 3, 1, 2, 3, 1]
+    assert phase_target(ROUND, 5, 3) == 6  # «c» of the round that holds step 5
+    assert phase_target(ROUND, 5, 0) == 0
+    assert phase_target(ROUND, 0, 2) == 2
+    assert counter(ROUND, 5) == "Passo 5 di 40 · b"
+
+
+def test_jumps_land_where_they_say():
+    assert jump_target(ROUND, Jump("fine del giro", "giro"), 4, {}) == 6
+    assert jump_target(ROUND, Jump("fine del giro", "giro"), 6, {}) == 9
+    assert jump_target(ROUND, Jump("+10", 10), 35, {}) == 40
+    assert jump_target(ROUND, Jump("fine", "fine"), 40, {}) is None
+    assert jump_target(ROUND, Jump("epoch", lambda s: s["end"]), 3, {"end": 12}) == 12
+
+
+def test_the_timeline_never_shows_the_future():
+    html = str(timeline(ROUND, 5, {"loss": [3.0, 2.0]}))
+    assert html.count("data-set=") == len(ROUND.phases) + 3  # chips + giro, +10, fine (+100 needs 200 steps)
+    assert 'aria-current="step"' in html and "Passo 5 di 40" in html
+    assert "2 valori finora" in html
+
+
+@pytest.mark.parametrize("lab", STEPPED, ids=[lab.id for lab in STEPPED])
+def test_one_counter_for_every_stepped_lab(lab):
+    """The counter is the kit's, in the lab's unit; the view does not print another one."""
+    steps = lab.steps
+    for at in (0, 1, steps.max):
+        result = labs.render(lab.id, {steps.name: str(at)})
+        assert result["ok"], result.get("error")
+        assert counter(steps, at) in result["timeline"]
+        assert "lab-step-counter" not in result["html"], f"{lab.id}: un secondo contatore dei passi nella vista"
