@@ -1,0 +1,98 @@
+"""The timeline of a stepped lab in Chromium: one counter prerendered and
+live, keyboard, scrubber, jumps, Play and Pause, and views that keep their
+place (an opened <details>, a scrolled table) while the steps go by.
+
+One page load per test: the checks run one after the other on a warm worker."""
+
+from playwright.sync_api import expect
+
+READY_TIMEOUT = 90_000
+
+
+def wait_idle(page, lab):
+    page.wait_for_function("el => el.dataset.busy === undefined", arg=lab.element_handle())
+
+
+def counter(lab):
+    return lab.locator("[data-step-counter]")
+
+
+def test_timeline_counter_keyboard_scrubber_jumps_and_play(page, site_url):
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{site_url}capitolo-2/backprop-due-pesi/")
+    lab = page.locator("[data-lab]")
+    prerendered = counter(lab).inner_text()
+    assert prerendered.startswith("Passo 0 di 260")
+    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+
+    # the same counter, drawn by the same code, once Python is live
+    lab.locator('[data-step="+1"]').click()
+    expect(counter(lab)).to_contain_text("Passo 1 di 260")
+    lab.locator('[data-step="-1"]').click()
+    expect(counter(lab)).to_have_text(prerendered)
+
+    # keyboard: → and ← on the timeline's buttons, space plays and pauses
+    lab.locator('[data-step="reset"]').focus()
+    page.keyboard.press("ArrowRight")
+    expect(counter(lab)).to_contain_text("Passo 1 di 260")
+    page.keyboard.press("ArrowRight")
+    expect(counter(lab)).to_contain_text("Passo 2 di 260")
+    page.keyboard.press("ArrowLeft")
+    expect(counter(lab)).to_contain_text("Passo 1 di 260")
+    scrubber = lab.locator("input.lab-scrubber")
+    scrubber.focus()
+    page.keyboard.press("ArrowRight")  # the scrubber's own keys move it one step
+    expect(counter(lab)).to_contain_text("Passo 2 di 260")
+
+    # the scrubber reaches the last step; Avanti is then disabled
+    scrubber.evaluate("el => { el.value = el.max; el.dispatchEvent(new Event('input', {bubbles: true})); }")
+    expect(counter(lab)).to_contain_text("Passo 260 di 260")
+    expect(lab.locator('[data-step="+1"]')).to_be_disabled()
+
+    # a named jump: from the start, «fine del giro» lands on the round's last phase
+    lab.locator('[data-step="reset"]').click()
+    expect(counter(lab)).to_contain_text("Passo 0 di 260")
+    lab.locator(".lab-jump", has_text="fine").last.click()
+    expect(counter(lab)).to_contain_text("Passo 260 di 260")
+    lab.locator('[data-step="reset"]').click()
+    expect(counter(lab)).to_contain_text("Passo 0 di 260")
+
+    # Play, then Pause: the step stops where it is, within a frame
+    lab.locator("[data-play-speed]").select_option("1")
+    lab.locator('[data-step="play"]').click()
+    page.wait_for_function("() => Number(document.querySelector('.lab-scrubber').value) >= 3")
+    lab.locator('[data-step="play"]').click()
+    expect(lab.locator('[data-step="play"]')).to_have_attribute("aria-pressed", "false")
+    wait_idle(page, lab)
+    stopped = scrubber.input_value()
+    page.wait_for_timeout(400)
+    assert scrubber.input_value() == stopped
+    assert counter(lab).inner_text().startswith(f"Passo {stopped} di 260")
+
+    # fastest Play reaches the end by itself
+    lab.locator("[data-play-speed]").select_option("max")
+    lab.locator('[data-step="play"]').click()
+    expect(counter(lab)).to_contain_text("Passo 260 di 260", timeout=30_000)
+    expect(lab.locator('[data-step="play"]')).to_have_attribute("aria-pressed", "false")
+    assert errors == []
+
+
+def test_views_keep_their_place_across_steps(page, site_url):
+    page.goto(f"{site_url}capitolo-2/backprop-due-pesi/?passo=40")
+    lab = page.locator("[data-lab]")
+    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    wait_idle(page, lab)
+    history = lab.locator("[data-lab-view] details").first
+    history.locator("summary").click()
+    expect(history).to_have_attribute("open", "")
+    # a narrow frame around the first table, scrolled sideways by the reader
+    page.add_style_tag(content="[data-lab-view] table { display: block; max-width: 60px; overflow-x: auto; }")
+    table = lab.locator("[data-lab-view] table").first
+    table.evaluate("el => { el.scrollLeft = 25; el.marked = 'yes'; }")
+    for _ in range(3):
+        lab.locator('[data-step="+1"]').click()
+        wait_idle(page, lab)
+    expect(counter(lab)).to_contain_text("Passo 43 di 260")
+    expect(history).to_have_attribute("open", "")
+    assert table.evaluate("el => [el.marked, el.scrollLeft]") == ["yes", 25]
