@@ -65,20 +65,26 @@ def step(E, G, eta):
     return [[w - eta * g for w, g in zip(er, gr)] for er, gr in zip(E, G)]
 
 
+def initial_tables(n, d, seed):
+    """The seeded random tables E_in and E_out that training starts from."""
+    rng = random.Random(seed)
+    return init_embeddings(n, d, rng), init_embeddings(n, d, rng)
+
+
 def train(ids, n, d, steps, eta, seed):
     """Gradient descent from seeded random tables. Returns the input tables
-    after 0, 1, …, steps updates and the loss before each update (plus the
-    final one): every step is recomputed from scratch, deterministically."""
-    rng = random.Random(seed)
-    E_in, E_out = init_embeddings(n, d, rng), init_embeddings(n, d, rng)
+    after 0, 1, …, steps updates and the loss at each of them. Each step
+    uses the gradients computed with the loss of the tables it updates, so
+    a run can stop and resume anywhere with the same numbers."""
+    E_in, E_out = initial_tables(n, d, seed)
     C = pair_counts(ids, n)
-    tables, losses = [E_in], []
+    loss, G_in, G_out = loss_and_gradients(E_in, E_out, C)
+    tables, losses = [E_in], [loss]
     for _ in range(steps):
-        loss, G_in, G_out = loss_and_gradients(E_in, E_out, C)
-        losses.append(loss)
         E_in, E_out = step(E_in, G_in, eta), step(E_out, G_out, eta)
+        loss, G_in, G_out = loss_and_gradients(E_in, E_out, C)
         tables.append(E_in)
-    losses.append(loss_and_gradients(E_in, E_out, C)[0])
+        losses.append(loss)
     return tables, losses
 
 

@@ -25,18 +25,25 @@ def forward_backward(x, w1, w2, y):
             "dh_dz": dh_dz, "dL_dz": dL_dz, "grad_w2": dL_dyhat * h, "grad_w1": dL_dz * x}
 
 
+def update(w1, w2, r, eta, limit=100.0):
+    """The weights after one step w ← w − η·∂L/∂w, with the gradients of the
+    record r; None when a weight would go beyond ±limit (a learning rate too
+    large can make the weights run away)."""
+    new1, new2 = w1 - eta * r["grad_w1"], w2 - eta * r["grad_w2"]
+    return (new1, new2) if abs(new1) <= limit and abs(new2) <= limit else None
+
+
 def descend(x, y, w1, w2, eta, steps, limit=100.0):
-    """Weights and loss before each of `steps` updates w ← w − η·∂L/∂w, plus
-    the state after the last one. Stops early, without the update that would
-    take a weight beyond ±limit (a learning rate too large can make the
-    weights run away). Returns (records, stopped_early)."""
+    """Weights and loss before each of `steps` updates, plus the state after
+    the last one. Stops early, without the update that would take a weight
+    beyond ±limit. Returns (records, stopped_early)."""
     records = []
     for _ in range(steps):
         r = forward_backward(x, w1, w2, y)
         records.append({"w1": w1, "w2": w2, **r})
-        new1, new2 = w1 - eta * r["grad_w1"], w2 - eta * r["grad_w2"]
-        if not (abs(new1) <= limit and abs(new2) <= limit):
+        new = update(w1, w2, r, eta, limit)
+        if new is None:
             return records, True
-        w1, w2 = new1, new2
+        w1, w2 = new
     records.append({"w1": w1, "w2": w2, **forward_backward(x, w1, w2, y)})
     return records, False

@@ -7,11 +7,11 @@ discesa del gradiente corregge i vettori perché la previsione migliori.
 Nel corpus «gatto» e «cane» sono seguiti dalle stesse parole (mangia, beve,
 dorme); «divano» e «letto» anche (il punto); «mangia» e «beve» pure
 («il» o «la»). Token seguiti dalle stesse cose ricevono correzioni simili, e
-step dopo step i loro vettori si avvicinano. È il contesto a fare il
+passo dopo passo i loro vettori si avvicinano. È il contesto a fare il
 significato.
 
 Premi **Play** e guarda il piano: gli 8 numeri di ogni vettore sono
-proiettati sulle due direzioni in cui, a quello step, i vettori sono più
+proiettati sulle due direzioni in cui, a quel passo, i vettori sono più
 sparsi (PCA). All'inizio i punti sono sparsi a caso; poi si raccolgono a
 gruppi. Sotto, il coseno tra le coppie scelte: parte da un valore qualunque e
 sale verso 1 per gatto e cane, mentre gatto e divano restano lontani.
@@ -23,10 +23,10 @@ sono centinaia e le frasi miliardi, ma il meccanismo è questo.
 """
 
 from core.bigram import best_loss, build_vocab, encode, make_pairs, tokenize
-from core.embedding_training import similarity, train
+from core.embedding_training import initial_tables, loss_and_gradients, pair_counts, similarity, step, train
 from core.pca import orient, principal_directions, project, total_variance
-from labs.kit import (Choice, Guide, Marker, Point, Series, Slider, Steps, callout, formula, label_sides, line_chart,
-                      num, plane, stat, stats, tag)
+from labs.kit import (Choice, Curve, Guide, Marker, Point, Series, Slider, Steps, callout, formula, label_sides,
+                      line_chart, num, plane, plural, stat, stats, step_machine, tag)
 
 TITLE = "Embedding che si avvicinano"
 REF = "2.6"
@@ -46,33 +46,63 @@ GROUPS = {"gatto": "a", "cane": "a", "divano": "b", "letto": "b", "mangia": "c",
           "pesce": "result", "carne": "result", "panna": "result", "latte": "result"}
 WIDTH = 520
 
+TOKENS = tokenize(CORPUS)
+VOCAB = build_vocab(TOKENS)
+IDS = encode(TOKENS, VOCAB)
+COUNTS = pair_counts(IDS, len(VOCAB))
+BEST = best_loss(make_pairs(IDS))
+
 CONTROLS = [
-    Steps(max=STEPS, label="Step di training"),
+    Steps(max=STEPS, label="Passo", curve=Curve("losses", "loss", points=STEPS + 1)),
     Choice("coppia", "Coppia da seguire sul piano", tuple((f"{a}-{b}", f"{a} e {b}") for a, b, _ in PAIRS),
            "gatto-cane"),
     Slider("seme", "Seme dei vettori iniziali", 0, 9, 1, 0),
 ]
 
 
-def compute(p):
-    tokens = tokenize(CORPUS)
-    vocab = build_vocab(tokens)
-    ids = encode(tokens, vocab)
-    tables, losses = train(ids, len(vocab), DIM, STEPS, ETA, p["seme"])
-    at = p["passo"]
+def cosines(E):
+    return {f"{a}-{b}": similarity(E, VOCAB.index(a), VOCAB.index(b)) for a, b, _ in PAIRS}
+
+
+def start(p):
+    """The tables at step 0 with their loss and gradients, and the plane's frame.
+
+    The frame comes from the whole run, trained once here: the principal
+    directions of the last step orient every step's (so the cloud never
+    mirrors itself) and the reach of the first and last clouds fixes the
+    plane's scale (so it never zooms while the reader steps)."""
+    tables, _ = train(IDS, len(VOCAB), DIM, STEPS, ETA, p["seme"])
     final, _ = principal_directions(tables[-1])
-    directions, variances = principal_directions(tables[at])
-    directions = orient(directions, final)  # so the cloud does not mirror itself from one step to the next
-    points = project(tables[at], directions)
-    ends = [project(E, d) for E, d in ((tables[0], orient(principal_directions(tables[0])[0], final)),
-                                        (tables[-1], final))]
-    reach = max(abs(c) for pts in ends + [points] for pt in pts for c in pt)
-    index = vocab.index
-    curves = {f"{a}-{b}": [similarity(E, index(a), index(b)) for E in tables] for a, b, _ in PAIRS}
+    ends = [project(tables[0], orient(principal_directions(tables[0])[0], final)), project(tables[-1], final)]
+    E_in, E_out = initial_tables(len(VOCAB), DIM, p["seme"])
+    loss, G_in, G_out = loss_and_gradients(E_in, E_out, COUNTS)
+    return {"E_in": E_in, "E_out": E_out, "G_in": G_in, "G_out": G_out, "losses": [loss],
+            "curves": {k: [c] for k, c in cosines(E_in).items()}, "final": final,
+            "reach": max(abs(c) for pts in ends for pt in pts for c in pt)}
+
+
+def advance(m, p):
+    """One step of gradient descent, then the loss and gradients of the new tables."""
+    m["E_in"], m["E_out"] = step(m["E_in"], m["G_in"], ETA), step(m["E_out"], m["G_out"], ETA)
+    loss, m["G_in"], m["G_out"] = loss_and_gradients(m["E_in"], m["E_out"], COUNTS)
+    m["losses"].append(loss)
+    for k, c in cosines(m["E_in"]).items():
+        m["curves"][k].append(c)
+    return m
+
+
+def present(m, p):
+    E = m["E_in"]
+    directions, variances = principal_directions(E)
+    points = project(E, orient(directions, m["final"]))
     a, b = p["coppia"].split("-")
-    return {"step": at, "vocab": vocab, "points": points, "reach": reach, "losses": losses,
-            "best": best_loss(make_pairs(ids)), "curves": curves, "pair": [a, b], "seed": p["seme"],
-            "explained": sum(variances) / total_variance(tables[at])}
+    return {"step": p["passo"], "vocab": VOCAB, "points": points,
+            "reach": max(m["reach"], max(abs(c) for pt in points for c in pt)), "losses": list(m["losses"]),
+            "best": BEST, "curves": {k: list(v) for k, v in m["curves"].items()}, "pair": [a, b],
+            "seed": p["seme"], "explained": sum(variances) / total_variance(E)}
+
+
+compute = step_machine(start, advance, present)
 
 
 def view(s):
@@ -84,30 +114,35 @@ def view(s):
     items += [Point(tuple(xy), "«.»" if t == "." else t, style=GROUPS.get(t, "muted"), label_at=side)
               for t, xy, side in zip(vocab, pts, sides)]
     picture = plane(items, (-r, r), (-r, r), width=WIDTH, grid=max(1.0, r // 4 * 1.0),
-                    label=f"I vettori dei token proiettati su due dimensioni, allo step {at}")
-    xs = range(STEPS + 1)
-    here = Marker(at, f"step {at}", class_="muted", dashed=True)
-    cos_chart = line_chart([Series(f"{u} – {v}", tuple(zip(xs, s["curves"][f"{u}-{v}"])), class_=c,
-                                   dashed=c == "s4") for u, v, c in PAIRS],
-                           markers=[here], x_range=(0, STEPS), y_range=(-1, 1), x_label="step di training",
-                           y_label="coseno", height=260, label="Il coseno tra le coppie, step dopo step")
-    loss_chart = line_chart([Series("loss", tuple(zip(xs, s["losses"])))],
+                    label=f"I vettori dei token proiettati su due dimensioni, al passo {at} (seme {s['seed']})")
+    here = Marker(at, f"passo {at}", class_="muted", dashed=True)
+    # the curves so far on axes fixed for the whole run: they grow, they never show the future
+    cos_chart = line_chart([Series(f"{u} – {v}", tuple(enumerate(s["curves"][f"{u}-{v}"])), class_=c,
+                                   dashed=c == "s4", markers=at == 0) for u, v, c in PAIRS],
+                           markers=[here], x_range=(0, STEPS), y_range=(-1, 1), x_label="passo di training",
+                           y_label="coseno", height=260, label="Il coseno tra le coppie, passo dopo passo")
+    loss_chart = line_chart([Series("loss", tuple(enumerate(s["losses"])), markers=at == 0)],
                             markers=[here, Marker(s["best"], "minimo possibile", class_="s3", axis="y")],
-                            x_range=(0, STEPS), y_range=(0, max(s["losses"]) * 1.05), x_label="step di training",
+                            x_range=(0, STEPS), y_range=(0, max(s["losses"]) * 1.05), x_label="passo di training",
                             y_label="loss", height=200, label="La loss durante il training")
     cos_now = s["curves"][f"{a}-{b}"][at]
-    start, end = s["curves"]["gatto-cane"][0], s["curves"]["gatto-cane"][-1]
+    cat_dog, cat_sofa = s["curves"]["gatto-cane"], s["curves"]["gatto-divano"]
+    if at == 0:
+        trend = (f"cos(gatto, cane) all'inizio: {num(cat_dog[0], 2)};   "
+                 f"cos(gatto, divano) all'inizio: {num(cat_sofa[0], 2)}")
+    else:
+        trend = (f"cos(gatto, cane): {num(cat_dog[0], 2)} all'inizio → {num(cat_dog[at], 2)} dopo "
+                 f"{plural(at, 'passo', 'passi')};   cos(gatto, divano): {num(cat_sofa[0], 2)} → "
+                 f"{num(cat_sofa[at], 2)}")
     return tag(
         "div",
-        tag("p", f"Step {at} di {STEPS} · seme {s['seed']}", class_="lab-step-counter"),
         picture,
-        tag("p", f"Il piano mostra il {num(100 * s['explained'], 0)} % della varianza dei vettori di questo step: "
+        tag("p", f"Il piano mostra il {num(100 * s['explained'], 0)} % della varianza dei vettori di questo passo: "
                  "è un'ombra degli 8 numeri, e due punti vicini qui possono essere più lontani nello spazio vero. "
                  "Il coseno sotto è calcolato sugli 8 numeri.", class_="lab-ev-note"),
-        stats(stat(f"cos({a}, {b}) allo step {at}", num(cos_now, 2)),
+        stats(stat(f"cos({a}, {b}) al passo {at}", num(cos_now, 2)),
               stat("Loss", num(s["losses"][at], 3)), stat("Minimo possibile", num(s["best"], 3))),
-        formula(f"cos(gatto, cane): {num(start, 2)} all'inizio → {num(end, 2)} dopo {STEPS} step;   "
-                f"cos(gatto, divano): {num(s['curves']['gatto-divano'][-1], 2)} alla fine"),
+        formula(trend),
         cos_chart, loss_chart,
         callout("Nessuna regola dice che gatto e cane si somigliano: i loro vettori si avvicinano perché nel corpus "
                 "sono seguiti dalle stesse parole, quindi il gradiente li corregge nello stesso modo."),

@@ -11,7 +11,7 @@ pendenza della tanh. Con i valori di partenza tutti e due sono negativi:
 alzare i pesi avvicina ŷ a y. Il secondo riusa il pezzo 2(ŷ − y) già
 calcolato per il primo: è per questo che la backpropagation costa poco.
 
-Premi **Play** e guarda molti step di fila: a ogni step forward, backward e
+Premi **Play** e guarda molti passi di fila: a ogni passo forward, backward e
 w ← w − η·gradiente, e la loss scende. Poi cambia il learning rate: con
 η = 1,5 i pesi rimbalzano senza arrivare, con η = 2 scappano via (li
 fermiamo prima che i numeri esplodano). Prova anche w₁ = 3: la tanh è
@@ -22,9 +22,11 @@ Per questo durante il training le attivazioni di ogni strato restano in
 memoria finché il backward non le ha usate.
 """
 
-from core.tanh_chain import descend
-from labs.kit import (ChainNode, Group, Marker, Series, Slider, Steps, callout, chain, factor, formula, line_chart,
-                      num, stat, stats, table, tag)
+import math
+
+from core.tanh_chain import descend, forward_backward, update
+from labs.kit import (ChainNode, Curve, Group, Marker, Series, Slider, Steps, callout, chain, factor, formula,
+                      line_chart, num, sci, stat, stats, step_machine, table, tag)
 
 TITLE = "Backprop su due strati"
 REF = "9G"
@@ -33,7 +35,7 @@ STEPS = 200
 LIMIT = 100.0  # a weight beyond this has run away: stop before the numbers blow up
 
 CONTROLS = [
-    Steps(max=STEPS, label="Step"),
+    Steps(max=STEPS, label="Passo", curve=Curve("losses", "loss", points=STEPS + 1)),
     Group("La rete e il dato", (
         Slider("x", "Ingresso x", -2.0, 2.0, 0.1, 1.0),
         Slider("y", "Obiettivo y", -2.0, 2.0, 0.1, 0.8),
@@ -44,16 +46,43 @@ CONTROLS = [
 ]
 
 
-def compute(p):
-    records, stopped = descend(p["x"], p["y"], p["w1"], p["w2"], p["eta"], STEPS, LIMIT)
-    k = min(p["passo"], len(records) - 1)
-    now = records[k]
-    last = k == len(records) - 1
-    return {"step": k, "asked": p["passo"], "x": p["x"], "y": p["y"], "eta": p["eta"], **now,
-            "new_w1": now["w1"] - p["eta"] * now["grad_w1"], "new_w2": now["w2"] - p["eta"] * now["grad_w2"],
-            "stopped": stopped, "runs_away": stopped and last,
-            "losses": [r["loss"] for r in records], "w1s": [r["w1"] for r in records],
-            "w2s": [r["w2"] for r in records]}
+def start(p):
+    """The weights at step 0 and the charts' axes.
+
+    The axes come from the whole run, computed once here (200 steps of two
+    numbers cost nothing): they stay still while the curves grow."""
+    records, _ = descend(p["x"], p["y"], p["w1"], p["w2"], p["eta"], STEPS, LIMIT)
+    weights = [r[w] for r in records for w in ("w1", "w2")]
+    r = forward_backward(p["x"], p["w1"], p["w2"], p["y"])
+    return {"at": 0, "w1": p["w1"], "w2": p["w2"], "losses": [r["loss"]], "w1s": [p["w1"]], "w2s": [p["w2"]],
+            "loss_top": max(r["loss"] for r in records), "weight_span": [min(weights), max(weights)]}
+
+
+def advance(m, p):
+    """Forward, backward and w ← w − η·gradiente; nothing once the weights would run away."""
+    new = update(m["w1"], m["w2"], forward_backward(p["x"], m["w1"], m["w2"], p["y"]), p["eta"], LIMIT)
+    if new is None:
+        return m
+    m["at"] += 1
+    m["w1"], m["w2"] = new
+    m["losses"].append(forward_backward(p["x"], *new, p["y"])["loss"])
+    m["w1s"].append(new[0])
+    m["w2s"].append(new[1])
+    return m
+
+
+def present(m, p):
+    now = forward_backward(p["x"], m["w1"], m["w2"], p["y"])
+    k = m["at"]
+    return {"step": k, "asked": p["passo"], "x": p["x"], "y": p["y"], "eta": p["eta"],
+            "w1": m["w1"], "w2": m["w2"], **now,
+            "new_w1": m["w1"] - p["eta"] * now["grad_w1"], "new_w2": m["w2"] - p["eta"] * now["grad_w2"],
+            "stopped": k < STEPS and update(m["w1"], m["w2"], now, p["eta"], LIMIT) is None,
+            "losses": list(m["losses"]), "w1s": list(m["w1s"]), "w2s": list(m["w2s"]),
+            "loss_top": m["loss_top"], "weight_span": list(m["weight_span"])}
+
+
+compute = step_machine(start, advance, present)
 
 
 def short(v):
@@ -62,20 +91,36 @@ def short(v):
     return num(v, 3 if size < 10 else 2 if size < 100 else 1 if size < 1000 else 0)
 
 
+def same_decimals(*values, least=3, most=6):
+    """The numbers of one equation, all written with the same decimals: as
+    many as the smallest needs to show two significant digits, at least
+    `least`, so that the written numbers combine into the written result.
+    A number too small for `most` decimals is written as a power of ten."""
+    tiny = 10.0 ** (1 - most)  # below this, two significant digits need more than `most` decimals
+    needed = [1 - math.floor(math.log10(abs(v))) for v in values if abs(v) >= tiny]
+    d = max([least, *needed])
+    return [sci(v) if 0 < abs(v) < tiny else num(v, d) for v in values]
+
+
+def paren(text, first=False):
+    """A written number as a factor: in brackets when it is a power of ten,
+    or negative after × or −."""
+    return f"({text})" if "×" in text or (text.startswith("−") and not first) else text
+
+
 def curves(s):
+    """Loss and weights so far, on axes that hold the whole run."""
     k = s["step"]
-    here = [Marker(k, f"step {k}", class_="muted")]
-    done = lambda values: tuple(enumerate(values[:k + 1]))  # noqa: E731
-    loss = line_chart([Series("tutti gli step", tuple(enumerate(s["losses"])), class_="muted"),
-                       Series("fin qui", done(s["losses"]), markers=k == 0)],
-                      markers=here, x_range=(0, STEPS), y_range=(0, max(s["losses"]) * 1.05 or 1.0),
-                      x_label="step", y_label="loss", height=220, label="La loss step dopo step")
-    weights = line_chart([Series("", tuple(enumerate(s["w1s"])), class_="muted"),
-                          Series("", tuple(enumerate(s["w2s"])), class_="muted"),
-                          Series("w₁", done(s["w1s"]), class_="s1", markers=k == 0),
-                          Series("w₂", done(s["w2s"]), class_="s2", markers=k == 0)],
-                      markers=here, x_range=(0, STEPS), x_label="step", y_label="peso", height=220,
-                      label="I due pesi step dopo step")
+    here = [Marker(k, f"passo {k}", class_="muted")]
+    low, high = s["weight_span"]
+    room = (high - low) * 0.05 or 1.0
+    loss = line_chart([Series("loss", tuple(enumerate(s["losses"])), markers=k == 0)],
+                      markers=here, x_range=(0, STEPS), y_range=(0, s["loss_top"] * 1.05 or 1.0),
+                      x_label="passo", y_label="loss", height=220, label="La loss passo dopo passo")
+    weights = line_chart([Series("w₁", tuple(enumerate(s["w1s"])), class_="s1", markers=k == 0),
+                          Series("w₂", tuple(enumerate(s["w2s"])), class_="s2", markers=k == 0)],
+                         markers=here, x_range=(0, STEPS), y_range=(low - room, high + room), x_label="passo",
+                         y_label="peso", height=220, label="I due pesi passo dopo passo")
     return loss, weights
 
 
@@ -86,41 +131,45 @@ def view(s):
              ChainNode("ŷ = w₂·h", f2(s["y_hat"]), f2(s["dL_dyhat"])), ChainNode("L = (ŷ − y)²", short(s["loss"]), "1")]
     edges = [f"∂z/∂w₁ = x = {num(s['x'], 1)}", f"∂h/∂z = 1 − h² = {f2(s['dh_dz'])}", f"∂ŷ/∂h = w₂ = {f2(s['w2'])}",
              f"∂L/∂ŷ = {f2(s['dL_dyhat'])}"]
-    d, h, w2, x = s["dL_dyhat"], s["h"], s["w2"], s["x"]
+    d, h, w1, w2, x, eta = s["dL_dyhat"], s["h"], s["w1"], s["w2"], s["x"], s["eta"]
     loss, weights = curves(s)
     notes = []
-    if s["runs_away"]:
-        notes.append(callout(f"Con η = {num(s['eta'])} i pesi scappano: il prossimo step porterebbe un peso oltre "
-                             f"±{num(int(LIMIT))}, e qui il training si ferma.", tone="error"))
-    elif s["asked"] > s["step"]:
-        notes.append(callout(f"Il training si è fermato allo step {s['step']}: i pesi stavano scappando.",
-                             tone="error"))
+    if s["stopped"]:
+        where = "qui" if s["asked"] == s["step"] else f"al passo {s['step']}"
+        notes.append(callout(f"Con η = {num(eta)} i pesi scappano: il passo successivo porterebbe un peso oltre "
+                             f"±{num(int(LIMIT))}, e il training si ferma {where}.", tone="error"))
+    flat = same_decimals(s["dh_dz"])[0]
     if s["dh_dz"] < 0.05:
-        notes.append(callout(f"La tanh è quasi piatta qui (1 − h² = {f2(s['dh_dz'])}): il gradiente che arriva a w₁ "
+        notes.append(callout(f"La tanh è quasi piatta qui (1 − h² = {flat}): il gradiente che arriva a w₁ "
                              "è quasi spento, e w₁ si muove pochissimo.", tone="warn"))
     if s["grad_w1"] == 0 and s["grad_w2"] == 0 and s["loss"] > 0:
         notes.append(callout("Tutti e due i gradienti valgono 0 pur con la loss positiva: con w₁ = w₂ = 0, o con "
                              "x = 0, la catena non trasmette niente e i pesi restano fermi.", tone="warn"))
+    z = same_decimals(w1, x, s["z"])
+    y_hat = same_decimals(w2, h, s["y_hat"])
+    loss_text, grad1, grad2 = (same_decimals(v, least=4)[0] for v in (s["loss"], s["grad_w1"], s["grad_w2"]))
+    back2 = same_decimals(d, h, s["grad_w2"], least=4)
+    back1 = same_decimals(d, w2, s["dh_dz"], x, s["grad_w1"], least=4)
+    new1 = same_decimals(w1, eta, s["grad_w1"], s["new_w1"], least=4)
+    new2 = same_decimals(w2, eta, s["grad_w2"], s["new_w2"], least=4)
     return tag(
         "div",
-        tag("p", f"Step {s['step']} di {STEPS}", class_="lab-step-counter"),
         chain(nodes, edges, label="La catena w₁ → z → h → ŷ → L con i valori del forward e i gradienti del backward"),
         *notes,
         tag("h3", "Forward"),
-        formula(f"z = w₁·x = {f2(s['w1'])} × {factor(x, 1)} = {f2(s['z'])};   h = tanh(z) = {f2(h)};   "
-                f"ŷ = w₂·h = {f2(w2)} × {factor(h, 3)} = {f2(s['y_hat'])};   L = (ŷ − y)² = {num(s['loss'], 4)}"),
+        formula(f"z = w₁·x = {z[0]} × {paren(z[1])} = {z[2]};   h = tanh(z) = {f2(h)};   "
+                f"ŷ = w₂·h = {y_hat[0]} × {paren(y_hat[1])} = {y_hat[2]};   L = (ŷ − y)² = {loss_text}"),
         tag("h3", "Backward, con la regola della catena"),
-        formula(f"∂L/∂w₂ = 2(ŷ − y)·h = {f2(d)} × {factor(h, 3)} = {num(s['grad_w2'], 4)}"),
-        formula(f"∂L/∂w₁ = 2(ŷ − y)·w₂·(1 − h²)·x = {f2(d)} × {factor(w2, 3)} × {f2(s['dh_dz'])} × {factor(x, 1)} "
-                f"= {num(s['grad_w1'], 4)}"),
-        formula(f"w₁ ← {f2(s['w1'])} − {num(s['eta'])} × {factor(s['grad_w1'], 4)} = {f2(s['new_w1'])};   "
-                f"w₂ ← {f2(w2)} − {num(s['eta'])} × {factor(s['grad_w2'], 4)} = {f2(s['new_w2'])}"),
-        stats(stat("Loss", num(s["loss"], 4)), stat("∂L/∂w₁", num(s["grad_w1"], 4)),
-              stat("∂L/∂w₂", num(s["grad_w2"], 4))),
+        formula(f"∂L/∂w₂ = 2(ŷ − y)·h = {paren(back2[0], True)} × {paren(back2[1])} = {back2[2]}"),
+        formula(f"∂L/∂w₁ = 2(ŷ − y)·w₂·(1 − h²)·x = {paren(back1[0], True)} × {paren(back1[1])} × "
+                f"{paren(back1[2])} × {paren(back1[3])} = {back1[4]}"),
+        formula(f"w₁ ← {new1[0]} − {paren(new1[1])} × {paren(new1[2])} = {new1[3]};   "
+                f"w₂ ← {new2[0]} − {paren(new2[1])} × {paren(new2[2])} = {new2[3]}"),
+        stats(stat("Loss", loss_text), stat("∂L/∂w₁", grad1), stat("∂L/∂w₂", grad2)),
         loss, weights,
         tag("h3", "Che cosa il backward prende dal forward"),
         table(["Valore del forward", "Adesso", "Serve per"], [
-            ["h", f2(h), "∂L/∂w₂ = 2(ŷ − y)·h"], ["1 − h²", f2(s["dh_dz"]), "attraversare la tanh"],
+            ["h", f2(h), "∂L/∂w₂ = 2(ŷ − y)·h"], ["1 − h²", flat, "attraversare la tanh"],
             ["x", num(x, 1), "∂L/∂w₁, l'ultimo fattore"]]),
         tag("p", "In una rete vera questi valori sono milioni per ogni token del batch: restano in memoria dal "
                  "forward al backward, ed è una delle ragioni per cui allenare costa molta più memoria che usare "
