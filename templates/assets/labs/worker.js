@@ -60,7 +60,9 @@ async function init({ indexURL, package: name, module }) {
     await pyodide.loadPackage(name, { messageCallback: () => {} });
     render = pyodide.runPython("import labs; labs.render_json");
     load = pyodide.runPython("labs.load");
-    if (module) load(module);
+    // the page's lab is imported and drawn once before «ready»: the reader's
+    // first change then costs what every later one costs
+    if (module) pyodide.runPython(`labs.render(labs.load(${JSON.stringify(module)}).id, {})`);
     self.postMessage({ type: "ready" });
     pending = pyodide.runPython(`
 import pkgutil, labs
