@@ -49,17 +49,29 @@ def init_weights(n, rng, spread=0.5):
     return [[spread * (2 * rng.random() - 1) for _ in range(n)] for _ in range(n)]
 
 
+def shuffle_pairs(pairs, rng):
+    """The order of one epoch: the pairs shuffled with rng (a new list)."""
+    order = list(pairs)
+    rng.shuffle(order)
+    return order
+
+
+def cut_batches(order, batch_size):
+    """An epoch's order cut into batches of batch_size; the last may be shorter."""
+    return [order[start:start + batch_size] for start in range(0, len(order), batch_size)]
+
+
 def batch_schedule(pairs, batch_size, rng):
     """Endless (epoch, batch number, batch), both counted from 1: each epoch
     shuffles the pairs with rng and cuts them into batches of batch_size (the
-    last one may be shorter). Every pair is seen once per epoch."""
+    last one may be shorter). Every pair is seen once per epoch. A stepped
+    lab keeps the epoch's batches and rng instead (a generator cannot be
+    copied): it calls shuffle_pairs and cut_batches, in the same order."""
     epoch = 0
     while True:
         epoch += 1
-        order = list(pairs)
-        rng.shuffle(order)
-        for k, start in enumerate(range(0, len(order), batch_size)):
-            yield epoch, k + 1, order[start:start + batch_size]
+        for k, batch in enumerate(cut_batches(shuffle_pairs(pairs, rng), batch_size)):
+            yield epoch, k + 1, batch
 
 
 def forward(W, batch):

@@ -19,13 +19,18 @@ correzione.
 """
 
 from core.autograd import Value
-from labs.kit import ChainNode, Group, Slider, Steps, callout, chain, factor, formula, num, stat, stats, table, tag
+from labs.kit import Curve, Group, Slider, Steps, callout, factor, formula, num, stat, stats, step_machine, table, tag
+from labs.kit.svg import arrow_marker, group, line, rect, svg, text
 
 TITLE = "Backprop su due pesi"
 REF = "2.3"
 
 ROUNDS = 20
 PHASES = 13  # per round: 3 forward, 1 loss, 4 local derivatives, 4 backward products, 1 update
+PHASE_NAMES = ("La catena", "Forward: z", "Forward: h", "Forward: ŷ", "Loss", "Locale: ∂L/∂ŷ",
+               "Locali: ∂ŷ/∂w₂, ∂ŷ/∂h", "Locale: ∂h/∂z", "Locale: ∂z/∂w₁", "Backward: ∂L/∂w₂", "Backward: ∂L/∂h",
+               "Backward: ∂L/∂z", "Backward: ∂L/∂w₁", "Aggiornamento")
+DIGITS = 4  # every number inside one equation has as many decimals as the others
 
 CONTROLS = [
     Group("La rete e il dato", (
@@ -35,7 +40,7 @@ CONTROLS = [
         Slider("w2", "Peso iniziale w₂", -2.0, 2.0, 0.1, 0.5),
         Slider("eta", "Learning rate η", 0.01, 0.5, 0.01, 0.1),
     )),
-    Steps(max=ROUNDS * PHASES, label="Passo"),
+    Steps(max=ROUNDS * PHASES, phases=PHASE_NAMES, prelude=1, curve=Curve("curve", "loss", points=ROUNDS + 1)),
 ]
 
 
@@ -56,82 +61,159 @@ def forward_backward(x, w1, w2, y):
     }
 
 
-def compute(p):
-    step = p["passo"]
+# The machine: the step, the weights at the start of this round and the loss
+# of every round completed. Step 0 shows the chain; then each round is 13
+# steps, and only leaving its last one (the update) changes the weights.
+
+
+def start(p):
+    return {"step": 0, "w1": p["w1"], "w2": p["w2"], "losses": []}
+
+
+def advance(m, p):
+    if m["step"] and m["step"] % PHASES == 0:  # leaving an update: the new weights start the next round
+        r = forward_backward(p["x"], m["w1"], m["w2"], p["y"])
+        m["losses"].append(r["loss"])
+        m["w1"], m["w2"] = m["w1"] - p["eta"] * r["grad"]["w1"], m["w2"] - p["eta"] * r["grad"]["w2"]
+    m["step"] += 1
+    return m
+
+
+def present(m, p):
+    step, w1, w2 = m["step"], m["w1"], m["w2"]
     round_, phase = (0, 0) if step == 0 else divmod(step - 1, PHASES)
     phase = 0 if step == 0 else phase + 1
-    w1, w2, losses = p["w1"], p["w2"], []
-    for _ in range(round_):
-        r = forward_backward(p["x"], w1, w2, p["y"])
-        losses.append(r["loss"])
-        w1, w2 = w1 - p["eta"] * r["grad"]["w1"], w2 - p["eta"] * r["grad"]["w2"]
     r = forward_backward(p["x"], w1, w2, p["y"])
     new_w1, new_w2 = w1 - p["eta"] * r["grad"]["w1"], w2 - p["eta"] * r["grad"]["w2"]
     after = forward_backward(p["x"], new_w1, new_w2, p["y"])["loss"]
+    # the curve of the timeline: the loss of each round's weights once the page has shown it (the first at
+    # its forward, the others at the update before), and the loss after this update once that is shown
+    shown = round_ > 0 or phase >= 4
+    curve = m["losses"] + ([r["loss"]] if shown else []) + ([after] if phase == PHASES else [])
     return {"step": step, "round": round_ + 1, "phase": phase, "x": p["x"], "y": p["y"], "eta": p["eta"],
             "w1": w1, "w2": w2, **r, "relu_on": r["z"] > 0,
-            "new_w1": new_w1, "new_w2": new_w2, "loss_after": after, "losses": losses}
+            "new_w1": new_w1, "new_w2": new_w2, "loss_after": after, "losses": list(m["losses"]), "curve": curve}
+
+
+compute = step_machine(start, advance, present)
 
 
 def explain(s):
     """Title and formula (with numbers) of the current phase."""
     L, g, x, y = s["local"], s["grad"], s["x"], s["y"]
+    n = lambda v: num(v, DIGITS)  # noqa: E731
+    f = lambda v: factor(v, DIGITS)  # noqa: E731
     return [
-        ("La catena", f"x = {num(x, 1)}, w₁ = {num(s['w1'])}, w₂ = {num(s['w2'])}, y = {num(y, 1)}: premi Avanti."),
-        ("Forward: primo peso", f"z = w₁·x = {num(s['w1'])} × {factor(x, 1)} = {num(s['z'])}"),
-        ("Forward: la ReLU", f"h = ReLU(z) = max(0; {num(s['z'])}) = {num(s['h'])}"),
-        ("Forward: secondo peso", f"ŷ = w₂·h = {num(s['w2'])} × {factor(s['h'])} = {num(s['y_hat'])}"),
-        ("La loss", f"L = (ŷ − y)² = ({num(s['y_hat'])} − {factor(y, 1)})² = {num(s['loss'], 4)}"),
-        ("Derivata locale della loss", f"∂L/∂ŷ = 2(ŷ − y) = {num(L['dL_dyhat'], 4)}"),
-        ("Derivate locali del secondo peso", f"∂ŷ/∂w₂ = h = {num(L['dyhat_dw2'])}   e   ∂ŷ/∂h = w₂ = {num(L['dyhat_dh'])}"),
+        ("La catena", f"x = {num(x)}, w₁ = {num(s['w1'])}, w₂ = {num(s['w2'])}, y = {num(y)}: premi Avanti."),
+        ("Forward: primo peso", f"z = w₁·x = {n(s['w1'])} × {f(x)} = {n(s['z'])}"),
+        ("Forward: la ReLU", f"h = ReLU(z) = max(0; {n(s['z'])}) = {n(s['h'])}"),
+        ("Forward: secondo peso", f"ŷ = w₂·h = {n(s['w2'])} × {f(s['h'])} = {n(s['y_hat'])}"),
+        ("La loss", f"L = (ŷ − y)² = ({n(s['y_hat'])} − {f(y)})² = {n(s['loss'])}"),
+        ("Derivata locale della loss", f"∂L/∂ŷ = 2(ŷ − y) = {n(L['dL_dyhat'])}"),
+        ("Derivate locali del secondo peso", f"∂ŷ/∂w₂ = h = {n(L['dyhat_dw2'])}   e   ∂ŷ/∂h = w₂ = {n(L['dyhat_dh'])}"),
         ("Derivata locale della ReLU", f"∂h/∂z = {num(L['dh_dz'], 0)} (vale 1 se z > 0, altrimenti 0)"),
-        ("Derivata locale del primo peso", f"∂z/∂w₁ = x = {num(L['dz_dw1'], 1)}"),
-        ("Backward: gradiente di w₂", f"∂L/∂w₂ = ∂L/∂ŷ × ∂ŷ/∂w₂ = {num(L['dL_dyhat'], 4)} × {factor(L['dyhat_dw2'])} = {num(g['w2'], 4)}"),
-        ("Backward: verso h", f"∂L/∂h = ∂L/∂ŷ × ∂ŷ/∂h = {num(L['dL_dyhat'], 4)} × {factor(L['dyhat_dh'])} = {num(g['h'], 4)}"),
-        ("Backward: attraverso la ReLU", f"∂L/∂z = ∂L/∂h × ∂h/∂z = {num(g['h'], 4)} × {num(L['dh_dz'], 0)} = {num(g['z'], 4)}"),
-        ("Backward: gradiente di w₁", f"∂L/∂w₁ = ∂L/∂z × ∂z/∂w₁ = {num(g['z'], 4)} × {factor(x, 1)} = {num(g['w1'], 4)}"),
-        ("Aggiornamento", f"w₁ ← {num(s['w1'])} − {num(s['eta'])} × {factor(g['w1'], 4)} = {num(s['new_w1'], 4)};   "
-                          f"w₂ ← {num(s['w2'])} − {num(s['eta'])} × {factor(g['w2'], 4)} = {num(s['new_w2'], 4)}"),
+        ("Derivata locale del primo peso", f"∂z/∂w₁ = x = {n(L['dz_dw1'])}"),
+        ("Backward: gradiente di w₂",
+         f"∂L/∂w₂ = ∂L/∂ŷ × ∂ŷ/∂w₂ = {n(L['dL_dyhat'])} × {f(L['dyhat_dw2'])} = {n(g['w2'])}"),
+        ("Backward: verso h", f"∂L/∂h = ∂L/∂ŷ × ∂ŷ/∂h = {n(L['dL_dyhat'])} × {f(L['dyhat_dh'])} = {n(g['h'])}"),
+        ("Backward: attraverso la ReLU", f"∂L/∂z = ∂L/∂h × ∂h/∂z = {n(g['h'])} × {f(L['dh_dz'])} = {n(g['z'])}"),
+        ("Backward: gradiente di w₁", f"∂L/∂w₁ = ∂L/∂z × ∂z/∂w₁ = {n(g['z'])} × {f(x)} = {n(g['w1'])}"),
+        ("Aggiornamento", f"w₁ ← {n(s['w1'])} − {n(s['eta'])} × {f(g['w1'])} = {n(s['new_w1'])};   "
+                          f"w₂ ← {n(s['w2'])} − {n(s['eta'])} × {f(g['w2'])} = {n(s['new_w2'])}"),
     ][s["phase"]]
 
 
-def view(s):
+# ---------------------------------------------------------------- the graph
+#
+# The computation as a graph: the data x flows along the bottom row
+# (z, h, ŷ, L); the weights w₁, w₂ and the target y come in from above. Each
+# node holds its forward value, and under it (above it, for those on top)
+# the gradient of the loss with respect to it, once the backward gets there.
+# Each arrow carries its local derivative once it is revealed.
+
+BOX_W, BOX_H, GAP = 100, 64, 76
+TOP, BOTTOM = 30, 150  # the top of the boxes of each row
+
+
+def column_x(k):
+    return 6 + k * (BOX_W + GAP)
+
+
+def node(k, row_top, name, value, grad=None, active=False, off=False, grad_above=False):
+    x = column_x(k)
+    cls = "lab-box" + (" is-active" if active else "") + (" is-off" if off else "")
+    grad_y = row_top - 14 if grad_above else row_top + BOX_H + 20
+    return group(rect(x, row_top, BOX_W, BOX_H, class_=cls, rx=8),
+                 text(x + BOX_W / 2, row_top + 18, name, class_="lab-box-name"),
+                 text(x + BOX_W / 2, row_top + 44, "?" if value is None else value, class_="lab-box-value"),
+                 text(x + BOX_W / 2, grad_y, grad or "", class_="lab-box-grad"),
+                 data_node=name.split(" ")[0])
+
+
+def across(k, label, value, active):
+    """The arrow from column k to column k + 1 on the bottom row, its derivative written above and below it."""
+    x1, x2, y = column_x(k) + BOX_W + 3, column_x(k + 1) - 3, BOTTOM + BOX_H / 2
+    cls = " is-active" if active else ""
+    return group(line(x1, y, x2, y, class_="lab-flow" + cls, marker_end="url(#lab-arrow)"),
+                 text((x1 + x2) / 2, y - 13, label if value else "", class_="lab-flow-label" + cls),
+                 text((x1 + x2) / 2, y + 15, value or "", class_="lab-flow-label" + cls))
+
+
+def down(k, label, active):
+    """The arrow from the node above column k into the box below, its derivative beside it."""
+    x, cls = column_x(k) + BOX_W / 2, " is-active" if active else ""
+    return group(line(x, TOP + BOX_H + 3, x, BOTTOM - 3, class_="lab-flow" + cls, marker_end="url(#lab-arrow)"),
+                 text(x + 8, (TOP + BOX_H + BOTTOM) / 2, label, class_="lab-flow-label" + cls, anchor="start"))
+
+
+def graph(s):
     ph, L, g = s["phase"], s["local"], s["grad"]
-    shown = lambda at, value, digits=2: num(value, digits) if ph >= at else None  # noqa: E731
-    nodes = [
-        ChainNode("w₁", num(s["w1"]), shown(12, g["w1"], 3), active=ph in (8, 12)),
-        ChainNode("z = w₁·x", shown(1, s["z"]), shown(11, g["z"], 3), active=ph in (1, 11)),
-        ChainNode("h = ReLU(z)", shown(2, s["h"]), shown(10, g["h"], 3), active=ph in (2, 7, 10),
-                  off=ph >= 2 and not s["relu_on"]),
-        ChainNode("ŷ = w₂·h", shown(3, s["y_hat"]), shown(5, g["y_hat"], 3), active=ph in (3, 5, 6, 9)),
-        ChainNode("L = (ŷ − y)²", shown(4, s["loss"], 3), "1" if ph >= 5 else None, active=ph in (4, 5)),
-    ]
-    edge_labels = [
-        f"∂z/∂w₁ = {num(L['dz_dw1'], 1)}" if ph >= 8 else "",
-        f"∂h/∂z = {num(L['dh_dz'], 0)}" if ph >= 7 else "",
-        f"∂ŷ/∂h = {num(L['dyhat_dh'])}" if ph >= 6 else "",
-        f"∂L/∂ŷ = {num(L['dL_dyhat'], 3)}" if ph >= 5 else "",
-    ]
-    active_edge = {8: 0, 12: 0, 7: 1, 11: 1, 6: 2, 10: 2, 5: 3}.get(ph)
-    title, line = explain(s)
+    value = lambda at, v: num(v, 3) if ph >= at else None  # noqa: E731
+    grad = lambda at, of, v: f"∂L/∂{of} = {num(v, 3)}" if ph >= at else None  # noqa: E731
+    off = ph >= 2 and not s["relu_on"]
     parts = [
-        tag("p", f"Giro {s['round']} di {ROUNDS} · passo {s['step']}", class_="lab-step-counter"),
-        chain(nodes, edge_labels, active_edge=active_edge,
-              label="La catena w₁ → z → h → ŷ → L con i valori del forward e i gradienti del backward"),
-        tag("h3", title, data_phase=ph),
-        formula(line),
+        arrow_marker(),
+        node(1, TOP, "w₁", num(s["w1"], 3), grad(12, "w₁", g["w1"]), active=ph in (1, 8, 12), grad_above=True),
+        node(3, TOP, "w₂", num(s["w2"], 3), grad(9, "w₂", g["w2"]), active=ph in (3, 6, 9), grad_above=True),
+        node(4, TOP, "y", num(s["y"], 1), active=ph == 4),
+        node(0, BOTTOM, "x", num(s["x"], 1), active=ph == 1),
+        node(1, BOTTOM, "z = w₁·x", value(1, s["z"]), grad(11, "z", g["z"]), active=ph in (1, 11)),
+        node(2, BOTTOM, "h = ReLU(z)", value(2, s["h"]), grad(10, "h", g["h"]), active=ph in (2, 7, 10), off=off),
+        node(3, BOTTOM, "ŷ = w₂·h", value(3, s["y_hat"]), grad(5, "ŷ", g["y_hat"]), active=ph in (3, 5, 6, 10)),
+        node(4, BOTTOM, "L = (ŷ − y)²", value(4, s["loss"]), "∂L/∂L = 1" if ph >= 5 else None, active=ph in (4, 5)),
+        across(0, "", "", ph == 1),
+        across(1, "∂h/∂z", num(L["dh_dz"], 0) if ph >= 7 else None, ph in (2, 7, 11)),
+        across(2, "∂ŷ/∂h", value(6, L["dyhat_dh"]), ph in (3, 6, 10)),
+        across(3, "∂L/∂ŷ", value(5, L["dL_dyhat"]), ph in (4, 5)),
+        down(1, f"∂z/∂w₁ = {num(L['dz_dw1'], 1)}" if ph >= 8 else "", ph in (1, 8, 12)),
+        down(3, f"∂ŷ/∂w₂ = {num(L['dyhat_dw2'], 3)}" if ph >= 6 else "", ph in (3, 6, 9)),
+        down(4, "", ph == 4),
+    ]
+    return svg(column_x(4) + BOX_W + 6, BOTTOM + BOX_H + 34, *parts,
+               label="Il grafo del calcolo: x e w₁ danno z, poi h, poi con w₂ ŷ, poi con y la loss L; "
+                     "in ogni nodo il valore del forward, accanto il gradiente del backward")
+
+
+def view(s):
+    ph, g = s["phase"], s["grad"]
+    title, line_ = explain(s)
+    parts = [
+        graph(s),
+        tag("h3", f"Giro {s['round']} di {ROUNDS} · {title}", data_phase=ph),
+        formula(line_),
     ]
     if ph >= 2 and not s["relu_on"]:
         parts.append(callout("La ReLU è spenta: z è negativo, quindi ∂h/∂z = 0. Il gradiente si ferma qui "
                              "e nessuno dei due pesi riceve una correzione.", tone="warn"))
-    if ph == 13:
-        parts.append(stats(stat("Loss prima", num(s["loss"], 4)), stat("Loss dopo l'aggiornamento", num(s["loss_after"], 4),
-                                                                      tone="ok" if s["loss_after"] < s["loss"] else "warn")))
+    if ph == PHASES:
+        better = s["loss_after"] < s["loss"]
+        parts.append(stats(stat("Loss prima", num(s["loss"], 4)),
+                           stat("Loss dopo l'aggiornamento", num(s["loss_after"], 4), tone="ok" if better else "warn")))
     rows = [[f"Giro {i + 1}", num(loss, 4)] for i, loss in enumerate(s["losses"])]
     if rows:
         parts.append(tag("details", tag("summary", "La loss nei giri completati"), table(["Giro", "Loss"], rows)))
     parts.append(table(["Peso", "Valore", "Gradiente", "Dopo l'aggiornamento"], [
-        ["w₁", num(s["w1"], 4), num(g["w1"], 4) if ph >= 12 else "?", num(s["new_w1"], 4) if ph >= 13 else "?"],
-        ["w₂", num(s["w2"], 4), num(g["w2"], 4) if ph >= 9 else "?", num(s["new_w2"], 4) if ph >= 13 else "?"],
+        ["w₁", num(s["w1"], 4), num(g["w1"], 4) if ph >= 12 else "?", num(s["new_w1"], 4) if ph >= PHASES else "?"],
+        ["w₂", num(s["w2"], 4), num(g["w2"], 4) if ph >= 9 else "?", num(s["new_w2"], 4) if ph >= PHASES else "?"],
     ]))
     return tag("div", *parts, class_="lab-panel", data_part="catena")

@@ -5,7 +5,9 @@ tabella di pesi W con una riga per il token attuale e una colonna per il
 token che potrebbe seguirlo: con il corpus proposto, 15 token, quindi
 15 × 15 = 225 numeri, all'inizio scelti a caso.
 
-Premi **Avanti** e segui il ciclo, una schermata alla volta.
+Premi **Avanti** e segui il ciclo, una schermata alla volta. Sopra la
+figura, le fasi portano a una schermata del giro in corso e «fine
+dell'epoch» salta al riepilogo che chiude l'epoch.
 
 1. **Il dataset**: poche frasi su un gatto, un cane, un divano e un letto.
    Nessuno le ha etichettate: le risposte giuste stanno già nel testo.
@@ -23,13 +25,13 @@ Premi **Avanti** e segui il ciclo, una schermata alla volta.
    tabella.
 8. **Riepilogo**: la curva della loss e le previsioni del modello adesso.
 
-Poi il giro ricomincia dal passo 4 con il batch successivo. Quando i batch
+Poi il giro ricomincia dal forward con il batch successivo. Quando i batch
 sono finiti ogni coppia è stata vista una volta: si chiude un'**epoch**, le
 coppie si rimescolano e ne comincia un'altra.
 
-Che cosa guardare. Nel passo 6, quante righe restano grigie: un batch
-piccolo corregge poche righe alla volta. Nel passo 7, che la loss del batch
-scende dopo l'aggiornamento. Nel riepilogo, che la loss su tutto il dataset
+Che cosa guardare. Nel backward, quante righe restano grigie: un batch
+piccolo corregge poche righe alla volta. Nell'aggiornamento, che la loss del
+batch scende. Nel riepilogo, che la loss su tutto il dataset
 cala epoch dopo epoch ma non arriva a zero: dopo «il» può venire «gatto»,
 «cane» o «pesce», e nessuna tabella può sapere quale. La linea tratteggiata
 segna il minimo possibile. I punti, la loss di ciascun batch, saltano più
@@ -44,11 +46,12 @@ Il corpus si può riscrivere: le parole diverse diventano la tabella (fino a
 import math
 import random
 
-from core.bigram import (batch_loss, batch_schedule, best_loss, build_vocab, dataset_loss, encode, example_losses,
-                         forward, gradient, init_weights, make_pairs, next_frequencies, sgd_update, tokenize, top_k)
+from core.bigram import (batch_loss, best_loss, build_vocab, cut_batches, dataset_loss, encode, example_losses, forward,
+                         gradient, init_weights, make_pairs, next_frequencies, sgd_update, shuffle_pairs, tokenize,
+                         top_k)
 from core.losses import softmax, softmax_cross_entropy_grad
-from labs.kit import (Group, Marker, Series, Slider, Steps, Text, callout, factor, formula, join, line_chart, matrix,
-                      num, percent, stat, stats, table, tag)
+from labs.kit import (Curve, Follow, Group, Jump, Marker, Series, Slider, Steps, Text, callout, factor, formula, join,
+                      line_chart, matrix, num, percent, stat, stats, step_machine, table, tag)
 
 TITLE = "Il modello a bigrammi, allenato passo per passo"
 REF = "3.1"
@@ -66,6 +69,32 @@ PRELUDE, LOOP = 3, 5  # screens 1–3 once, then 4–8 once per batch
 SCREENS = ("Il dataset", "Tokenizzazione", "Coppie e batch", "Forward", "Loss", "Backward", "Aggiornamento",
            "Riepilogo")
 
+
+def screen_of(step):
+    """Step → (screen 1–8, updates already done)."""
+    if step < PRELUDE:
+        return step + 1, 0
+    done, k = divmod(step - PRELUDE, LOOP)
+    return PRELUDE + 1 + k, done
+
+
+def summary_step(update):
+    """The step of the summary (screen 8) of the update numbered from 1."""
+    return PRELUDE + LOOP * update - 1
+
+
+def epoch_end(s):
+    """Where «fine dell'epoch» lands: the summary that closes this epoch, or
+    the next one if the reader is already on it; None when that epoch would
+    end after the last update."""
+    if "problem" in s:
+        return None
+    end = s["update"] + s["per_epoch"] - s["number"]
+    if summary_step(end) <= s["step"]:
+        end += s["per_epoch"]
+    return summary_step(end) if end <= UPDATES else None
+
+
 CONTROLS = [
     Text("corpus", "Il corpus (parole intere; il punto è un token)", CORPUS, max_length=600, multiline=True),
     Group("Il training", (
@@ -74,16 +103,10 @@ CONTROLS = [
         Slider("seme", "Seme: pesi iniziali e rimescolamento", 0, 99, 1, 1),
         Slider("parola", "Parola del riepilogo (ID, o clicca una riga)", 0, MAX_VOCAB - 1, 1, 1),
     )),
-    Steps(max=PRELUDE + LOOP * UPDATES - 1),
+    Steps(max=summary_step(UPDATES), phases=SCREENS, prelude=PRELUDE,
+          jumps=(Jump("fine dell'epoch", epoch_end),),
+          curve=Curve("curve", "loss sul dataset", points=UPDATES + 1)),
 ]
-
-
-def screen_of(step):
-    """Step → (screen 1–8, updates already done)."""
-    if step < PRELUDE:
-        return step + 1, 0
-    done, k = divmod(step - PRELUDE, LOOP)
-    return PRELUDE + 1 + k, done
 
 
 def short(token):
@@ -104,36 +127,67 @@ def corpus_problem(tokens, vocab):
     return None
 
 
-def compute(p):
-    screen, done = screen_of(p["passo"])
-    s = {"step": p["passo"], "screen": screen}
+# ---------------------------------------------------------------- the training, one step at a time
+#
+# The machine is a dict: the step, the table W as it is before this round's
+# update, this epoch's batches and which one comes now, the random generator
+# that will shuffle the next epochs (as core.bigram.batch_schedule would, right
+# after it drew the initial weights) and the losses after each update so far.
+# Only leaving a summary (screen 8) changes W; every other step shows one
+# more screen of the same round.
+
+
+def epoch_batches(pairs, p, rng):
+    return cut_batches(shuffle_pairs(pairs, rng), min(p["batch"], len(pairs)))
+
+
+def start(p):
     tokens = tokenize(p["corpus"])
     vocab = build_vocab(tokens)
     problem = corpus_problem(tokens, vocab)
     if problem:
-        return s | {"problem": problem}
+        return {"step": 0, "problem": problem}
     pairs = make_pairs(encode(tokens, vocab))
-    size, eta = min(p["batch"], len(pairs)), p["eta"]
     rng = random.Random(p["seme"])
     W = init_weights(len(vocab), rng)
-    schedule = batch_schedule(pairs, size, rng)
-    curve, batch_curve = [dataset_loss(W, pairs)], []
-    for _ in range(done):
-        _, _, batch = next(schedule)
-        batch_curve.append(batch_loss(W, batch))
-        W = sgd_update(W, gradient(W, batch), eta)
-        curve.append(dataset_loss(W, pairs))
-    epoch, number, batch = next(schedule)
-    s |= {"vocab": vocab, "eta": eta, "size": size, "seed": p["seme"], "epoch": epoch, "number": number,
-          "per_epoch": math.ceil(len(pairs) / size), "update": done + 1, "batch": batch, "n_pairs": len(pairs),
-          "n_tokens": len(tokens), "uniform": math.log(len(vocab))}
+    return {"step": 0, "vocab": vocab, "n_tokens": len(tokens), "pairs": pairs, "W": W, "rng": rng,
+            "epoch": 1, "number": 1, "batches": epoch_batches(pairs, p, rng),
+            "curve": [dataset_loss(W, pairs)], "batch_curve": []}
+
+
+def advance(m, p):
+    """One step later. Leaving a summary applies that round's update and takes the next batch."""
+    if "problem" not in m and screen_of(m["step"])[0] == len(SCREENS):
+        batch = m["batches"][m["number"] - 1]
+        m["batch_curve"].append(batch_loss(m["W"], batch))
+        m["W"] = sgd_update(m["W"], gradient(m["W"], batch), p["eta"])
+        m["curve"].append(dataset_loss(m["W"], m["pairs"]))
+        m["number"] += 1
+        if m["number"] > len(m["batches"]):  # every pair seen: a new epoch, shuffled again
+            m["epoch"], m["number"], m["batches"] = m["epoch"] + 1, 1, epoch_batches(m["pairs"], p, m["rng"])
+    m["step"] += 1
+    return m
+
+
+def present(m, p):
+    """The state of the screen at this step, computed for the current batch only."""
+    screen, done = screen_of(m["step"])
+    s = {"step": m["step"], "screen": screen}
+    if "problem" in m:
+        return s | {"problem": m["problem"]}
+    vocab, pairs, W, eta = m["vocab"], m["pairs"], m["W"], p["eta"]
+    batch = m["batches"][m["number"] - 1]
+    s |= {"vocab": list(vocab), "eta": eta, "size": min(p["batch"], len(pairs)), "seed": p["seme"],
+          "epoch": m["epoch"], "number": m["number"], "per_epoch": len(m["batches"]), "update": done + 1,
+          "batch": list(batch), "n_pairs": len(pairs), "n_tokens": m["n_tokens"], "uniform": math.log(len(vocab)),
+          "curve": list(m["curve"])}  # the dataset loss so far: the timeline draws it
     if screen == 1:
         return s | {"text": [line.strip() for line in p["corpus"].splitlines() if line.strip()]}
     if screen == 2:
         lines = [tokenize(line) for line in p["corpus"].splitlines()]
         return s | {"lines": [encode(line, vocab) for line in lines if line]}
     if screen == 3:
-        return s | {"pairs": pairs, "epoch_batches": [batch] + [next(schedule)[2] for _ in range(s["per_epoch"] - 1)]}
+        return s | {"pairs": list(pairs), "epoch_batches": [list(b) for b in m["batches"]]}
     probs, G = forward(W, batch), gradient(W, batch)
     after = sgd_update(W, G, eta)
     s |= {"W": W, "probs": probs, "p_right": [pr[nxt] for pr, (_, nxt) in zip(probs, batch)],
@@ -142,15 +196,28 @@ def compute(p):
         s |= {"residuals": [softmax_cross_entropy_grad(W[cur], nxt) for cur, nxt in batch]}
     if screen >= 6:
         s |= {"G": G, "delta": [[-eta * g for g in row] for row in G], "after": after,
-              "loss_after": batch_loss(after, batch), "data_before": curve[-1],
+              "loss_after": batch_loss(after, batch), "data_before": m["curve"][-1],
               "data_after": dataset_loss(after, pairs)}
     if screen == 8:
         picked = min(p["parola"], len(vocab) - 1)
         P = [softmax(row) for row in after]
-        s |= {"P": P, "curve": curve + [s["data_after"]], "batch_curve": batch_curve + [s["loss"]],
+        s |= {"P": P, "curve": s["curve"] + [s["data_after"]], "batch_curve": m["batch_curve"] + [s["loss"]],
               "best": best_loss(pairs), "picked": picked, "top": top_k(P[picked], 3),
               "freq": next_frequencies(pairs, picked, len(vocab))}
     return s
+
+
+compute = step_machine(start, advance, present)
+
+
+def follow(s):
+    """«Parola del riepilogo» stops at the last token of the vocabulary, and says when it does nothing."""
+    if "problem" in s:
+        return {"parola": Follow(disabled="Prima serve un corpus che dia una tabella.")}
+    last = len(s["vocab"]) - 1
+    if s["screen"] != len(SCREENS):
+        return {"parola": Follow(disabled="Conta solo nel Riepilogo, alla fine di ogni giro.", max=last)}
+    return {"parola": Follow(max=last)}
 
 
 # ---------------------------------------------------------------- view
@@ -183,18 +250,15 @@ def exact_zeros(values, present):
 
 
 def header(s):
-    steps = [tag("li", f"{i} {name}", class_="is-current" if i == s["screen"] else None)
-             for i, name in enumerate(SCREENS, 1)]
-    parts = [tag("ol", *steps, class_="lab-bg-steps")]
+    """Where the training is (the timeline counts the steps) and the batch of this round."""
     if s["screen"] <= PRELUDE:
-        parts.append(tag("p", f"Prima del training: i dati · passo {s['step']}", class_="lab-step-counter"))
-    else:
-        parts.append(tag("p", f"Epoch {s['epoch']} · batch {s['number']} di {s['per_epoch']} · "
-                              f"aggiornamento {s['update']} di {UPDATES}", class_="lab-step-counter"))
-        parts.append(tag("p", "Il batch: ", chips(s, s["batch"], current=True), class_="lab-bg-batch"))
-        if s["number"] == 1 and s["epoch"] > 1 and s["screen"] == 4:
-            parts.append(callout(f"Inizia l'epoch {s['epoch']}: tutte le {s['n_pairs']} coppie sono state viste, "
-                                 "ora si rimescolano e si ricomincia dal primo batch."))
+        return []
+    parts = [tag("p", f"Epoch {s['epoch']} · batch {s['number']} di {s['per_epoch']} · "
+                      f"aggiornamento {s['update']} di {UPDATES}", class_="lab-bg-where"),
+             tag("p", "Il batch: ", chips(s, s["batch"], current=True), class_="lab-bg-batch")]
+    if s["number"] == 1 and s["epoch"] > 1 and s["screen"] == 4:
+        parts.append(callout(f"Inizia l'epoch {s['epoch']}: tutte le {s['n_pairs']} coppie sono state viste, "
+                             "ora si rimescolano e si ricomincia dal primo batch."))
     return parts
 
 
