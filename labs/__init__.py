@@ -20,6 +20,7 @@ import sys
 from dataclasses import dataclass
 from functools import cache
 
+from . import code
 from .kit import LabError, timeline
 from .kit.contract import ContractError, check_module, check_view, import_problem, place
 from .kit.controls import ParamError, flatten, parse_params
@@ -216,15 +217,7 @@ def render(lab_id, raw=None, strict=False):
     lab = get(lab_id)
     params = lab.parse(raw or {}, strict)
     try:
-        state = lab.compute(params)
-        follows = lab.follow(state)
-        narrowed = narrow(params, follows)
-        if narrowed != params:  # a value the control can no longer take: show the state at the nearest one
-            params, state = narrowed, lab.compute(narrowed)
-        html = lab.view(state)
-        extras = {"controls": {name: f.as_json() for name, f in follows.items()}}
-        if lab.steps:
-            extras["timeline"] = str(timeline(lab.steps, params[lab.steps.name], state))
+        params, html, extras = draw(lab, params)
     except LabError as error:
         return {"ok": False, "error": str(error), "params": params}
     except Exception as error:  # a bug in a lab must not break the page
@@ -234,6 +227,50 @@ def render(lab_id, raw=None, strict=False):
     if problem:
         return {"ok": False, "error": problem, "params": params}
     return {"ok": True, "html": str(html), "params": params, **extras}
+
+
+def draw(lab, params, check=lambda state: None):
+    """compute → follow → view, and what the page shows beside the view:
+    the controls' states and, for a stepped lab, its timeline."""
+    state = lab.compute(params)
+    follows = lab.follow(state)
+    narrowed = narrow(params, follows)
+    if narrowed != params:  # a value the control can no longer take: show the state at the nearest one
+        params, state = narrowed, lab.compute(narrowed)
+    check(state)
+    html = lab.view(state)
+    extras = {"controls": {name: f.as_json() for name, f in follows.items()}}
+    if lab.steps:
+        extras["timeline"] = str(timeline(lab.steps, params[lab.steps.name], state))
+    return params, html, extras
+
+
+def render_edited(lab_id, text, raw=None):
+    """render() with the reader's edited code (see labs/code.py), in a module of its own.
+
+    Every failure is an Italian line with the line of the edited text where
+    it happened: {"ok": False, "error", "line", "params"}; the page keeps
+    the last good view.
+    """
+    lab = get(lab_id)
+    params = lab.parse(raw or {})
+    try:
+        edited = Lab(code.edited_module(lab.module, text), lab.chapter)
+        params, html, extras = draw(edited, params, code.check_state)
+        code.check_html(html)
+    except code.CodeError as error:
+        return {"ok": False, "error": str(error), "line": error.line, "params": params}
+    except LabError as error:
+        return {"ok": False, "error": str(error), "line": None, "params": params}
+    except Exception as error:  # the reader's code, or the lab on the reader's numbers
+        problem = code.italian(error)
+        return {"ok": False, "error": str(problem), "line": problem.line, "params": params}
+    return {"ok": True, "html": str(html), "params": params, **extras}
+
+
+def render_edited_json(lab_id, text, raw_json):
+    """render_edited() for the browser worker."""
+    return json.dumps(render_edited(lab_id, text, json.loads(raw_json)))
 
 
 def view_problem(lab, html):
