@@ -22,20 +22,27 @@ normalizzazione il gradiente cresce strato dopo strato.
 Prova a far crescere L da 1 a 50, poi la **scala dei pesi** fino a 3. Poi
 scegli dove mettere la normalizzazione (una RMSNorm): prima di f
 (**pre-norm**, come nei modelli moderni) o dopo la somma (**post-norm**,
-come nel transformer originale). Con pre-norm e residuo il gradiente resta
-in una fascia ragionevole per ogni seme e ogni scala; senza residuo dipende
-dai pesi. La tabella sotto il grafico riassume tutti e sei i casi.
+come nel transformer originale). Con pre-norm e residuo il gradiente
+all'ingresso non sparisce mai: per ogni seme, ogni scala e ogni L resta
+sopra 1. Con pesi grandi cresce anche lui, ma al massimo fino a circa 2.000,
+mentre senza normalizzazione arriva a decine di migliaia. Con post-norm la
+normalizzazione sta anche sulla strada diretta, e il residuo da solo non
+basta più: a seconda dei pesi il gradiente si spegne o esplode. Senza
+residuo, qualunque sia la normalizzazione, dipende tutto dai pesi. La
+tabella sotto il grafico riassume i sei casi.
 """
 
 import math
 
 from core.deep_stack import draw, gradient_sizes
-from labs.kit import Choice, Series, Slider, callout, formula, line_chart, num, sci, stat, stats, table, tag
+from labs.kit import (Choice, Series, Slider, callout, formula, line_chart, num, plural, sci, significant, stat, stats,
+                      table, tag)
 
 TITLE = "Residui e profondità: un esperimento"
 REF = "A.2"
 
-FLOOR, CEILING = 1e-30, 1e30  # beyond these a gradient is drawn at the edge (the text says so)
+HEALTHY = (0.01, 1e3)  # a gradient at the input in this band reaches the first layers in good health
+NOTHING = 1e-6  # below this the first layers receive practically nothing
 NORMS = (("nessuna", "Nessuna"), ("pre", "Pre-norm"), ("post", "Post-norm"))
 RULES = {"nessuna": ("tanh(W·h)", "h + tanh(W·h)"), "pre": ("tanh(W·norm(h))", "h + tanh(W·norm(h))"),
          "post": ("norm(tanh(W·h))", "norm(h + tanh(W·h))")}
@@ -48,46 +55,70 @@ CONTROLS = [
 ]
 
 
-def clamp(v):
-    return min(CEILING, max(FLOOR, v)) if math.isfinite(v) else CEILING
-
-
 def compute(p):
     x, weights = draw(p["seme"], p["strati"], p["scala"])
     curves = {res: gradient_sizes(x, weights, res, p["norma"]) for res in (False, True)}
     summary = {norm: [curves[res][0] if norm == p["norma"] else gradient_sizes(x, weights, res, norm)[0]
                       for res in (False, True)] for norm, _ in NORMS}
-    capped = any(not FLOOR <= v <= CEILING for c in curves.values() for v in c)
-    plain, residual = clamp(curves[False][0]), clamp(curves[True][0])
+    # every number is the one measured: floats reach 10⁻³⁰⁸, and only an exact 0 has no place on a log axis
     return {"layers": p["strati"], "norm": p["norma"], "sigma": p["scala"],
-            "plain": [clamp(v) for v in curves[False]], "residual": [clamp(v) for v in curves[True]],
-            "summary": {k: [clamp(v) for v in pair] for k, pair in summary.items()}, "capped": capped,
-            "orders": math.log10(residual / plain)}
+            "plain": curves[False], "residual": curves[True], "summary": summary,
+            "zeros": any(v == 0 for c in curves.values() for v in c),
+            "orders": math.log10(curves[True][0] / curves[False][0]) if curves[False][0] > 0 else None}
 
 
 def size(v):
-    """A plain number when it reads easily, a power of ten when it does not."""
-    return num(v, 2) if 0.01 <= v < 1000 else sci(v)
+    """A plain number when it reads easily (three significant digits), a power of ten when it does not."""
+    return significant(v) if HEALTHY[0] <= v < HEALTHY[1] else sci(v)
+
+
+def health(v):
+    """How the gradient reaches the input: nothing, weak, healthy or exploded."""
+    if v < NOTHING:
+        return "nothing"
+    if v < HEALTHY[0]:
+        return "weak"
+    return "exploded" if v > HEALTHY[1] else "healthy"
 
 
 def verdict(s):
-    """Judge each stack on its own: the gradient at the input is healthy between 0,01 and 1.000."""
-    plain, res = s["plain"][0], s["residual"][0]
-    ratio = f"All'ingresso il gradiente senza residuo è {size(plain / res)} volte quello con residuo"
-    if res > 1e3:
-        return callout(f"Con il residuo il gradiente all'ingresso vale {size(res)}: senza normalizzazione la somma "
-                       "accumula e il gradiente cresce a ogni strato. Prova pre-norm.", tone="warn")
-    if plain < 0.01:
-        return callout(f"{ratio}: " + ("i primi strati non ricevono quasi niente." if plain < 1e-6 else
-                                       "i primi strati ricevono un segnale molto più debole."), tone="warn")
-    if plain > 1e3:
-        return callout(f"{ratio}: senza residuo il gradiente è esploso.", tone="warn")
-    return callout(f"{ratio}: qui tutti e due arrivano all'ingresso in buona salute.")
+    """What the two numbers at the input say, each judged on its own, for the selected norm."""
+    plain, res, norm = s["plain"][0], s["residual"][0], s["norm"]
+    if plain == 0 or res == 0:
+        compare = "All'ingresso uno dei due gradienti vale esattamente 0"
+    elif res >= plain:
+        compare = f"All'ingresso il gradiente con residuo è {size(res / plain)} volte quello senza"
+    else:
+        compare = f"All'ingresso il gradiente senza residuo è {size(plain / res)} volte quello con residuo"
+    without = {"nothing": "senza residuo i primi strati non ricevono quasi niente",
+               "weak": "senza residuo arriva un segnale molto debole",
+               "exploded": "senza residuo il gradiente esplode",
+               "healthy": "senza residuo arriva in buona salute"}[health(plain)]
+    state = health(res)
+    if state == "exploded":
+        with_res = {"nessuna": "con il residuo ma senza normalizzazione la somma accumula e il gradiente cresce a "
+                               "ogni strato. Prova pre-norm",
+                    "pre": "con il residuo cresce anche con pre-norm: con pesi così grandi la normalizzazione "
+                           "frena la crescita, non la ferma",
+                    "post": "con il residuo e post-norm, con pesi così grandi, il gradiente cresce comunque. "
+                            "Prova pre-norm"}[norm]
+    elif state in ("weak", "nothing"):
+        with_res = ("con il residuo arriva un segnale debole: con post-norm anche la strada diretta passa per la "
+                    "normalizzazione, che la accorcia a ogni strato. Prova pre-norm" if norm == "post" else
+                    "con il residuo arriva un segnale debole")
+    elif norm == "post" and res < plain:
+        with_res = ("con il residuo arriva in buona salute, ma meno che senza: con post-norm anche la strada diretta "
+                    "passa per la normalizzazione, e il residuo non aiuta")
+    elif health(plain) == "healthy":
+        return callout(f"{compare}: qui tutti e due arrivano all'ingresso in buona salute.", tone="ok")
+    else:
+        with_res = "con il residuo arriva in buona salute"
+    return callout(f"{compare}: {without}; {with_res}.", tone="warn")
 
 
 def view(s):
     plain, res = s["plain"], s["residual"]
-    ys = plain + res
+    ys = [v for v in plain + res if v > 0]
     lo, hi = math.floor(math.log10(min(0.1, *ys))), math.ceil(math.log10(max(10.0, *ys)))
     every = max(1, math.ceil((hi - lo) / 7))  # at most about eight labelled decades
     chart = line_chart([Series("senza residuo", tuple(enumerate(plain)), class_="s2", markers=s["layers"] < 12),
@@ -101,13 +132,14 @@ def view(s):
         "div",
         formula(f"senza residuo: h ← {RULES[s['norm']][0]}"), formula(f"con residuo: h ← {RULES[s['norm']][1]}"),
         stats(stat("Strati", num(s["layers"])),
-              stat("‖∂y/∂x‖ senza residuo", size(plain[0]), tone="warn" if not 0.01 < plain[0] < 1e3 else None),
-              stat("‖∂y/∂x‖ con residuo", size(res[0]), tone="ok" if 0.01 < res[0] < 1e3 else "warn")),
+              stat("‖∂y/∂x‖ senza residuo", size(plain[0]), tone=None if health(plain[0]) == "healthy" else "warn"),
+              stat("‖∂y/∂x‖ con residuo", size(res[0]), tone="ok" if health(res[0]) == "healthy" else "warn")),
         chart,
         verdict(s),
-        callout("Alcuni valori escono da 10⁻³⁰ … 10³⁰: li disegniamo sul bordo.", tone="warn")
-        if s["capped"] else None,
-        tag("h3", f"Il gradiente che arriva all'ingresso, con {num(s['layers'])} strati"),
+        callout("Alcuni gradienti valgono esattamente 0, sotto il più piccolo numero che il computer sa scrivere: "
+                "su una scala logaritmica non hanno un posto, e il grafico li salta.", tone="warn")
+        if s["zeros"] else None,
+        tag("h3", f"Il gradiente che arriva all'ingresso, con {plural(s['layers'], 'strato', 'strati')}"),
         table(("Normalizzazione", "Senza residuo", "Con residuo"),
               [(names[k] + (" ◀" if k == s["norm"] else ""), size(a), size(b))
                for k, (a, b) in s["summary"].items()]),

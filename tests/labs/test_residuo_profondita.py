@@ -2,6 +2,9 @@
 the vanishing gradient without the residual at the default weights."""
 
 import math
+import random
+import re
+from html import unescape
 
 import pytest
 
@@ -40,7 +43,8 @@ def test_default_without_residual_the_gradient_vanishes():
     assert 1 < s["residual"][0] < 1e3
     assert s["orders"] > 10
     assert len(s["plain"]) == len(s["residual"]) == 51
-    assert "6,2 × 10⁻¹⁷ volte quello con residuo" in str(LAB.view(s))
+    assert "con residuo è 1,6 × 10¹⁶ volte quello senza" in str(LAB.view(s))
+    assert "i primi strati non ricevono quasi niente" in str(LAB.view(s))
 
 
 @pytest.mark.parametrize("seed", range(1, 21))
@@ -59,6 +63,93 @@ def test_pre_norm_with_residual_keeps_the_gradient_healthy():
         assert 0.5 < pre[1] < 1e3
 
 
-def test_large_weights_are_capped_and_said():
-    s = state(scala=3, strati=50)
-    assert all(LAB.module.FLOOR <= v <= LAB.module.CEILING for v in s["plain"] + s["residual"])
+def test_every_number_shown_is_measured_never_a_clamp():
+    s = state(scala=0.2)
+    x, weights = M.draw(1, 50, 0.2)
+    assert s["plain"] == M.gradient_sizes(x, weights, False, "nessuna")
+    assert s["plain"][0] < 1e-30  # about 2,8 × 10⁻³⁵: far below the old floor of 10⁻³⁰
+    html = str(LAB.view(s))
+    assert "1,0 × 10⁻³⁰" not in html and "2,8 × 10⁻³⁵" in html
+    assert "10⁻³⁰ … 10³⁰" not in html and not s["zeros"]
+
+
+def test_one_layer_agrees():
+    assert "con 1 strato<" in str(LAB.view(state(strati=1)))
+    assert "con 2 strati<" in str(LAB.view(state(strati=2)))
+
+
+# ---------------------------------------------------------------- the verdict, for the selected norm
+
+
+def verdict(**changes):
+    html = unescape(str(LAB.view(state(**changes))))
+    return re.search(r'lab-callout is-(\w+)"[^>]*>(All.ingresso[^<]*)<', html).groups()
+
+
+def test_the_issues_cases_read_right():
+    tone, text = verdict(norma="pre", seme=11, scala=2.9)
+    assert "Prova pre-norm" not in text and "anche con pre-norm" in text and tone == "warn"
+    tone, text = verdict(norma="post", seme=6, scala=2.6)
+    assert "con il residuo e post-norm" in text and "Prova pre-norm" in text
+    tone, text = verdict(norma="post", scala=3)  # residual 0,06 < plain 1,9: the residual does not help here
+    assert "senza residuo è 31,6 volte quello con residuo" in text and "il residuo non aiuta" in text
+    assert "tutti e due" not in text and tone == "warn"
+
+
+@pytest.mark.parametrize("seed", range(80))
+def test_every_verdict_says_what_the_numbers_do(seed):
+    rng = random.Random(seed)
+    changes = {"seme": rng.randint(1, 20), "scala": round(rng.uniform(0.2, 3.0), 1), "strati": rng.randint(1, 50),
+               "norma": rng.choice(["nessuna", "pre", "post"])}
+    s = state(**changes)
+    plain, res, norm = s["plain"][0], s["residual"][0], s["norm"]
+    tone, text = verdict(**changes)
+    healthy = lambda v: 0.01 <= v <= 1e3  # noqa: E731
+    assert ("con residuo è" in text) == (res >= plain)
+    assert ("senza residuo è" in text) == (res < plain)
+    assert ("non ricevono quasi niente" in text) == (plain < 1e-6)
+    assert ("senza residuo arriva un segnale molto debole" in text) == (1e-6 <= plain < 0.01)
+    assert ("senza residuo il gradiente esplode" in text) == (plain > 1e3)
+    assert ("tutti e due arrivano" in text) == (healthy(plain) and healthy(res) and not (norm == "post" and res < plain))
+    if "Prova pre-norm" in text:
+        assert norm != "pre" and not healthy(res)
+    if "pre-norm" in text.replace("Prova pre-norm", ""):
+        assert norm == "pre" and res > 1e3
+    if "post-norm" in text:
+        assert norm == "post"
+    if "con il residuo arriva in buona salute" in text or "tutti e due" in text:
+        assert healthy(res)
+    assert (tone == "ok") == ("tutti e due" in text)
+
+
+# ---------------------------------------------------------------- the prose's claims
+
+
+def test_pre_norm_with_residual_never_vanishes_and_stays_under_about_2000():
+    """«per ogni seme, ogni scala e ogni L resta sopra 1 … al massimo fino a circa 2.000»."""
+    sizes = []
+    for seed in range(1, 21):
+        for k in range(2, 31):
+            x, weights = M.draw(seed, 50, k / 10)
+            sizes.append(M.gradient_sizes(x, weights, True, "pre")[0])
+            if k % 7 == 0:  # other depths too: the stack of L layers is the first L of these
+                sizes += [M.gradient_sizes(x, weights[:layers], True, "pre")[0] for layers in (1, 5, 20, 38, 44)]
+    assert min(sizes) > 1 and max(sizes) < 2100
+    assert max(sizes) > 1900  # «circa 2.000», seed 11 at σ = 2,9
+
+
+def test_without_norm_the_residual_reaches_tens_of_thousands_and_post_norm_goes_both_ways():
+    x, weights = M.draw(11, 50, 2.8)
+    assert M.gradient_sizes(x, weights, True, "nessuna")[0] > 1e4
+    x, weights = M.draw(11, 50, 2.5)
+    assert M.gradient_sizes(x, weights, True, "post")[0] > 1e4
+    x, weights = M.draw(9, 50, 1.7)
+    assert M.gradient_sizes(x, weights, True, "post")[0] < 0.01
+
+
+def test_growing_the_weights_then_choosing_pre_norm():
+    """«la scala dei pesi fino a 3. Poi scegli … pre-norm»: without norm the residual grows, pre-norm tames it."""
+    grown = state(scala=3)
+    assert grown["residual"][0] > 1e3 and "Prova pre-norm" in verdict(scala=3)[1]
+    tamed = state(scala=3, norma="pre")
+    assert 1 < tamed["residual"][0] < 1e3 and tamed["residual"][0] < grown["residual"][0] / 100
