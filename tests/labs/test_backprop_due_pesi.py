@@ -1,13 +1,19 @@
 """2.3 Backprop su due pesi: every gradient against finite differences."""
 
+import json
 import random
+import re
+from pathlib import Path
 
 import pytest
 
 import labs
+from labs.kit.timeline import counter, default_jumps, jump_target, phase_of, phase_target
 
 LAB = labs.get("backprop-due-pesi")
+M = LAB.module
 PHASES = LAB.module.PHASES
+BEFORE = Path(__file__).parent / "data" / "backprop_due_pesi_before.json"
 
 
 def loss(x, w1, w2, y):
@@ -74,3 +80,116 @@ def test_dead_relu_stops_the_gradient():
     assert s["relu_on"] is False
     assert s["grad"]["w1"] == 0 and s["grad"]["w2"] == 0
     assert "si ferma qui" in str(LAB.view(s))
+
+
+# ---------------------------------------------------------------- the step machine and the timeline
+
+def as_json(value):
+    return json.loads(json.dumps(value, sort_keys=True))
+
+
+def test_every_step_gives_the_state_it_gave_before_the_step_machine():
+    cases = json.loads(BEFORE.read_text())["cases"]
+    assert len(cases) >= 40 and any(not c["state"]["relu_on"] for c in cases)
+    for case in cases:
+        now = as_json(LAB.compute(case["params"]))
+        assert {k: now[k] for k in case["state"]} == case["state"], case["params"]
+        assert set(now) - set(case["state"]) == {"curve"}
+
+
+def random_params(rng):
+    raw = {k: str(round(rng.uniform(lo, hi), 2)) for k, lo, hi in
+           (("x", -2, 2), ("y", -3, 3), ("w1", -2, 2), ("w2", -2, 2), ("eta", 0.01, 0.5))}
+    return LAB.parse(raw)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_cached_steps_equal_the_replay_from_step_0(seed):
+    rng = random.Random(seed)
+    p, steps = random_params(rng), LAB.steps
+    at = 0
+    for _ in range(40):  # Avanti, Indietro, the phase chips and every named jump
+        move = rng.random()
+        if move < 0.45:
+            at = min(steps.max, at + 1)
+        elif move < 0.6:
+            at = max(0, at - 1)
+        elif move < 0.75:
+            at = phase_target(steps, at, rng.randrange(len(steps.phases)))
+        else:
+            target = jump_target(steps, rng.choice(default_jumps(steps)), at, M.compute(p | {"passo": at}))
+            at = at if target is None else target
+        p["passo"] = at
+        assert json.dumps(M.compute(p), sort_keys=True) == json.dumps(M.compute.replay(p), sort_keys=True), at
+
+
+def test_the_timeline_phases_are_the_lab_phases():
+    steps = LAB.steps
+    assert len(steps.phases) == PHASES + 1 and steps.max == M.ROUNDS * PHASES
+    for k in range(steps.max + 1):
+        s = state(k)
+        assert phase_of(steps, k) == s["phase"]
+        assert counter(steps, k) == f"Passo {k} di {steps.max} · {M.PHASE_NAMES[s['phase']]}"
+    result = labs.render(LAB.id, {"passo": str(2 * PHASES + 5)})
+    assert "Passo 31 di 260 · Locale: ∂L/∂ŷ" in result["timeline"]
+    assert re.search(r'class="lab-chip is-current"[^>]*>Locale: ∂L/∂ŷ<', result["timeline"])
+    assert "Giro 3 di 20 · Derivata locale della loss" in result["html"]
+    assert "passo" not in re.sub(r"<[^>]+>", " ", result["html"]).lower()  # the timeline counts the steps
+
+
+def test_the_curve_shows_each_loss_once_the_page_has_shown_it():
+    steps = LAB.steps
+    curves = [state(k)["curve"] for k in range(steps.max + 1)]
+    assert curves[0] == curves[3] == [] and curves[4] == [pytest.approx(1.96)]  # the first loss, at its forward
+    assert len(curves[-1]) == steps.curve.points == M.ROUNDS + 1
+    for k, (a, b) in enumerate(zip(curves, curves[1:])):
+        assert b[:len(a)] == a and len(b) - len(a) in (0, 1), k  # it only grows
+    for r in range(1, M.ROUNDS):
+        s = state(r * PHASES)  # an update: the loss after it joins the curve
+        assert s["curve"][-1] == s["loss_after"] == state(r * PHASES + 1)["loss"]
+
+
+def graph_texts(html):
+    svg = html.split("<svg", 1)[1].split("</svg>", 1)[0]
+    return [t for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)]
+
+
+def test_the_graph_draws_the_weights_the_input_and_the_target_as_nodes():
+    html = str(LAB.view(state(PHASES)))
+    nodes = re.findall(r'data-node="([^"]+)"', html)
+    assert {"x", "w₁", "w₂", "y", "z", "h", "ŷ", "L"} <= set(nodes)
+    texts = graph_texts(html)
+    for name, value in (("w₁", "−2,100"), ("w₂", "−3,360"), ("z", "−1,400"), ("h", "−1,400"), ("ŷ", "−2,800")):
+        assert f"∂L/∂{name} = {value}" in texts
+    assert "∂L/∂L = 1" in texts and not any(t.startswith("∂L = ") for t in texts)
+    assert {"1,5", "2,0", "0,800", "0,500"} <= set(texts)  # x, y, w₁, w₂ inside their boxes
+
+
+def test_gradients_appear_in_the_graph_only_once_the_backward_reaches_them():
+    first = {"ŷ": 5, "w₂": 9, "h": 10, "z": 11, "w₁": 12}
+    for ph in range(PHASES + 1):
+        texts = graph_texts(str(LAB.view(state(ph))))
+        shown = {name for name in first if any(t.startswith(f"∂L/∂{name} = ") for t in texts)}
+        assert shown == {name for name, at in first.items() if ph >= at}, ph
+
+
+NUMBER = re.compile(r"(?<![\w₀-₉])−?\d+(?:\.\d{3})*(?:,(\d+))?")
+
+
+def test_every_equation_writes_its_numbers_with_one_number_of_decimals():
+    rng = random.Random(3)
+    cases = [LAB.parse({"passo": "130"})] + [random_params(rng) | {"passo": rng.randint(0, 260)} for _ in range(30)]
+    for p in cases:
+        for k in range(p["passo"] - p["passo"] % PHASES, min(p["passo"] - p["passo"] % PHASES + PHASES, 260) + 1):
+            title, line = M.explain(M.compute(p | {"passo": k}))
+            for equation in line.split(";"):
+                places = {len(d) for d in NUMBER.findall(equation) if d}
+                assert len(places) <= 1, (k, equation)
+    _, line = M.explain(state(130))
+    assert "w₁ ← 1,2226 − 0,1000 × 0,0000 = 1,2226" in line  # was «1,22 − 0,10 × 0,0000 = 1,2226»
+
+
+def test_the_loss_history_stays_in_a_details_block():
+    html = str(LAB.view(state(3 * PHASES + 2)))
+    assert "<details>" in html and "La loss nei giri completati" in html
+    assert html.count("<tr><td>Giro ") == 3

@@ -2,11 +2,14 @@
 
 import json
 import math
+import random
+import re
 
 import numpy as np
 import pytest
 
 import labs
+from labs.kit.timeline import default_jumps, jump_target, phase_target
 
 LAB = labs.get("bigrammi")
 M = LAB.module
@@ -172,3 +175,176 @@ def test_the_cells_that_rise_are_always_pairs_of_the_batch():
         s = state(step_of(update, 7), batch=size)
         rising = {(i, j) for i, row in enumerate(s["delta"]) for j, d in enumerate(row) if d > 0}
         assert rising and rising <= {tuple(p) for p in s["batch"]}
+
+
+# ---------------------------------------------------------------- the step machine
+
+def compute_before(p):
+    """The lab's compute before it became a step machine, frozen here: every
+    state replayed the whole training from step 0 with core.bigram's batch
+    generator. The step machine must give the same state at every step."""
+    from core.bigram import (batch_loss, batch_schedule, best_loss, build_vocab, dataset_loss, encode,
+                             example_losses, forward, gradient, init_weights, make_pairs, next_frequencies,
+                             sgd_update, tokenize, top_k)
+    from core.losses import softmax, softmax_cross_entropy_grad
+
+    screen, done = M.screen_of(p["passo"])
+    s = {"step": p["passo"], "screen": screen}
+    tokens = tokenize(p["corpus"])
+    vocab = build_vocab(tokens)
+    problem = M.corpus_problem(tokens, vocab)
+    if problem:
+        return s | {"problem": problem}
+    pairs = make_pairs(encode(tokens, vocab))
+    size, eta = min(p["batch"], len(pairs)), p["eta"]
+    rng = random.Random(p["seme"])
+    W = init_weights(len(vocab), rng)
+    schedule = batch_schedule(pairs, size, rng)
+    curve, batch_curve = [dataset_loss(W, pairs)], []
+    for _ in range(done):
+        _, _, batch = next(schedule)
+        batch_curve.append(batch_loss(W, batch))
+        W = sgd_update(W, gradient(W, batch), eta)
+        curve.append(dataset_loss(W, pairs))
+    epoch, number, batch = next(schedule)
+    s |= {"vocab": vocab, "eta": eta, "size": size, "seed": p["seme"], "epoch": epoch, "number": number,
+          "per_epoch": math.ceil(len(pairs) / size), "update": done + 1, "batch": batch, "n_pairs": len(pairs),
+          "n_tokens": len(tokens), "uniform": math.log(len(vocab))}
+    if screen == 1:
+        return s | {"text": [line.strip() for line in p["corpus"].splitlines() if line.strip()]}
+    if screen == 2:
+        lines = [tokenize(line) for line in p["corpus"].splitlines()]
+        return s | {"lines": [encode(line, vocab) for line in lines if line]}
+    if screen == 3:
+        return s | {"pairs": pairs, "epoch_batches": [batch] + [next(schedule)[2] for _ in range(s["per_epoch"] - 1)]}
+    probs, G = forward(W, batch), gradient(W, batch)
+    after = sgd_update(W, G, eta)
+    s |= {"W": W, "probs": probs, "p_right": [pr[nxt] for pr, (_, nxt) in zip(probs, batch)],
+          "losses": example_losses(W, batch), "loss": batch_loss(W, batch)}
+    if screen == 6:
+        s |= {"residuals": [softmax_cross_entropy_grad(W[cur], nxt) for cur, nxt in batch]}
+    if screen >= 6:
+        s |= {"G": G, "delta": [[-eta * g for g in row] for row in G], "after": after,
+              "loss_after": batch_loss(after, batch), "data_before": curve[-1],
+              "data_after": dataset_loss(after, pairs)}
+    if screen == 8:
+        picked = min(p["parola"], len(vocab) - 1)
+        P = [softmax(row) for row in after]
+        s |= {"P": P, "curve": curve + [s["data_after"]], "batch_curve": batch_curve + [s["loss"]],
+              "best": best_loss(pairs), "picked": picked, "top": top_k(P[picked], 3),
+              "freq": next_frequencies(pairs, picked, len(vocab))}
+    return s
+
+
+CORPORA = [M.CORPUS, "a b a c. b a!", "il gatto dorme . il cane dorme . il gatto mangia .",
+           " ".join(f"p{i % 20}" for i in range(119)), "", "gatto gatto gatto"]
+
+
+def random_params(rng):
+    return LAB.parse({"corpus": rng.choice(CORPORA), "eta": str(round(rng.uniform(0.1, 10), 1)),
+                      "batch": str(rng.choice([1, 2, 7, 8, 35, 40, rng.randint(1, 40)])),
+                      "seme": str(rng.randint(0, 99)), "parola": str(rng.randint(0, 19))})
+
+
+def as_json(value):
+    return json.loads(json.dumps(value, sort_keys=True))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_every_step_gives_the_state_it_gave_before_the_step_machine(seed):
+    rng = random.Random(seed)
+    p = random_params(rng)
+    last = LAB.steps.max
+    for step in sorted({0, 1, 2, 3, 7, 8, last, *(rng.randint(0, last) for _ in range(5))}):
+        p["passo"] = step
+        before, now = as_json(compute_before(p)), as_json(LAB.compute(p))
+        assert {k: now[k] for k in before} == before, f"passo {step}"
+        assert set(now) - set(before) <= {"curve"}
+        if "problem" not in now:  # the timeline's curve: the dataset loss after each update done so far
+            summary = as_json(compute_before(p | {"passo": M.summary_step(now["update"])}))
+            assert now["curve"] == summary["curve"][:now["update"] + (now["screen"] == 8)]
+
+
+def walk(rng, steps, state_at, length):
+    """A reader on the timeline: Avanti, Indietro, the phase chips and every named jump."""
+    at = 0
+    for _ in range(length):
+        move = rng.random()
+        if move < 0.45:
+            at = min(steps.max, at + 1)
+        elif move < 0.6:
+            at = max(0, at - 1)
+        elif move < 0.75:
+            at = phase_target(steps, at, rng.randrange(len(steps.phases)))
+        else:
+            target = jump_target(steps, rng.choice(default_jumps(steps)), at, state_at(at))
+            at = at if target is None else target
+        yield at
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_cached_steps_equal_the_replay_from_step_0(seed):
+    rng = random.Random(100 + seed)
+    p = random_params(rng)
+    machine = M.compute
+    state_at = lambda at: machine(p | {"passo": at})  # noqa: E731
+    for at in walk(rng, LAB.steps, state_at, 30):
+        p["passo"] = at
+        assert json.dumps(machine(p), sort_keys=True) == json.dumps(machine.replay(p), sort_keys=True), at
+
+
+@pytest.mark.parametrize("screen", [4, 6, 8])
+def test_a_state_handed_out_does_not_change_when_the_machine_moves_on(screen):
+    p = LAB.parse({"passo": str(step_of(2, screen)), "seme": str(17 + screen)})  # a new machine each time
+    s = M.compute(p)
+    kept = json.dumps(s, sort_keys=True)
+    for step in range(p["passo"] + 1, step_of(9, 8)):  # «Avanti» many times: the live machine moves
+        M.compute(p | {"passo": step})
+    assert json.dumps(s, sort_keys=True) == kept
+
+
+@pytest.mark.parametrize("size", [7, 3, 1, 40])
+def test_fine_dell_epoch_lands_on_the_summary_that_closes_the_next_epoch(size):
+    steps, jump = LAB.steps, next(j for j in LAB.steps.jumps if j.label == "fine dell'epoch")
+    ends = [k for k in range(steps.max + 1) if (s := state(k, batch=size))["screen"] == 8
+            and s["number"] == s["per_epoch"]]
+    assert ends and all(state(k, batch=size)["update"] % state(k, batch=size)["per_epoch"] == 0 for k in ends)
+    for at in range(0, steps.max + 1, 7 if size > 1 else 1):
+        target = jump_target(steps, jump, at, state(at, batch=size))
+        following = [k for k in ends if k > at]
+        assert target == (following[0] if following else None), at
+
+
+def test_the_timeline_draws_the_phases_and_the_view_no_counter_of_its_own():
+    for step, phase in ((0, "Il dataset"), (2, "Coppie e batch"), (step_of(4, 6), "Backward"),
+                        (step_of(100, 8), "Riepilogo")):
+        result = labs.render("bigrammi", {"passo": str(step)})
+        assert f"Passo {step} di {LAB.steps.max} · {phase}" in result["timeline"]
+        assert re.search(rf'class="lab-chip is-current"[^>]*>{phase}<', result["timeline"])
+        assert "lab-bg-steps" not in result["html"] and "Prima del training" not in result["html"]
+        assert "passo" not in re.sub(r"<[^>]+>", " ", result["html"]).lower()
+    # what is not a step counter stays: where the epoch is, and the batch of this round
+    html = labs.render("bigrammi", {"passo": str(step_of(7, 5))})["html"]
+    assert "Epoch 2 · batch 2 di 5 · aggiornamento 7 di 100" in html and "lab-bg-batch" in html
+
+
+def test_the_timeline_curve_grows_with_the_updates_and_ends_with_all_of_them():
+    lengths = [len(state(k)["curve"]) for k in range(LAB.steps.max + 1)]
+    assert lengths[0] == 1 and lengths[-1] == LAB.steps.curve.points == M.UPDATES + 1
+    assert all(b - a in (0, 1) for a, b in zip(lengths, lengths[1:]))
+
+
+def test_parola_follows_the_vocabulary_and_says_when_it_does_nothing():
+    for step in range(0, 13):
+        rule = LAB.follow(state(step))["parola"]
+        assert rule.max == 14
+        assert bool(rule.disabled) is (state(step)["screen"] != 8)
+    assert "Riepilogo" in LAB.follow(state(3))["parola"].disabled
+    assert LAB.follow(state(2, corpus="a b a c. b a!"))["parola"].max == 4
+    assert LAB.follow(state(step_of(3, 8), corpus=""))["parola"].disabled
+    result = labs.render("bigrammi", {"passo": str(step_of(2, 8)), "parola": "19"})
+    assert result["params"]["parola"] == 14 and result["controls"]["parola"]["max"] == 14
+    assert result["controls"]["parola"]["disabled"] == ""
+    assert f"Dopo «{state(0)['vocab'][14]}»" in result["html"]  # the last token of the vocabulary
+    shown = labs.render("bigrammi", {"passo": "5", "parola": "3"})
+    assert shown["controls"]["parola"]["disabled"] and shown["params"]["parola"] == 3
