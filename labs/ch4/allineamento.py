@@ -23,13 +23,17 @@ la sua pendenza, che decide quanto spinge il gradiente, si smorza. Le coppie
 già separate insegnano poco; quelle sbagliate molto. β misura quanto costa
 allontanarsi dal riferimento: più è grande, meno Δ serve per lo stesso
 margine.
+
+Conta solo la differenza tra le due Δ. Prova ad abbassare tutte e due le
+log-probabilità del modello, la rejected più della chosen: la loss scende lo
+stesso, anche se la risposta preferita è diventata meno probabile di prima.
 """
 
 import math
 
 from core.schedules import dpo_gradient, dpo_loss, dpo_margin, masked_mean, sigmoid
 from labs.kit import (Bar, Group, Handle, Marker, Series, Slider, bars, callout, formula, line_chart, num, stat,
-                      stats, tag)
+                      stats, tag, the)
 
 TITLE = "SFT e DPO"
 REF = "4.3"
@@ -87,10 +91,40 @@ def sft_panel(s):
                  "−log p, e tra parentesi la maschera (1 = risposta, conta; 0 = domanda, non conta).",
             class_="lab-step-counter"),
         bars(loss_bars, label="−log p di ogni token: in colore quelli della risposta, che contano", hi=4.0),
-        stats(stat(f"Loss SFT: media sui {s['answer_count']} token della risposta", num(s["sft_answer"], 3), tone="ok"),
-              stat(f"Media su tutti i {s['count']} token", num(s["sft_all"], 3))),
+        stats(stat(f"Loss SFT: media {the(num(s['answer_count']) + ' token', plural=True, prep='su')} della risposta",
+                   num(s["sft_answer"], 3), tone="ok"),
+              stat(f"Media su tutti {the(num(s['count']) + ' token', plural=True)}", num(s["sft_all"], 3))),
         formula("loss = Σ maschera · (−log p) / Σ maschera"),
     )
+
+
+def moves(dc, dr):
+    """What the model did to the two answers, from the signs of Δc and Δr."""
+    def one(delta, what):
+        return f"alzato la {what}" if delta > 0 else f"abbassato la {what}" if delta < 0 else f"lasciato com'era la {what}"
+    if dc * dr > 0:  # same direction: say which moved more
+        verb = "alzato" if dc > 0 else "abbassato"
+        return f"ha {verb} tutte e due le risposte, la {'chosen' if abs(dc) > abs(dr) else 'rejected'} di più"
+    return f"ha {one(dc, 'chosen')} e {one(dr, 'rejected')}"
+
+
+def dpo_verdict(d):
+    """The verdict on the pair, with its tone: it names what happened to each answer."""
+    dc, dr = d["delta_c"], d["delta_r"]
+    if dc == 0 and dr == 0:
+        return "Il modello non ha ancora spostato niente: margine 0, loss = log 2 ≈ 0,693.", "info"
+    if abs(d["margin"]) < 1e-12:
+        verb = "alzato" if dc > 0 else "abbassato"
+        return (f"Il modello ha {verb} tutte e due le risposte della stessa quantità: margine 0, loss = log 2 ≈ "
+                "0,693.", "info")
+    if d["margin"] > 0:
+        text = f"Il modello {moves(dc, dr)}: il margine è positivo e la loss è sotto log 2."
+        if dc < 0:
+            text += (" La loss scende anche se la chosen è diventata meno probabile: DPO guarda solo la differenza "
+                     "tra le due.")
+        return text, "ok" if dc >= 0 else "warn"
+    return (f"Il modello {moves(dc, dr)}: preferisce la rejected, la loss è sopra log 2 e il gradiente spinge "
+            "forte.", "warn")
 
 
 def dpo_panel(d):
@@ -104,12 +138,7 @@ def dpo_panel(d):
                        x_range=(LP["min"], LP["max"]), y_range=(0, max(1.0, top * 1.05)),
                        x_label="log π(chosen)", y_label="loss DPO", height=280,
                        label="La loss DPO al variare della log-probabilità della risposta preferita")
-    if abs(d["margin"]) < 1e-12:
-        verdict, tone = "Il modello non ha ancora spostato niente: margine 0, loss = log 2 ≈ 0,693.", "info"
-    elif d["margin"] > 0:
-        verdict, tone = "Il modello ha alzato la chosen più della rejected: la loss è sotto log 2.", "ok"
-    else:
-        verdict, tone = "Il modello preferisce la rejected: la loss è sopra log 2 e il gradiente spinge forte.", "warn"
+    verdict, tone = dpo_verdict(d)
     return tag(
         "section", tag("h3", "DPO: una coppia di risposte"),
         tag("p", f"Chosen: «{CHOSEN}»  ·  Rejected: «{REJECTED}»", class_="lab-step-counter"),
