@@ -12,6 +12,7 @@ Nothing is downloaded: Pyodide comes from the npm package installed by
 `npm ci`, everything else from this repository.
 """
 
+import importlib.util
 import json
 import os
 import shutil
@@ -25,6 +26,9 @@ from mkdocs.commands.build import build as mkdocs_build
 from mkdocs.config import load_config
 
 import labs
+from labs.cli import crash_line
+from labs.kit.contract import place
+from labs.styles import lab_styles, orphans
 
 ROOT = Path(__file__).resolve().parent
 # LABS_BUILD_DIR / LABS_SITE_DIR let two builds run side by side (tests, several authors)
@@ -39,6 +43,8 @@ PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 # browser libraries from npm (package-lock.json pins them), served by the site itself
 VENDOR = {"morphdom/dist/morphdom-esm.js": "assets/labs/vendor/morphdom.js"}
 FETCHED = ["pyodide.asm.wasm", "python_stdlib.zip"]  # what the worker's progress bar counts, with the wheel
+LAB_STYLES = "assets/labs/lab-styles.css"  # every lab's own stylesheet, scoped (labs/styles.py); mkdocs.yml links it
+GUIDE_PAGE = "scrivere-un-laboratorio.md"
 
 
 def fail(message):
@@ -71,8 +77,35 @@ def templates():
 def prerender(lab):
     result = labs.render(lab.id, {})
     if not result["ok"]:
-        fail(f"il laboratorio {lab.id} non si prerenderizza: {result['error']}")
+        fail(prerender_problem(lab, result["error"]))
     return result
+
+
+def prerender_problem(lab, error):
+    """One line for a lab that does not prerender: render() keeps the page
+    alive and says only what went wrong, so compute and draw once more here
+    to say where (the last frame of the exception inside labs/ or core/)."""
+    try:
+        lab.view(lab.compute(lab.defaults()))
+    except Exception as exception:
+        return crash_line(lab, exception)
+    own = place(lab.module.__file__)
+    return error if error.startswith(own) else f"{own}: il laboratorio «{lab.id}» non si prerenderizza: {error}"
+
+
+def check_labs():
+    """Stop on any lab module that breaks the contract: one line each, naming its file."""
+    broken = [*labs.problems().values(), *orphans(ROOT / "labs", labs.all_labs())]
+    if broken:
+        sys.exit("\n".join(f"build.py: {line}" for line in broken))
+
+
+def write_guide(env):
+    """The author's guide, «Scrivere un laboratorio», from templates/guide/ and the kit itself."""
+    spec = importlib.util.spec_from_file_location("guide.guida", ROOT / "templates" / "guide" / "guida.py")
+    guide = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(guide)
+    (DOCS / GUIDE_PAGE).write_text(env.get_template("guide.md.j2").render(**guide.context()), encoding="utf-8")
 
 
 def build_wheel():
@@ -106,6 +139,7 @@ def write_lockfile(wheel, target):
 
 def write_pages(env, download_bytes):
     shutil.copytree(ROOT / "templates" / "assets", DOCS / "assets")
+    (DOCS / LAB_STYLES).write_text(lab_styles(labs.all_labs()), encoding="utf-8")
     for source, target in VENDOR.items():
         (DOCS / target).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / "node_modules" / source, DOCS / target)
@@ -121,6 +155,8 @@ def write_pages(env, download_bytes):
     for chapter, chapter_labs in chapters.items():
         nav.append({chapter.label:
                     [{f"{lab.ref} {lab.title}": f"{lab.chapter.slug}/{lab.id}.md"} for lab in chapter_labs]})
+    write_guide(env)
+    nav.append({"Scrivere un laboratorio": GUIDE_PAGE})
     return nav
 
 
@@ -128,6 +164,7 @@ def main():
     started = time.perf_counter()
     if not PYODIDE.exists():
         fail("manca node_modules/pyodide: esegui prima 'npm ci' (o 'make build')")
+    check_labs()
     shutil.rmtree(DOCS, ignore_errors=True)
     shutil.rmtree(DIST, ignore_errors=True)
     DOCS.mkdir(parents=True)  # also makes WORK

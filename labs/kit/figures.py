@@ -125,6 +125,7 @@ def stat(label, value, tone=None):
 
 
 def stats(*items):
+    """Several stat() figures in a row that wraps."""
     return tag("div", *items, class_="lab-stats")
 
 

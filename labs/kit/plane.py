@@ -80,6 +80,8 @@ class Shape:
 
 @dataclass(frozen=True)
 class Circle:
+    """A circle of the plane (dashed by default), e.g. the unit circle; radius in data units."""
+
     center: tuple
     radius: float
     _: KW_ONLY
@@ -103,6 +105,8 @@ class Arc:
 
 @dataclass(frozen=True)
 class Label:
+    """Text at a point of the plane, on its own (label_at: c, n, ne, e, … as for Point)."""
+
     at: tuple
     text: str
     _: KW_ONLY
