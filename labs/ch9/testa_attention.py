@@ -49,6 +49,7 @@ W_V = [[0.5, 0], [1, 0], [0, 1], [0, 0]]
 # A second head looks for the verb: everyone asks «what happens?».
 HEAD2 = ([[1, 0], [1, 0], [1, 0], [0, 0]], [[0, 0], [0, 0], [2, 0], [0, 0]], [[0, 0], [0, 0], [1, 0], [0, 1]])
 QK_NAMES, V_NAMES, V2_NAMES = ("1", "2"), ("chi", "azione"), ("azione", "vivente")
+BIG = 4000  # a long context, to see what the count becomes
 
 CONTROLS = [
     Choice("riga", "Token da seguire", tuple((str(i + 1), f"«{t}»") for i, t in enumerate(TOKENS)), "3"),
@@ -69,7 +70,7 @@ def compute(p):
              "masked": [[s if is_visible(i, j, causal) else None for j, s in enumerate(r)]
                         for i, r in enumerate(h["scaled"])],
              "sums": [sum(r) for r in h["A"]], "comparisons": comparisons(n, causal),
-             "big": comparisons(4000, False), "second": None}
+             "big": comparisons(BIG, causal), "second": None}
     if p["due_teste"]:
         h2 = head(X, *HEAD2, causal)
         state["second"] = {"A": h2["A"], "O": h2["O"], "concat": concat_columns(h["O"], h2["O"])}
@@ -139,7 +140,9 @@ def view(s):
     parts.append(stats(
         stat("Confronti (prodotti scalari) qui", f"1 + 2 + 3 = {num(s['comparisons'])}" if s["causal"]
              else f"3 × 3 = {num(s['comparisons'])}"),
-        stat("Con n = 4.000 token", f"{num(s['big'] // 10**6)} milioni per testa, per strato", tone="warn")))
+        stat(f"Con n = {num(BIG)} token, {'con' if s['causal'] else 'senza'} maschera, per testa e per strato",
+             f"1 + 2 + … + {num(BIG)} = {num(s['big'])}" if s["causal"] else f"{num(BIG)} × {num(BIG)} = {num(s['big'])}",
+             tone="warn")))
     if not s["causal"]:
         parts.append(callout("Senza maschera anche le prime righe guardano avanti: va bene per capire un testo "
                              "(BERT), non per generarlo, dove il futuro non c'è ancora.", tone="warn"))

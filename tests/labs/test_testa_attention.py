@@ -95,10 +95,31 @@ def test_two_heads_are_concatenated():
     assert state()["second"] is None
 
 
-def test_cost_and_comparisons():
+def test_cost_and_comparisons_say_whether_the_mask_is_on():
     assert state()["comparisons"] == 6 and state(maschera=0)["comparisons"] == 9
-    assert state()["big"] == 16_000_000
-    assert "16 milioni per testa, per strato" in str(LAB.view(state()))
+    masked, full = state(), state(maschera=0)
+    assert masked["big"] == 4000 * 4001 // 2 == 8_002_000 and full["big"] == 16_000_000
+    shown = str(LAB.view(masked))
+    assert "Con n = 4.000 token, con maschera" in shown and "1 + 2 + … + 4.000 = 8.002.000" in shown
+    assert "16" not in re.search(r"Con n = 4.000 token.*?</div>", shown).group(0)
+    shown = str(LAB.view(full))
+    assert "Con n = 4.000 token, senza maschera" in shown and "4.000 × 4.000 = 16.000.000" in shown
+
+
+def test_the_prose_experiments():
+    """«Segui la riga di «dorme»: … gatto 0,78, il 0,06, dorme 0,15»; «a 0 … i pesi diventano uguali»;
+    «Togli la maschera: … anche «il» e «gatto» possono guardare avanti»; the second head looks for the verb
+    («con la maschera il verbo lo vede solo «dorme»»); two heads give back 4 numbers per token."""
+    s = state()
+    assert [round(a, 2) for a in s["A"][2]] == [0.06, 0.78, 0.15]
+    assert state(domanda=0)["A"][2] == pytest.approx([1 / 3] * 3, abs=1e-12)
+    open_ = state(maschera=0)
+    assert open_["A"][0][1] + open_["A"][0][2] > 0 and open_["A"][1][2] > 0
+    two = state(due_teste=1)["second"]
+    assert two["A"][2][2] == max(two["A"][2]) and two["A"][0][2] == two["A"][1][2] == 0
+    unmasked = state(due_teste=1, maschera=0)["second"]
+    assert all(row[2] == max(row) for row in unmasked["A"])  # without the mask everyone finds the verb
+    assert len(two["concat"][0]) == 4
 
 
 def test_rows_are_clickable():
