@@ -158,3 +158,14 @@ def test_far_values_stay_finite_and_short():
     svg = line_chart([Series("a", ((0, 1e300), (1, -1e300), (2, 0)))], label="x", y_range=(0, 1))
     numbers = [float(v) for v in re.findall(r"-?\d+\.?\d*", str(svg))]
     assert all(math.isfinite(v) and abs(v) < 1e5 for v in numbers)
+
+
+def test_points_can_be_named_beside_their_dots():
+    svg = line_chart([Series("noti", ((1, 1), (2, 2), (3, 3)), line=False, class_="target",
+                             labels=("GPT-3", ("Chinchilla", "w"), None))], label="x",
+                     x_range=(0, 4), y_range=(0, 4))
+    texts = [t for t in parse(svg).iter("{http://www.w3.org/2000/svg}text") if "lab-chart-caption" in t.get("class")]
+    assert [(t.text, t.get("text-anchor")) for t in texts] == [("GPT-3", "start"), ("Chinchilla", "end")]
+    dots = [c for c in parse(svg).iter("{http://www.w3.org/2000/svg}circle") if "lab-chart-dot" in c.get("class")]
+    assert float(texts[0].get("x")) > float(dots[0].get("cx")) and float(texts[1].get("x")) < float(dots[1].get("cx"))
+    assert "&lt;b&gt;" in str(line_chart([Series("a", ((1, 1),), labels=("<b>",))], label="x"))

@@ -24,7 +24,9 @@ class Series:
     """A named line through points (x, y); a None or non-finite y breaks it.
 
     actions, if given, is one (data-set, aria-label) pair per point: the
-    markers become buttons that set controls when clicked.
+    markers become buttons that set controls when clicked. labels, if given,
+    names each point beside its dot: a text, or (text, side) with side one
+    of e, w, n, s, ne, nw, se, sw (e by default), to keep close labels apart.
     """
 
     label: str
@@ -35,6 +37,18 @@ class Series:
     line: bool = True
     dashed: bool = False
     actions: tuple = ()
+    labels: tuple = ()
+
+
+# where a point's label sits, from its dot: dx, dy and the text anchor
+LABEL_SIDES = {"e": (9, 0, "start"), "w": (-9, 0, "end"), "n": (0, -12, "middle"), "s": (0, 13, "middle"),
+               "ne": (6, -10, "start"), "nw": (-6, -10, "end"), "se": (6, 11, "start"), "sw": (-6, 11, "end")}
+
+
+def point_label(px, py, label, class_):
+    content, side = label if isinstance(label, tuple) else (label, "e")
+    dx, dy, anchor = LABEL_SIDES[side]
+    return text(px + dx, py + dy, content, class_=f"lab-chart-caption {class_}", anchor=anchor)
 
 
 @dataclass(frozen=True)
@@ -343,7 +357,7 @@ def line_chart(series, *, label, x_range=None, y_range=None, x_label="", y_label
         cls = f"{s.class_}{' is-dashed' if s.dashed else ''}"
         if s.line:
             drawn.append(path(series_path(f, s.points), class_=f"lab-chart-line {cls}"))
-        if s.markers or s.actions:
+        if s.markers or s.actions or s.labels:
             dots = []
             for i, (x, y) in enumerate(s.points):
                 if not (finite(x) and finite(y)):
@@ -358,6 +372,8 @@ def line_chart(series, *, label, x_range=None, y_range=None, x_label="", y_label
                                       data_set=action, tabindex="0", role="button", aria_label=spoken))
                 else:
                     dots.append(circle(px, py, 4, class_=f"lab-chart-dot {s.class_}"))
+                if i < len(s.labels) and s.labels[i]:
+                    dots.append(point_label(px, py, s.labels[i], s.class_))
             on_top.append(group(*dots))
     grips = []
     for h in handles:
