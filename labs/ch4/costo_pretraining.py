@@ -28,8 +28,8 @@ basso del laboratorio 9B.11): scegli r e quali matrici adattare.
 
 from core.model_size import (LLAMA2_7B, TRAINING_BYTES, chinchilla_optimum, chinchilla_tokens, gpu_hours,
                              gpus_needed, lora_params, parameter_counts, training_bytes, training_flops)
-from labs.kit import (Bar, Choice, Group, Series, Slider, Toggle, bars, big, callout, data_size, duration,
-                      formula, line_chart, num, percent, presets, sci, significant, stat, stats, tag)
+from labs.kit import (Bar, Choice, Follow, Group, Series, Slider, Toggle, bars, big, callout, data_size, duration,
+                      formula, line_chart, num, percent, presets, sci, share, significant, stat, stats, tag, the)
 
 TITLE = "Il costo del pre-training"
 REF = "4.1"
@@ -37,11 +37,14 @@ REF = "4.1"
 SIZES = (0.125, 1, 7, 8, 13, 70, 175, 405)  # billions of parameters
 CORPORA = (20, 300, 1400, 2000, 15000)  # billions of tokens
 GPUS = {"a100": ("A100", 312e12), "h100": ("H100", 989e12)}  # peak dense bf16 operations per second
-GPU_MEMORY = 80e9
+GPU_MEMORY = 80 * 2**30  # «80 GB» cards hold 80 GiB: 85,9 miliardi di byte
 TARGETS = {"qv": ("W_q e W_v", ("q", "v")), "attn": ("le 4 dell'attention", ("q", "k", "v", "o")),
            "tutte": ("attention e MLP (7 matrici)", ("q", "k", "v", "o", "gate", "up", "down"))}
 KNOWN = (("GPT-3", 175, 300), ("Chinchilla", 70, 1400), ("Llama 2 7B", 7, 2000), ("Llama 2 70B", 70, 2000),
          ("Llama 3 8B", 8, 15000), ("Llama 3 405B", 405, 15000))
+# where each name sits beside its dot: Chinchilla and Llama 2 70B are a few pixels apart
+SIDES = {"GPT-3": "e", "Chinchilla": "se", "Llama 2 7B": "w", "Llama 2 70B": "nw", "Llama 3 8B": "w",
+         "Llama 3 405B": "w"}
 
 
 
@@ -90,12 +93,20 @@ def compute(p):
             "gpus_for_state": gpus_needed(memory["total"], GPU_MEMORY), "lora": lora(int(p["r"]), p["matrici"])}
 
 
+def follow(s):
+    """With Chinchilla's rule the tokens follow from N: the «Token D» choice is not used."""
+    if s["chinchilla"]:
+        return {"d": Follow(disabled=f"Con la regola di Chinchilla i token sono 20 per parametro: D = {big(s['D'])}.")}
+    return {}
+
+
 def plane(s):
     xs = (1e8, 1e12)
     iso = tuple((x, s["flops"] / (6 * x)) for x in xs)  # same cost: D = C / (6N), slope −1 in log–log
     known = Series("modelli noti (clicca)", tuple((n * 1e9, d * 1e9) for _, n, d in KNOWN), class_="target",
                    line=False, actions=tuple((f"n={n:g};d={d:g};chinchilla=0", f"Scegli {name}")
-                                             for name, n, d in KNOWN))
+                                             for name, n, d in KNOWN),
+                   labels=tuple((name, SIDES[name]) for name, _, _ in KNOWN))
     return line_chart(
         [Series("20 token per parametro (Chinchilla)", tuple((x, 20 * x) for x in xs), class_="s3"),
          Series("stesso costo della tua scelta", iso, class_="muted", dashed=True), known,
@@ -124,9 +135,9 @@ def view(s):
               stat(f"Con {num(int(s['schede']))} GPU", duration(s["wall_hours"]))),
         callout(f"{significant(s['per_param'])} token per parametro: " + (
             "esattamente la ricetta di Chinchilla." if abs(ratio - 1) < 0.01 else
-            f"{num(ratio, 1)} volte la ricetta di Chinchilla. Costa di più in training, ma il modello è più piccolo "
+            f"{significant(ratio)} volte la ricetta di Chinchilla. Costa di più in training, ma il modello è più piccolo "
             "da usare." if ratio > 1 else
-            f"solo {percent(ratio)} della ricetta di Chinchilla: con lo stesso calcolo un modello più piccolo, "
+            f"solo {the(share(ratio, 1 if ratio < 0.1 else 0))} della ricetta di Chinchilla: con lo stesso calcolo un modello più piccolo, "
             "allenato su più token, sarebbe andato meglio."), tone="ok" if ratio >= 0.99 else "warn"),
         plane(s),
         tag("p", f"Con lo stesso calcolo la ricetta di Chinchilla sceglierebbe {big(s['best_N'])} di parametri e "
@@ -136,7 +147,7 @@ def view(s):
         bars(state_bars, label="Byte per parametro durante il training, parte per parte", hi=0.25),
         stats(stat("Stato del training: 16 byte × N", data_size(mem["total"]), tone="warn"),
               stat("Solo i pesi in bf16", data_size(mem["weights"])),
-              stat("GPU da 80 GB solo per lo stato", num(s["gpus_for_state"]))),
+              stat(f"GPU da 80 GB (80 GiB = {data_size(GPU_MEMORY)}) solo per lo stato", num(s["gpus_for_state"]))),
         tag("p", "Le attivazioni del forward pass, da conservare per il backward, si aggiungono a tutto questo.",
             class_="lab-step-counter"),
         tag("h3", f"LoRA: allenare poco, su Llama 2 7B ({big(lo['total'])} di parametri)"),

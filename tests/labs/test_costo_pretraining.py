@@ -1,11 +1,13 @@
 """4.1 Il costo del pre-training: 6·N·D, Chinchilla, GPU time, 16 bytes per parameter, LoRA."""
 
 import math
+import re
 from html import unescape
 
 import pytest
 
 import labs
+from labs.kit import significant
 
 LAB = labs.get("costo-pretraining")
 
@@ -65,3 +67,72 @@ def test_known_models_are_clickable_and_in_the_choices():
         assert f"{n:g}" in n_values and f"{d:g}" in d_values
         assert f'data-set="n={n:g};d={d:g};chinchilla=0"' in html
     assert math.isclose(state(n=405, d=15000)["flops"], 6 * 405e9 * 15e12)
+
+
+# ---------------------------------------------------------------- issue 9: GiB, shares, Chinchilla, labels
+
+
+def test_an_80_gb_card_holds_80_gib():
+    assert LAB.module.GPU_MEMORY == 80 * 2**30
+    assert state()["gpus_for_state"] == 2  # 112 GB > 85,9 GB
+    assert state(n=405)["gpus_for_state"] == math.ceil(16 * 405e9 / (80 * 2**30)) == 76  # 81 with 80 × 10⁹
+    assert "80 GiB = 85,9 GB" in unescape(str(LAB.view(state())))
+
+
+def recipe(html):
+    return re.search(r"token per parametro: ([^<]*)", unescape(html)).group(1)
+
+
+def test_a_tiny_share_of_the_recipe_is_not_zero():
+    text = recipe(str(LAB.view(state(n=405, d=20))))
+    assert "0 %" not in text.replace("0,2 %", "") and "solo lo 0,2 % della ricetta" in text
+
+
+@pytest.mark.parametrize("n", [v for v, _ in next(c for c in LAB.params_list if c.name == "n").options])
+@pytest.mark.parametrize("d", [v for v, _ in next(c for c in LAB.params_list if c.name == "d").options])
+def test_the_recipe_sentence_matches_the_ratio(n, d):
+    s = state(n=n, d=d)
+    ratio = s["per_param"] / 20
+    text = recipe(str(LAB.view(s)))
+    if abs(ratio - 1) < 0.01:
+        assert text.startswith("esattamente")
+    elif ratio > 1:
+        assert text.startswith(f"{significant(ratio)} volte")
+        assert float(text.split(" volte")[0].replace(".", "").replace(",", ".")) == pytest.approx(ratio, rel=0.01)
+    else:
+        shown = re.search(r"solo (?:il |lo |l')([\d,]+) %", text).group(1)
+        assert float(shown.replace(",", ".")) > 0
+        assert float(shown.replace(",", ".")) == pytest.approx(100 * ratio, rel=0.25)
+
+
+def test_with_chinchilla_the_token_choice_says_it_is_not_used():
+    s = state(chinchilla=1, d=300)
+    assert s["D"] == 20 * s["N"]  # D does not come from the select
+    assert "i token sono 20 per parametro: D = 140 miliardi" in LAB.module.follow(s)["d"].disabled
+    assert LAB.module.follow(state()) == {}
+    assert labs.render(LAB.id, {"chinchilla": "1"})["controls"]["d"]["disabled"]
+
+
+def test_the_known_models_to_click_are_named_on_the_chart():
+    html = str(LAB.view(state()))
+    captions = re.findall(r'class="lab-chart-caption target"[^>]*>([^<]*)<', html)
+    assert captions == [name for name, _, _ in LAB.module.KNOWN]
+
+
+def test_clicking_the_known_models_puts_gpt3_under_the_line_and_llama_above():
+    """«GPT-3 sta molto sotto la retta, Llama 2 e Llama 3 molto sopra»."""
+    html = str(LAB.view(state()))
+    per_param = {}
+    for name, n, d in LAB.module.KNOWN:
+        action = f"n={n:g};d={d:g};chinchilla=0"
+        assert f'data-set="{action}"' in html
+        per_param[name] = state(**dict(pair.split("=") for pair in action.split(";")))["per_param"]
+    assert per_param["GPT-3"] < 20 / 10
+    assert per_param["Chinchilla"] == pytest.approx(20)
+    assert all(per_param[name] > 20 * 1.4 for name in per_param if name.startswith("Llama"))
+
+
+def test_training_a_7b_needs_more_than_one_80_gb_card():
+    """«per un 7B oltre 110 GB, più di una GPU da 80 GB prima ancora delle attivazioni»."""
+    s = state()
+    assert s["memory"]["total"] > 110e9 and s["memory"]["total"] > LAB.module.GPU_MEMORY
