@@ -24,14 +24,22 @@ probabile, e allora T non cambia niente. Il **campionamento** estrae invece
 un token a caso secondo le probabilità: «letto» esce ogni tanto anche se
 «divano» è in testa, e T decide quanto spesso. Bassa dà un testo prevedibile
 e ripetitivo, alta un testo vario, fino al bizzarro.
+
+Qui sotto il campionamento lo facciamo davvero: **Estrai** tira 20 numeri
+casuali con il seme scelto e per ciascuno prende il token sulla cui fetta
+cade. Le barre piene contano quante volte è uscito ogni token, il contorno
+tratteggiato è la sua probabilità. Con 20 estrazioni le frequenze ballano
+attorno alle probabilità; alza il numero di estrazioni e vedrai le barre
+avvicinarsi ai contorni. Poi abbassa T: «divano» esce quasi sempre.
 """
 
 import math
 
 from core.losses import softmax
+from core.sampling import counts, draw
 from core.softmax_steps import entropy, naive_exp, softmax_steps
-from labs.kit import (Bar, Group, Marker, Series, Slider, bars, callout, formula, line_chart, num, percent, stat,
-                      stats, table, tag)
+from labs.kit import (Bar, Group, Marker, Series, Slider, bars, callout, formula, line_chart, num, percent, plural,
+                      share, stat, stats, table, tag, the)
 
 TITLE = "Softmax e temperatura"
 REF = "9E"
@@ -50,6 +58,10 @@ CONTROLS = [
     Slider("aggiunta", "Aggiungi a tutti i logit", 0, 1000, 100, 0,
            help="Stesse probabilità, ma senza la sottrazione del massimo gli esponenziali esplodono"),
     Group("Logit dei candidati", tuple(Slider(name, f"«{name}»", -5.0, 10.0, 0.1, z) for name, z in CANDIDATES)),
+    Group("Campionamento vero", (
+        Slider("estrazioni", "Token da estrarre", 1, 500, 1, 20),
+        Slider("seme", "Seme dei numeri casuali", 1, 999, 1, 1),
+    )),
 ]
 
 
@@ -60,7 +72,9 @@ def compute(params):
     p = steps["probs"]
     top = max(range(len(p)), key=p.__getitem__)
     naive = [naive_exp(s) for s in steps["scaled"]]
+    drawn = draw(p, params["estrazioni"], params["seme"])
     return {"t": t, "extra": extra, "names": list(NAMES), "logits": z, **steps, "top": top,
+            "seed": params["seme"], "drawn": drawn, "counts": counts(drawn, len(NAMES)),
             "naive": naive, "overflow": any(e is None for e in naive), "entropy": entropy(p),
             "effective": math.exp(entropy(p)),  # the perplexity: among how many tokens the choice hesitates
             "top_curve": [max(softmax(z, temp)) for temp in T_GRID],
@@ -92,6 +106,40 @@ def chart(s):
                       label="Probabilità del candidato più forte al variare della temperatura")
 
 
+def odds(s):
+    """How often sampling picks the leader, in words that never read 100 % when it is not."""
+    names, top, p = s["names"], s["top"], s["probs"]
+    rest = math.fsum(q for i, q in enumerate(p) if i != top)  # summed, not 1 − p: a tiny rest stays exact
+    lead = share(p[top])
+    if rest < 5e-7:  # the leader's share would need more than six decimals (or is 1.0 in floats): words
+        return (f"Greedy: sempre «{names[top]}». Campionando esce praticamente sempre «{names[top]}»: gli altri, "
+                f"tutti insieme, hanno una probabilità di {share(rest)}.")
+    return (f"Greedy: sempre «{names[top]}». Campionando: «{names[top]}» esce in media {the(lead)} delle volte, "
+            f"gli altri insieme {the(share(rest))}.")
+
+
+def sampling(s):
+    """The real draws: how many times each token came out, against its probability."""
+    n, names = len(s["drawn"]), s["names"]
+    rows = [Bar(f"«{name}»", c / n, text=f"{c} su {num(n)}  ·  p = {percent(q, 1)}", class_="s2", before=q)
+            for name, c, q in zip(names, s["counts"], s["probs"])]
+    shown = s["drawn"][:60]
+    sequence = " ".join(names[i] for i in shown) + (" …" if n > len(shown) else "")
+    more = tag("button", "Estrai un altro token" if n == 1 else f"Estrai altri {num(n)} token", type="button",
+               class_="md-button",
+               data_set=f"seme={s['seed'] % 999 + 1}", aria_label=f"Estrai di nuovo con il seme {s['seed'] % 999 + 1}")
+    return tag(
+        "section",
+        tag("h3", f"Campionamento vero: {plural(n, 'token estratto', 'token estratti')} con il seme {s['seed']}"),
+        tag("p", sequence, class_="lab-formula", data_part="estratti"),
+        more,
+        bars(rows, label=f"Quante volte è uscito ogni token su {num(n)} estrazioni (barre) e la sua probabilità "
+                         "(contorno)", before_label="probabilità", part="conteggi"),
+        tag("p", f"Frequenza = volte / {num(n)}. Con poche estrazioni le barre ballano attorno ai contorni; con "
+                 "tante ci si avvicinano.", class_="lab-step-counter"),
+    )
+
+
 def view(s):
     t, names, top = s["t"], s["names"], s["top"]
     rows = [[tag("strong", f"«{n}»") if i == top else f"«{n}»", num(z, 1), num(q), num(d), big(e), big(naive)]
@@ -114,8 +162,8 @@ def view(s):
         if s["overflow"] else None,
         tag("h3", "6. Probabilità: ogni esponenziale diviso per la somma"),
         bars(probs, label=f"Probabilità dei sei candidati con T = {num(t)}", part="probabilita"),
-        callout(f"Greedy: sempre «{names[top]}». Campionando: «{names[top]}» esce il "
-                f"{percent(s['probs'][top])} delle volte, gli altri il resto."),
+        callout(odds(s)),
+        sampling(s),
         tag("h3", "Il primo candidato al variare di T"),
         chart(s),
         class_="lab-panel", data_part="softmax",
