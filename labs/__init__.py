@@ -24,6 +24,7 @@ from . import code
 from .kit import LabError, timeline
 from .kit.contract import ContractError, check_module, check_view, import_problem, place
 from .kit.controls import ParamError, flatten, parse_params
+from .kit.spoken import spoken_summary
 
 
 @dataclass(frozen=True)
@@ -239,7 +240,8 @@ def draw(lab, params, check=lambda state: None):
         params, state = narrowed, lab.compute(narrowed)
     check(state)
     html = lab.view(state)
-    extras = {"controls": {name: f.as_json() for name, f in follows.items()}}
+    extras = {"controls": {name: f.as_json() for name, f in follows.items()},
+              "summary": spoken_summary(lab.module, state, html)}  # the aria-live line
     if lab.steps:
         extras["timeline"] = str(timeline(lab.steps, params[lab.steps.name], state))
     return params, html, extras

@@ -1,0 +1,97 @@
+"""The line a screen reader hears after an update: the key result in words.
+
+A lab may define summary(state) -> str; otherwise the line is read off the
+view: its first row of stat() figures («Neurone dell'ombrello: 0,90;
+Soglia di decisione: 0,50»), else its first callout, else its first
+heading. One short polite line, never the whole drawing.
+"""
+
+from html.parser import HTMLParser
+
+LIMIT = 300  # characters: a sentence, not a page
+
+
+class _FirstParts(HTMLParser):
+    """Collects the text of the first stats row, callout and h3/h4 of a view."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack = []  # (tag, kind) of the open elements
+        self.stats, self.callout, self.heading = [], [], []
+        self.done = set()
+
+    def kind(self, tag, attrs):
+        classes = (dict(attrs).get("class") or "").split()
+        if "lab-stats" in classes and "stats" not in self.done:
+            return "stats"
+        if "lab-stat-label" in classes:
+            return "label"
+        if "lab-stat-value" in classes:
+            return "value"
+        if "lab-callout" in classes and "callout" not in self.done:
+            return "callout"
+        if tag in ("h3", "h4") and "heading" not in self.done:
+            return "heading"
+        return None
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("br", "img", "input", "hr", "wbr", "meta", "link"):
+            return
+        self.stack.append((tag, self.kind(tag, attrs)))
+
+    def handle_endtag(self, tag):
+        while self.stack:
+            open_tag, kind = self.stack.pop()
+            if kind in ("stats", "callout", "heading"):
+                self.done.add(kind)
+            if open_tag == tag:
+                break
+
+    def inside(self, kind):
+        return any(k == kind for _, k in self.stack)
+
+    def handle_data(self, data):
+        if any(tag in ("svg", "title", "style", "script") for tag, _ in self.stack):
+            return
+        if self.inside("stats"):
+            if self.inside("label"):
+                self.stats.append(["label", data])
+            elif self.inside("value"):
+                self.stats.append(["value", data])
+        elif self.inside("callout"):
+            self.callout.append(data)
+        elif self.inside("heading"):
+            self.heading.append(data)
+
+
+def _squash(text):
+    return " ".join(text.split())
+
+
+def read_off(html):
+    """The first stats row, callout or heading of a view's HTML, as one line."""
+    parser = _FirstParts()
+    parser.feed(str(html))
+    parser.close()
+    pairs, label = [], None
+    for kind, text in parser.stats:
+        if kind == "label":
+            label = (label or "") + text
+        else:
+            pairs.append(f"{_squash(label or '')}: {_squash(text)}" if label else _squash(text))
+            label = None
+    for text in (", ".join(p for p in pairs if p), "".join(parser.callout), "".join(parser.heading)):
+        text = _squash(text)
+        if text:
+            return text
+    return ""
+
+
+def spoken_summary(module, state, html):
+    """The lab's own summary(state) if it has one, else the line read off its view; at most LIMIT characters."""
+    own = getattr(module, "summary", None)
+    text = _squash(str(own(state))) if callable(own) else read_off(html)
+    return text if len(text) <= LIMIT else text[: LIMIT - 1].rstrip() + "…"
+
+
+__all__ = ["read_off", "spoken_summary"]

@@ -1,0 +1,34 @@
+"""The aria-live line: a lab's own summary(state), else the key result read off its view."""
+
+import re
+import types
+
+import labs
+from labs.kit import stat, stats, tag
+from labs.kit.spoken import LIMIT, read_off, spoken_summary
+
+
+def test_the_first_stats_row_is_read_as_label_value_pairs():
+    view = tag("div", tag("h3", "Titolo"), stats(stat("Loss", "2,12"), stat("Perplexity", "8,3")),
+               stats(stat("Altro", "1")))
+    assert read_off(view) == "Loss: 2,12, Perplexity: 8,3"
+
+
+def test_without_stats_a_callout_then_a_heading_is_read_and_svg_text_never():
+    svg = tag("svg", tag("title", "Grafico"), tag("text", "0,5"))
+    assert read_off(tag("div", svg, tag("h3", "La catena"))) == "La catena"
+    assert read_off(tag("div", svg)) == ""
+
+
+def test_a_lab_summary_wins_and_is_cut_to_one_line():
+    module = types.SimpleNamespace(summary=lambda state: f"Scelto: {state['x']}\n  e basta")
+    assert spoken_summary(module, {"x": "divano"}, tag("h3", "Altro")) == "Scelto: divano e basta"
+    long = types.SimpleNamespace(summary=lambda state: "parola " * 100)
+    assert len(spoken_summary(long, {}, "")) == LIMIT
+
+
+def test_every_lab_says_something_after_an_update():
+    for lab in labs.all_labs():
+        result = labs.render(lab.id, {})
+        assert result["summary"].strip(), f"{lab.id}: nessuna frase per lo screen reader"
+        assert not re.search(r"</?[a-z]", result["summary"]), lab.id
