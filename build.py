@@ -12,6 +12,7 @@ Nothing is downloaded: Pyodide comes from the npm package installed by
 `npm ci`, everything else from this repository.
 """
 
+import html
 import importlib.util
 import json
 import os
@@ -22,10 +23,14 @@ import time
 from pathlib import Path
 
 import jinja2
+import pygments
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import PythonLexer
 from mkdocs.commands.build import build as mkdocs_build
 from mkdocs.config import load_config
 
 import labs
+from labs import code
 from labs.cli import crash_line
 from labs.kit.contract import place
 from labs.styles import lab_styles, orphans
@@ -42,6 +47,7 @@ PACKAGE = "laboratori-llm"
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"]
 # browser libraries from npm (package-lock.json pins them), served by the site itself
 VENDOR = {"morphdom/dist/morphdom-esm.js": "assets/labs/vendor/morphdom.js"}
+EDITOR = "assets/labs/vendor/editor.js"  # CodeMirror, bundled from templates/editor/ by esbuild
 FETCHED = ["pyodide.asm.wasm", "python_stdlib.zip"]  # what the worker's progress bar counts, with the wheel
 LAB_STYLES = "assets/labs/lab-styles.css"  # every lab's own stylesheet, scoped (labs/styles.py); mkdocs.yml links it
 GUIDE_PAGE = "scrivere-un-laboratorio.md"
@@ -69,6 +75,8 @@ def templates():
     )
     env.filters["it"] = lambda value: str(value).replace(".", ",").replace("-", "−")
     env.filters["tojson"] = lambda value: json.dumps(value, ensure_ascii=False)
+    # raw HTML in the Markdown page must not hold blank lines: newlines become entities
+    env.filters["oneline"] = lambda value: html.escape(value).replace("\n", "&#10;")
     # numbers as JavaScript's String() writes them, so the runtime can tell a default from a change
     env.filters["js"] = lambda value: str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
     return env
@@ -108,6 +116,22 @@ def write_guide(env):
     (DOCS / GUIDE_PAGE).write_text(env.get_template("guide.md.j2").render(**guide.context()), encoding="utf-8")
 
 
+def code_panel(lab):
+    """«Il codice Python»: the lab's functions highlighted now (Pygments), so
+    the page ships no highlighter; the editor comes only with «Modifica»."""
+    formatter = HtmlFormatter(cssclass="highlight")
+    functions = [{"file": file, "name": name, "caption": caption,
+                  "html": pygments.highlight(source, PythonLexer(), formatter).replace("\n", "&#10;")}
+                 for file, name, caption, source in code.listing(lab.module)]
+    return {"functions": functions, "text": code.editable_text(lab.module)}
+
+
+def bundle_editor():
+    """CodeMirror with Python, bundled by esbuild into one file the page imports on demand."""
+    run([str(ROOT / "node_modules" / ".bin" / "esbuild"), str(ROOT / "templates" / "editor" / "editor.js"),
+         "--bundle", "--format=esm", "--minify", "--log-level=warning", f"--outfile={DOCS / EDITOR}"])
+
+
 def build_wheel():
     # from a copy of the sources: setuptools writes build/ and *.egg-info beside
     # them, and a stale or shared folder would leak into the wheel
@@ -143,13 +167,14 @@ def write_pages(env, download_bytes):
     for source, target in VENDOR.items():
         (DOCS / target).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / "node_modules" / source, DOCS / target)
+    bundle_editor()
     chapters = {}
     for lab in labs.all_labs():
         chapters.setdefault(lab.chapter, []).append(lab)
         page = DOCS / lab.chapter.slug / f"{lab.id}.md"
         page.parent.mkdir(parents=True, exist_ok=True)
         page.write_text(env.get_template("lab.md.j2").render(
-            lab=lab, result=prerender(lab), package=PACKAGE, download_bytes=download_bytes), encoding="utf-8")
+            lab=lab, result=prerender(lab), code=code_panel(lab), package=PACKAGE, download_bytes=download_bytes), encoding="utf-8")
     (DOCS / "index.md").write_text(env.get_template("index.md.j2").render(chapters=chapters.items()), encoding="utf-8")
     nav = [{"Tutti i laboratori": "index.md"}]
     for chapter, chapter_labs in chapters.items():

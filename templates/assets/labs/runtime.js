@@ -16,17 +16,24 @@ const python = {
   nextId: 1,
   listeners: new Set(),
   package: "",
+  phase: "download", // while loading: download | python | labs
+  stallSeconds: 15,
 
   start(pkg, module) {
     if (this.worker && this.status !== "failed") return;
     if (this.worker) this.worker.terminate();
+    const retrying = this.status === "failed";
     this.package = pkg;
     this.status = "loading";
+    this.phase = "download";
     this.loaded = 0;
     this.worker = new Worker(WORKER_URL, { type: "module" });
     this.worker.onmessage = ({ data }) => this.receive(data);
-    this.worker.onerror = (event) => this.receive({ type: "failed", error: event.message || "il worker non è partito" });
-    this.worker.postMessage({ type: "init", indexURL: PYODIDE_URL.href, package: pkg, module });
+    this.worker.onerror = (event) => this.receive({ type: "failed", detail: event.message,
+      error: "il programma che fa girare Python (worker.js) non è partito. Premi «Riprova»; se si ripete, ricarica la pagina" });
+    // a download with no new byte for stallSeconds fails with «Riprova»; a retry revalidates every file
+    this.worker.postMessage({ type: "init", indexURL: PYODIDE_URL.href, package: pkg, module,
+                              stallSeconds: this.stallSeconds, revalidate: retrying });
     this.notify();
   },
 
@@ -38,8 +45,13 @@ const python = {
       return;
     }
     if (message.type === "progress") this.loaded = message.loaded;
-    if (message.type === "ready") this.status = "ready";
+    if (message.type === "phase") this.phase = message.phase;
+    if (message.type === "ready") {
+      this.status = "ready";
+      keepOffline();
+    }
     if (message.type === "failed") {
+      if (message.detail) console.warn("Python:", message.detail); // for developers; the reader gets the Italian line
       this.status = "failed";
       this.error = message.error;
       for (const call of this.calls.values()) call({ ok: false, error: message.error });
@@ -48,18 +60,45 @@ const python = {
     this.notify();
   },
 
-  render(lab, module, params) {
+  call(message) {
     return new Promise((resolve) => {
       const id = this.nextId++;
       this.calls.set(id, resolve);
-      this.worker.postMessage({ type: "render", id, lab, module, params });
+      this.worker.postMessage({ ...message, id });
     });
+  },
+
+  render(lab, module, params, code = null) {
+    return this.call(code === null ? { type: "render", lab, module, params }
+      : { type: "edited", lab, module, params, code });
+  },
+
+  // «Ferma»: a runaway edit cannot be interrupted inside Python, so the
+  // worker is ended and a new one started; pending calls end with a message.
+  restart() {
+    const module = document.querySelector("[data-lab]")?.dataset.module;
+    this.worker.terminate();
+    for (const call of this.calls.values()) call({ ok: false, stopped: true, error: "calcolo fermato" });
+    this.calls.clear();
+    this.worker = null;
+    this.start(this.package, module);
   },
 
   notify() {
     for (const listener of this.listeners) listener();
   },
 };
+
+// After one visit every page works offline: sw.js, written by the build at the
+// site's root (its scope is the whole site, under any sub-path), keeps this
+// build's files. Registered once Python is ready, so it never competes with
+// the first download (its copies then come from the browser's cache).
+const SITE_ROOT = new URL("../../", import.meta.url);
+function keepOffline() {
+  if (!("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol)) return;
+  navigator.serviceWorker.register(new URL("sw.js", SITE_ROOT), { scope: SITE_ROOT.pathname })
+    .catch((error) => console.warn("sw.js:", error.message));
+}
 
 const formatNumber = (value) => {
   const number = Number(value);
@@ -102,6 +141,7 @@ class LabController {
     this.module = root.dataset.module;
     this.view = root.querySelector("[data-lab-view]");
     this.errorBox = root.querySelector("[data-lab-error]");
+    this.live = root.querySelector("[data-lab-live]");
     this.fieldset = root.querySelector("[data-lab-fieldset]");
     this.timeline = root.querySelector("[data-lab-timeline]");
     this.inputs = [...root.querySelectorAll("[data-param]")];
@@ -300,8 +340,15 @@ class LabController {
       status.hidden = false;
       retry.hidden = true;
       bar.hidden = false;
-      bar.value = Math.min(1, python.loaded / total);
-      message.textContent = `Python si sta caricando nel browser (${Math.round(100 * bar.value)} %): intanto vedi i numeri calcolati in anticipo.`;
+      // the bar counts bytes while they arrive; starting Python and the labs has no size: the bar says «in corso»
+      if (python.phase === "download") bar.value = Math.min(1, python.loaded / total);
+      else bar.removeAttribute("value");
+      const doing = {
+        download: `download, ${Math.round(100 * bar.value)} % di ${formatNumber((total / 1e6).toFixed(1))} MB`,
+        python: "avvio di Python",
+        labs: "caricamento dei laboratori",
+      }[python.phase];
+      message.textContent = `Python si sta caricando nel browser (${doing}): intanto vedi i numeri calcolati in anticipo.`;
     } else if (python.status === "failed") {
       status.hidden = false;
       bar.hidden = true;
@@ -313,6 +360,13 @@ class LabController {
       this.showOutputs();
       this.root.dataset.ready = "true";
       if (this.fromUrl) this.update(this.fromUrl);
+      else if (this.restarted) this.update();
+    }
+    if (python.status === "loading" && this.root.dataset.ready === "true") {
+      // a new worker after «Ferma»: the controls wait for it, then the view is drawn again
+      this.root.dataset.ready = "false";
+      this.fieldset.disabled = true;
+      this.restarted = true;
     }
   }
 
@@ -322,14 +376,16 @@ class LabController {
     this.busy = true;
     this.root.dataset.busy = "true";
     this.view.setAttribute("aria-busy", "true");
-    const result = await python.render(this.id, this.module, { ...this.params(), ...raw });
+    const result = await python.render(this.id, this.module, { ...this.params(), ...raw }, this.code?.running ?? null);
     // the reader may have left the page meanwhile: a late result must not touch the new one
     if (!this.root.isConnected) return;
     if (result.ok) this.draw(result);
+    else if (this.code?.running != null || result.stopped) this.code?.failed(result);
     else {
       this.errorBox.textContent = `Qualcosa non va: ${result.error}`;
       this.errorBox.hidden = false;
     }
+    if (result.ok) this.code?.succeeded();
     if (result.params) {
       for (const input of this.inputs) {
         if (input.name in result.params && !this.again) writeInput(input, result.params[input.name]);
@@ -353,6 +409,8 @@ class LabController {
     this.view.classList.remove("is-stale");
     this.errorBox.hidden = true;
     this.errorBox.textContent = "";
+    // one polite line with the key result, not the whole drawing, for screen readers
+    if (this.live && result.summary) this.live.textContent = result.summary;
     if (this.stepInput) {
       // a stepped view keeps the tallest height it has had: the page does not jump between steps
       this.view.style.minHeight = "";
@@ -391,11 +449,153 @@ class LabController {
   }
 }
 
+// «Il codice Python»: the panel below a lab. «Modifica» loads the editor
+// (CodeMirror, bundled by the build) only when asked; «Esegui» runs the
+// edited functions in the worker, in a module of their own; the controls
+// keep working on the edited code until «Ripristina».
+const EDITOR_URL = new URL("./vendor/editor.js", import.meta.url);
+const SHARE_LIMIT = 6000; // characters of compressed code in a link
+
+async function pack(text) {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+  const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+async function unpack(data) {
+  const binary = atob(data.replaceAll("-", "+").replaceAll("_", "/"));
+  const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+  return new Response(stream).text();
+}
+
+class CodePanel {
+  constructor(panel, controller) {
+    this.panel = panel;
+    this.controller = controller;
+    this.original = panel.querySelector("[data-lab-source]").value;
+    this.status = panel.querySelector("[data-lab-code-status]");
+    this.editor = null;
+    this.running = null; // the edited text the lab runs on, or null for the original
+    this.slow = null;
+    panel.addEventListener("click", (event) => {
+      const button = event.target.closest("[data-code]");
+      if (button) this[button.dataset.code]();
+    });
+    const shared = new URLSearchParams(location.hash.slice(1)).get("codice");
+    if (shared) this.openShared(shared);
+  }
+
+  button(name) { return this.panel.querySelector(`[data-code="${name}"]`); }
+
+  say(text, tone = "info") {
+    this.status.hidden = !text;
+    this.status.className = `lab-code-status is-${tone}`;
+    this.status.textContent = text;
+  }
+
+  async edit(text = null) {
+    if (!this.editor) {
+      this.say("Carico l'editor…");
+      const { createEditor } = await import(EDITOR_URL.href);
+      const host = this.panel.querySelector("[data-lab-code-editor]");
+      host.hidden = false;
+      this.editor = createEditor(host, this.original, { run: () => this.run(), label: "Il codice Python del laboratorio" });
+      this.say("Cambia il codice e premi «Esegui» (o Ctrl+Invio).");
+    }
+    if (text !== null) this.editor.text = text;
+    this.panel.open = true;
+    this.panel.querySelector("[data-lab-code-listing]").hidden = true;
+    this.button("edit").hidden = true;
+    for (const name of ["run", "reset", "stop", "share", "download"]) this.button(name).hidden = false;
+    this.panel.dataset.editing = "true";
+  }
+
+  run() {
+    if (!this.editor || python.status !== "ready") return;
+    this.running = this.editor.text;
+    this.say("Eseguo il codice modificato…");
+    clearTimeout(this.slow);
+    this.slow = setTimeout(() => this.say("Il codice sta ancora girando: se non finisce, premi «Ferma».", "warn"), 1500);
+    this.controller.update();
+  }
+
+  succeeded() {
+    if (this.running === null) return;
+    clearTimeout(this.slow);
+    this.say(this.running === this.original ? "Il laboratorio usa il codice originale."
+      : "Il laboratorio ora usa il tuo codice: muovi i comandi per provarlo.", "ok");
+    this.panel.dataset.edited = this.running === this.original ? "false" : "true";
+  }
+
+  failed(result) {
+    clearTimeout(this.slow);
+    if (result.stopped) return this.say("Calcolo fermato: Python riparte con il codice originale.", "warn");
+    this.say(`${result.error} La vista mostra l'ultimo risultato buono.`, "error");
+    if (result.line && this.editor) this.editor.goToLine(result.line);
+  }
+
+  reset() {
+    if (this.editor) this.editor.text = this.original;
+    this.running = null;
+    this.panel.dataset.edited = "false";
+    document.querySelector("[data-code-banner]")?.remove();
+    if (location.hash.includes("codice=")) history.replaceState(history.state, "", location.pathname + location.search);
+    this.say("Codice originale ripristinato.", "ok");
+    this.controller.update();
+  }
+
+  stop() {
+    clearTimeout(this.slow);
+    this.running = null;
+    this.panel.dataset.edited = "false";
+    python.restart();
+    this.say("Calcolo fermato: Python riparte con il codice originale (il tuo resta nell'editor).", "warn");
+  }
+
+  async share() {
+    const data = await pack(this.editor.text);
+    if (data.length > SHARE_LIMIT) {
+      return this.say(`Il codice è troppo lungo per un link (${data.length} caratteri compressi, al massimo ${SHARE_LIMIT}): scarica il .py.`, "warn");
+    }
+    const url = `${location.origin}${location.pathname}${location.search}#codice=${data}`;
+    history.replaceState(history.state, "", url);
+    try { await navigator.clipboard.writeText(url); this.say("Link copiato: chi lo apre vede il tuo codice e decide se eseguirlo.", "ok"); }
+    catch { this.say("Il link è nella barra degli indirizzi: copialo da lì.", "ok"); }
+  }
+
+  async download() {
+    const result = await python.call({ type: "source", lab: this.controller.id, module: this.controller.module, code: this.editor.text });
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([result.source], { type: "text/x-python" }));
+    link.download = `${this.controller.id.replaceAll("-", "_")}_modificato.py`;
+    link.click();
+    URL.revokeObjectURL(link.href);
+    this.say(`Scaricato: ${link.download}. Si esegue con «python -m labs run --file ${link.download}».`, "ok");
+  }
+
+  async openShared(data) {
+    let text;
+    try { text = await unpack(data); }
+    catch { return this.say("Il codice nel link è rovinato: resta il codice originale.", "error"); }
+    const banner = document.createElement("div");
+    banner.className = "lab-code-banner";
+    banner.dataset.codeBanner = "";
+    banner.setAttribute("role", "status");
+    banner.innerHTML = `<strong>Questa pagina usa codice modificato</strong> da un link: è nell'editor qui sotto e gira solo se premi «Esegui». <button type="button" class="md-button">Torna al codice originale</button>`;
+    banner.querySelector("button").addEventListener("click", () => this.reset());
+    this.controller.root.before(banner);
+    await this.edit(text);
+  }
+}
+
 function mountLabs() {
   for (const listener of [...python.listeners]) python.listeners.delete(listener);
   for (const root of document.querySelectorAll("[data-lab]")) {
     if (!root.labController) root.labController = new LabController(root);
     else python.listeners.add(root.labController.onStatus);
+    const panel = document.querySelector(`[data-lab-code="${root.dataset.lab}"]`);
+    if (panel && !panel.codePanel) panel.codePanel = root.labController.code = new CodePanel(panel, root.labController);
   }
 }
 

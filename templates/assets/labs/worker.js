@@ -1,45 +1,112 @@
 // The Python side of every lab: one Pyodide per tab, started once.
-// Messages in:  {type: "init", indexURL, package, module} · {type: "render", id, lab, module, params}
-// Messages out: {type: "progress", loaded} · {type: "ready"} · {type: "failed", error}
-//               {type: "result", id, ok, html?, error?, params, controls?, timeline?}
+// Messages in:  {type: "init", indexURL, package, module, stallSeconds, revalidate} · {type: "render", id, lab, module, params}
+// Messages out: {type: "progress", loaded} · {type: "phase", phase: "download" | "python" | "labs"}
+//               {type: "ready"} · {type: "failed", error (Italian), detail?}
+//               {type: "result", id, ok, html?, error?, params, controls?, timeline?, summary?}
 
 let pyodide = null;
 let render = null;
 let load = null;
+let renderEdited = null;
+let editedSource = null;
 let loaded = 0;
 let idleTimer = null;
 let pending = []; // lab modules still to import when the reader is idle
+let gaveUp = false;
+let stallSeconds = 15;
+let revalidate = false; // after «Riprova»: ask the server again instead of trusting the HTTP cache
+const runtimeFiles = new Set(["pyodide.asm.wasm", "python_stdlib.zip"]); // downloaded before Python starts
 
-function failed(error) {
-  if (!render) self.postMessage({ type: "failed", error: String(error && error.message || error) });
+// The first failure is the one the reader is told about, in Italian; what
+// Pyodide says next (an English traceback, say) goes to the console only.
+function failed(message, detail = "") {
+  if (render || gaveUp) return;
+  gaveUp = true;
+  self.postMessage({ type: "failed", error: message, detail: String(detail && detail.message || detail) });
 }
 
-// Count the bytes Pyodide downloads, for the page's progress bar, and give
-// up at the first download that fails (Pyodide itself would wait forever).
+function phase(name) {
+  self.postMessage({ type: "phase", phase: name });
+}
+
+// Once we have said what failed, the rejections that Pyodide leaves behind
+// (an aborted download's «Failed to fetch») are expected: not an error more.
+self.addEventListener("unhandledrejection", (event) => {
+  failed("Python non è partito per un errore inatteso durante il caricamento", event.reason);
+  event.preventDefault();
+});
+
+const hex = (buffer) => [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, "0")).join("");
+
+// Count the bytes Pyodide downloads, for the page's progress bar; give up at
+// the first download that fails or stalls (Pyodide itself would wait
+// forever); check the labs package against the lockfile's sha256 ourselves,
+// so that a corrupted copy is named as such.
 const plainFetch = self.fetch.bind(self);
-self.fetch = async (input, init) => {
-  const url = String(input && input.url || input).split("/").pop();
+self.fetch = async (input, init = {}) => {
+  const url = String(input && input.url || input);
+  const name = decodeURIComponent(url.split("/").pop());
+  const { integrity, ...options } = init;
+  const abort = new AbortController();
+  let timer = null;
+  const watch = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      failed(`il download di ${name} si è fermato: nessun dato da ${stallSeconds} secondi. Controlla la connessione e premi «Riprova»`);
+      abort.abort();
+    }, stallSeconds * 1000);
+  };
+  watch();
   let response;
   try {
-    response = await plainFetch(input, init);
+    response = await plainFetch(input, { ...options, signal: abort.signal, ...(revalidate ? { cache: "no-cache" } : {}) });
   } catch (error) {
-    failed(`download di ${url} non riuscito`);
+    clearTimeout(timer);
+    failed(`il download di ${name} non è riuscito. Controlla la connessione e premi «Riprova»`, error);
     throw error;
   }
-  if (!response.ok) failed(`${url}: risposta ${response.status}`);
-  if (!response.body) return response;
+  if (!response.ok) {
+    clearTimeout(timer);
+    failed(`il sito ha risposto ${response.status} per ${name}: forse è pubblicato a metà. Premi «Riprova» tra poco`);
+    return response;
+  }
+  if (!response.body) { clearTimeout(timer); return response; }
   const reader = response.body.getReader();
   const counted = new ReadableStream({
     async pull(controller) {
-      const { done, value } = await reader.read();
-      if (done) return controller.close();
-      loaded += value.byteLength;
+      let chunk;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        clearTimeout(timer);
+        failed(`il download di ${name} si è interrotto. Controlla la connessione e premi «Riprova»`, error);
+        return controller.error(error);
+      }
+      if (chunk.done) {
+        clearTimeout(timer);
+        if (runtimeFiles.delete(name) && runtimeFiles.size === 0) phase("python");
+        return controller.close();
+      }
+      watch();
+      loaded += chunk.value.byteLength;
       self.postMessage({ type: "progress", loaded });
-      controller.enqueue(value);
+      controller.enqueue(chunk.value);
     },
-    cancel(reason) { return reader.cancel(reason); },
+    cancel(reason) { clearTimeout(timer); return reader.cancel(reason); },
   });
-  return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+  const counting = new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+  if (!integrity) return counting;
+  const bytes = await counting.arrayBuffer();
+  const [algorithm, expected] = integrity.split("-");
+  const digest = await crypto.subtle.digest(algorithm.replace("sha", "SHA-"), bytes);
+  if (btoa(String.fromCharCode(...new Uint8Array(digest))) !== expected) {
+    failed(`il controllo di integrità del pacchetto dei laboratori (${name}) non è riuscito: il file ricevuto ` +
+      "non è quello che questa versione del sito si aspetta (è danneggiato, incompleto o di una versione " +
+      "precedente). Premi «Riprova»; se si ripete, ricarica la pagina con Ctrl+Maiusc+R e, se pubblichi tu il " +
+      "sito, ricostruiscilo con «make build» e caricalo di nuovo per intero", `sha256 ${hex(digest)}`);
+    throw new Error(`integrity check failed for ${name}`);
+  }
+  return new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
 };
 
 // The other labs are imported one at a time, only after the reader has been
@@ -53,13 +120,20 @@ function importWhenIdle() {
   }, 800);
 }
 
-async function init({ indexURL, package: name, module }) {
+async function init({ indexURL, package: name, module, stallSeconds: seconds, revalidate: again }) {
+  stallSeconds = seconds || stallSeconds;
+  revalidate = Boolean(again);
   try {
+    phase("download");
     const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
     pyodide = await loadPyodide({ indexURL, lockFileURL: new URL("pyodide-lock.json", indexURL).href });
-    await pyodide.loadPackage(name, { messageCallback: () => {} });
+    phase("labs");
+    await pyodide.loadPackage(name, { messageCallback: () => {}, errorCallback: () => {} });
+    if (!(name in pyodide.loadedPackages)) throw new Error(`${name} not loaded`); // failed() has said why
     render = pyodide.runPython("import labs; labs.render_json");
     load = pyodide.runPython("labs.load");
+    renderEdited = pyodide.runPython("labs.render_edited_json");
+    editedSource = pyodide.runPython("import labs.code; labs.code.edited_source");
     // the page's lab is imported and drawn once before «ready»: the reader's
     // first change then costs what every later one costs
     if (module) pyodide.runPython(`labs.render(labs.load(${JSON.stringify(module)}).id, {})`);
@@ -70,16 +144,23 @@ import pkgutil, labs
  for m in pkgutil.iter_modules([f"{labs.__path__[0]}/{c.name}"]) if not m.name.startswith("_")]`).toJs();
     importWhenIdle();
   } catch (error) {
-    failed(error);
+    failed("Python non è partito per un errore inatteso durante l'avvio. Premi «Riprova»; se si ripete, ricarica la pagina", error);
   }
+}
+
+// render: the lab as written; edited: with the reader's code (labs/code.py); source: the edited module's text
+function answer(data) {
+  const lab = data.module ? load(data.module) : null;
+  if (data.type === "render") return JSON.parse(render(data.lab, JSON.stringify(data.params)));
+  if (data.type === "edited") return JSON.parse(renderEdited(data.lab, data.code, JSON.stringify(data.params)));
+  if (data.type === "source") return { source: editedSource(lab.module, data.code) };
+  throw new Error(`messaggio sconosciuto: ${data.type}`);
 }
 
 self.onmessage = ({ data }) => {
   if (data.type === "init") return init(data);
-  if (data.type !== "render") return;
   try {
-    if (data.module) load(data.module);
-    self.postMessage({ type: "result", id: data.id, ...JSON.parse(render(data.lab, JSON.stringify(data.params))) });
+    self.postMessage({ type: "result", id: data.id, ...answer(data) });
   } catch (error) {
     self.postMessage({ type: "result", id: data.id, ok: false, params: data.params,
                        error: `Errore inatteso in Python: ${error && error.message || error}` });

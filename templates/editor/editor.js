@@ -1,0 +1,41 @@
+// The code editor of «Il codice Python»: CodeMirror 6 with Python, bundled
+// by esbuild at build time (build.py) and loaded only when the reader
+// presses «Modifica».
+import { EditorView, basicSetup } from "codemirror";
+import { python } from "@codemirror/lang-python";
+import { keymap } from "@codemirror/view";
+import { EditorSelection } from "@codemirror/state";
+
+const theme = EditorView.theme({
+  "&": { fontSize: "0.75rem", border: "1px solid var(--md-default-fg-color--lighter)", borderRadius: "0.2rem",
+         backgroundColor: "var(--md-code-bg-color)", color: "var(--md-code-fg-color)" },
+  ".cm-content": { fontFamily: "var(--md-code-font-family, monospace)", caretColor: "var(--md-code-fg-color)" },
+  ".cm-gutters": { backgroundColor: "var(--md-code-bg-color)", color: "var(--md-default-fg-color--light)",
+                   borderRight: "1px solid var(--md-default-fg-color--lightest)" },
+  ".cm-scroller": { maxHeight: "32rem", overflow: "auto" },
+  ".cm-activeLine, .cm-activeLineGutter": { backgroundColor: "var(--md-default-fg-color--lightest)" },
+});
+
+export function createEditor(parent, text, { run, label }) {
+  const view = new EditorView({
+    doc: text,
+    parent,
+    extensions: [
+      basicSetup,
+      python(),
+      theme,
+      keymap.of([{ key: "Mod-Enter", run: () => { run(); return true; } }]),
+      EditorView.contentAttributes.of({ "aria-label": label }),
+    ],
+  });
+  return {
+    get text() { return view.state.doc.toString(); },
+    set text(value) { view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: value } }); },
+    goToLine(number) {
+      const line = view.state.doc.line(Math.max(1, Math.min(number, view.state.doc.lines)));
+      view.dispatch({ selection: EditorSelection.cursor(line.from), scrollIntoView: true });
+      view.focus();
+    },
+    destroy() { view.destroy(); },
+  };
+}

@@ -1,0 +1,119 @@
+"""«Il codice Python» in Chromium: the panel is there without JavaScript,
+the editor arrives only with «Modifica», edits run in the worker, errors
+are Italian and keep the last good view, «Ferma» recovers from a runaway
+loop, and a shared link brings the code back without running it."""
+
+import time
+
+from playwright.sync_api import expect
+
+READY_TIMEOUT = 90_000
+MAX_SUBTRACTION = "exps = [math.exp(z - top) for z in scaled]"
+
+
+def open_ready(page, url):
+    page.goto(url)
+    lab = page.locator("[data-lab]")
+    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    return lab
+
+
+def idle(page, lab):
+    page.wait_for_function("el => el.dataset.busy === undefined", arg=lab.element_handle())
+
+
+def set_range(page, name, value):
+    page.locator(f'input[name="{name}"]').evaluate(
+        "(el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); }", str(value))
+
+
+def editor_text(page, transform=None):
+    return page.evaluate("() => document.querySelector('[data-lab-code]').codePanel.editor.text")
+
+
+def set_editor_text(page, text):
+    page.evaluate("t => { document.querySelector('[data-lab-code]').codePanel.editor.text = t; }", text)
+
+
+def test_edit_run_error_reset_stop_and_share(page, site_url, context):
+    editor_requests = []
+    page.on("request", lambda r: editor_requests.append(r.url) if r.url.endswith("/editor.js") else None)
+    url = f"{site_url}capitolo-9/softmax-temperatura/"
+    lab = open_ready(page, url)
+    panel = page.locator("[data-lab-code]")
+    status = panel.locator("[data-lab-code-status]")
+
+    # read-only: highlighted at build time, no editor downloaded
+    panel.locator("summary").click()
+    expect(panel.locator(".lab-code-listing .highlight").first).to_be_visible()
+    assert panel.locator(".lab-code-caption", has_text="softmax").count() >= 1
+    assert editor_requests == []
+
+    panel.locator('[data-code="edit"]').click()
+    expect(panel.locator(".cm-editor")).to_be_visible()
+    assert len(editor_requests) == 1
+    original = editor_text(page)
+    assert MAX_SUBTRACTION in original
+
+    # the softmax without the max: fine for small logits, overflow at +1000
+    set_editor_text(page, original.replace(MAX_SUBTRACTION, "exps = [math.exp(z) for z in scaled]"))
+    panel.locator('[data-code="run"]').click()
+    expect(status).to_contain_text("usa il tuo codice")
+    idle(page, lab)
+    good_view = lab.locator("[data-lab-view]").inner_html()
+    set_range(page, "aggiunta", 1000)
+    expect(status).to_contain_text("overflow")
+    expect(status).to_contain_text("riga")
+    idle(page, lab)
+    assert lab.locator("[data-lab-view]").inner_html() == good_view
+
+    # Ripristina: the original code handles +1000 (it subtracts the max)
+    panel.locator('[data-code="reset"]').click()
+    expect(status).to_contain_text("ripristinato")
+    idle(page, lab)
+    expect(lab.locator("[data-lab-error]")).to_be_hidden()
+    assert lab.locator("[data-lab-view]").inner_html() != good_view
+    assert editor_text(page) == original
+
+    # a runaway loop: «Ferma» ends the worker and a new one comes up
+    set_editor_text(page, original + "\n\ndef compute(p):\n    while True:\n        pass\n")
+    panel.locator('[data-code="run"]').click()
+    expect(status).to_contain_text("sta ancora girando", timeout=5_000)
+    started = time.perf_counter()
+    panel.locator('[data-code="stop"]').click()
+    expect(status).to_contain_text("fermato")
+    assert page.evaluate("1 + 1") == 2  # the page never froze: Python runs in a worker
+    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    print(f"«Ferma» → laboratorio di nuovo pronto: {time.perf_counter() - started:.2f} s")
+    set_range(page, "temperatura", 2)
+    idle(page, lab)
+    expect(lab.locator("[data-lab-error]")).to_be_hidden()
+
+    # a shared link: the code comes back in the editor, with a banner, and does not run by itself
+    edited = original.replace(MAX_SUBTRACTION, "exps = [math.exp(z) for z in scaled]")
+    set_editor_text(page, edited)
+    panel.locator('[data-code="share"]').click()
+    expect(status).to_contain_text("ink")
+    shared_url = page.url
+    assert "#codice=" in shared_url
+    other = context.new_page()
+    other.goto(shared_url)
+    expect(other.locator("[data-code-banner]")).to_contain_text("Questa pagina usa codice modificato")
+    expect(other.locator("[data-lab]")).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    assert other.evaluate("() => document.querySelector('[data-lab-code]').codePanel.editor.text") == edited
+    assert other.evaluate("() => document.querySelector('[data-lab-code]').codePanel.running") is None
+    other.locator("[data-code-banner] button").click()
+    expect(other.locator("[data-code-banner]")).to_have_count(0)
+    assert "codice=" not in other.url
+
+
+def test_no_editor_download_without_modifica(page, site_url):
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    lab = open_ready(page, f"{site_url}capitolo-3/bigrammi/")
+    lab.locator('[data-step="+1"]').click()
+    idle(page, lab)
+    assert not [u for u in requests if u.endswith("/editor.js")]
+    # and the read-only panel is in the page's HTML, highlighted, before any script runs
+    html = page.evaluate("() => document.querySelector('[data-lab-code]').outerHTML")
+    assert 'class="highlight"' in html and "def start" in html or "def compute" in html
