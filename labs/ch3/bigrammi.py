@@ -235,7 +235,7 @@ def present(m, p):
     return s
 
 
-compute = step_machine(start, advance, present)
+compute = step_machine(start, advance, present, view_only=("parola",))
 
 
 def follow(s):

@@ -31,8 +31,9 @@ MAX_CHECKPOINTS = 40  # per setting: the interval grows with the number of steps
 class StepMachine:
     """compute() for a stepped lab, with its checkpoint cache."""
 
-    def __init__(self, start, advance, present, step="passo"):
+    def __init__(self, start, advance, present, step="passo", view_only=()):
         self.start, self.advance, self.present, self.step = start, advance, present, step
+        self.view_only = set(view_only)  # parameters that only present() reads: changing them keeps the machine
         self.cache = OrderedDict()  # key → {"every", "checkpoints": {step: machine}, "live": (step, machine)}
 
     def __call__(self, params):
@@ -46,7 +47,8 @@ class StepMachine:
         return self.present(machine, params)
 
     def key(self, params):
-        return json.dumps({k: v for k, v in params.items() if k != self.step}, sort_keys=True, default=str)
+        return json.dumps({k: v for k, v in params.items() if k != self.step and k not in self.view_only},
+                          sort_keys=True, default=str)
 
     def entry(self, params, target):
         key = self.key(params)
@@ -93,9 +95,10 @@ class StepMachine:
                    for m in [*e["checkpoints"].values(), e["live"][1]])
 
 
-def step_machine(start, advance, present, step="passo"):
-    """compute(params) for a lab described as start / advance / present (see the module docstring)."""
-    return StepMachine(start, advance, present, step)
+def step_machine(start, advance, present, step="passo", view_only=()):
+    """compute(params) for a lab described as start / advance / present (see the module docstring).
+    view_only names the parameters that start and advance never read."""
+    return StepMachine(start, advance, present, step, view_only)
 
 
 def worst_case_steps(max_steps):

@@ -71,19 +71,18 @@ def counter(steps, step):
 
 
 def sparkline(curve, values, width=240, height=56):
-    """The curve so far, with its axes fixed by curve.points: it grows and never shows the future."""
-    if not values:
-        return None
+    """The curve so far, with its axes fixed by curve.points: it grows and never shows the future
+    (an empty frame before the first value, so the page does not jump)."""
     total = max(curve.points, len(values), 2)
-    high = max(values) or 1.0
-    low = min(0.0, min(values))
+    high = max(values, default=1.0) or 1.0
+    low = min(0.0, *values)
     x = lambda i: 4 + (width - 8) * i / (total - 1)  # noqa: E731
     y = lambda v: height - 4 - (height - 8) * (v - low) / ((high - low) or 1.0)  # noqa: E731
     points = " ".join(f"{svg_number(x(i))},{svg_number(y(v))}" for i, v in enumerate(values))
     last = len(values) - 1
     return tag("svg", tag("title", f"{curve.label}: {len(values)} valori finora"),
-               tag("polyline", points=points, class_="lab-spark-line"),
-               tag("circle", cx=x(last), cy=y(values[last]), r=3, class_="lab-spark-dot"),
+               tag("polyline", points=points, class_="lab-spark-line") if values else None,
+               tag("circle", cx=x(last), cy=y(values[last]), r=3, class_="lab-spark-dot") if values else None,
                viewBox=f"0 0 {width} {height}", class_="lab-spark", role="img",
                aria_label=f"Andamento di {curve.label} finora")
 
@@ -100,13 +99,12 @@ def timeline(steps, step, state):
             for i, name in enumerate(steps.phases)), class_="lab-chips", role="group", aria_label="Fasi"))
     jumps = [(j.label, jump_target(steps, j, step, state)) for j in default_jumps(steps)]
     parts.append(tag("div", *(
-        tag("button", label, type="button", class_="lab-jump", data_set=f"{steps.name}={target}",
+        tag("button", label, type="button", class_="lab-jump", data_set=None if target is None else f"{steps.name}={target}",
             disabled=target is None, title=None if target is None else f"vai al passo {num(target)}")
         for label, target in jumps), class_="lab-jumps", role="group", aria_label="Salti"))
     if steps.curve:
         values = state.get(steps.curve.key) or []
-        line = sparkline(steps.curve, values)
-        if line:
-            parts.append(tag("figure", line, tag("figcaption", f"{steps.curve.label}: {num(values[-1], 3)}"),
-                             class_="lab-spark-figure"))
+        now = num(values[-1], 3) if values else "ancora nessun valore"
+        parts.append(tag("figure", sparkline(steps.curve, values), tag("figcaption", f"{steps.curve.label}: {now}"),
+                         class_="lab-spark-figure"))
     return Html(tag("div", *parts, class_="lab-timeline-info"))
