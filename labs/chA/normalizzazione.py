@@ -20,15 +20,15 @@ passaggio in meno sui numeri e non ha il parametro β.
 Prova lo slider **aggiungi c**: somma lo stesso numero a ogni componente.
 La LayerNorm non se ne accorge, perché la media si sposta di c e la
 sottrazione lo cancella; la RMSNorm invece sì. Le barre tratteggiate
-mostrano il risultato con c = 0. Poi prova a raddoppiare tutti i numeri:
-questa volta nessuna delle due cambia. E se metti tutti i numeri uguali,
+mostrano il risultato con c = 0. Poi prova a raddoppiare tutti i numeri
+(c'è un pulsante): questa volta nessuna delle due cambia. E se metti tutti i numeri uguali,
 la LayerNorm dà solo zeri (il piccolo ε sotto la radice evita di dividere
 per zero).
 """
 
 from core.normalization import layer_norm, rms, rms_norm
 from core.stats import mean, std
-from labs.kit import Bar, Group, Slider, bars, callout, num, stat, stats, table, tag
+from labs.kit import Bar, Follow, Group, Slider, bars, callout, num, stat, stats, table, tag
 
 TITLE = "LayerNorm e RMSNorm"
 REF = "A.1"
@@ -36,13 +36,14 @@ REF = "A.1"
 EPS = 1e-5  # as PyTorch's default: it only matters when all numbers are equal
 DEFAULTS = (2.0, 4.0, 6.0, 8.0, -3.0, 1.0)
 SUB = "₁₂₃₄₅₆"
+LIMIT = 20.0  # wide enough to double the defaults: [2, 4, 6, 8, −3, 1] → [4, 8, 12, 16, −6, 2]
 
 CONTROLS = [
     Group("Il vettore di un token", (
         Slider("n", "Quanti numeri", 3, 6, 1, 3),
-        *(Slider(f"x{i + 1}", f"x{SUB[i]}" + (f" (con {i + 1} numeri o più)" if i >= 3 else ""), -10.0, 10.0, 0.5, v)
-          for i, v in enumerate(DEFAULTS)),
-        Slider("c", "Aggiungi c a ogni numero", -10.0, 10.0, 0.5, 0.0),
+        *(Slider(f"x{i + 1}", f"x{SUB[i]}" + (f" (con {i + 1} numeri o più)" if i >= 3 else ""), -LIMIT, LIMIT, 0.5,
+                 v) for i, v in enumerate(DEFAULTS)),
+        Slider("c", "Aggiungi c a ogni numero", -LIMIT, LIMIT, 0.5, 0.0),
     )),
     Group("Parametri appresi", (
         Slider("gamma", "Scala γ", -2.0, 3.0, 0.1, 1.0),
@@ -60,11 +61,41 @@ def compute(p):
     ln0, rn0 = layer_norm(base, EPS, gains, biases), rms_norm(base, EPS, gains)
     m = mean(x)
     return {
-        "x": x, "c": p["c"], "gamma": g, "beta": b, "mean": m, "centred": [v - m for v in x], "std": std(x),
+        "n": n, "base": base, "x": x, "c": p["c"], "gamma": g, "beta": b, "mean": m, "centred": [v - m for v in x], "std": std(x),
         "unit": layer_norm(x, EPS), "layer": ln, "mean_square": mean([v * v for v in x]), "rms": rms(x),
         "rms_unit": rms_norm(x, EPS), "rms_out": rn, "layer_before": ln0, "rms_before": rn0,
         "layer_shift": max(abs(a - z) for a, z in zip(ln, ln0)), "rms_shift": max(abs(a - z) for a, z in zip(rn, rn0)),
     }
+
+
+def follow(s):
+    """The numbers beyond «Quanti numeri» are not in the vector: they say so."""
+    return {f"x{i + 1}": Follow(disabled=f"Con {s['n']} numeri x{SUB[i]} non entra nel vettore: alza «Quanti numeri».")
+            for i in range(s["n"], len(DEFAULTS))}
+
+
+def doubled(s):
+    """The data-set that doubles every number of the vector (and c), or None if one would leave the sliders."""
+    values = {f"x{i + 1}": 2 * v for i, v in enumerate(s["base"])} | {"c": 2 * s["c"]}
+    if any(abs(v) > LIMIT for v in values.values()):
+        return None
+    return ";".join(f"{name}={v:g}" for name, v in values.items())
+
+
+def shift_note(s):
+    """What adding c did to each norm, said from the numbers."""
+    if s["c"] == 0 and s["gamma"] == 0:
+        return callout("Con γ = 0 la RMSNorm dà solo zeri e la LayerNorm solo β: rimetti γ diverso da 0 per vedere "
+                       "che cosa fanno.")
+    if s["c"] == 0:
+        return callout("Muovi «Aggiungi c»: la LayerNorm resterà ferma, la RMSNorm si sposterà.")
+    text = (f"Hai aggiunto {num(s['c'], 1)} a ogni numero: la LayerNorm dà gli stessi valori di prima "
+            f"(differenza massima {num(s['layer_shift'])})")
+    if s["rms_shift"] >= 0.005:
+        return callout(f"{text}, la RMSNorm no (differenza massima {num(s['rms_shift'])}).", tone="ok")
+    why = ("con γ = 0 la sua uscita è sempre zero" if s["gamma"] == 0 else
+           "i numeri sono tutti uguali e, divisi per la loro RMS, diventano tutti γ (o −γ, se sono negativi)")
+    return callout(f"{text}, e qui nemmeno la RMSNorm si muove: {why}.")
 
 
 def row(values):
@@ -109,9 +140,9 @@ def view(s):
             panel("Dopo la LayerNorm", s["layer"], s["layer_before"] if shifted else None, scale, "s2"),
             panel("Dopo la RMSNorm", s["rms_out"], s["rms_before"] if shifted else None, scale, "s3"),
             data_part="barre"),
-        callout(f"Hai aggiunto {num(s['c'], 1)} a ogni numero: la LayerNorm dà gli stessi valori di prima "
-                f"(differenza massima {num(s['layer_shift'])}), la RMSNorm no (differenza massima "
-                f"{num(s['rms_shift'])}).", tone="ok") if shifted else
-        callout("Muovi «Aggiungi c»: la LayerNorm resterà ferma, la RMSNorm si sposterà."),
+        shift_note(s),
+        tag("button", "Raddoppia tutti i numeri", type="button", class_="md-button", data_set=doubled(s),
+            disabled=doubled(s) is None,
+            title=None if doubled(s) else f"Qualche numero supererebbe {num(LIMIT, 0)}, il limite dei cursori"),
         class_="lab-panel", data_part="normalizzazione",
     )
