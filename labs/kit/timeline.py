@@ -75,7 +75,7 @@ def sparkline(curve, values, width=240, height=56):
     (an empty frame before the first value, so the page does not jump)."""
     total = max(curve.points, len(values), 2)
     high = max(values, default=1.0) or 1.0
-    low = min(0.0, *values)
+    low = min([0.0, *values])
     x = lambda i: 4 + (width - 8) * i / (total - 1)  # noqa: E731
     y = lambda v: height - 4 - (height - 8) * (v - low) / ((high - low) or 1.0)  # noqa: E731
     points = " ".join(f"{svg_number(x(i))},{svg_number(y(v))}" for i, v in enumerate(values))
