@@ -99,18 +99,17 @@ class Reader:
             i += 1
         return len(self.text)
 
-    def block_end(self, i):
-        """Index of the } that closes the { at i."""
-        depth = 0
-        while i < len(self.text):
+    def block_end(self, opening):
+        """Index of the } that closes the { at opening (a missing one is reported at the opening's line)."""
+        depth, i = 0, opening
+        while True:
             j = self.stop(i, "{}")
             if j >= len(self.text):
-                self.refuse(i, "manca una graffa chiusa «}»")
+                self.refuse(opening, "manca la graffa chiusa «}» di questa regola")
             depth += 1 if self.text[j] == "{" else -1
             if depth == 0:
                 return j
             i = j + 1
-        self.refuse(i, "manca una graffa chiusa «}»")
 
     def rules(self, i, end):
         """(prelude, start, body_start, body_end) for each rule between i and end."""

@@ -1,6 +1,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import labs
 
@@ -40,3 +41,87 @@ def test_errors_are_clear_and_nonzero():
     assert bad_value.returncode != 0 and "vento" in bad_value.stderr
     not_stepped = cli("run", "ombrello", "--steps", "2")
     assert not_stepped.returncode != 0 and "passi" in not_stepped.stderr
+
+
+def test_flags_and_values_go_in_any_order():
+    html_last = cli("run", "ombrello", "vento=1", "--html")
+    html_first = cli("run", "ombrello", "--html", "vento=1")
+    assert html_first.returncode == 0, html_first.stderr
+    assert json.loads(html_first.stdout) == json.loads(html_last.stdout)
+    assert json.loads(html_first.stdout)["params"]["vento"] == 1.0 and "<" in json.loads(html_first.stdout)["html"]
+    steps_first = cli("run", "backprop-due-pesi", "--steps", "3", "x=1")
+    steps_last = cli("run", "backprop-due-pesi", "x=1", "--steps", "3")
+    assert steps_first.returncode == 0, steps_first.stderr
+    assert json.loads(steps_first.stdout) == json.loads(steps_last.stdout)
+    assert json.loads(steps_first.stdout)["state"]["phase"] == 3
+
+
+MISTAKES = [
+    (("run", "ombrello", "vento"), "non è nella forma nome=valore"),
+    (("run", "ombrello", "vento=1", "vento=0"), "compare due volte"),
+    (("run",), "manca: laboratorio"),
+    (("run", "ombrello", "--steps"), "--steps vuole un valore"),
+    (("run", "ombrello", "--steps", "tre"), "--steps vuole un numero intero, non «tre»"),
+    (("run", "ombrello", "--colore"), "argomenti non riconosciuti: --colore"),
+    (("corri", "ombrello"), "«corri» non è tra le scelte possibili"),
+    ((), "manca: comando"),
+    (("new", "7", "nuovo-lab", "Titolo"), "il capitolo «7» non esiste: i capitoli sono 1, 2"),
+    (("new", "1", "ombrello", "Titolo"), "l'id «ombrello» esiste già: labs/ch1/ombrello.py"),
+    (("new", "1", "Nuovo_Lab", "Titolo"), "solo lettere minuscole"),
+    (("new", "1", "nuovo-lab"), "manca: titolo"),
+]
+
+
+def test_every_mistake_is_one_italian_line_with_exit_2():
+    for args, says in MISTAKES:
+        out = cli(*args)
+        assert out.returncode == 2, (args, out.stderr)
+        assert out.stdout == "" and len(out.stderr.splitlines()) == 1, (args, out.stderr)
+        assert out.stderr.startswith("errore: ") and says in out.stderr, (args, out.stderr)
+        assert "Traceback" not in out.stderr and "usage" not in out.stderr, args
+
+
+def test_a_lab_that_crashes_is_one_line_naming_where(monkeypatch, capsys):
+    import core.losses
+    from labs.__main__ import main
+
+    lab = labs.get("ombrello")
+    monkeypatch.setattr(lab.module, "compute", lambda params: core.losses.cross_entropy(-1.0))
+    assert main(["run", "ombrello"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and err.startswith("errore: core/losses.py, riga ")
+    assert "«ombrello» si è interrotto: ValueError" in err
+    monkeypatch.setattr(lab.module, "view", lambda state: "<p>non sicuro</p>")
+    monkeypatch.setattr(lab.module, "compute", lambda params: {})
+    assert main(["run", "ombrello", "--html"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("errore: labs/ch1/ombrello.py, riga ") and "ha restituito una str" in err
+
+
+def test_a_broken_module_is_listed_and_named_only_when_asked_for(monkeypatch, capsys):
+    from labs.__main__ import main
+
+    line = "labs/ch2/rotto.py, riga 3: REF «9B.2» è del capitolo 9, ma il file è in labs/ch2/"
+    good = labs.all_labs()
+    monkeypatch.setattr(labs, "_discovered", lambda: (good, {"rotto": line}))
+    assert main(["list"]) == 2
+    out = capsys.readouterr()
+    assert len(out.out.splitlines()) == len(good) and out.err == f"errore: {line}\n"
+    assert main(["run", "rotto"]) == 2 and capsys.readouterr().err == f"errore: {line}\n"
+    assert main(["run", "ombrello", "vento=1"]) == 0  # the other labs keep working
+
+
+def preview(*args):
+    script = Path(__file__).resolve().parent.parent / "scripts" / "preview.py"
+    return subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, timeout=60)
+
+
+def test_preview_mistakes_are_one_italian_line_with_exit_2():
+    for args, says in [(("ombrello", "vento"), "«vento» non è nella forma nome=valore"),
+                       (("nessuno",), "laboratorio sconosciuto: «nessuno»"),
+                       (("ombrello", "vento=9"), "«vento» deve stare tra 0.0 e 1.0"),
+                       (("ombrello", "--width", "largo"), "--width vuole un numero intero"),
+                       ((), "manca: laboratorio")]:
+        out = preview(*args)
+        assert out.returncode == 2 and len(out.stderr.splitlines()) == 1, (args, out.stderr)
+        assert out.stderr.startswith("errore: ") and says in out.stderr, (args, out.stderr)

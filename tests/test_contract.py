@@ -44,7 +44,10 @@ def assert_renders(lab, params):
     state = lab.compute(params)
     labs.check_finite(state)
     json.dumps(state, allow_nan=False)
-    html = str(lab.view(state))
+    view = lab.view(state)
+    problem = labs.view_problem(lab, view)
+    assert problem is None, problem
+    html = str(view)
     assert html.strip()
     checker = BalanceChecker()
     checker.feed(html)

@@ -59,3 +59,30 @@ def test_no_inline_scripts_of_ours(site_dir):
         start = html.index('data-lab="')
         block = html[start: html.index('data-lab-view', start)]
         assert "<script" not in block and "onclick" not in block
+
+
+def test_the_authors_guide_is_a_page_linked_from_the_navigation_and_the_home(site_dir):
+    guide = (site_dir / "scrivere-un-laboratorio" / "index.html").read_text(encoding="utf-8")
+    assert "<h1" in guide and "Scrivere un laboratorio" in guide and '<html lang="it"' in guide
+    home = (site_dir / "index.html").read_text(encoding="utf-8")
+    assert home.count('href="scrivere-un-laboratorio/"') >= 2  # in the navigation and in the text
+    nav = re.findall(r'<a href="([^"]+)" class="md-nav__link', home)
+    last_lab = labs.all_labs()[-1].path
+    assert nav.index("scrivere-un-laboratorio/") > max(i for i, href in enumerate(nav) if href == last_lab)
+    # the example lab, drawn by the build, and one drawing per kit component
+    assert 'data-set="giusta=cane"' in guide and "lab-guide-example" in guide
+    assert guide.count('class="lab-view lab-guide-figure"') >= 14
+    for name in ("Slider(name, label, min, max, step, default", "Bar(label, value, *, text=None",
+                 "line_chart(series, *, label", "plane(items, x_range, y_range, label"):
+        assert html.escape(name, quote=False) in guide or name.replace("'", "&#x27;") in guide, name
+
+
+def test_each_lab_stylesheet_is_served_scoped_and_the_global_one_has_none(site_dir):
+    served = (site_dir / "assets" / "labs" / "lab-styles.css").read_text(encoding="utf-8")
+    assert '[data-lab="transformer-miniatura"] .lab-mt-tok {' in served
+    assert '.md-typeset [data-lab="bpe"] ol.lab-bpe-merges {' in served
+    assert '[data-lab="bigrammi"] .lab-bigram .lab-mx-table {' in served
+    kit = (site_dir / "assets" / "labs" / "labs.css").read_text(encoding="utf-8")
+    assert not re.search(r"\.lab-(mt|bpe|bg|bigram|ev|decision)\b", kit)
+    page_ = page(site_dir, labs.get("transformer-miniatura"))
+    assert 'href="../../assets/labs/lab-styles.css"' in page_

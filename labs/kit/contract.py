@@ -107,8 +107,9 @@ def check_module(module, chapter):
     def require(name, what):
         if hasattr(module, name):
             return getattr(module, name)
-        near = difflib.get_close_matches(name, [n for n in vars(module) if not n.startswith("__")], n=1, cutoff=0.6)
-        hint = f" (c'è «{near[0]}»: forse volevi scrivere {name}?)" if near else ""
+        names = {n.lower(): n for n in vars(module) if not n.startswith("__")}
+        near = difflib.get_close_matches(name.lower(), names, n=1, cutoff=0.6)
+        hint = f" (c'è «{names[near[0]]}»: forse volevi scrivere {name}?)" if near else ""
         raise ContractError(f"{place(file)}: manca {name}, {what}{hint}. "
                             "Un file di aiuto che non è un laboratorio va chiamato con «_» davanti (_comune.py)")
 
@@ -168,20 +169,31 @@ def check_view(module, html):
     return f"{where}: view() ha restituito {type(html).__name__}, non l'Html del kit (tag(), join(), …)"
 
 
-def crash_place(error):
+def crash_place(error, also=()):
     """Where an exception happened: the last frame of its traceback inside
-    labs/ or core/ (the kit included), or the last frame of all."""
-    frames = []
-    tb = error.__traceback__
+    labs/ or core/ (the kit included) or in one of the files also, or else
+    the last frame of all."""
+    if isinstance(error, SyntaxError) and error.filename:
+        return place(error.filename, error.lineno)
+    frames = traceback_frames(error)
+    ours = [f for f in frames if inside(f[0], also)]
+    chosen = (ours or frames or [None])[-1]
+    return place(*chosen) if chosen else "?"
+
+
+def traceback_frames(error):
+    """[(filename, line)] of error's traceback, outermost first."""
+    frames, tb = [], error.__traceback__
     while tb is not None:
         frames.append((tb.tb_frame.f_code.co_filename, tb.tb_lineno))
         tb = tb.tb_next
-    ours = [f for f in frames if os.path.abspath(f[0]).startswith(
-        (os.path.join(ROOT, "labs") + os.sep, os.path.join(ROOT, "core") + os.sep))]
-    if isinstance(error, SyntaxError) and error.filename:
-        return place(error.filename, error.lineno)
-    chosen = (ours or frames or [None])[-1]
-    return place(*chosen) if chosen else "?"
+    return frames
+
+
+def inside(filename, also=()):
+    path = os.path.abspath(filename)
+    return path.startswith((os.path.join(ROOT, "labs") + os.sep, os.path.join(ROOT, "core") + os.sep)) or \
+        path in {os.path.abspath(f) for f in also}
 
 
 def describe(error):
@@ -191,16 +203,18 @@ def describe(error):
 
 
 def import_problem(filename, error):
-    """The Italian line for a lab module that could not be imported."""
+    """The Italian line for a lab module that could not be imported: its file
+    and the line of its own that was running, and where the exception came
+    from if that is another file."""
     if isinstance(error, ContractError):
         return str(error)
     if isinstance(error, SyntaxError):
         return f"{place(error.filename or filename, error.lineno)}: errore di sintassi ({error.msg})"
-    where = crash_place(error)
-    own = place(filename)
-    detail = f" (a {where})" if not where.startswith(own) else ""
-    start = where if where.startswith(own) else own
-    return f"{start}: il modulo non si importa: {describe(error)}{detail}"
+    own = os.path.abspath(filename)
+    lines = [line for name, line in traceback_frames(error) if os.path.abspath(name) == own]
+    where = crash_place(error, also=(filename,))
+    elsewhere = "" if where.startswith(place(filename)) else f" (a {where})"
+    return f"{place(filename, lines[-1] if lines else None)}: il modulo non si importa: {describe(error)}{elsewhere}"
 
 
 def short(value):
