@@ -33,7 +33,7 @@ import math
 from core.losses import softmax
 from core.schedules import grpo_advantages, reverse_kl
 from core.stats import mean, std
-from labs.kit import (Bar, Group, Slider, bars, callout, formula, num, presets, stat, stats, table, tag)
+from labs.kit import (Bar, Follow, Group, Slider, bars, callout, formula, num, presets, stat, stats, table, tag)
 
 TITLE = "GRPO e distillazione on-policy"
 REF = "4.4"
@@ -81,6 +81,13 @@ def compute(p):
                       "kl": reverse_kl(s, m), "terms": [a * math.log(a / b) for a, b in zip(s, m)]})
     return {"rewards": rewards, "mean": mean(rewards), "std": std(rewards), "advantages": grpo_advantages(rewards),
             "steps": steps, "token": p["token"], "t": p["allenamento"], "total_kl": sum(x["kl"] for x in steps)}
+
+
+def follow(s):
+    """Rewards of answers beyond the group's size are not used: they say so."""
+    n = len(s["rewards"])
+    return {f"r{k}": Follow(disabled=f"Il gruppo ha {n} risposte: la risposta {k} non c'è. Alza «Risposte nel "
+                                     "gruppo».") for k in range(n + 1, MAX_GROUP + 1)}
 
 
 def grpo_panel(s):
