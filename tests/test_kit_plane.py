@@ -126,3 +126,22 @@ def test_presets_and_vector_text():
     assert "&lt;30°&gt;" in html and 'type="button"' in html
     assert vector_text([2, 1.5]) == "[2 ; 1,5]"
     assert vector_text([-1.0, 0.25]) == "[−1 ; 0,25]"
+
+
+def test_a_handle_for_shift_sliders_maps_the_pointer_to_the_shift():
+    """drag_origin: the sliders hold position − origin, so the handle's own plane is moved by the origin."""
+    html = str(plane([Point((0.7, 0.2), label="re", drag=("a_dx", "a_dy"), drag_origin=(0.9, 0.1)),
+                      Point((1, 1), label="x", drag=("x1", "x2"))], (-0.3, 1.3), (-0.3, 1.3), label="piano"))
+    root = parse(html)
+    inner = [e for e in root.iter(f"{SVG}svg") if e.get("data-plane") and e is not root]
+    assert len(inner) == 1  # only the shifted handle needs its own plane
+    (target,) = [c for c in inner[0].iter(f"{SVG}circle") if c.get("data-drag")]
+    assert target.get("data-drag") == "a_dx a_dy"
+    cx, cy = float(target.get("cx")), float(target.get("cy"))
+    assert (cx, cy) == pytest.approx(data_to_drawing(root, 0.7, 0.2))  # drawn where the point is
+    # the runtime's inverse map on the nested plane gives the shift, not the position
+    xmin, xmax, ymin, ymax = (float(v) for v in inner[0].get("data-plane").split())
+    bx, by, w, h = view_box(inner[0])
+    assert xmin + (cx - bx) / w * (xmax - xmin) == pytest.approx(-0.2)
+    assert ymax - (cy - by) / h * (ymax - ymin) == pytest.approx(0.1)
+    assert inner[0].get("overflow") == "visible"

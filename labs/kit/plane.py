@@ -5,7 +5,10 @@ given in data coordinates.
 The data rectangle fills the whole viewBox, and the <svg> says so in
 data-plane="xmin xmax ymin ymax": that is how the browser runtime turns a
 pointer position back into data coordinates when the reader drags a point
-whose item was given drag=("xname", "yname") (two Slider names).
+whose item was given drag=("xname", "yname") (two Slider names). When the
+sliders hold a shift from a fixed place rather than the position itself,
+drag_origin names that place: the handle then sits in a nested <svg> whose
+data-plane is moved by it, so the runtime writes position − origin.
 
 Colours come only from CSS classes (see «kit: plane» in labs.css): every item
 takes a style among STYLES.
@@ -39,6 +42,7 @@ class Arrow:
     drag: tuple | None = None
     label_at: str = "auto"
     dashed: bool = False
+    drag_origin: tuple | None = None
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,7 @@ class Point:
     drag: tuple | None = None
     label_at: str = "ne"
     hollow: bool = False
+    drag_origin: tuple | None = None
 
 
 @dataclass(frozen=True)
@@ -167,11 +172,20 @@ def direction_of(dx, dy):
     return ("e", "ne", "n", "nw", "w", "sw", "s", "se")[int((angle + 22.5) // 45) % 8]
 
 
-def handle(frame, p, drag, what):
-    """A large invisible target on a draggable point (the sliders remain its keyboard access)."""
+def handle(frame, p, drag, what, origin=None):
+    """A large invisible target on a draggable point (the sliders remain its keyboard access).
+
+    With an origin the sliders hold p − origin: the target goes in a nested
+    <svg> over the same pixels whose data-plane is the frame's moved by −origin."""
     x, y = frame(p)
-    return tag("circle", tag("title", f"Trascina per spostare {what}".strip()), cx=float(x), cy=float(y), r=18.0,
-               class_="lab-plane-handle", data_drag=f"{drag[0]} {drag[1]}")
+    target = tag("circle", tag("title", f"Trascina per spostare {what}".strip()), cx=float(x), cy=float(y), r=18.0,
+                 class_="lab-plane-handle", data_drag=f"{drag[0]} {drag[1]}")
+    if not origin:
+        return target
+    f, (ox, oy) = frame, origin
+    return tag("svg", target, x=0.0, y=0.0, width=float(f.width), height=float(f.height),
+               viewBox=f"0 0 {svg_number(f.width)} {svg_number(f.height)}", overflow="visible",
+               data_plane=" ".join(f"{v:.12g}" for v in (f.xmin - ox, f.xmax - ox, f.ymin - oy, f.ymax - oy)))
 
 
 def draw_arrow(frame, item, labels, handles):
@@ -193,7 +207,7 @@ def draw_arrow(frame, item, labels, handles):
         where = item.label_at if item.label_at != "auto" else (direction_of(x2 - x1, y2 - y1) if length >= 1 else "ne")
         labels.append(place_label(frame, x2, y2, item.label, item.style, where))
     if item.drag:
-        handles.append(handle(frame, item.end, item.drag, item.label))
+        handles.append(handle(frame, item.end, item.drag, item.label, item.drag_origin))
     return tag("g", *parts, class_=style_class("arrow", item.style))
 
 
@@ -202,7 +216,7 @@ def draw_point(frame, item, labels, handles):
     if item.label:
         labels.append(place_label(frame, x, y, item.label, item.style, item.label_at))
     if item.drag:
-        handles.append(handle(frame, item.at, item.drag, item.label))
+        handles.append(handle(frame, item.at, item.drag, item.label, item.drag_origin))
     return circle(x, y, 5.5 if item.hollow else 4.5,
                   class_=style_class("point", item.style) + (" is-hollow" if item.hollow else ""))
 
