@@ -167,6 +167,24 @@ def discover(package):
     return tuple(sorted(found, key=lambda lab: lab.order)), problems
 
 
+def from_file(path):
+    """A lab from a file outside the package: the .py that «Il codice Python»
+    downloads (the lab's module with the reader's edits). Its chapter comes from its REF."""
+    if not path.is_file():
+        raise LookupError(f"il file «{path}» non esiste")
+    module = type(sys)(f"{__name__}.file.{path.stem}")  # its id is the file's name
+    module.__file__ = str(path)
+    try:
+        exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), module.__dict__)
+    except Exception as error:
+        raise LabError(f"{path}: il file non si esegue ({type(error).__name__}: {error})") from None
+    number = re.match(r"[0-9]+|[A-Z]", str(getattr(module, "REF", "")))
+    if not number:
+        raise LabError(f"{path}: manca REF, il numero del laboratorio nella guida")
+    package = importlib.import_module(f"{__name__}.ch{number.group(0)}")
+    return Lab(module, Chapter(number.group(0), (package.__doc__ or "").strip().splitlines()[0]))
+
+
 @cache
 def _discovered():
     return discover(sys.modules[__name__])
@@ -299,5 +317,5 @@ def render_json(lab_id, raw_json):
     return json.dumps(render(lab_id, json.loads(raw_json)))
 
 
-__all__ = ["Chapter", "ContractError", "Lab", "LabError", "ParamError", "all_labs", "check_finite", "discover", "get",
+__all__ = ["Chapter", "ContractError", "Lab", "LabError", "ParamError", "all_labs", "check_finite", "discover", "from_file", "get",
            "load", "problems", "ref_key", "render", "render_json", "view_problem"]

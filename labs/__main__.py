@@ -2,6 +2,7 @@
 
     python -m labs list [--json]
     python -m labs run <id> [--steps N] [--html] [name=value ...]
+    python -m labs run --file laboratorio_modificato.py [name=value ...]
     python -m labs new <capitolo> <id> "Titolo"
 
 `run` prints the lab's state as JSON; `new` writes a lab module that already
@@ -14,7 +15,7 @@ import json
 import sys
 from pathlib import Path
 
-from . import ContractError, LabError, ParamError, all_labs, check_finite, get, problems, view_problem
+from . import ContractError, LabError, ParamError, all_labs, check_finite, from_file, get, problems, view_problem
 from .cli import Parser, assignments, crash_line
 from .kit.contract import place
 from .scaffold import new_lab
@@ -29,8 +30,9 @@ def parsers():
     listing = Parser(prog="python -m labs list", description="Elenca i laboratori.")
     listing.add_argument("--json", action="store_true", help="un oggetto JSON per laboratorio")
     run = Parser(prog="python -m labs run", description="Calcola lo stato di un laboratorio e lo stampa come JSON.")
-    run.add_argument("lab", metavar="laboratorio")
+    run.add_argument("lab", metavar="laboratorio", nargs="?")
     run.add_argument("params", nargs="*", metavar="nome=valore")
+    run.add_argument("--file", metavar="FILE.py", help="un laboratorio scaricato da «Il codice Python» (con le modifiche)")
     run.add_argument("--steps", type=int, default=None, help="nei laboratori a passi: avanza di N passi")
     run.add_argument("--html", action="store_true", help="stampa anche l'HTML della vista")
     new = Parser(prog="python -m labs new", description="Scrive un nuovo laboratorio, pronto da riscrivere.")
@@ -60,7 +62,14 @@ def list_labs(args):
 
 
 def run_lab(args):
-    lab = get(args.lab)
+    if args.file:
+        lab = from_file(Path(args.file))
+        if args.lab:  # with --file every positional is a name=value
+            args.params.insert(0, args.lab)
+    elif args.lab:
+        lab = get(args.lab)
+    else:
+        raise ParamError("manca il laboratorio: un id (python -m labs list) oppure --file FILE.py")
     raw = assignments(args.params)
     if args.steps is not None:
         steps = [c for c in lab.params_list if c.kind == "steps"]

@@ -110,3 +110,15 @@ def test_the_downloaded_module_is_a_whole_lab(lab, tmp_path):
     namespace = {"__name__": lab.module.__name__}
     exec(compile(source, "modificato.py", "exec"), namespace)
     assert str(namespace["view"](namespace["compute"](lab.defaults()))) == labs.render(lab.id, {})["html"]
+
+
+def test_the_downloaded_file_runs_with_the_cli(tmp_path, capsys):
+    from labs.__main__ import main
+    lab = labs.get("softmax-temperatura")
+    path = tmp_path / "softmax_temperatura_modificato.py"
+    path.write_text(code.edited_source(lab.module, softmax_edit(code.editable_text(lab.module))), encoding="utf-8")
+    assert main(["run", "--file", str(path), "temperatura=2"]) == 0
+    assert '"temperatura": 2.0' in capsys.readouterr().out
+    assert main(["run", "aggiunta=1000", "--file", str(path)]) == 2  # the edit overflows where the original does not
+    assert "OverflowError" in capsys.readouterr().err
+    assert main(["run", "softmax-temperatura", "aggiunta=1000"]) == 0
