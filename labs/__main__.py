@@ -69,7 +69,7 @@ def run_lab(args):
     elif args.lab:
         lab = get(args.lab)
     else:
-        raise ParamError("manca il laboratorio: un id (python -m labs list) oppure --file FILE.py")
+        raise ParamError("manca: laboratorio (un id da «python -m labs list», oppure --file FILE.py)")
     raw = assignments(args.params)
     if args.steps is not None:
         steps = [c for c in lab.params_list if c.kind == "steps"]
