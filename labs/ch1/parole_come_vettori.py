@@ -12,9 +12,11 @@ Poi si parte da «re» e si aggiunge quella freccia. Si arriva su
 qualità tolta o aggiunta alla parola.
 
 Scegli altre tre parole per il conto A − B + C: il laboratorio dice quale
-parola è più vicina al punto d'arrivo, e a che distanza. Con i cursori puoi
-anche spostare le tre parole scelte e vedere come si muove il risultato:
-spostare A o C lo trascina nello stesso verso, spostare B in quello opposto.
+parola è più vicina al punto d'arrivo, e a che distanza. Come in word2vec,
+le tre parole del conto non valgono come risposta: se il punto cade su una
+di loro, lo dice, e cerca tra le altre. **Trascina** le tre parole scelte
+(o usa i cursori) e guarda come si muove il risultato: spostare A o C lo
+trascina nello stesso verso, spostare B in quello opposto.
 
 Qui il conto torna preciso perché i numeri li abbiamo inventati noi. Nei
 modelli veri le parole hanno centinaia o migliaia di numeri senza nome,
@@ -64,8 +66,13 @@ def compute(p):
     step = [round(x, 10) for x in sub(c, b)]
     result = [round(x, 10) for x in add(a, step)]  # 0.9 − 0.1 + 0.1 is 0.9000000000000001 in floats
     ranked = sorted(((norm(sub(result, at)), w) for w, at in places.items()), key=lambda t: (round(t[0], 9), t[1]))
+    inputs = {p[slot] for slot, *_ in SLOTS}
+    # word2vec's rule: the words of the sum are not answers; an input closer than the answer is named apart
+    answers = [(d, w) for d, w in ranked if w not in inputs]
+    closer = [{"word": w, "distance": round(d, 10)} for d, w in ranked if w in inputs and d < answers[0][0] - 1e-9]
     return {"words": [p[slot] for slot, *_ in SLOTS], "places": places, "step": step, "result": result,
-            "nearest": [{"word": w, "distance": round(d, 10)} for d, w in ranked[:3]],
+            "nearest": [{"word": w, "distance": round(d, 10)} for d, w in answers[:3]], "closer_input": closer,
+            "offsets": {slot: [p[f"{slot}_dx"], p[f"{slot}_dy"]] for slot, *_ in SLOTS},
             "moved": any(p[f"{slot}_{axis}"] for slot, *_ in SLOTS for axis in ("dx", "dy")),
             "in_view": all(VIEW[0] <= x <= VIEW[1] for x in result)}
 
@@ -76,7 +83,15 @@ def view(s):
     name = f"{wa} − {wb} + {wc}"
     best = s["nearest"][0]
     styles = {best["word"]: "result", wa: "a", wb: "b", wc: "c"}
-    items = [Point(at, w, style=styles.get(w, "muted"), label_at=WORDS[w][1]) for w, at in places.items()]
+    slot_of = {w: slot for (slot, *_), w in reversed(list(zip(SLOTS, (wa, wb, wc))))}  # A first if a word is twice
+    items = []
+    for w, at in places.items():
+        slot = slot_of.get(w)
+        # the sliders hold the shift from where the word is without this slot's own shift
+        origin = [a - o for a, o in zip(at, s["offsets"][slot])] if slot else None
+        items.append(Point(at, w, style=styles.get(w, "muted"), label_at=WORDS[w][1],
+                           drag=(f"{slot}_dx", f"{slot}_dy") if slot else None,
+                           drag_origin=tuple(origin) if slot else None))
     items += [Point(WORDS[w][0], style="muted", hollow=True)
               for w in dict.fromkeys((wa, wb, wc)) if places[w] != list(WORDS[w][0])]
     items += [Arrow(c, start=b, style="d"),
@@ -88,12 +103,17 @@ def view(s):
     tied = [n["word"] for n in s["nearest"] if abs(n["distance"] - best["distance"]) < 1e-9]
     parts = [
         figure,
+        tag("p", "Trascina le parole A, B e C (o usa i cursori) per spostarle.", class_="lab-step-counter"),
         formula(f"{wc} − {wb} = {vector_text(c)} − {vector_text(b)} = {vector_text(s['step'])}"),
         formula(f"{wa} + ({wc} − {wb}) = {vector_text(a)} + {vector_text(s['step'])} = {vector_text(result)}"),
-        stats(stat(f"Parola più vicina a {name}" + (" (pari merito)" if len(tied) > 1 else ""), ", ".join(tied),
+        stats(stat(f"Parola più vicina a {name}, escluse le tre del conto" + (" (pari merito)" if len(tied) > 1
+                                                                             else ""), ", ".join(tied),
                    tone="ok" if best["distance"] < 1e-9 else None),
               stat("Distanza", cell_text(best["distance"]))),
-        table(["Parola", "Vettore", "Distanza dal risultato"],
+        callout(f"Più vicina ancora è «{s['closer_input'][0]['word']}» (distanza "
+                f"{cell_text(s['closer_input'][0]['distance'])}), ma è una delle parole del conto: come word2vec, "
+                "il laboratorio non la conta come risposta.", tone="warn") if s["closer_input"] else None,
+        table(["Parola (escluse A, B e C)", "Vettore", "Distanza dal risultato"],
               [[n["word"], vector_text(places[n["word"]]), cell_text(n["distance"])] for n in s["nearest"]]),
     ]
     if not s["in_view"]:
