@@ -1,0 +1,151 @@
+"""Control → view in CPython: what a lab costs before the browser adds Pyodide.
+
+    python scripts/bench_compute.py [--labs id,id] [--repeat 3] [--json out.json]
+
+For every lab, times what the worker runs on a change, labs.render_json
+(parse → compute → follow → view → JSON), over the same ≥ 30 settings as
+scripts/bench.py's controls section (each applied on top of the last, as a
+reader moves one control at a time), and at the lab's most expensive corner:
+every slider at the end that costs more, every choice and toggle at its
+costliest value, found one control at a time from the defaults.
+
+Pyodide is 2–4 × slower than CPython here, so the budget is compute + view
+≤ 4 ms median and ≤ 8 ms at p95 and at the corner (16/33 ms in the browser).
+Times are this process's CPU time (time.process_time), not the wall clock:
+on a machine shared with other work, the wall clock counts the time other
+processes had the core; --wall measures it anyway. Each setting is timed
+--repeat times and its fastest time kept. Run it twice to see the noise.
+"""
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+import labs  # noqa: E402
+
+try:  # the same settings as the browser benchmark (it needs playwright to import)
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from bench import changes, p95
+except ImportError:  # pragma: no cover - a machine without playwright
+    def p95(values):
+        ordered = sorted(values)
+        return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+    def changes(lab, rng, count=30):
+        """≥ count settings spread over every control: its ends, then random values."""
+        sliders = [c for c in lab.params_list if c.kind in ("slider", "choice", "toggle")]
+        plan = []
+        for c in sliders:
+            if c.kind == "slider":
+                plan += [{c.name: str(c.max)}, {c.name: str(c.min)}]
+            elif c.kind == "choice":
+                plan += [{c.name: v} for v, _ in c.options]
+            else:
+                plan += [{c.name: "1"}, {c.name: "0"}]
+        while sliders and len(plan) < count:
+            c = rng.choice(sliders)
+            if c.kind == "slider":
+                plan.append({c.name: str(c.parse(rng.uniform(c.min, c.max)))})
+            elif c.kind == "choice":
+                plan.append({c.name: rng.choice(c.options)[0]})
+            else:
+                plan.append({c.name: rng.choice("01")})
+        return plan
+
+MEDIAN_BUDGET, P95_BUDGET = 4.0, 8.0  # ms, CPython
+
+
+def raw(value):
+    """A parameter as the page sends it: a string (toggles as 0/1)."""
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    return str(value)
+
+
+CLOCK = time.process_time
+
+
+def timed(lab, params, repeat):
+    """Fastest of repeat renders of params, in ms; raises if the lab fails on them."""
+    text = json.dumps(params)
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = CLOCK()
+        out = labs.render_json(lab.id, text)
+        best = min(best, (CLOCK() - t0) * 1000)
+    result = json.loads(out)
+    if not result["ok"]:
+        raise RuntimeError(f"{lab.id} {params}: {result['error']}")
+    return best
+
+
+def corner(lab, start, repeat):
+    """The costliest value of each control, chosen one at a time from the defaults, all together."""
+    params = dict(start)
+    for c in lab.params_list:
+        if c.kind == "slider":
+            options = [raw(c.min), raw(c.max)]
+        elif c.kind == "choice":
+            options = [v for v, _ in c.options]
+        elif c.kind == "toggle":
+            options = ["0", "1"]
+        else:
+            continue
+        params[c.name] = max(options, key=lambda v: timed(lab, {**start, c.name: v}, repeat))
+    return params
+
+
+def bench(lab, repeat):
+    start = {name: raw(value) for name, value in lab.defaults().items()}
+    labs.render_json(lab.id, json.dumps(start))  # imports and first-call caches, as the worker's warm-up
+    default = timed(lab, start, repeat)
+    params, times = dict(start), []
+    for change in changes(lab, random.Random(lab.id)):
+        params.update(change)
+        times.append(timed(lab, params, repeat))
+    expensive = corner(lab, start, repeat)
+    worst = timed(lab, expensive, repeat)
+    times = times or [default]
+    return {"default": round(default, 2), "median": round(statistics.median(times), 2),
+            "p95": round(p95(times), 2), "max": round(max(times), 2), "n": len(times),
+            "corner": round(worst, 2), "corner_params": {k: v for k, v in expensive.items() if start.get(k) != v}}
+
+
+def over(r):
+    return r["median"] > MEDIAN_BUDGET or max(r["p95"], r["corner"]) > P95_BUDGET
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Comando → vista in CPython, per laboratorio.")
+    parser.add_argument("--labs", default="", help="id dei laboratori, separati da virgole (tutti se vuoto)")
+    parser.add_argument("--repeat", type=int, default=3, help="ripetizioni di ogni impostazione (si tiene la più veloce)")
+    parser.add_argument("--json", default="", help="scrivi anche i risultati in questo file")
+    parser.add_argument("--wall", action="store_true", help="tempo reale invece del tempo di CPU del processo")
+    args = parser.parse_args()
+    global CLOCK
+    CLOCK = time.perf_counter if args.wall else time.process_time
+    wanted = set(filter(None, args.labs.split(",")))
+    chosen = [lab for lab in labs.all_labs() if not wanted or lab.id in wanted]
+    results = {}
+    for lab in chosen:
+        results[lab.id] = {"ref": lab.ref, **bench(lab, args.repeat)}
+        print(f"  {lab.ref:6} {lab.id}: {results[lab.id]['median']:.1f} ms", file=sys.stderr, flush=True)
+    print(f"{'lab':6} {'id':24} {'default':>8} {'mediana':>8} {'p95':>8} {'max':>8} {'angolo':>8}  (ms, CPython, " + ("tempo reale" if args.wall else "CPU") + ")")
+    for lab_id, r in sorted(results.items(), key=lambda item: -item[1]["p95"]):
+        flag = f"  ← fuori budget ({MEDIAN_BUDGET:g}/{P95_BUDGET:g} ms)" if over(r) else ""
+        print(f"{r['ref']:6} {lab_id:24} {r['default']:8.1f} {r['median']:8.1f} {r['p95']:8.1f} {r['max']:8.1f} "
+              f"{r['corner']:8.1f}{flag}")
+    heavy = [lab_id for lab_id, r in results.items() if over(r)]
+    print(f"\n{len(heavy)} su {len(results)} fuori budget" + (f": {', '.join(heavy)}" if heavy else ""))
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2, ensure_ascii=False), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
