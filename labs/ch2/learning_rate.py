@@ -26,8 +26,8 @@ pre-training.
 """
 
 from core.descent import descend
-from labs.kit import (Handle, Marker, Series, Slider, callout, formula, line_chart, num, presets, stat, stats, table,
-                      tag)
+from labs.kit import (Handle, Marker, Series, Slider, callout, formula, line_chart, num, plural, presets, share, stat,
+                      stats, table, tag, the)
 
 TITLE = "Il learning rate"
 REF = "2.4"
@@ -78,12 +78,12 @@ def compute(params):
 
 
 def message(s):
-    last = f"dopo {num(len(s['steps']))} passi w = {num(s['weights'][-1])}"
+    last = f"dopo {plural(len(s['steps']), 'passo', 'passi')} w = {num(s['weights'][-1])}"
     return {
         "fermo": ("Fermo: parti già dal fondo, il gradiente è 0 e w non si muove.", "ok"),
         "converge": (f"Converge: al passo {num(s['arrived_at'] or 0)} w è già praticamente sul minimo, e ci resta "
                      f"({last}).", "ok"),
-        "striscia": (f"Striscia: {last}, ha fatto solo il {num(100 * s['travelled'], 0)} % della strada. "
+        "striscia": (f"Striscia: {last}, ha fatto solo {the(share(s['travelled']))} della strada. "
                      "Il passo è troppo piccolo (o i passi troppo pochi).", "warn"),
         "oscilla": ("Oscilla: a ogni passo scavalca il minimo. " + (
             "I salti si accorciano e alla fine arriva, ma sprecando passi." if s["damped"] else
@@ -131,6 +131,7 @@ def view(s):
         track,
         tag("h3", "I primi passi, uno per uno"),
         table(head, rows[:6]),
-        tag("details", tag("summary", f"Tutti i {num(len(rows))} passi"), table(head, rows)) if len(rows) > 6 else None,
+        tag("details", tag("summary", f"Tutti {the(num(len(rows)) + ' passi', plural=True)}"), table(head, rows))
+        if len(rows) > 6 else None,
         class_="lab-panel", data_part="learning-rate",
     )

@@ -24,8 +24,8 @@ fino in fondo; accorcia il training e la stessa curva si comprime.
 """
 
 from core.schedules import warmup_cosine_lr
-from labs.kit import (Group, Handle, Marker, Series, Slider, big, callout, formula, line_chart, num, percent, stat,
-                      stats, table, tag)
+from labs.kit import (Follow, Group, Handle, Marker, Series, Slider, big, callout, formula, line_chart, num, percent,
+                      stat, stats, table, tag)
 
 TITLE = "Warm-up e coseno"
 REF = "4.2"
@@ -65,6 +65,11 @@ def compute(p):
             "zoom_curve": [[t, lr(t)] for t in sorted({round(min(zoom, total) * k / 120) for k in range(121)}
                                                           | ({warmup} if warmup <= zoom else set()))],
             "checkpoints": [[t, lr(t)] for t in checkpoints]}
+
+
+def follow(s):
+    """The step to look at and the warm-up stop at the end of the training."""
+    return {"passo": Follow(max=s["total"]), "warmup": Follow(max=s["total"])}
 
 
 def chart(s, curve, x_max, label, height):

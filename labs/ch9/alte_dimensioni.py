@@ -31,7 +31,7 @@ import math
 
 from core.linalg import dot, random_direction, seeded_rng
 from core.stats import bin_counts, mean, std
-from labs.kit import (Choice, Marker, Series, Slider, Toggle, callout, formula, histogram, line_chart, num,
+from labs.kit import (Choice, Marker, Series, Slider, Toggle, callout, formula, histogram, line_chart, num, plural,
                       percent, stat, stats, tag)
 
 TITLE = "Alte dimensioni"
@@ -99,7 +99,8 @@ def view(s):
         callout(f"Tutte le {num(s['pairs'])} coppie formano un angolo tra {num(s['min_angle'], 1)}° e "
                 f"{num(180 - s['min_angle'], 1)}°" + (": nessuna è lontana dall'angolo retto." if s["min_angle"] > 80
                                                       else ".")),
-        callout(f"{num(s['outside'])} coppie hanno un coseno fuori dall'intervallo mostrato.", tone="warn")
+        callout(f"{plural(s['outside'], 'coppia ha', 'coppie hanno')} un coseno fuori dall'intervallo mostrato.",
+                tone="warn")
         if s["outside"] else None,
         tag("h3", "La larghezza al crescere di d"),
         spread_chart(s),

@@ -30,7 +30,7 @@ allarghi d_ff insieme a d), il vocabolario solo con d.
 from core.model_size import (BYTES, Decoder, attention_params, kv_width, mlp_params, mlp_share, parameter_counts,
                              training_bytes, weight_bytes)
 from labs.kit import (Bar, Choice, Follow, Group, Slider, Toggle, bars, big, callout, data_size, formula, num, percent,
-                      plural, presets, share, stat, stats, table, tag)
+                      plural, presets, share, stat, stats, table, tag, the)
 
 TITLE = "I conti di un 7B"
 REF = "9F"
@@ -141,8 +141,8 @@ def view(s):
         tag("h3", "Dove stanno i parametri"),
         bars(rows, label="Quota dei parametri per parte del modello", hi=1.0),
         recipe,
-        callout(f"La tabella dei token ({'una, anche testa' if s['condivisa'] else 'embedding e testa'}) è il"
-                f" {percent(embed)} del totale: in un modello piccolo pesa quanto i blocchi, in uno grande "
+        callout(f"La tabella dei token ({'una, anche testa' if s['condivisa'] else 'embedding e testa'}) è "
+                f"{the(percent(embed))} del totale: in un modello piccolo pesa quanto i blocchi, in uno grande "
                 "diventa una piccola parte.", tone="warn") if embed > 0.2 else None,
         tag("h3", "Dentro un blocco: attention contro MLP"),
         *inside_block(s),

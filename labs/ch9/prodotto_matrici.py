@@ -22,8 +22,8 @@ risultato ha m · p caselle e ognuna chiede n moltiplicazioni.
 import random
 
 from core.linalg import column, matmul, shape
-from labs.kit import (Group, Slider, callout, equation, factor, formula, matrix, num, shape_label, stat, stats,
-                      tag)
+from labs.kit import (Follow, Group, Slider, callout, equation, factor, formula, matrix, num, plural, shape_label, stat,
+                      stats, tag)
 
 TITLE = "Prodotto tra matrici"
 REF = "9B.8"
@@ -64,6 +64,15 @@ def compute(p):
     return state
 
 
+def follow(s):
+    """i and j pick a cell of A·B: they stop at its size, and wait while A·B does not exist."""
+    m, p = len(s["A"]), len(s["B"][0])
+    if not s["ok"]:
+        reason = "A·B non esiste finché n e n₂ sono diversi: non c'è una casella da scegliere."
+        return {"i": Follow(disabled=reason), "j": Follow(disabled=reason)}
+    return {"i": Follow(max=m), "j": Follow(max=p)}
+
+
 def view(s):
     A, B = s["A"], s["B"]
     (m, n), (n2, p) = shape(A), shape(B)
@@ -72,7 +81,8 @@ def view(s):
     if not s["ok"]:
         return tag("div", rule, equation(matrix(A, label="A"), "·", matrix(B, label="B"), "=", "?"), callout(
             f"{shape_label(m, n)}·{shape_label(n2, p)}: le dimensioni interne {n} e {n2} non coincidono. "
-            f"Ogni casella del risultato sarebbe il prodotto scalare di una riga di A, che ha {n} numeri, per una "
+            f"Ogni casella del risultato sarebbe il prodotto scalare di una riga di A, che ha "
+            f"{plural(n, 'numero', 'numeri')}, per una "
             f"colonna di B, che ne ha {n2}: due liste di lunghezza diversa non si moltiplicano a coppie. "
             "Porta n e n₂ allo stesso valore.", tone="error"), data_ok="no")
     i, j = s["i"], s["j"]

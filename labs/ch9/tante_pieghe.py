@@ -27,8 +27,8 @@ import math
 from functools import cache
 
 from core.fitting import elbow_curve, evaluate, even_elbows, fit_elbows, from_points, grid, mse
-from labs.kit import (Choice, Group, Handle, Marker, Series, Slider, Toggle, callout, formula, line_chart, num,
-                      stat, stats, tag)
+from labs.kit import (Choice, Follow, Group, Handle, Marker, Series, Slider, Toggle, callout, formula, line_chart,
+                      num, plural, stat, stats, tag)
 
 TITLE = "Tante pieghe, una curva"
 REF = "9B.10"
@@ -91,9 +91,18 @@ def compute(p):
     knots = [(-1.0, p["inizio"]), *sorted((e, h) for e, h, _ in used), (1.0, p["fine"])]
     c, s0, elbows, slopes = from_points(knots)
     return {"target": p["bersaglio"], "curve": target[::2], "terms": p["termini"], "clashes": [i for *_, i in clashes],
+            "in_use": p["gomiti"],
             "hand": {"c": c, "s0": s0, "elbows": elbows, "slopes": slopes, "knots": knots, "handles": used,
                      "mse": mse(evaluate(XS, c, s0, elbows, slopes), target)},
             "fit": dict(fits[p["automatici"] - 1]), "errors": [f["mse"] for f in fits]}
+
+
+def follow(s):
+    """The elbows beyond «Gomiti in uso» are not drawn: their sliders say so."""
+    n = s["in_use"]
+    used = "Nessun gomito in uso" if n == 0 else "In uso c'è 1 gomito" if n == 1 else f"In uso ci sono {n} gomiti"
+    reason = f"{used}: alza «Gomiti in uso»."
+    return {f"{axis}{i}": Follow(disabled=reason) for i in range(n + 1, HAND + 1) for axis in ("e", "h")}
 
 
 def small(x):
@@ -124,7 +133,8 @@ def main_chart(s):
         series += [Series("termini (la loro somma è la spezzata)" if k == 0 else "", piece, class_="muted")
                    for k, piece in enumerate(pieces)]
     series += [Series(f"{name}: {formula_text}", tuple(zip(XS[::2], s["curve"])), class_="target"),
-               Series(f"fit automatico, {fit['n']} gomiti", tuple(fit["knots"]), class_="s2", dashed=True),
+               Series(f"fit automatico, {plural(fit['n'], 'gomito', 'gomiti')}", tuple(fit["knots"]), class_="s2",
+                      dashed=True),
                Series("la tua spezzata", tuple(hand["knots"]), class_="s1")]
     handles = [Handle(-1.0, hand["knots"][0][1], x_name=None, y_name="inizio",
                       label="Estremo sinistro: trascina in su o in giù"),
@@ -149,9 +159,10 @@ def error_chart(s):
     exact = [n for n, e in enumerate(errors, 1) if e <= EXACT]
     fit = Series("fit automatico", tuple((n, None if n in exact else e) for n, e in enumerate(errors, 1)),
                  class_="s2", markers=True,
-                 actions=tuple((f"automatici={n}", f"Fit con {n} gomiti") for n in range(1, MAX_FIT + 1)))
+                 actions=tuple((f"automatici={n}", f"Fit con {plural(n, 'gomito', 'gomiti')}")
+                               for n in range(1, MAX_FIT + 1)))
     zero = Series("fit esatto (errore zero)", tuple((n, bottom) for n in exact), class_="s3", line=False,
-                  actions=tuple((f"automatici={n}", f"Fit esatto con {n} gomiti") for n in exact))
+                  actions=tuple((f"automatici={n}", f"Fit esatto con {plural(n, 'gomito', 'gomiti')}") for n in exact))
     return line_chart([fit, zero] if exact else [fit],
                       markers=[Marker(max(hand, bottom), "la tua spezzata", class_="s1", axis="y"),
                                Marker(s["fit"]["n"], "gomiti del fit mostrato", class_="muted")],
@@ -165,18 +176,19 @@ def view(s):
     notes = [callout(f"Il gomito {i} sta nello stesso punto di un altro: conta una volta sola.", tone="warn")
              for i in s["clashes"]]
     if hand["mse"] <= fit["mse"]:
-        notes.append(callout(f"La tua spezzata fa meglio del fit automatico con {fit['n']} gomiti.", tone="ok"))
+        notes.append(callout(f"La tua spezzata fa meglio del fit automatico con {plural(fit['n'], 'gomito', 'gomiti')}.",
+                             tone="ok"))
     if s["target"] in NOTES:
         notes.append(callout(NOTES[s["target"]]))
     return tag(
         "div",
         main_chart(s),
         formula("la tua spezzata: f(x) = ", terms(hand)),
-        formula(f"fit automatico ({fit['n']} gomiti): f(x) = ", terms(fit)) if fit["n"] <= 6 else
-        tag("details", tag("summary", f"La formula del fit automatico con {fit['n']} gomiti"),
+        formula(f"fit automatico ({plural(fit['n'], 'gomito', 'gomiti')}): f(x) = ", terms(fit)) if fit["n"] <= 6 else
+        tag("details", tag("summary", f"La formula del fit automatico con {plural(fit['n'], 'gomito', 'gomiti')}"),
             formula("f(x) = ", terms(fit))),
         stats(stat("Errore della tua spezzata (MSE)", small(hand["mse"]), tone="ok" if hand["mse"] < 0.01 else None),
-              stat(f"Errore del fit con {fit['n']} gomiti", small(fit["mse"]))),
+              stat(f"Errore del fit con {plural(fit['n'], 'gomito', 'gomiti')}", small(fit["mse"]))),
         *notes,
         tag("h3", "Più gomiti, meno errore"),
         error_chart(s),

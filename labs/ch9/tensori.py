@@ -26,8 +26,8 @@ dice e usa l'ultimo valore possibile.
 import random
 
 from core.tensor import filled, result_shape, selected, size, take, tensor_shape
-from labs.kit import (Choice, Group, Slider, callout, equation, formula, matrix, num, shape_label, stat, stats,
-                      tag, vector)
+from labs.kit import (Choice, Follow, Group, Slider, callout, equation, formula, matrix, num, plural, shape_label, stat,
+                      stats, tag, vector)
 
 TITLE = "Tensori"
 REF = "9B.7"
@@ -85,6 +85,16 @@ def compute(p):
     }
 
 
+WHOLE = {"b": "prende tutte le frasi", "l": "prende tutti i token", "k": "prende tutti i numeri del vettore"}
+
+
+def follow(s):
+    """An index the chosen slice does not use says so: X[b] takes the whole sentence, whatever l and k are."""
+    label = dict(PICKS)[s["pick"]].split(": ", 1)[0]
+    return {name: Follow(disabled=f"{label} non usa l'indice {name}: {WHOLE[name]}.")
+            for name in "blk" if name not in USES[s["pick"]]}
+
+
 def result_view(s):
     r, tokens = s["result"], s["tokens"]
     if not s["result_shape"]:
@@ -102,7 +112,8 @@ def describe(s):
     b, l, k, tokens = s["b"], s["l"], s["k"], s["tokens"]
     return {
         "elemento": lambda: f"il numero {k} del vettore di «{tokens[b][l]}» (token {l}) nella frase {b}",
-        "frase": lambda: f"tutta la frase {b}: {len(tokens[b])} token, ciascuno con {s['shape'][2]} numeri",
+        "frase": lambda: f"tutta la frase {b}: {len(tokens[b])} token, ciascuno con "
+                         f"{plural(s['shape'][2], 'numero', 'numeri')}",
         "token": lambda: f"il vettore di «{tokens[b][l]}», token {l} della frase {b}",
         "posizione": lambda: f"il token {l} di ogni frase: " + ", ".join(f"«{t[l]}»" for t in tokens),
         "numero": lambda: f"il numero {k} del vettore di ogni token, in ogni frase",
@@ -144,7 +155,8 @@ def view(s):
         tag("h3", f"{s['expr']}: {len(s['cells'])} {'numero' if len(s['cells']) == 1 else 'numeri'}"),
         tag("p", f"{s['expr']} è {describe(s)}."),
         formula(f"{s['expr']} fissa {3 - len(rs)} {'indice' if 3 - len(rs) == 1 else 'indici'} su 3: "
-                f"restano {len(rs)} assi, {kept}"),
+                + ("non resta nessun asse" if not rs else f"{'resta' if len(rs) == 1 else 'restano'} "
+                   f"{plural(len(rs), 'asse', 'assi')}") + f", {kept}"),
         result_view(s),
         data_expr=s["expr"],
     )

@@ -26,7 +26,7 @@ value scende a 128 KiB per token.
 from core.attention import comparisons
 from core.kv_cache import kv_cache_bytes, kv_vectors
 from core.model_size import BYTES
-from labs.kit import (Choice, Group, Marker, Series, Slider, big, data_size, formula, line_chart, num, presets,
+from labs.kit import (Choice, Group, Marker, Series, Slider, big, data_size, formula, line_chart, num, plural, presets,
                       significant, stat, stats, table, tag)
 
 TITLE = "Il costo dell'attention e la KV cache"
@@ -88,7 +88,8 @@ def chart(s):
 
 def view(s):
     n, t = s["n"], s["T"]
-    per = f"2 × {s['layers']} strati × {s['kv_heads']} teste × {s['d_head']} numeri × {num(s['bytes'])} byte"
+    per = (f"2 × {plural(s['layers'], 'strato', 'strati')} × {plural(s['kv_heads'], 'testa', 'teste')} × "
+           f"{s['d_head']} numeri × {num(s['bytes'])} byte")
     rows = [[m["name"], f"{m['layers']} × {m['kv_heads']} × {m['d_head']}", binary(m["per_token"]),
              f"{num(m['window'])} token: {binary(m['at_window'])}"] for m in s["models"]]
     return tag(
@@ -102,7 +103,8 @@ def view(s):
         formula(f"senza cache: Σ (n + t) per t da 1 a {num(t)} = {num(t)} × {num(n)} + {num(t)} × {num(t + 1)} / 2"
                 f" = {num(s['without'])} coppie di key e value"),
         formula(f"con la cache: {num(n)} (il prompt, una volta) + {num(t)} (una per passo) = {num(s['with'])}"),
-        stats(stat("Senza cache il lavoro è", f"{significant(s['ratio'])} volte tanto", tone="ok"),
+        stats(stat("Senza cache il lavoro è", "lo stesso: con un solo token non c'è niente da riusare"
+                   if significant(s["ratio"]) == "1" else f"{significant(s['ratio'])} volte tanto", tone="ok"),
               stat("L'ultimo token confronta comunque la sua query con", f"{num(n + t)} key")),
         tag("h3", "La memoria della cache"),
         formula(f"{per} = {num(s['per_token'])} byte per token ({binary(s['per_token'])})"),

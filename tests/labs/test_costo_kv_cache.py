@@ -1,5 +1,7 @@
 """A.5 Il costo dell'attention e la KV cache: the seed figures."""
 
+from html import unescape
+
 import labs
 
 LAB = labs.get("costo-kv-cache")
@@ -43,3 +45,10 @@ def test_the_gqa_preset_shrinks_the_cache_by_four():
     full, grouped = state(), state(teste_kv=8)
     assert full["per_token"] == 4 * grouped["per_token"] and grouped["per_token"] == 128 * 1024
     assert state(precisione="fp32")["per_token"] == 2 * full["per_token"]
+
+
+def test_one_layer_one_head_and_one_token_agree():
+    lab = labs.get("costo-kv-cache")
+    html = unescape(str(lab.view(lab.compute(lab.parse({"strati": "1", "teste_kv": "1", "generati": "1"})))))
+    assert "2 × 1 strato × 1 testa ×" in html
+    assert "1 volte" not in html and "lo stesso" in html

@@ -1,5 +1,7 @@
 """2.4 Il learning rate: each regime from the right η, the update rule step by step."""
 
+from html import unescape
+
 import numpy as np
 import pytest
 
@@ -65,3 +67,11 @@ def test_view_has_presets_and_draggable_start():
     html = str(LAB.view(state()))
     assert 'data-set="eta=0.01"' in html and 'data-set="eta=1.1"' in html
     assert 'data-drag="w0 -"' in html and "Converge" in html
+
+
+def test_one_step_agrees_and_the_share_is_never_zero():
+    lab = labs.get("learning-rate")
+    html = unescape(str(lab.view(lab.compute(lab.parse({"passi": "1", "eta": "0.01"})))))
+    assert "dopo 1 passo w" in html and "solo il 2 % della strada" in html
+    html = unescape(str(lab.view(lab.compute(lab.parse({"passi": "8", "eta": "0.01"})))))
+    assert "Tutti gli 8 passi" in html

@@ -70,3 +70,17 @@ def test_b_times_a_needs_p_equal_m():
 
 def test_growing_a_matrix_keeps_its_numbers():
     np.testing.assert_array_equal(np.array(state(m=5, n=5, n2=5)["A"])[:2, :3], np.array(state()["A"]))
+
+
+def test_the_cell_to_compute_stays_inside_the_result():
+    r = labs.render("prodotto-matrici", {"i": "5", "j": "5"})
+    assert (r["params"]["i"], r["params"]["j"]) == (2, 2)  # A·B is 2 × 2 by default
+    assert r["controls"]["i"]["max"] == 2 and r["controls"]["j"]["max"] == 2
+    r = labs.render("prodotto-matrici", {"n2": "2"})
+    assert "A·B non esiste" in r["controls"]["i"]["disabled"]
+
+
+def test_one_number_agrees():
+    lab = labs.get("prodotto-matrici")
+    html = str(lab.view(lab.compute(lab.parse({"n": "1", "n2": "2"}))))
+    assert "che ha 1 numero," in html

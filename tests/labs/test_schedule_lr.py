@@ -54,3 +54,9 @@ def test_edges_are_explained():
     assert s["step"] == 500_000 and "solo 500.000 passi" in str(LAB.view(s))
     s = state(warmup=20000, totale=10000)
     assert s["warmup"] == 10000 and "occupa tutto il training" in str(LAB.view(s))
+
+
+def test_the_step_and_the_warmup_stop_at_the_end_of_training():
+    r = labs.render("schedule-lr", {"totale": "10000", "passo": "500000", "warmup": "20000"})
+    assert r["params"]["passo"] == 10000 and r["params"]["warmup"] == 10000
+    assert r["controls"]["passo"]["max"] == 10000

@@ -82,3 +82,15 @@ def test_view_lists_the_relu_terms_and_offers_handles():
     assert "ReLU(x + 0,50)" in html and "ReLU(x − 0,50)" in html
     assert 'data-drag="e1 h1"' in html and 'data-drag="- inizio"' in html and 'data-plane="-1 1 -1.5 1.5"' in html
     assert 'data-set="automatici=12"' in html
+
+
+def test_elbows_not_in_use_say_so_and_do_nothing():
+    lab = labs.get("tante-pieghe")
+    s = lab.compute(lab.parse({"gomiti": "2"}))
+    rules = lab.module.follow(s)
+    assert set(rules) == {f"{a}{i}" for i in (3, 4, 5) for a in "eh"}
+    assert all("In uso ci sono 2 gomiti" in r.disabled for r in rules.values())
+    assert lab.module.follow(lab.compute(lab.parse({"gomiti": "5"}))) == {}
+    assert "Nessun gomito in uso" in lab.module.follow(lab.compute(lab.parse({"gomiti": "0"})))["e1"].disabled
+    moved = lab.compute(lab.parse({"gomiti": "2", "e4": "0.5", "h4": "1"}))
+    assert moved["hand"] == s["hand"]  # it really is ignored

@@ -71,3 +71,22 @@ def test_clicking_a_cell_sets_its_three_indices():
         assert clicked["result"] == X[b, l, k]
         assert f'data-expr="X[{b}, {l}, {k}]"' in str(LAB.view(clicked))
     assert "2 · 3 · 4 = 24" in html
+
+
+def test_indices_the_slice_does_not_use_say_so():
+    lab = labs.get("tensori")
+    follow = lambda **raw: lab.module.follow(lab.compute(lab.parse({k: str(v) for k, v in raw.items()})))  # noqa: E731
+    assert follow() == {}
+    assert set(follow(pick="frase")) == {"l", "k"} and set(follow(pick="numero")) == {"b", "l"}
+    assert "X[b, l] non usa l'indice k" in follow(pick="token")["k"].disabled
+    a = lab.compute(lab.parse({"pick": "frase", "l": "0", "k": "0"}))
+    b = lab.compute(lab.parse({"pick": "frase", "l": "4", "k": "5"}))
+    assert a["result"] == b["result"]  # they really do nothing
+
+
+def test_one_number_one_axis():
+    lab = labs.get("tensori")
+    html = str(lab.view(lab.compute(lab.parse({"pick": "frase", "d": "1"}))))
+    assert "ciascuno con 1 numero" in html
+    assert "resta 1 asse" in str(lab.view(lab.compute(lab.parse({"pick": "token"}))))
+    assert "non resta nessun asse" in str(lab.view(lab.compute(lab.parse({}))))
