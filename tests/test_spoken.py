@@ -4,7 +4,7 @@ import re
 import types
 
 import labs
-from labs.kit import stat, stats, tag
+from labs.kit import raw, stat, stats, tag
 from labs.kit.spoken import LIMIT, read_off, spoken_summary
 
 
@@ -32,3 +32,23 @@ def test_every_lab_says_something_after_an_update():
         result = labs.render(lab.id, {})
         assert result["summary"].strip(), f"{lab.id}: nessuna frase per lo screen reader"
         assert not re.search(r"</?[a-z]", result["summary"]), lab.id
+
+
+def test_emptying_the_drawings_first_reads_the_same_line_as_parsing_them():
+    from labs.kit import spoken
+
+    def slow(html):  # the whole view through the parser, drawings included
+        parser = spoken._FirstParts()
+        parser.feed(str(html))
+        parser.close()
+        return parser.stats, parser.callout, parser.heading
+
+    nested = tag("div", tag("svg", tag("svg", tag("text", "dentro")), tag("h3", "no")), tag("h3", "Dopo"))
+    assert spoken._empty_svgs(nested).count("dentro") == 0 and read_off(nested) == "Dopo"
+    assert read_off(tag("div", tag("svg"), raw("<svg/>"), tag("h3", "Sì"))) == "Sì"
+    for lab in labs.all_labs():
+        html = labs.get(lab.id).view(lab.compute(lab.parse({})))
+        parser = spoken._FirstParts()
+        parser.feed(spoken._empty_svgs(str(html)))
+        parser.close()
+        assert (parser.stats, parser.callout, parser.heading) == slow(html), lab.id

@@ -6,9 +6,11 @@ Soglia di decisione: 0,50»), else its first callout, else its first
 heading. One short polite line, never the whole drawing.
 """
 
+import re
 from html.parser import HTMLParser
 
 LIMIT = 300  # characters: a sentence, not a page
+SVG_TAG = re.compile(r"<(/?)svg\b[^>]*>")
 
 
 class _FirstParts(HTMLParser):
@@ -68,10 +70,29 @@ def _squash(text):
     return " ".join(text.split())
 
 
+def _empty_svgs(text):
+    """text with every outermost <svg> emptied: nothing inside one is read, and
+    parsing a drawing's thousands of elements would cost more than the lab."""
+    parts, depth, start = [], 0, 0
+    for match in SVG_TAG.finditer(text):
+        if match.group(0).endswith("/>"):  # <svg/>: nothing inside
+            continue
+        if not match.group(1):
+            if depth == 0:
+                parts.append(text[start:match.end()])
+            depth += 1
+        elif depth:
+            depth -= 1
+            if depth == 0:
+                start = match.start()
+    parts.append(text[start:] if depth == 0 else "")
+    return "".join(parts)
+
+
 def read_off(html):
     """The first stats row, callout or heading of a view's HTML, as one line."""
     parser = _FirstParts()
-    parser.feed(str(html))
+    parser.feed(_empty_svgs(str(html)))
     parser.close()
     pairs, label = [], None
     for kind, text in parser.stats:
