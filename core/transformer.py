@@ -1,0 +1,652 @@
+"""A decoder-only transformer that really trains, in plain Python lists.
+
+Vectors are rows, as in the rest of core/: a token's vector x (d numbers)
+times a matrix W (d × k) gives x·W, k numbers. A batch of B sequences of T
+tokens is handled as one matrix of N = B·T rows, one per token; only
+attention looks across the rows of the same sequence.
+
+The forward pass, for every token of every sequence:
+
+    x  = E[token] (+ P[position] with learned positions)           embedding
+    for each block:
+        u  = RMSNorm(x)·gain₁                                         pre-norm
+        q, k, v = u·W_q, u·W_k, u·W_v   (RoPE turns q and k)         split in heads
+        a  = softmax(q·kⱼ/√d_head) over j ≤ i, o = Σⱼ aⱼ·vⱼ           per head, causal
+        x  = x + [o¹ | o² | …]·W_o                                    residual
+        u  = RMSNorm(x)·gain₂
+        x  = x + act(u·W₁)·W₂        act = ReLU or GELU, W₁ is d × 4d  residual
+    z  = RMSNorm(x)·gain_f · Eᵀ  (tied head) or · W_out               logits
+    loss = mean over all N tokens of −log softmax(z)[next token]
+
+The backward pass is written by hand, one layer at a time, with whole
+matrices: for Y = X·W it is ∂X = ∂Y·Wᵀ and ∂W = Xᵀ·∂Y; for the softmax of
+a row, ∂s = a ⊙ (∂a − (a·∂a)); for the loss, ∂z = (p − onehot)/N. It gives
+the gradient of every parameter tensor, with the same names and shapes as
+the parameters. There is no scalar autograd graph (core.autograd): one
+Python object per multiplication would make a step take seconds, where
+rows multiplied by math.sumprod, whose loop runs in C, take milliseconds.
+
+Parameters are a dict name → matrix (list of rows) or vector (list), so a
+view can show any of them next to its gradient. Training is Adam (or plain
+SGD) with a warm-up + cosine learning rate (core.schedules) and clipping
+of the global gradient norm. Every random draw comes from a random.Random
+with a stated seed: the same seed gives the same model, the same batches,
+the same losses.
+"""
+
+import math
+from dataclasses import dataclass
+
+from core.attention import concat_columns, rope_frequencies, softmax_row
+from core.linalg import seeded_rng, transpose
+from core.losses import softmax
+from core.schedules import warmup_cosine_lr
+from core.stats import gaussian_sample
+
+sumprod = math.sumprod
+EPS = 1e-5            # inside RMSNorm's square root, as in core.normalization
+INIT_STD = 0.1        # small random weights: the first logits are near 0, the first loss near log V
+GELU_C, GELU_A = math.sqrt(2 / math.pi), 0.044715   # GELU's tanh form, as in GPT-2
+
+
+@dataclass(frozen=True)
+class TransformerConfig:
+    """The shape of the model. d_model must split evenly into n_heads heads
+    (and, with RoPE, each head into pairs of dimensions)."""
+    vocab_size: int
+    d_model: int = 16
+    n_heads: int = 2
+    n_layers: int = 1
+    context: int = 8
+    ffn_mult: int = 4
+    activation: str = "relu"      # "relu" | "gelu"
+    positions: str = "learned"    # "learned" | "rope"
+    tied: bool = True             # output head = token embedding transposed
+    seed: int = 0
+
+    def __post_init__(self):
+        if self.activation not in ("relu", "gelu"):
+            raise ValueError(f"attivazione sconosciuta: {self.activation!r} (relu o gelu)")
+        if self.positions not in ("learned", "rope"):
+            raise ValueError(f"posizioni sconosciute: {self.positions!r} (learned o rope)")
+        if min(self.vocab_size, self.d_model, self.n_heads, self.n_layers, self.context, self.ffn_mult) < 1:
+            raise ValueError("vocabolario, dimensioni, teste, blocchi e contesto devono essere almeno 1")
+        if self.d_model % self.n_heads:
+            raise ValueError(f"{self.d_model} dimensioni non si dividono in {self.n_heads} teste uguali")
+        if self.positions == "rope" and self.d_head % 2:
+            raise ValueError("RoPE vuole teste con un numero pari di dimensioni")
+
+    @property
+    def d_head(self):
+        return self.d_model // self.n_heads
+
+    @property
+    def d_ffn(self):
+        return self.ffn_mult * self.d_model
+
+
+# --- parameters --------------------------------------------------------------
+
+def param_shapes(config):
+    """name → shape, in a fixed order: (rows, columns) for a matrix, (n,) for a vector."""
+    d, f, V = config.d_model, config.d_ffn, config.vocab_size
+    shapes = {"tok_emb": (V, d)}
+    if config.positions == "learned":
+        shapes["pos_emb"] = (config.context, d)
+    for layer in range(config.n_layers):
+        b = f"block{layer}."
+        shapes |= {b + "norm_attn": (d,), b + "W_q": (d, d), b + "W_k": (d, d), b + "W_v": (d, d),
+                   b + "W_o": (d, d), b + "norm_ffn": (d,), b + "W_1": (d, f), b + "W_2": (f, d)}
+    shapes["norm_final"] = (d,)
+    if not config.tied:
+        shapes["W_out"] = (d, V)
+    return shapes
+
+
+PARTS = {"tok_emb": "token_embedding", "pos_emb": "position_embedding", "W_q": "attention", "W_k": "attention",
+         "W_v": "attention", "W_o": "attention", "W_1": "feed_forward", "W_2": "feed_forward", "W_out": "head"}
+
+
+def part_of(name):
+    """The part of the model a parameter belongs to: "block1.W_k" → "attention"."""
+    leaf = name.split(".")[-1]
+    return "norms" if leaf.startswith("norm") else PARTS[leaf]
+
+
+def param_count(config):
+    """How many numbers each part of the model holds, and the total.
+    A tied head adds nothing: it reuses the token embedding."""
+    counts = dict.fromkeys(["token_embedding", "position_embedding", "attention", "feed_forward", "norms",
+                            "head"], 0)
+    for name, shape in param_shapes(config).items():
+        counts[part_of(name)] += math.prod(shape)
+    counts["total"] = sum(counts.values())
+    return counts
+
+
+def init_params(config):
+    """Seeded initial weights: gains of RMSNorm at 1; every other entry drawn
+    from N(0, INIT_STD²), except W_o and W_2 — the two that write into the
+    residual stream — which are shrunk by 1/√(2·n_layers) so that the stream
+    does not grow with depth."""
+    rng = seeded_rng(config.seed)
+    params = {}
+    for name, shape in param_shapes(config).items():
+        if len(shape) == 1:
+            params[name] = [1.0] * shape[0]
+            continue
+        std = INIT_STD / math.sqrt(2 * config.n_layers) if name.endswith(("W_o", "W_2")) else INIT_STD
+        params[name] = [[std * g for g in gaussian_sample(shape[1], rng)] for _ in range(shape[0])]
+    return params
+
+
+# --- fast matrix helpers -----------------------------------------------------
+# Each cell is one math.sumprod over two rows: the loop over the inner index
+# runs in C. The second matrix is passed by its columns (transpose), made
+# once per matrix, not once per cell.
+
+def times_columns(X, cols):
+    """X·W given the columns of W: cell (n, j) = row n of X · column j of W."""
+    return [[sumprod(x, c) for c in cols] for x in X]
+
+
+def add_rows(X, Y):
+    """X + Y, two matrices of the same shape."""
+    return [[a + b for a, b in zip(x, y)] for x, y in zip(X, Y)]
+
+
+def split_columns(M, widths):
+    """[M₁ | M₂ | …] → M₁, M₂, …: the rows of M cut into consecutive slices."""
+    out, start = [], 0
+    for w in widths:
+        out.append([row[start:start + w] for row in M])
+        start += w
+    return out
+
+
+# --- layers: forward and backward --------------------------------------------
+
+def rms_norm_rows(X, gain):
+    """RMSNorm of every row (core.normalization.rms_norm, row by row):
+    x̂ = x/√(mean x² + ε), y = gain ⊙ x̂. Returns y, x̂ and the factors 1/√(…)."""
+    d = len(gain)
+    Y, Xhat, inv = [], [], []
+    for x in X:
+        r = 1.0 / math.sqrt(sumprod(x, x) / d + EPS)
+        xh = [v * r for v in x]
+        Xhat.append(xh)
+        inv.append(r)
+        Y.append([a * g for a, g in zip(xh, gain)])
+    return Y, Xhat, inv
+
+
+def rms_norm_rows_backward(dY, Xhat, inv, gain):
+    """∂x = (∂x̂ − x̂·(x̂·∂x̂)/d)/rms with ∂x̂ = gain ⊙ ∂y; ∂gain = Σ over rows of ∂y ⊙ x̂."""
+    d = len(gain)
+    dX = []
+    for dy, xh, r in zip(dY, Xhat, inv):
+        dxh = [a * g for a, g in zip(dy, gain)]
+        along = sumprod(xh, dxh) / d
+        dX.append([r * (a - b * along) for a, b in zip(dxh, xh)])
+    dgain = [sumprod(a, b) for a, b in zip(zip(*dY), zip(*Xhat))]
+    return dX, dgain
+
+
+def rope_tables(config, T):
+    """cos and sin of position·θᵢ for positions 0 … T−1, one entry per pair of
+    dimensions of the whole row (the same θᵢ repeated for every head)."""
+    thetas = rope_frequencies(config.d_head) * config.n_heads
+    cos = [[math.cos(t * th) for th in thetas] for t in range(T)]
+    sin = [[math.sin(t * th) for th in thetas] for t in range(T)]
+    return cos, sin
+
+
+def rope_rows(X, cos, sin, T, inverse=False):
+    """core.attention.rope on every row of X (row n sits at position n mod T):
+    each pair (x₂ᵢ, x₂ᵢ₊₁) turned by position·θᵢ. A rotation's transpose is the
+    rotation by minus the angle, so inverse=True carries a gradient back."""
+    sign = -1.0 if inverse else 1.0
+    out = []
+    for n, row in enumerate(X):
+        c, s = cos[n % T], sin[n % T]
+        out.append([v for x, y, cc, ss in zip(row[0::2], row[1::2], c, s)
+                    for v in (cc * x - sign * ss * y, sign * ss * x + cc * y)])
+    return out
+
+
+def head_attention(q, k, v):
+    """One head on one sequence (T rows each): A = causal softmax(q kᵀ/√d_head),
+    O = A v. A is returned T × T, with exact zeros above the diagonal."""
+    T, scale = len(q), 1.0 / math.sqrt(len(q[0]))
+    A = []
+    for i in range(T):
+        weights = softmax_row([sumprod(q[i], kj) * scale for kj in k[:i + 1]])
+        A.append(weights + [0.0] * (T - i - 1))
+    return A, times_columns(A, transpose(v))
+
+
+def head_attention_backward(q, k, v, A, dO):
+    """∂q, ∂k, ∂v of one head from ∂O: ∂A = ∂O·vᵀ, ∂S = A ⊙ (∂A − rowsum(A ⊙ ∂A)),
+    ∂q = ∂S·k/√d, ∂k = ∂Sᵀ·q/√d, ∂v = Aᵀ·∂O (only j ≤ i is ever non-zero)."""
+    T, scale = len(q), 1.0 / math.sqrt(len(q[0]))
+    dS = []
+    for i in range(T):
+        a = A[i][:i + 1]
+        dA = [sumprod(dO[i], vj) for vj in v[:i + 1]]
+        along = sumprod(a, dA)
+        dS.append([w * (g - along) * scale for w, g in zip(a, dA)] + [0.0] * (T - i - 1))
+    dq = times_columns(dS, transpose(k))
+    dk = times_columns(transpose(dS), transpose(q))
+    dv = times_columns(transpose(A), transpose(dO))
+    return dq, dk, dv
+
+
+def sequence_rows(M, b, T):
+    return M[b * T:(b + 1) * T]
+
+
+def attention_forward(Q, K, V, config, T):
+    """Causal multi-head attention of N = B·T rows: every sequence and every
+    head on its own, the heads' outputs put side by side. Returns O (N × d)
+    and the weights A[b][h] (T × T)."""
+    dh = config.d_head
+    O, weights = [], []
+    for b in range(len(Q) // T):
+        q, k, v = (split_columns(sequence_rows(M, b, T), [dh] * config.n_heads) for M in (Q, K, V))
+        per_head = [head_attention(*qkv) for qkv in zip(q, k, v)]
+        weights.append([A for A, _ in per_head])
+        O += concat_columns(*(o for _, o in per_head))
+    return O, weights
+
+
+def attention_backward(Q, K, V, weights, dO, config, T):
+    """∂Q, ∂K, ∂V (N × d each) from ∂O, head by head."""
+    dh = config.d_head
+    dQ, dK, dV = [], [], []
+    for b in range(len(Q) // T):
+        split = [split_columns(sequence_rows(M, b, T), [dh] * config.n_heads) for M in (Q, K, V, dO)]
+        grads = [head_attention_backward(q, k, v, A, do) for q, k, v, A, do in zip(*split[:3], weights[b], split[3])]
+        dQ += concat_columns(*(g[0] for g in grads))
+        dK += concat_columns(*(g[1] for g in grads))
+        dV += concat_columns(*(g[2] for g in grads))
+    return dQ, dK, dV
+
+
+def activation_forward(H, kind):
+    """ReLU max(0, h), or GELU in its tanh form ½h(1 + tanh(√(2/π)(h + 0.044715h³))), on every entry."""
+    if kind == "relu":
+        return [[h if h > 0.0 else 0.0 for h in row] for row in H]
+    tanh = math.tanh
+    return [[0.5 * h * (1.0 + tanh(GELU_C * (h + GELU_A * h * h * h))) for h in row] for row in H]
+
+
+def gelu_slope(h):
+    """GELU′(h) = ½(1 + t) + ½h(1 − t²)·√(2/π)(1 + 3·0.044715h²), with t the tanh of GELU."""
+    t = math.tanh(GELU_C * (h + GELU_A * h * h * h))
+    return 0.5 * (1.0 + t) + 0.5 * h * (1.0 - t * t) * GELU_C * (1.0 + 3 * GELU_A * h * h)
+
+
+def hidden_backward(H, dOut, W_2, kind):
+    """∂ of the hidden layer before its activation, from ∂ of the feed-forward
+    output: ∂a = ∂out·W₂ᵀ, then ∂h = act′(h)·∂a. ReLU′ is 0 for an inactive
+    unit, so there ∂a is not even computed: about half the work."""
+    if kind == "relu":
+        return [[sumprod(g, w) if h > 0.0 else 0.0 for h, w in zip(hr, W_2)] for hr, g in zip(H, dOut)]
+    dA = times_columns(dOut, W_2)
+    return [[g * gelu_slope(h) for h, g in zip(hr, gr)] for hr, gr in zip(H, dA)]
+
+
+def block_params(params, layer):
+    """The parameters of one block, by their short names (W_q, norm_ffn, …)."""
+    prefix = f"block{layer}."
+    return {name.removeprefix(prefix): t for name, t in params.items() if name.startswith(prefix)}
+
+
+def block_forward(params, layer, X, config, T, rope):
+    """One pre-norm block on N rows: attention then feed-forward, each added
+    to the residual stream. Returns the new X and everything the backward
+    pass (and a view) needs."""
+    p, d = block_params(params, layer), config.d_model
+    U1, Xhat1, inv1 = rms_norm_rows(X, p["norm_attn"])
+    QKV = times_columns(U1, transpose(p["W_q"]) + transpose(p["W_k"]) + transpose(p["W_v"]))
+    Q, K, V = split_columns(QKV, [d, d, d])
+    if rope:
+        Q, K = rope_rows(Q, *rope, T), rope_rows(K, *rope, T)
+    O, weights = attention_forward(Q, K, V, config, T)
+    attn_out = times_columns(O, transpose(p["W_o"]))
+    X_mid = add_rows(X, attn_out)
+    U2, Xhat2, inv2 = rms_norm_rows(X_mid, p["norm_ffn"])
+    hidden = times_columns(U2, transpose(p["W_1"]))
+    active = activation_forward(hidden, config.activation)
+    ffn_out = times_columns(active, transpose(p["W_2"]))
+    X_out = add_rows(X_mid, ffn_out)
+    return X_out, {"input": X, "normed_attn": U1, "xhat_attn": Xhat1, "inv_attn": inv1, "Q": Q, "K": K, "V": V,
+                   "attention": weights, "heads_out": O, "attn_out": attn_out, "after_attn": X_mid,
+                   "normed_ffn": U2, "xhat_ffn": Xhat2, "inv_ffn": inv2, "hidden": hidden, "active": active,
+                   "ffn_out": ffn_out, "output": X_out}
+
+
+def block_backward(params, layer, cache, dX, config, T, rope, grads):
+    """From ∂(block output) to ∂(block input), storing ∂ of the block's
+    parameters in grads. The residual passes ∂X through unchanged and each
+    branch adds its own share."""
+    p, b, d = block_params(params, layer), f"block{layer}.", config.d_model
+    grads[b + "W_2"] = times_columns(transpose(cache["active"]), transpose(dX))
+    d_hidden = hidden_backward(cache["hidden"], dX, p["W_2"], config.activation)
+    grads[b + "W_1"] = times_columns(transpose(cache["normed_ffn"]), transpose(d_hidden))
+    dU2 = times_columns(d_hidden, p["W_1"])
+    dX_norm, grads[b + "norm_ffn"] = rms_norm_rows_backward(dU2, cache["xhat_ffn"], cache["inv_ffn"], p["norm_ffn"])
+    dX = add_rows(dX, dX_norm)
+
+    grads[b + "W_o"] = times_columns(transpose(cache["heads_out"]), transpose(dX))
+    dO = times_columns(dX, p["W_o"])
+    dQ, dK, dV = attention_backward(cache["Q"], cache["K"], cache["V"], cache["attention"], dO, config, T)
+    if rope:
+        dQ, dK = rope_rows(dQ, *rope, T, inverse=True), rope_rows(dK, *rope, T, inverse=True)
+    dQKV = [q + k + v for q, k, v in zip(dQ, dK, dV)]
+    dW = times_columns(transpose(cache["normed_attn"]), transpose(dQKV))
+    grads[b + "W_q"], grads[b + "W_k"], grads[b + "W_v"] = split_columns(dW, [d, d, d])
+    W_qkv = [q + k + v for q, k, v in zip(p["W_q"], p["W_k"], p["W_v"])]    # the rows of [W_q | W_k | W_v]
+    dU1 = times_columns(dQKV, W_qkv)
+    dX_norm, grads[b + "norm_attn"] = rms_norm_rows_backward(dU1, cache["xhat_attn"], cache["inv_attn"],
+                                                             p["norm_attn"])
+    return add_rows(dX, dX_norm)
+
+
+def head_columns(params, config):
+    """The columns of the output matrix (d × V): the rows of E when tied."""
+    return params["tok_emb"] if config.tied else transpose(params["W_out"])
+
+
+# --- the whole model -----------------------------------------------------------
+
+def transformer_forward(params, config, inputs):
+    """The forward pass of B sequences of T ≤ context token IDs (a list of
+    lists). Returns a dict with the logits (N × V, row b·T + t for token t of
+    sequence b) and every intermediate, by name; "blocks" holds one dict per
+    block, with the attention weights as A[b][h] (T × T)."""
+    T = len(inputs[0])
+    if not 0 < T <= config.context or any(len(seq) != T for seq in inputs):
+        raise ValueError(f"le sequenze devono avere la stessa lunghezza, da 1 a {config.context} token")
+    E = params["tok_emb"]
+    for seq in inputs:
+        for i in seq:
+            if not 0 <= i < config.vocab_size:
+                raise IndexError(f"ID {i} fuori dal vocabolario (0…{config.vocab_size - 1})")
+    if config.positions == "learned":
+        P = params["pos_emb"]
+        X = [[a + b for a, b in zip(E[i], P[t])] for seq in inputs for t, i in enumerate(seq)]
+    else:
+        X = [list(E[i]) for seq in inputs for i in seq]
+    rope = rope_tables(config, T) if config.positions == "rope" else None
+    cache = {"T": T, "inputs": inputs, "embedded": X, "rope": rope, "blocks": []}
+    for layer in range(config.n_layers):
+        X, block = block_forward(params, layer, X, config, T, rope)
+        cache["blocks"].append(block)
+    U, Xhat, inv = rms_norm_rows(X, params["norm_final"])
+    cache |= {"normed_final": U, "xhat_final": Xhat, "inv_final": inv,
+              "logits": times_columns(U, head_columns(params, config))}
+    return cache
+
+
+def cross_entropy_rows(logits, targets):
+    """The mean over rows of −log softmax(z)[target], and its gradient with
+    respect to the logits, (p − onehot(target))/N."""
+    N, total, dZ = len(logits), 0.0, []
+    for z, y in zip(logits, targets):
+        top = max(z)
+        exps = [math.exp(v - top) for v in z]
+        s = sum(exps)
+        total += top + math.log(s) - z[y]
+        p = [e / s / N for e in exps]
+        p[y] -= 1.0 / N
+        dZ.append(p)
+    return total / N, dZ
+
+
+def flat_targets(targets, config):
+    flat = [t for seq in targets for t in seq]
+    for t in flat:
+        if not 0 <= t < config.vocab_size:
+            raise IndexError(f"ID {t} fuori dal vocabolario (0…{config.vocab_size - 1})")
+    return flat
+
+
+def head_backward(params, config, U, dZ):
+    """From ∂logits back through z = U·W_out: ∂U = ∂Z·W_outᵀ and ∂W_out = Uᵀ·∂Z.
+    With a tied head W_out = Eᵀ, so the second is returned as ∂E = ∂Zᵀ·U (V × d)."""
+    if config.tied:
+        return times_columns(dZ, transpose(params["tok_emb"])), times_columns(transpose(dZ), transpose(U))
+    return times_columns(dZ, params["W_out"]), times_columns(transpose(U), transpose(dZ))
+
+
+def embedding_backward(config, inputs, dX, dE=None):
+    """∂E: the row of each token collects the ∂x of every place where it was
+    read, on top of dE (the tied head's share); ∂P: the row of each position
+    collects the ∂x of that position in every sequence."""
+    T = len(inputs[0])
+    dE = dE or [[0.0] * config.d_model for _ in range(config.vocab_size)]
+    for i, dx in zip((i for seq in inputs for i in seq), dX):
+        dE[i] = [a + b for a, b in zip(dE[i], dx)]
+    if config.positions != "learned":
+        return {"tok_emb": dE}
+    dP = [[0.0] * config.d_model for _ in range(config.context)]
+    for n, dx in enumerate(dX):
+        dP[n % T] = [a + b for a, b in zip(dP[n % T], dx)]
+    return {"tok_emb": dE, "pos_emb": dP}
+
+
+def transformer_backward(params, config, cache, targets):
+    """The loss of the batch and ∂loss/∂(every parameter): a dict with the
+    same names and shapes as params."""
+    loss, dZ = cross_entropy_rows(cache["logits"], flat_targets(targets, config))
+    grads = {}
+    dU, head_grad = head_backward(params, config, cache["normed_final"], dZ)
+    if not config.tied:
+        grads["W_out"] = head_grad
+    dX, grads["norm_final"] = rms_norm_rows_backward(dU, cache["xhat_final"], cache["inv_final"],
+                                                     params["norm_final"])
+    for layer in reversed(range(config.n_layers)):
+        dX = block_backward(params, layer, cache["blocks"][layer], dX, config, cache["T"], cache["rope"], grads)
+    grads |= embedding_backward(config, cache["inputs"], dX, head_grad if config.tied else None)
+    return loss, {name: grads[name] for name in params}
+
+
+def loss_and_grads(params, config, inputs, targets):
+    """Forward, then backward: (mean loss, gradients by name)."""
+    return transformer_backward(params, config, transformer_forward(params, config, inputs), targets)
+
+
+# --- looking inside ------------------------------------------------------------
+
+def trace(params, config, ids):
+    """Every intermediate of one sequence, as JSON-able lists indexed by
+    position: what a view needs to follow a token through the blocks or to
+    draw the attention maps (layers[ℓ]["attention"][h] is T × T). Q and K
+    are after RoPE; heads_out is [o¹ | o² | …], before W_o."""
+    cache = transformer_forward(params, config, [ids])
+    shown = ("input", "normed_attn", "Q", "K", "V", "heads_out", "attn_out", "after_attn", "normed_ffn",
+             "hidden", "active", "ffn_out", "output")
+    layers = [{name: block[name] for name in shown} | {"attention": block["attention"][0]}
+              for block in cache["blocks"]]
+    return {"ids": list(ids), "embedded": cache["embedded"], "layers": layers,
+            "normed_final": cache["normed_final"], "logits": cache["logits"],
+            "probabilities": [softmax(z) for z in cache["logits"]]}
+
+
+def grad_norm(grads):
+    """‖g‖ = √(Σ g²) over every entry of every tensor: the global gradient norm."""
+    return math.sqrt(sum(squared_norm(g) for g in grads.values()))
+
+
+def squared_norm(tensor):
+    rows = tensor if isinstance(tensor[0], list) else [tensor]
+    return sum(sumprod(r, r) for r in rows)
+
+
+def layer_grad_norms(grads):
+    """The gradient norm of each layer: "embedding" (token and position
+    embeddings; a tied head's share is in the token embedding's gradient),
+    "block0", "block1", …, and "final" (last norm and untied head)."""
+    sums = {}
+    for name, g in grads.items():
+        group = name.split(".")[0] if name.startswith("block") else (
+            "embedding" if name.endswith("_emb") else "final")
+        sums[group] = sums.get(group, 0.0) + squared_norm(g)
+    return {group: math.sqrt(s) for group, s in sums.items()}
+
+
+# --- training ----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class OptimizerConfig:
+    """Adam (or plain SGD) with warm-up + cosine learning rate and clipping of
+    the global gradient norm at clip (None: no clipping)."""
+    kind: str = "adam"            # "adam" | "sgd"
+    lr: float = 1e-2
+    warmup: int = 10
+    total_steps: int = 500
+    floor: float = 0.1            # the final learning rate, as a share of lr
+    beta1: float = 0.9
+    beta2: float = 0.99
+    eps: float = 1e-8
+    clip: float | None = 1.0
+
+    def __post_init__(self):
+        if self.kind not in ("adam", "sgd"):
+            raise ValueError(f"ottimizzatore sconosciuto: {self.kind!r} (adam o sgd)")
+
+
+@dataclass(frozen=True)
+class TrainState:
+    """Everything training needs to continue: the weights, Adam's running means
+    of g (m) and g² (v), and how many steps were taken. Steps never modify a
+    state: they return a new one, so a saved state stays valid."""
+    params: dict
+    m: dict
+    v: dict
+    step: int = 0
+
+
+def zeros_like(tensor):
+    return [[0.0] * len(r) for r in tensor] if isinstance(tensor[0], list) else [0.0] * len(tensor)
+
+
+def init_state(config):
+    """Step 0: the seeded initial weights, Adam's running means at zero."""
+    params = init_params(config)
+    zeros = lambda: {name: zeros_like(t) for name, t in params.items()}
+    return TrainState(params, zeros(), zeros(), 0)
+
+
+def learning_rate(step, opt):
+    """The rate of the update that ends step `step` (counted from 0): the
+    schedule read at step + 1, so the first update already moves."""
+    return warmup_cosine_lr(step + 1, opt.lr, opt.warmup, opt.total_steps, opt.floor)
+
+
+def clip_factor(norm, clip):
+    """The factor that brings the gradient norm down to clip when it is above it."""
+    return 1.0 if clip is None or norm <= clip else clip / norm
+
+
+def adam_rows(p, g, m, v, lr, k, opt, t):
+    """Adam on one row: m ← β₁m + (1−β₁)g, v ← β₂v + (1−β₂)g², then
+    p ← p − lr·m̂/(√v̂ + ε), where m̂ = m/(1−β₁ᵗ) and v̂ = v/(1−β₂ᵗ) undo the
+    pull towards 0 of the first steps; g is first multiplied by the
+    clipping factor k. The corrections are folded into lr and ε, so each
+    entry costs a few multiplications."""
+    b1, b2 = opt.beta1, opt.beta2
+    gm, gv = (1.0 - b1) * k, (1.0 - b2) * k * k
+    root = math.sqrt(1.0 - b2 ** t)
+    step, eps = lr * root / (1.0 - b1 ** t), opt.eps * root
+    m = [b1 * a + gm * x for a, x in zip(m, g)]
+    v = [b2 * a + gv * x * x for a, x in zip(v, g)]
+    p = [w - step * a / (s + eps) for w, a, s in zip(p, m, map(math.sqrt, v))]
+    return p, m, v
+
+
+def adam_tensor(p, g, m, v, lr, k, opt, t):
+    """adam_rows on a vector, or on every row of a matrix."""
+    if not isinstance(p[0], list):
+        return adam_rows(p, g, m, v, lr, k, opt, t)
+    rows = [adam_rows(*row, lr, k, opt, t) for row in zip(p, g, m, v)]
+    return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]
+
+
+def sgd_tensor(p, g, lr):
+    """p ← p − lr·g, on a vector or a matrix."""
+    if not isinstance(p[0], list):
+        return [w - lr * x for w, x in zip(p, g)]
+    return [[w - lr * x for w, x in zip(pr, gr)] for pr, gr in zip(p, g)]
+
+
+def apply_gradients(state, grads, opt):
+    """One optimiser update: clipping, learning rate of the step, Adam or SGD.
+    Returns the new state and the norm of the gradient before clipping."""
+    norm = grad_norm(grads)
+    k, lr = clip_factor(norm, opt.clip), learning_rate(state.step, opt)
+    if opt.kind == "sgd":
+        params = {name: sgd_tensor(p, grads[name], lr * k) for name, p in state.params.items()}
+        return TrainState(params, state.m, state.v, state.step + 1), norm
+    params, m, v, t = {}, {}, {}, state.step + 1
+    for name, p in state.params.items():
+        params[name], m[name], v[name] = adam_tensor(p, grads[name], state.m[name], state.v[name], lr, k, opt, t)
+    return TrainState(params, m, v, t), norm
+
+
+def train_step(state, batch, config, opt):
+    """One step on batch = (inputs, targets): forward, backward, update.
+    Returns the new state and what the step measured: the batch loss (before
+    the update), the learning rate, the gradient norm before clipping."""
+    inputs, targets = batch
+    value, grads = loss_and_grads(state.params, config, inputs, targets)
+    new_state, norm = apply_gradients(state, grads, opt)
+    return new_state, {"loss": value, "lr": learning_rate(state.step, opt), "grad_norm": norm}
+
+
+def sample_batch(ids, config, batch_size, rng):
+    """batch_size windows of context + 1 consecutive tokens at random starts
+    in ids: inputs are the first context tokens, targets the same shifted by
+    one (each token's next)."""
+    if len(ids) <= config.context:
+        raise ValueError(f"il testo deve avere più di {config.context} token")
+    starts = [rng.randrange(len(ids) - config.context) for _ in range(batch_size)]
+    return ([ids[s:s + config.context] for s in starts], [ids[s + 1:s + config.context + 1] for s in starts])
+
+
+def batch_for_step(ids, config, batch_size, seed, step):
+    """The batch of a given step, drawn with its own random.Random: any step
+    can be recomputed from a saved state without replaying the ones before."""
+    return sample_batch(ids, config, batch_size, seeded_rng(seed * 1_000_003 + step))
+
+
+# --- generation ----------------------------------------------------------------
+
+def next_token(logits, temperature, rng):
+    """Temperature 0: the most likely ID (the lowest on a tie). Otherwise one
+    ID drawn with the probabilities softmax(z/T), from rng."""
+    if temperature == 0:
+        return max(range(len(logits)), key=logits.__getitem__)
+    u, total = rng.random(), 0.0
+    probs = softmax(logits, temperature)
+    for i, p in enumerate(probs):
+        total += p
+        if u < total:
+            return i
+    return len(probs) - 1
+
+
+def transformer_generate(params, config, prompt_ids, n, temperature=0.0, rng=None):
+    """n new IDs after prompt_ids, each chosen from the logits of the last
+    position, reading at most the last context tokens. Returns only the new IDs."""
+    if not prompt_ids:
+        raise ValueError("serve almeno un token di partenza")
+    if temperature > 0 and rng is None:
+        raise ValueError("per campionare serve un generatore casuale (rng)")
+    ids, new = list(prompt_ids), []
+    for _ in range(n):
+        logits = transformer_forward(params, config, [ids[-config.context:]])["logits"][-1]
+        new.append(next_token(logits, temperature, rng))
+        ids.append(new[-1])
+    return new

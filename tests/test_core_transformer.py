@@ -1,0 +1,345 @@
+"""core.transformer: forward against numpy to 1e-9, every gradient against
+central finite differences, Adam against its formula, determinism per seed,
+training that learns, generation."""
+
+import itertools
+import math
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core import transformer as tr
+from core.attention import rope
+from core.bigram import build_vocab, encode, tokenize
+from core.normalization import rms_norm
+from core.schedules import warmup_cosine_lr
+
+VARIANTS = list(itertools.product(["relu", "gelu"], ["learned", "rope"], [True, False]))
+CORPUS = """il gatto dorme sul divano .
+il cane dorme sul letto .
+il gatto mangia il pesce .
+il cane mangia la carne .
+il cane corre nel giardino .
+il gatto corre nel giardino ."""
+
+
+def tiny(activation="relu", positions="learned", tied=True, seed=0, **kw):
+    shape = dict(vocab_size=7, d_model=8, n_heads=2, n_layers=2, context=5) | kw
+    return tr.TransformerConfig(activation=activation, positions=positions, tied=tied, seed=seed, **shape)
+
+
+def lively_params(config, seed=1):
+    """Initial weights made larger and gains moved away from 1, so that every
+    path of the network carries a gradient well above rounding."""
+    rng = random.Random(seed)
+    params = tr.init_params(config)
+    for name, t in params.items():
+        if isinstance(t[0], list):
+            params[name] = [[4 * x for x in row] for row in t]
+        else:
+            params[name] = [1 + 0.3 * rng.gauss(0, 1) for _ in t]
+    return params
+
+
+def random_batch(config, B, T, seed=2):
+    rng = random.Random(seed)
+    draw = lambda: [[rng.randrange(config.vocab_size) for _ in range(T)] for _ in range(B)]
+    return draw(), draw()
+
+
+def loss_of(params, config, inputs, targets):
+    logits = tr.transformer_forward(params, config, inputs)["logits"]
+    return tr.cross_entropy_rows(logits, [t for seq in targets for t in seq])[0]
+
+
+def corpus_ids():
+    tokens = tokenize(CORPUS)
+    return encode(tokens, build_vocab(tokens)), len(build_vocab(tokens))
+
+
+# --- numpy reference -----------------------------------------------------------
+
+def np_rms(x, g):
+    return g * x / np.sqrt((x ** 2).mean(-1, keepdims=True) + tr.EPS)
+
+
+def np_rope(x):
+    """x: B × T × H × d_head, adjacent pairs turned by position·base^(−2i/d_head)."""
+    T, dh = x.shape[1], x.shape[-1]
+    angle = np.arange(T)[:, None] * 10000.0 ** (-np.arange(0, dh, 2) / dh)
+    c, s = np.cos(angle)[None, :, None, :], np.sin(angle)[None, :, None, :]
+    out = np.empty_like(x)
+    out[..., 0::2] = c * x[..., 0::2] - s * x[..., 1::2]
+    out[..., 1::2] = s * x[..., 0::2] + c * x[..., 1::2]
+    return out
+
+
+def np_forward(params, config, inputs):
+    """The same transformer written with numpy arrays: logits (B·T × V) and
+    the attention weights of each block (B × H × T × T)."""
+    P = {name: np.array(t, dtype=np.float64) for name, t in params.items()}
+    ids = np.array(inputs)
+    B, T = ids.shape
+    H, dh = config.n_heads, config.d_head
+    x = P["tok_emb"][ids]
+    if config.positions == "learned":
+        x = x + P["pos_emb"][:T]
+    maps = []
+    for layer in range(config.n_layers):
+        p = {name.split(".")[1]: t for name, t in P.items() if name.startswith(f"block{layer}.")}
+        u = np_rms(x, p["norm_attn"])
+        q, k, v = ((u @ p[w]).reshape(B, T, H, dh) for w in ("W_q", "W_k", "W_v"))
+        if config.positions == "rope":
+            q, k = np_rope(q), np_rope(k)
+        s = np.einsum("bihc,bjhc->bhij", q, k) / np.sqrt(dh)
+        s = np.where(np.tril(np.ones((T, T), dtype=bool)), s, -np.inf)
+        a = np.exp(s - s.max(-1, keepdims=True))
+        a /= a.sum(-1, keepdims=True)
+        maps.append(a)
+        x = x + np.einsum("bhij,bjhc->bihc", a, v).reshape(B, T, H * dh) @ p["W_o"]
+        h = np_rms(x, p["norm_ffn"]) @ p["W_1"]
+        if config.activation == "relu":
+            act = np.maximum(h, 0)
+        else:
+            act = 0.5 * h * (1 + np.tanh(np.sqrt(2 / np.pi) * (h + 0.044715 * h ** 3)))
+        x = x + act @ p["W_2"]
+    head = P["tok_emb"].T if config.tied else P["W_out"]
+    return (np_rms(x, P["norm_final"]) @ head).reshape(B * T, -1), maps
+
+
+@pytest.mark.parametrize("activation,positions,tied", VARIANTS)
+def test_forward_matches_numpy(activation, positions, tied):
+    config = tiny(activation, positions, tied)
+    params = lively_params(config)
+    for B, T in ((3, 5), (2, 3)):
+        inputs, targets = random_batch(config, B, T)
+        cache = tr.transformer_forward(params, config, inputs)
+        logits, maps = np_forward(params, config, inputs)
+        assert np.allclose(cache["logits"], logits, rtol=0, atol=1e-9)
+        for block, a in zip(cache["blocks"], maps):
+            assert np.allclose(block["attention"], a, rtol=0, atol=1e-9)
+        z = logits - logits.max(1, keepdims=True)
+        expected = -np.mean((z - np.log(np.exp(z).sum(1, keepdims=True)))[np.arange(B * T), np.ravel(targets)])
+        assert loss_of(params, config, inputs, targets) == pytest.approx(expected, abs=1e-9)
+
+
+def test_row_helpers_are_the_one_rope_and_rms_norm_of_core():
+    rng = random.Random(0)
+    config = tr.TransformerConfig(vocab_size=5, d_model=8, n_heads=2, positions="rope", context=4)
+    X = [[rng.uniform(-2, 2) for _ in range(8)] for _ in range(8)]         # 2 sequences of T = 4
+    turned = tr.rope_rows(X, *tr.rope_tables(config, 4), 4)
+    for n, (row, out) in enumerate(zip(X, turned)):
+        assert out == pytest.approx(rope(row[:4], n % 4) + rope(row[4:], n % 4), abs=1e-12)
+    back = tr.rope_rows(turned, *tr.rope_tables(config, 4), 4, inverse=True)
+    assert np.allclose(back, X, atol=1e-12)
+    gain = [rng.uniform(0.5, 2) for _ in range(8)]
+    Y, _, _ = tr.rms_norm_rows(X, gain)
+    assert np.allclose(Y, [rms_norm(x, tr.EPS, gain) for x in X], rtol=0, atol=1e-12)
+
+
+# --- gradients -------------------------------------------------------------------
+
+def entry(tensor, index):
+    return tensor[index[0]][index[1]] if len(index) == 2 else tensor[index[0]]
+
+
+def set_entry(tensor, index, value):
+    if len(index) == 2:
+        tensor[index[0]][index[1]] = value
+    else:
+        tensor[index[0]] = value
+
+
+@pytest.mark.parametrize("activation,positions,tied", VARIANTS)
+def test_every_gradient_matches_finite_differences(activation, positions, tied):
+    config = tiny(activation, positions, tied, seed=len(activation) + len(positions) + tied)
+    params = lively_params(config)
+    inputs, targets = random_batch(config, B=3, T=5 if tied else 4)
+    _, grads = tr.loss_and_grads(params, config, inputs, targets)
+    assert set(grads) == set(params) == set(tr.param_shapes(config))
+    rng, h = random.Random(3), 1e-5
+    for name, tensor in params.items():
+        assert np.shape(grads[name]) == tr.param_shapes(config)[name]
+        shape = tr.param_shapes(config)[name]
+        for _ in range(3):
+            index = tuple(rng.randrange(n) for n in shape)
+            if name == "pos_emb":
+                index = (rng.randrange(len(inputs[0])), index[1])   # rows past T get no gradient: checked below
+            x = entry(tensor, index)
+            set_entry(tensor, index, x + h)
+            up = loss_of(params, config, inputs, targets)
+            set_entry(tensor, index, x - h)
+            down = loss_of(params, config, inputs, targets)
+            set_entry(tensor, index, x)
+            numeric, analytic = (up - down) / (2 * h), entry(grads[name], index)
+            assert abs(analytic - numeric) <= 1e-7 + 1e-5 * abs(numeric), (name, index, analytic, numeric)
+    if positions == "learned":
+        assert all(v == 0.0 for row in grads["pos_emb"][len(inputs[0]):] for v in row)
+
+
+def test_gradient_norms_by_layer_add_up_to_the_global_norm():
+    config = tiny()
+    _, grads = tr.loss_and_grads(lively_params(config), config, *random_batch(config, 2, 5))
+    by_layer = tr.layer_grad_norms(grads)
+    assert set(by_layer) == {"embedding", "block0", "block1", "final"}
+    assert math.hypot(*by_layer.values()) == pytest.approx(tr.grad_norm(grads), rel=1e-12)
+    flat = np.concatenate([np.ravel(g) for g in grads.values()])
+    assert tr.grad_norm(grads) == pytest.approx(np.linalg.norm(flat), rel=1e-12)
+
+
+# --- optimiser -----------------------------------------------------------------
+
+def test_adam_step_matches_its_formula_with_clipping():
+    config = tiny(n_layers=1)
+    opt = tr.OptimizerConfig(lr=0.05, warmup=3, total_steps=20, clip=0.5)
+    state = tr.init_state(config)
+    batches = [random_batch(config, 2, 5, seed=s) for s in range(3)]
+    m = {k: np.zeros(np.shape(t)) for k, t in state.params.items()}
+    v = {k: np.zeros(np.shape(t)) for k, t in state.params.items()}
+    expected = {k: np.array(t) for k, t in state.params.items()}
+    for step, batch in enumerate(batches):
+        _, grads = tr.loss_and_grads(state.params, config, *batch)
+        norm = tr.grad_norm(grads)
+        k = min(1.0, opt.clip / norm)
+        lr = warmup_cosine_lr(step + 1, opt.lr, opt.warmup, opt.total_steps, opt.floor)
+        for name, g in grads.items():
+            g = k * np.array(g)
+            m[name] = opt.beta1 * m[name] + (1 - opt.beta1) * g
+            v[name] = opt.beta2 * v[name] + (1 - opt.beta2) * g ** 2
+            m_hat, v_hat = m[name] / (1 - opt.beta1 ** (step + 1)), v[name] / (1 - opt.beta2 ** (step + 1))
+            expected[name] = expected[name] - lr * m_hat / (np.sqrt(v_hat) + opt.eps)
+        state, info = tr.train_step(state, batch, config, opt)
+        assert info["grad_norm"] == pytest.approx(norm, rel=1e-12) and info["lr"] == pytest.approx(lr)
+        for name, p in state.params.items():
+            assert np.allclose(p, expected[name], rtol=0, atol=1e-12), name
+    assert state.step == 3
+
+
+def test_sgd_moves_against_the_clipped_gradient():
+    config = tiny(n_layers=1)
+    opt = tr.OptimizerConfig(kind="sgd", lr=0.1, warmup=0, total_steps=10, clip=0.01)
+    state = tr.init_state(config)
+    batch = random_batch(config, 2, 5)
+    _, grads = tr.loss_and_grads(state.params, config, *batch)
+    new, info = tr.train_step(state, batch, config, opt)
+    k = 0.01 / info["grad_norm"]
+    assert info["grad_norm"] > 0.01
+    for name, p in new.params.items():
+        assert np.allclose(p, np.array(state.params[name]) - info["lr"] * k * np.array(grads[name]), atol=1e-15)
+    assert info["lr"] == pytest.approx(warmup_cosine_lr(1, 0.1, 0, 10, 0.1))
+
+
+def test_the_first_update_already_moves_and_the_schedule_ends_at_the_floor():
+    opt = tr.OptimizerConfig(lr=0.01, warmup=10, total_steps=100, floor=0.1)
+    assert tr.learning_rate(0, opt) == pytest.approx(0.001)
+    assert tr.learning_rate(9, opt) == pytest.approx(0.01)
+    assert tr.learning_rate(99, opt) == pytest.approx(0.001)
+
+
+def test_a_step_leaves_the_state_it_started_from_untouched():
+    config = tiny(n_layers=1)
+    state = tr.init_state(config)
+    before = {k: np.array(t) for k, t in state.params.items()}
+    tr.train_step(state, random_batch(config, 2, 5), config, tr.OptimizerConfig())
+    assert state.step == 0
+    assert all(np.array_equal(before[k], t) for k, t in state.params.items())
+    assert all(not np.any(t) for t in state.m.values())
+
+
+# --- determinism, training, generation ------------------------------------------
+
+def run(config, opt, steps, seed=0):
+    ids, _ = corpus_ids()
+    state, losses = tr.init_state(config), []
+    for step in range(steps):
+        state, info = tr.train_step(state, tr.batch_for_step(ids, config, 8, seed, step), config, opt)
+        losses.append(info["loss"])
+    return state, losses
+
+
+def test_the_same_seed_gives_the_same_model_batches_and_losses():
+    ids, V = corpus_ids()
+    config = tr.TransformerConfig(vocab_size=V, seed=5, positions="rope")
+    assert tr.init_params(config) == tr.init_params(config)
+    assert tr.init_params(config) != tr.init_params(tr.TransformerConfig(vocab_size=V, seed=6, positions="rope"))
+    assert tr.batch_for_step(ids, config, 8, 1, 7) == tr.batch_for_step(ids, config, 8, 1, 7)
+    assert tr.batch_for_step(ids, config, 8, 1, 7) != tr.batch_for_step(ids, config, 8, 1, 8)
+    first, second = run(config, tr.OptimizerConfig(), 5), run(config, tr.OptimizerConfig(), 5)
+    assert first[1] == second[1] and first[0].params == second[0].params
+
+
+def test_training_on_a_small_corpus_lowers_the_loss():
+    ids, V = corpus_ids()
+    config = tr.TransformerConfig(vocab_size=V, n_layers=1)
+    windows = [ids[i:i + 9] for i in range(len(ids) - 8)]
+    inputs, targets = [w[:-1] for w in windows], [w[1:] for w in windows]
+    start = loss_of(tr.init_params(config), config, inputs, targets)
+    assert start == pytest.approx(math.log(V), abs=0.5)
+    state, losses = run(config, tr.OptimizerConfig(lr=0.01, warmup=10, total_steps=60), 60)
+    assert loss_of(state.params, config, inputs, targets) < 0.4 * start
+    assert np.mean(losses[-10:]) < 0.5 * np.mean(losses[:5])
+    sgd, _ = run(config, tr.OptimizerConfig(kind="sgd", lr=0.5, warmup=5, total_steps=30), 30)
+    assert loss_of(sgd.params, config, inputs, targets) < start - 0.3
+
+
+def test_generation_is_deterministic_greedy_at_temperature_zero_and_seeded_otherwise():
+    config = tiny(positions="rope", context=4)
+    params = lively_params(config)
+    prompt = [1, 2, 3, 4, 5, 6]                              # longer than the context: only the last 4 are read
+    greedy = tr.transformer_generate(params, config, prompt, 6)
+    assert greedy == tr.transformer_generate(params, config, prompt, 6) and len(greedy) == 6
+    ids = list(prompt)
+    for new in greedy:
+        logits = tr.transformer_forward(params, config, [ids[-4:]])["logits"][-1]
+        assert new == int(np.argmax(logits))
+        ids.append(new)
+    sampled = tr.transformer_generate(params, config, prompt, 20, temperature=1.0, rng=random.Random(9))
+    assert sampled == tr.transformer_generate(params, config, prompt, 20, temperature=1.0, rng=random.Random(9))
+    assert all(0 <= i < config.vocab_size for i in sampled)
+    with pytest.raises(ValueError):
+        tr.transformer_generate(params, config, [], 3)
+
+
+# --- shapes, counts, looking inside ----------------------------------------------
+
+def test_param_count_by_part():
+    config = tr.TransformerConfig(vocab_size=30)
+    counts = tr.param_count(config)
+    assert counts == {"token_embedding": 480, "position_embedding": 128, "attention": 1024, "feed_forward": 2048,
+                      "norms": 48, "head": 0, "total": 3728}
+    untied = tr.param_count(tr.TransformerConfig(vocab_size=30, n_layers=2, tied=False, positions="rope"))
+    assert untied["head"] == 480 and untied["position_embedding"] == 0 and untied["total"] == 7184
+    params = tr.init_params(config)
+    assert counts["total"] == sum(np.size(t) for t in params.values())
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.integers(0, 6), min_size=1, max_size=5), st.sampled_from(VARIANTS))
+def test_trace_attention_rows_are_causal_distributions(ids, variant):
+    config = tiny(*variant)
+    traced = tr.trace(lively_params(config), config, ids)
+    T = len(ids)
+    assert len(traced["layers"]) == 2 and np.shape(traced["logits"]) == (T, 7)
+    for layer in traced["layers"]:
+        A = np.array(layer["attention"])
+        assert A.shape == (2, T, T)
+        assert np.allclose(A.sum(-1), 1, atol=1e-12) and not np.any(np.triu(A, 1))
+        assert np.shape(layer["hidden"]) == (T, 32) and np.shape(layer["output"]) == (T, 8)
+    assert np.allclose(np.sum(traced["probabilities"], 1), 1, atol=1e-12)
+
+
+def test_bad_configs_and_inputs_are_refused():
+    with pytest.raises(ValueError):
+        tr.TransformerConfig(vocab_size=5, d_model=10, n_heads=3)
+    with pytest.raises(ValueError):
+        tr.TransformerConfig(vocab_size=5, d_model=6, n_heads=2, positions="rope")
+    with pytest.raises(ValueError):
+        tr.TransformerConfig(vocab_size=5, activation="tanh")
+    config = tiny()
+    with pytest.raises(ValueError):
+        tr.transformer_forward(tr.init_params(config), config, [[1] * 6])
+    with pytest.raises(IndexError):
+        tr.transformer_forward(tr.init_params(config), config, [[7]])
