@@ -398,7 +398,7 @@ def panel_output(s):
     h = s["mlp"]["output"]
     best = order[0]
     tied = [t for t in range(len(VOCAB)) if abs(p[t] - max(p)) < 1e-12]
-    terms = " + ".join(f"{num(h[j])} × {num(E[best][j], 1)}" for j in range(len(DIMS)) if E[best][j])
+    terms = " + ".join(f"{num(h[j])} × {num(E[best][j])}" for j in range(len(DIMS)) if E[best][j])  # one format
     if whole:
         shown = order[:6] + [t for t in (best_of(whole),) if t not in order[:6]]
         items = [Bar(name(t), p[t], text=percent(p[t], 1), highlight=t == best, before=whole[t]) for t in shown]
