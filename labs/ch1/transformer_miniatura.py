@@ -347,7 +347,8 @@ def panel_attention(s):
                  callout(f"{me} è il primo token: non ha niente prima di sé, e la media è lui stesso.")
                  if pos == 0 else
                  callout(f"Attention spenta: {me} non guarda nessun altro token, e la media è lui stesso.",
-                         tone="warn") if top is None else formula(f"il punteggio più alto prima di {me}: q · x({name(ids[top])}) = "
+                         tone="warn") if top is None else
+                 formula(f"il punteggio più alto prima di {me}: q · x({name(ids[top])}) = "
                                                   f"{num(att['scores'][top])} → peso {percent(att['weights'][top])}"),
                  tag("p", "Il nuovo vettore è la media pesata dei vettori: ", average, "."),
                  matrix([before, after], row_labels=[f"{name(ids[pos])} prima", "dopo l'attention"],

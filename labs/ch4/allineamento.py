@@ -101,7 +101,8 @@ def sft_panel(s):
 def moves(dc, dr):
     """What the model did to the two answers, from the signs of Δc and Δr."""
     def one(delta, what):
-        return f"alzato la {what}" if delta > 0 else f"abbassato la {what}" if delta < 0 else f"lasciato com'era la {what}"
+        verb = "alzato" if delta > 0 else "abbassato" if delta < 0 else "lasciato com'era"
+        return f"{verb} la {what}"
     if dc * dr > 0:  # same direction: say which moved more
         verb = "alzato" if dc > 0 else "abbassato"
         return f"ha {verb} tutte e due le risposte, la {'chosen' if abs(dc) > abs(dr) else 'rejected'} di più"

@@ -135,9 +135,11 @@ def view(s):
               stat(f"Con {num(int(s['schede']))} GPU", duration(s["wall_hours"]))),
         callout(f"{significant(s['per_param'])} token per parametro: " + (
             "esattamente la ricetta di Chinchilla." if abs(ratio - 1) < 0.01 else
-            f"{significant(ratio)} volte la ricetta di Chinchilla. Costa di più in training, ma il modello è più piccolo "
+            f"{significant(ratio)} volte la ricetta di Chinchilla. Costa di più in training, ma il modello è "
+            "più piccolo "
             "da usare." if ratio > 1 else
-            f"solo {the(share(ratio, 1 if ratio < 0.1 else 0))} della ricetta di Chinchilla: con lo stesso calcolo un modello più piccolo, "
+            f"solo {the(share(ratio, 1 if ratio < 0.1 else 0))} della ricetta di Chinchilla: con lo stesso calcolo "
+            "un modello più piccolo, "
             "allenato su più token, sarebbe andato meglio."), tone="ok" if ratio >= 0.99 else "warn"),
         plane(s),
         tag("p", f"Con lo stesso calcolo la ricetta di Chinchilla sceglierebbe {big(s['best_N'])} di parametri e "

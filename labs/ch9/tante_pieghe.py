@@ -176,7 +176,8 @@ def view(s):
     notes = [callout(f"Il gomito {i} sta nello stesso punto di un altro: conta una volta sola.", tone="warn")
              for i in s["clashes"]]
     if hand["mse"] <= fit["mse"]:
-        notes.append(callout(f"La tua spezzata fa meglio del fit automatico con {plural(fit['n'], 'gomito', 'gomiti')}.",
+        notes.append(callout("La tua spezzata fa meglio del fit automatico con "
+                             f"{plural(fit['n'], 'gomito', 'gomiti')}.",
                              tone="ok"))
     if s["target"] in NOTES:
         notes.append(callout(NOTES[s["target"]]))

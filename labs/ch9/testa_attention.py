@@ -141,7 +141,8 @@ def view(s):
         stat("Confronti (prodotti scalari) qui", f"1 + 2 + 3 = {num(s['comparisons'])}" if s["causal"]
              else f"3 × 3 = {num(s['comparisons'])}"),
         stat(f"Con n = {num(BIG)} token, {'con' if s['causal'] else 'senza'} maschera, per testa e per strato",
-             f"1 + 2 + … + {num(BIG)} = {num(s['big'])}" if s["causal"] else f"{num(BIG)} × {num(BIG)} = {num(s['big'])}",
+             f"1 + 2 + … + {num(BIG)} = {num(s['big'])}" if s["causal"]
+             else f"{num(BIG)} × {num(BIG)} = {num(s['big'])}",
              tone="warn")))
     if not s["causal"]:
         parts.append(callout("Senza maschera anche le prime righe guardano avanti: va bene per capire un testo "

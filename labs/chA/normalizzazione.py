@@ -61,7 +61,8 @@ def compute(p):
     ln0, rn0 = layer_norm(base, EPS, gains, biases), rms_norm(base, EPS, gains)
     m = mean(x)
     return {
-        "n": n, "base": base, "x": x, "c": p["c"], "gamma": g, "beta": b, "mean": m, "centred": [v - m for v in x], "std": std(x),
+        "n": n, "base": base, "x": x, "c": p["c"], "gamma": g, "beta": b, "mean": m,
+        "centred": [v - m for v in x], "std": std(x),
         "unit": layer_norm(x, EPS), "layer": ln, "mean_square": mean([v * v for v in x]), "rms": rms(x),
         "rms_unit": rms_norm(x, EPS), "rms_out": rn, "layer_before": ln0, "rms_before": rn0,
         "layer_shift": max(abs(a - z) for a, z in zip(ln, ln0)), "rms_shift": max(abs(a - z) for a, z in zip(rn, rn0)),
@@ -70,8 +71,8 @@ def compute(p):
 
 def follow(s):
     """The numbers beyond «Quanti numeri» are not in the vector: they say so."""
-    return {f"x{i + 1}": Follow(disabled=f"Con {s['n']} numeri x{SUB[i]} non entra nel vettore: alza «Quanti numeri».")
-            for i in range(s["n"], len(DEFAULTS))}
+    return {f"x{i + 1}": Follow(disabled=f"Con {s['n']} numeri x{SUB[i]} non entra nel vettore: alza «Quanti "
+                                         "numeri».") for i in range(s["n"], len(DEFAULTS))}
 
 
 def doubled(s):

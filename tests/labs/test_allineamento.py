@@ -130,7 +130,8 @@ def test_the_average_over_all_tokens_is_dominated_by_the_question():
 def test_preferring_the_rejected_grows_almost_linearly():
     """«cresce quasi in linea retta se il modello preferisce la rejected»: the slope tends to −β."""
     losses = [state(lc=x, lc_ref=0, beta=0.5)["dpo"]["loss"] for x in (-30, -29, -28)]
-    assert losses[0] - losses[1] == pytest.approx(0.5, abs=0.01) and losses[1] - losses[2] == pytest.approx(0.5, abs=0.01)
+    assert losses[0] - losses[1] == pytest.approx(0.5, abs=0.01)
+    assert losses[1] - losses[2] == pytest.approx(0.5, abs=0.01)
 
 
 def test_a_larger_beta_needs_a_smaller_delta_for_the_same_margin():

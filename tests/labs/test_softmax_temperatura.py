@@ -131,7 +131,8 @@ def test_more_draws_bring_the_frequencies_closer_to_the_probabilities():
 
 
 def test_letto_comes_out_sometimes_and_temperature_decides_how_often():
-    """«letto» esce ogni tanto anche se «divano» è in testa, e T decide quanto spesso; a T bassa «divano» quasi sempre."""
+    """«letto» esce ogni tanto anche se «divano» è in testa, e T decide quanto spesso; a T bassa «divano»
+    quasi sempre."""
     letto, divano = NAMES.index("letto"), NAMES.index("divano")
     warm = state(estrazioni=500)
     assert 0 < warm["counts"][letto] < warm["counts"][divano]
