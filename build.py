@@ -12,10 +12,13 @@ Nothing is downloaded: Pyodide comes from the npm package installed by
 `npm ci`, everything else from this repository.
 """
 
+import base64
+import hashlib
 import html
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -185,6 +188,155 @@ def write_pages(env, download_bytes):
     return nav
 
 
+def content_hash(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+
+
+def content_named_wheel(wheel):
+    """The wheel with its content hash as build tag (laboratori_llm-0.1.0-0<hash>-py3-none-any.whl):
+    each build's wheel has its own URL, so a host's ordinary caching can never
+    pair an old wheel with a new lockfile."""
+    name, version, *tags = wheel.stem.split("-")
+    return wheel.rename(wheel.with_name("-".join([name, version, f"0{content_hash(wheel)}", *tags]) + ".whl"))
+
+
+def content_named_lockfile(lockfile):
+    """pyodide-lock.<hash>.json: the page names it (data-lockfile), so an old page never reads a new one."""
+    return lockfile.rename(lockfile.with_name(f"pyodide-lock.{content_hash(lockfile)}.json"))
+
+
+# Formulas in a lab's prose: $…$ inline, $$…$$ on their own (\$ is a dollar sign).
+# KaTeX renders them here, once, by Node: the page gets HTML and CSS, no KaTeX JavaScript.
+DISPLAY_MATH = re.compile(r"\$\$(.+?)\$\$", re.S)
+INLINE_MATH = re.compile(r"(?<![\\$])\$(?=\S)([^$]+?)(?<=[^\s\\])\$(?![$\d])")
+KATEX = "assets/katex"
+
+
+def formulas_of(prose):
+    display = [(m.group(1).strip(), True) for m in DISPLAY_MATH.finditer(prose)]
+    inline = [(m.group(1), False) for m in INLINE_MATH.finditer(DISPLAY_MATH.sub("", prose))]
+    return display + inline
+
+
+def render_formulas(all_labs):
+    """({(tex, display): html}, css) for every formula in every lab's prose, from scripts/katex.mjs."""
+    owners = {}
+    for lab in all_labs:
+        for formula in formulas_of(lab.prose):
+            owners.setdefault(formula, lab)
+    formulas = list(owners)
+    if not formulas:
+        return {}, ""
+    result = subprocess.run(["node", str(ROOT / "scripts" / "katex.mjs")], capture_output=True, text=True,
+                            input=json.dumps([{"tex": tex, "display": display} for tex, display in formulas]))
+    if result.returncode != 0:
+        found = re.match(r"formula (\d+): (.*)", result.stderr, re.S)
+        if not found:
+            fail(f"scripts/katex.mjs non è riuscito:\n{result.stderr}")
+        (tex, _), lab = formulas[int(found.group(1))], owners[formulas[int(found.group(1))]]
+        fail(f"{place(lab.module.__file__)}: KaTeX non capisce la formula «{tex}»: {found.group(2).strip()}")
+    rendered = json.loads(result.stdout)
+    return dict(zip(formulas, rendered["html"])), rendered["css"]
+
+
+def tex_filter(rendered):
+    """The Jinja filter that puts the rendered formulas in a prose (raw HTML that Markdown leaves alone)."""
+    def tex(prose):
+        prose = DISPLAY_MATH.sub(lambda m: f'\n\n<div class="lab-math">{rendered[(m.group(1).strip(), True)]}</div>\n\n',
+                                 prose)
+        return INLINE_MATH.sub(lambda m: rendered[(m.group(1), False)], prose).replace(r"\$", "$")
+    return tex
+
+
+def write_katex(css):
+    """KaTeX's stylesheet and fonts (woff2, which every browser the site supports reads), served by the site."""
+    source = ROOT / "node_modules" / "katex" / "dist"
+    target = DOCS / KATEX
+    (target / "fonts").mkdir(parents=True)
+    for font in (source / "fonts").glob("*.woff2"):
+        shutil.copy2(font, target / "fonts" / font.name)
+    stylesheet = (source / "katex.min.css").read_text(encoding="utf-8")
+    stylesheet = re.sub(r',url\(fonts/[^)]+\.(?:woff|ttf)\) format\("(?:woff|truetype)"\)', "", stylesheet)
+    (target / "katex.css").write_text(stylesheet, encoding="utf-8")
+    (target / "formulas.css").write_text(css, encoding="utf-8")  # KaTeX's inline styles, as classes
+
+
+# After mkdocs: what the theme's HTML needs for keyboard and screen-reader users,
+# the Content-Security-Policy, and the service worker that keeps the site offline.
+CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'{hashes}; style-src 'self'; "
+       "img-src 'self' data:; worker-src 'self'; connect-src 'self'")
+INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)([^>]*)>(.*?)</script>", re.S)
+THEME_NAMES = {'class="md-progress" data-md-component="progress" role="progressbar"':
+               'aria-label="Caricamento della pagina"',
+               'class="md-search" data-md-component="search" role="dialog"': 'aria-label="Cerca nel sito"'}
+SKIP = '<div data-md-component="skip">'
+OFFLINE_SKIPPED = re.compile(r"(\.map|\.gz|^_headers|^sw\.js|^assets/javascripts/lunr/"
+                             r"(?!min/lunr\.(?:stemmer\.support|it|multi)\.min\.js).*)$")
+
+
+def theme_fixes(html, where):
+    """Names for the theme's progress bar and search dialog; «Vai al laboratorio» on a lab page."""
+    for markup, name in THEME_NAMES.items():
+        if markup in html:
+            html = html.replace(markup, f"{markup} {name}", 1)
+        elif 'data-md-component="progress"' in html or "md-search" in html:
+            fail(f"{where}: il tema ha cambiato il markup di «{markup}»: aggiorna THEME_NAMES in build.py")
+    if 'id="laboratorio"' in html:
+        html = html.replace(SKIP, f'{SKIP}<a href="#laboratorio" class="md-skip">Vai al laboratorio</a>', 1)
+    return html
+
+
+def script_hashes(pages):
+    """The sha256 sources of every inline script the theme writes (the same set on every page, so
+    that instant navigation, which keeps the first page's policy, runs them all)."""
+    hashes = set()
+    for html in pages.values():
+        for attributes, body in INLINE_SCRIPT.findall(html):
+            if "application/json" not in attributes:
+                hashes.add("'sha256-" + base64.b64encode(hashlib.sha256(body.encode()).digest()).decode() + "'")
+    return sorted(hashes)
+
+
+def secure_pages():
+    """Every page with the theme fixes and the CSP as a <meta>, and _headers for hosts that read one."""
+    pages = {path: theme_fixes(path.read_text(encoding="utf-8"), path.relative_to(SITE))
+             for path in SITE.rglob("*.html")}
+    hashes = script_hashes(pages)
+    policy = CSP.format(hashes="".join(f" {h}" for h in hashes))
+    meta = f'<meta http-equiv="Content-Security-Policy" content="{policy}">'
+    for path, html in pages.items():
+        if '<meta charset="utf-8">' not in html:
+            fail(f"{path.relative_to(SITE)}: manca <meta charset>, non so dove mettere la CSP")
+        path.write_text(html.replace('<meta charset="utf-8">', f'<meta charset="utf-8">\n    {meta}', 1),
+                        encoding="utf-8")
+    (SITE / "_headers").write_text(f"/*\n  Content-Security-Policy: {policy}\n", encoding="utf-8")
+    return policy
+
+
+def write_service_worker():
+    """sw.js at the site's root (its scope is then the whole site), with this build's files and
+    their sha256: it caches them all at once under a name made from their hashes."""
+    (SITE / "assets" / "labs" / "sw.js").unlink(missing_ok=True)
+    files = []
+    for path in sorted(p for p in SITE.rglob("*") if p.is_file()):
+        relative = path.relative_to(SITE).as_posix()
+        if OFFLINE_SKIPPED.search(relative):
+            continue
+        url = relative.removesuffix("index.html") or "./"
+        digest = base64.b64encode(hashlib.sha256(path.read_bytes()).digest()).decode()
+        # serve.py writes the serving address into sitemap.xml: its bytes are the host's, not ours
+        files.append([url, "" if relative == "sitemap.xml" else f"sha256-{digest}", path.stat().st_size])
+    build = hashlib.sha256(json.dumps(files).encode()).hexdigest()[:16]
+    template = (ROOT / "templates" / "assets" / "labs" / "sw.js").read_text(encoding="utf-8")
+    for line, value in (('const BUILD = "dev";', f'const BUILD = "{build}";'),
+                        ("const FILES = [];", f"const FILES = {json.dumps([f[:2] for f in files])};")):
+        if line not in template:
+            fail(f"templates/assets/labs/sw.js: manca la riga «{line}»")
+        template = template.replace(line, value)
+    (SITE / "sw.js").write_text(template, encoding="utf-8")
+    return build, len(files), sum(f[2] for f in files)
+
+
 def main():
     started = time.perf_counter()
     if not PYODIDE.exists():
@@ -194,12 +346,18 @@ def main():
     shutil.rmtree(DIST, ignore_errors=True)
     DOCS.mkdir(parents=True)  # also makes WORK
 
-    wheel = build_wheel()
+    wheel = content_named_wheel(build_wheel())
     lockfile = DIST / "pyodide-lock.json"
     write_lockfile(wheel, lockfile)
+    lockfile = content_named_lockfile(lockfile)
     download_bytes = sum((PYODIDE / f).stat().st_size for f in FETCHED) + wheel.stat().st_size
 
-    nav = write_pages(templates(), download_bytes)
+    env = templates()
+    env.globals["lockfile"] = lockfile.name
+    formulas, formulas_css = render_formulas(labs.all_labs())
+    env.filters["tex"] = tex_filter(formulas)
+    nav = write_pages(env, download_bytes)
+    write_katex(formulas_css)
     config = load_config(str(ROOT / "mkdocs.yml"), docs_dir=str(DOCS), site_dir=str(SITE), nav=nav, strict=True)
     mkdocs_build(config)
 
@@ -208,7 +366,11 @@ def main():
     for name in PYODIDE_FILES:
         shutil.copy2(PYODIDE / name, runtime / name)
     shutil.copy2(wheel, runtime / wheel.name)
-    shutil.copy2(lockfile, runtime / "pyodide-lock.json")
+    shutil.copy2(lockfile, runtime / lockfile.name)
+    secure_pages()
+    build, count, size = write_service_worker()
+    print(f"build.py: CSP in ogni pagina e in _headers; sw.js (build {build}) tiene offline {count} file, "
+          f"{size / 1e6:.1f} MB")
     print(f"build.py: {len(labs.all_labs())} laboratori → {SITE} in {time.perf_counter() - started:.1f} s")
 
 

@@ -13,8 +13,14 @@ LIMIT = 300  # characters: a sentence, not a page
 SVG_TAG = re.compile(r"<(/?)svg\b[^>]*>")
 
 
+class _StatsRead(Exception):
+    """The first stats row is complete: it is the line, the rest of the view need not be parsed."""
+
+
 class _FirstParts(HTMLParser):
     """Collects the text of the first stats row, callout and h3/h4 of a view."""
+
+    stop_at_stats = True  # a stats row with text wins: nothing after it can change the line
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
@@ -46,6 +52,8 @@ class _FirstParts(HTMLParser):
             open_tag, kind = self.stack.pop()
             if kind in ("stats", "callout", "heading"):
                 self.done.add(kind)
+                if kind == "stats" and self.stop_at_stats and any(text.strip() for _, text in self.stats):
+                    raise _StatsRead
             if open_tag == tag:
                 break
 
@@ -92,8 +100,11 @@ def _empty_svgs(text):
 def read_off(html):
     """The first stats row, callout or heading of a view's HTML, as one line."""
     parser = _FirstParts()
-    parser.feed(_empty_svgs(str(html)))
-    parser.close()
+    try:
+        parser.feed(_empty_svgs(str(html)))
+        parser.close()
+    except _StatsRead:
+        pass
     pairs, label = [], None
     for kind, text in parser.stats:
         if kind == "label":
