@@ -102,17 +102,6 @@ function keepOffline() {
     .catch((error) => console.warn("sw.js:", error.message));
 }
 
-// After one visit every page works offline: sw.js, written by the build at the
-// site's root (its scope is the whole site, under any sub-path), keeps this
-// build's files. Registered once Python is ready, so it never competes with
-// the first download (its copies then come from the browser's cache).
-const SITE_ROOT = new URL("../../", import.meta.url);
-function keepOffline() {
-  if (!("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol)) return;
-  navigator.serviceWorker.register(new URL("sw.js", SITE_ROOT), { scope: SITE_ROOT.pathname })
-    .catch((error) => console.warn("sw.js:", error.message));
-}
-
 const formatNumber = (value) => {
   const number = Number(value);
   if (!Number.isFinite(number)) return String(value);
@@ -154,7 +143,6 @@ class LabController {
     this.module = root.dataset.module;
     this.view = root.querySelector("[data-lab-view]");
     this.errorBox = root.querySelector("[data-lab-error]");
-    this.live = root.querySelector("[data-lab-live]");
     this.live = root.querySelector("[data-lab-live]");
     this.fieldset = root.querySelector("[data-lab-fieldset]");
     this.timeline = root.querySelector("[data-lab-timeline]");
@@ -423,8 +411,6 @@ class LabController {
     this.view.classList.remove("is-stale");
     this.errorBox.hidden = true;
     this.errorBox.textContent = "";
-    // one polite line with the key result, not the whole drawing, for screen readers
-    if (this.live && result.summary) this.live.textContent = result.summary;
     // one polite line with the key result, not the whole drawing, for screen readers
     if (this.live && result.summary) this.live.textContent = result.summary;
     if (this.stepInput) {

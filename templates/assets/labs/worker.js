@@ -1,5 +1,5 @@
 // The Python side of every lab: one Pyodide per tab, started once.
-// Messages in:  {type: "init", indexURL, package, module, stallSeconds, revalidate} · {type: "render", id, lab, module, params}
+// Messages in:  {type: "init", indexURL, package, lockfile, module, stallSeconds, revalidate} · {type: "render", id, lab, module, params}
 // Messages out: {type: "progress", loaded} · {type: "phase", phase: "download" | "python" | "labs"}
 //               {type: "ready"} · {type: "failed", error (Italian), detail?}
 //               {type: "result", id, ok, html?, error?, params, controls?, timeline?, summary?}
@@ -120,13 +120,13 @@ function importWhenIdle() {
   }, 800);
 }
 
-async function init({ indexURL, package: name, module, stallSeconds: seconds, revalidate: again }) {
+async function init({ indexURL, package: name, lockfile, module, stallSeconds: seconds, revalidate: again }) {
   stallSeconds = seconds || stallSeconds;
   revalidate = Boolean(again);
   try {
     phase("download");
     const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
-    pyodide = await loadPyodide({ indexURL, lockFileURL: new URL("pyodide-lock.json", indexURL).href });
+    pyodide = await loadPyodide({ indexURL, lockFileURL: new URL(lockfile || "pyodide-lock.json", indexURL).href });
     phase("labs");
     await pyodide.loadPackage(name, { messageCallback: () => {}, errorCallback: () => {} });
     if (!(name in pyodide.loadedPackages)) throw new Error(`${name} not loaded`); // failed() has said why
