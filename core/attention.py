@@ -8,7 +8,7 @@ One head of attention, for a sentence of n tokens:
     O = A V                        row i: the weighted average of the values
 
 Q, K, V are matrices with one row per token (lists of rows). The mask is
-written with −∞ (float("-inf")), as in the papers; softmax_rows turns it
+written with −∞ (float("-inf")), as in the papers; the softmax turns it
 into a weight of exactly 0 and never lets a NaN out, because the diagonal
 is never masked so every row keeps a finite maximum.
 
@@ -20,6 +20,7 @@ far apart they are, not on where they sit.
 import math
 
 from core.linalg import dot, matmul, transpose
+from core.softmax import softmax
 
 MASKED = float("-inf")
 
@@ -51,21 +52,12 @@ def apply_mask(scores, mask):
     return [[s + m for s, m in zip(row, mrow)] for row, mrow in zip(scores, mask)]
 
 
-def softmax_row(row):
-    """exp(sⱼ − max) / Σ exp(sₖ − max). A −∞ entry gets weight exactly 0.
-
-    A row with no finite entry has nothing to look at: that is an error, not a NaN."""
-    top = max(row)
-    if top == MASKED:
-        raise ValueError("una riga tutta mascherata non ha pesi")
-    exps = [0.0 if s == MASKED else math.exp(s - top) for s in row]
-    total = math.fsum(exps)
-    return [e / total for e in exps]
-
-
 def softmax_rows(scores):
     """The softmax of every row on its own: each row of the result sums to 1."""
-    return [softmax_row(row) for row in scores]
+    return [softmax(row) for row in scores]
+
+
+softmax_row = softmax  # the name core/transformer.py imports it by: the same function, not a second softmax
 
 
 def attend(A, V):

@@ -13,7 +13,7 @@ import math
 import re
 from collections import Counter
 
-from .losses import log_softmax, softmax
+from .softmax import log_softmax, softmax
 from .stats import mean
 
 WORD = re.compile(r"\w+'|\w+|[^\w\s]")

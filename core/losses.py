@@ -1,32 +1,14 @@
-"""From scores to probabilities to a loss, and the gradient back.
+"""From probabilities to a loss, and the gradient back.
 
-softmax turns logits into probabilities; cross-entropy is −log of the
-probability given to the right token; for the two together the gradient
-with respect to the logits is simply p − y.
+Cross-entropy is −log of the probability given to the right token (the
+probabilities come from core.softmax); for softmax and cross-entropy
+together the gradient with respect to the logits is simply p − y.
 """
 
 import math
 
 from .linalg import one_hot
-
-
-def softmax(logits, temperature=1.0):
-    """exp(zᵢ/T) / Σⱼ exp(zⱼ/T), computed after subtracting the largest score
-    so that no exponential can overflow. T < 1 sharpens, T > 1 flattens."""
-    if temperature <= 0:
-        raise ValueError("la temperatura deve essere positiva")
-    scaled = [z / temperature for z in logits]
-    top = max(scaled)
-    exps = [math.exp(z - top) for z in scaled]
-    total = math.fsum(exps)
-    return [e / total for e in exps]
-
-
-def log_softmax(logits):
-    """log softmax(z)ᵢ = zᵢ − max − log Σⱼ exp(zⱼ − max), stable for any scores."""
-    top = max(logits)
-    log_total = math.log(math.fsum(math.exp(z - top) for z in logits))
-    return [z - top - log_total for z in logits]
+from .softmax import log_softmax, softmax
 
 
 def cross_entropy(p_correct):

@@ -31,7 +31,7 @@ probabilities of softmax(z / T), from a seeded random generator.
 import math
 
 from core.linalg import ShapeError, dot, relu
-from core.losses import softmax
+from core.softmax import softmax
 from core.sampling import greedy, sample
 
 

@@ -12,7 +12,7 @@ which is the sum over the rows of each row's suggestion xᵢᵀ·eᵢ.
 import math
 
 from .linalg import matmul, outer, transpose
-from .losses import softmax
+from .softmax import softmax
 
 
 def layer(X, W):

@@ -1,9 +1,17 @@
-"""Softmax taken apart, to show each step, and how spread out its result is.
+"""Softmax: from scores to probabilities, every step in view.
 
 p = softmax(z / T): divide the logits by the temperature, subtract the
 largest, exponentiate, add up, divide by the sum. Subtracting the largest
 changes nothing in the result (it divides every exponential by the same
 number) but keeps every exponential between 0 and 1, so none overflows.
+T < 1 sharpens the distribution, T > 1 flattens it.
+
+A score of −∞ (a masked position in attention) gets weight exactly 0, since
+e^−∞ = 0. A list with no finite score has nothing to share out: that is an
+error, not a NaN.
+
+softmax_steps computes it once, keeping every intermediate list for the labs
+that show them; softmax and log_softmax read what they need from it.
 """
 
 import math
@@ -19,11 +27,26 @@ def softmax_steps(logits, temperature=1.0):
         raise ValueError("la temperatura deve essere positiva")
     scaled = [z / temperature for z in logits]
     top = max(scaled)
+    if top == -math.inf:
+        raise ValueError("una riga tutta mascherata non ha pesi")
     shifted = [s - top for s in scaled]
     exps = [math.exp(s) for s in shifted]
     total = math.fsum(exps)
     return {"scaled": scaled, "max": top, "shifted": shifted, "exps": exps, "total": total,
             "probs": [e / total for e in exps]}
+
+
+def softmax(logits, temperature=1.0):
+    """exp(zᵢ/T) / Σⱼ exp(zⱼ/T): the probabilities of softmax_steps."""
+    return softmax_steps(logits, temperature)["probs"]
+
+
+def log_softmax(logits):
+    """log softmax(z)ᵢ = (zᵢ − max) − log Σⱼ exp(zⱼ − max): exact even where
+    the probability itself would round to 0."""
+    steps = softmax_steps(logits)
+    log_total = math.log(steps["total"])
+    return [s - log_total for s in steps["shifted"]]
 
 
 def naive_exp(x):

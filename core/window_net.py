@@ -13,7 +13,8 @@ cross-entropy of a few examples, with the gradients written out by hand.
 import random
 
 from .linalg import matvec, relu
-from .losses import cross_entropy_from_logits, softmax
+from .losses import cross_entropy_from_logits
+from .softmax import softmax
 
 
 def concat(vectors):

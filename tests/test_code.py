@@ -44,7 +44,7 @@ def test_unedited_code_draws_the_same_view(lab):
 
 
 def softmax_edit(text):
-    return text.replace("exps = [math.exp(z - top) for z in scaled]", "exps = [math.exp(z) for z in scaled]", 1)
+    return text.replace("shifted = [s - top for s in scaled]", "shifted = scaled", 1)
 
 
 def test_softmax_without_the_max_overflows_with_an_italian_message_and_its_line():
@@ -57,7 +57,7 @@ def test_softmax_without_the_max_overflows_with_an_italian_message_and_its_line(
     broken = labs.render_edited(lab.id, edited, {"aggiunta": "1000"})
     assert not broken["ok"]
     assert "overflow" in broken["error"] and f"riga {broken['line']}" in broken["error"]
-    assert "math.exp(z)" in edited.splitlines()[broken["line"] - 1]
+    assert "math.exp(s)" in edited.splitlines()[broken["line"] - 1]
 
 
 def test_edits_stay_in_their_own_module():
@@ -65,8 +65,8 @@ def test_edits_stay_in_their_own_module():
     before = labs.render(lab.id, {"aggiunta": "1000"})
     labs.render_edited(lab.id, softmax_edit(code.editable_text(lab.module)), {"aggiunta": "1000"})
     assert labs.render(lab.id, {"aggiunta": "1000"}) == before
-    import core.losses
-    assert "top" in inspect.getsource(core.losses.softmax)
+    import core.softmax
+    assert "top" in inspect.getsource(core.softmax.softmax_steps)
 
 
 @pytest.mark.parametrize("broken, expected, line", [

@@ -53,7 +53,7 @@ def test_causal_mask_and_masked_weights_are_exactly_zero():
 
 def test_a_fully_masked_row_is_an_error_not_nan():
     with pytest.raises(ValueError):
-        at.softmax_row([-math.inf, -math.inf])
+        at.softmax_rows([[0.0, -math.inf], [-math.inf, -math.inf]])
 
 
 @given(st.lists(st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=2, max_size=2), min_size=1, max_size=6),

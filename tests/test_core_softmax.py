@@ -1,4 +1,4 @@
-"""core.softmax_steps against numpy: every intermediate list, overflow, entropy."""
+"""core.softmax against numpy: every intermediate list, overflow, masked scores, entropy."""
 
 import math
 
@@ -7,8 +7,40 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.losses import softmax
-from core.softmax_steps import OVERFLOW, entropy, naive_exp, softmax_steps
+from core.softmax import OVERFLOW, entropy, log_softmax, naive_exp, softmax, softmax_steps
+
+logits_lists = st.lists(st.floats(-1e4, 1e4, allow_nan=False), min_size=1, max_size=12)
+
+
+def numpy_softmax(z, t=1.0):
+    z = np.asarray(z, dtype=float) / t
+    e = np.exp(z - z.max())
+    return e / e.sum()
+
+
+def test_softmax_matches_numpy():
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        z = rng.normal(scale=3, size=rng.integers(1, 20))
+        for t in (0.1, 0.5, 1.0, 2.0):
+            np.testing.assert_allclose(softmax(list(z), t), numpy_softmax(z, t), atol=1e-12)
+        np.testing.assert_allclose(log_softmax(list(z)), np.log(numpy_softmax(z)), atol=1e-12)
+
+
+@given(logits_lists)
+def test_softmax_sums_to_one_and_never_overflows(z):
+    p = softmax(z)
+    assert math.fsum(p) == pytest.approx(1.0, abs=1e-12)
+    assert all(0 <= x <= 1 for x in p)
+
+
+@given(logits_lists, st.floats(0.05, 20))
+def test_temperature_keeps_the_order(z, t):
+    p = softmax(z, t)
+    for i in range(len(z)):
+        for j in range(len(z)):
+            if z[i] > z[j]:
+                assert p[i] >= p[j]
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -49,3 +81,23 @@ def test_entropy_matches_numpy(seed):
     assert entropy(list(p)) == pytest.approx(-(p * np.log(p)).sum(), abs=1e-12)
     assert entropy([1.0, 0.0, 0.0]) == 0
     assert entropy([1 / 6] * 6) == pytest.approx(math.log(6), abs=1e-12)
+
+
+def test_masked_scores_get_exactly_zero_and_a_fully_masked_list_is_an_error():
+    assert softmax([0.0, -math.inf, 0.0]) == [0.5, 0.0, 0.5]
+    assert softmax([1.0, -math.inf], 0.5) == [1.0, 0.0]
+    with pytest.raises(ValueError, match="mascherata"):
+        softmax([-math.inf, -math.inf])
+
+
+def test_softmax_and_log_softmax_are_read_from_the_steps():
+    z = [2.0, -1.0, 0.5, 700.0]
+    steps = softmax_steps(z, 0.7)
+    assert softmax(z, 0.7) == steps["probs"]
+    assert log_softmax(z) == [s - math.log(softmax_steps(z)["total"]) for s in softmax_steps(z)["shifted"]]
+
+
+def test_bad_temperature_is_refused():
+    for t in (0, -1):
+        with pytest.raises(ValueError, match="temperatura"):
+            softmax([1, 2], temperature=t)

@@ -54,9 +54,9 @@ la generazione usa sempre il modello intero.
 
 import random
 
-from core.losses import softmax
 from core.mini_transformer import forward, generate
 from core.sampling import greedy
+from core.softmax import softmax
 from labs.kit import (Bar, Choice, Follow, Group, Slider, Text, bars, callout, equation, formula, matrix, num,
                       percent, plural, stat, stats, table, tag, vector)
 

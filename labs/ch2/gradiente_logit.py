@@ -27,7 +27,8 @@ La probabilità del token giusto cresce e la loss cala.
 
 import math
 
-from core.losses import cross_entropy_from_logits, softmax, softmax_cross_entropy_grad
+from core.losses import cross_entropy_from_logits, softmax_cross_entropy_grad
+from core.softmax import softmax
 from labs.kit import Bar, Choice, Slider, bars, callout, formula, num, percent, stat, stats, table, tag
 
 TITLE = "Il gradiente dei logit"

@@ -50,7 +50,8 @@ from dataclasses import dataclass, replace
 from core.bigram import (batch_loss, best_loss, build_vocab, cut_batches, dataset_loss, encode, example_losses, forward,
                          gradient, init_weights, make_pairs, next_frequencies, sgd_update, shuffle_pairs, tokenize,
                          top_k)
-from core.losses import softmax, softmax_cross_entropy_grad
+from core.losses import softmax_cross_entropy_grad
+from core.softmax import softmax
 from labs.kit import (Curve, Follow, Group, Jump, Marker, Series, Slider, Steps, Text, callout, factor, formula, join,
                       line_chart, matrix, num, percent, stat, stats, step_machine, table, tag)
 

@@ -35,9 +35,8 @@ avvicinarsi ai contorni. Poi abbassa T: «divano» esce quasi sempre.
 
 import math
 
-from core.losses import softmax
 from core.sampling import counts, draw
-from core.softmax_steps import entropy, naive_exp, softmax_steps
+from core.softmax import entropy, naive_exp, softmax, softmax_steps
 from labs.kit import (Bar, Group, Marker, Series, Slider, bars, callout, formula, line_chart, num, percent, plural,
                       share, stat, stats, table, tag, the)
 

@@ -186,7 +186,8 @@ def compute_before(p):
     from core.bigram import (batch_loss, batch_schedule, best_loss, build_vocab, dataset_loss, encode,
                              example_losses, forward, gradient, init_weights, make_pairs, next_frequencies,
                              sgd_update, tokenize, top_k)
-    from core.losses import softmax, softmax_cross_entropy_grad
+    from core.losses import softmax_cross_entropy_grad
+    from core.softmax import softmax
 
     screen, done = M.screen_of(p["passo"])
     s = {"step": p["passo"], "screen": screen}
