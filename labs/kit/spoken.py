@@ -11,19 +11,20 @@ from html.parser import HTMLParser
 
 LIMIT = 300  # characters: a sentence, not a page
 SVG_TAG = re.compile(r"<(/?)svg\b[^>]*>")
+STATS = re.compile(r'class="(?:[^"]*\s)?lab-stats(?:\s[^"]*)?"')
+CALLOUT = re.compile(r'class="(?:[^"]*\s)?lab-callout(?:\s[^"]*)?"')
 
 
-class _StatsRead(Exception):
-    """The first stats row is complete: it is the line, the rest of the view need not be parsed."""
+class _Read(Exception):
+    """The part the parser was told to stop at is complete: the rest of the view need not be parsed."""
 
 
 class _FirstParts(HTMLParser):
     """Collects the text of the first stats row, callout and h3/h4 of a view."""
 
-    stop_at_stats = True  # a stats row with text wins: nothing after it can change the line
-
-    def __init__(self):
+    def __init__(self, stop_at="stats"):
         super().__init__(convert_charrefs=True)
+        self.stop_at = stop_at  # a stats row with text wins: nothing after it can change the line
         self.stack = []  # (tag, kind) of the open elements
         self.stats, self.callout, self.heading = [], [], []
         self.done = set()
@@ -52,10 +53,13 @@ class _FirstParts(HTMLParser):
             open_tag, kind = self.stack.pop()
             if kind in ("stats", "callout", "heading"):
                 self.done.add(kind)
-                if kind == "stats" and self.stop_at_stats and any(text.strip() for _, text in self.stats):
-                    raise _StatsRead
+                if kind == self.stop_at and self.text(kind).strip():
+                    raise _Read
             if open_tag == tag:
                 break
+
+    def text(self, kind):
+        return "".join(text for _, text in self.stats) if kind == "stats" else "".join(getattr(self, kind))
 
     def inside(self, kind):
         return any(k == kind for _, k in self.stack)
@@ -97,14 +101,17 @@ def _empty_svgs(text):
     return "".join(parts)
 
 
-def read_off(html):
-    """The first stats row, callout or heading of a view's HTML, as one line."""
-    parser = _FirstParts()
+def _parsed(text, stop_at="stats"):
+    parser = _FirstParts(stop_at)
     try:
-        parser.feed(_empty_svgs(str(html)))
+        parser.feed(text)
         parser.close()
-    except _StatsRead:
+    except _Read:
         pass
+    return parser
+
+
+def _line(parser):
     pairs, label = [], None
     for kind, text in parser.stats:
         if kind == "label":
@@ -117,6 +124,23 @@ def read_off(html):
         if text:
             return text
     return ""
+
+
+def read_off(html):
+    """The first stats row, callout or heading of a view's HTML, as one line.
+
+    What comes before the first stats row (or, with none, the first callout)
+    cannot change the line, so parsing starts at it; only when it gives no
+    text is the whole view parsed."""
+    text = _empty_svgs(str(html))
+    stats = STATS.search(text)
+    first = stats or CALLOUT.search(text)
+    if first:
+        kind = "stats" if stats else "callout"
+        parser = _parsed(text[text.rfind("<", 0, first.start()):], kind)
+        if parser.text(kind).strip():
+            return _line(parser)
+    return _line(_parsed(text))
 
 
 def spoken_summary(module, state, html):
