@@ -12,12 +12,8 @@ target sampled on a grid come from linear least squares.
 
 import math
 
+from .activations import relu
 from .linalg import dot, norm, scale
-
-
-def relu(x):
-    """max(0, x) for one number."""
-    return x if x > 0 else 0.0
 
 
 def elbow_curve(x, c, s0, elbows, slopes):

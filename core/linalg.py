@@ -127,11 +127,6 @@ def one_hot(i, n):
     return [1.0 if j == i else 0.0 for j in range(n)]
 
 
-def relu(v):
-    """max(0, x) on every element."""
-    return [max(0.0, x) for x in v]
-
-
 def random_direction(d, rng):
     """A direction drawn uniformly on the sphere in d dimensions (Gaussian
     coordinates, normalised). rng is a random.Random, so results are seeded."""

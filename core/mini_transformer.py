@@ -30,7 +30,8 @@ probabilities of softmax(z / T), from a seeded random generator.
 
 import math
 
-from core.linalg import ShapeError, dot, relu
+from core.activations import relu
+from core.linalg import ShapeError, dot
 from core.softmax import softmax
 from core.sampling import greedy, sample
 
@@ -88,7 +89,7 @@ def mlp(x, W1, W2):
     adds when fully on); output = x + c.
     """
     pre = vec_mat(x, W1)
-    gates = relu(pre)
+    gates = [relu(v) for v in pre]
     contribution = vec_mat(gates, W2)
     return {"pre": pre, "gates": gates, "contribution": contribution,
             "output": [a + b for a, b in zip(x, contribution)]}

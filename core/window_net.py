@@ -12,7 +12,8 @@ cross-entropy of a few examples, with the gradients written out by hand.
 
 import random
 
-from .linalg import matvec, relu
+from .activations import relu
+from .linalg import matvec
 from .losses import cross_entropy_from_logits
 from .softmax import softmax
 
@@ -25,7 +26,7 @@ def concat(vectors):
 def forward(W1, W2, x):
     """Pre-activations z, hidden h, scores and probabilities for input x."""
     z = matvec(W1, x)
-    h = relu(z)
+    h = [relu(v) for v in z]
     scores = matvec(W2, h)
     return {"z": z, "h": h, "scores": scores, "probs": softmax(scores)}
 

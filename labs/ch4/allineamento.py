@@ -31,7 +31,8 @@ stesso, anche se la risposta preferita è diventata meno probabile di prima.
 
 import math
 
-from core.schedules import dpo_gradient, dpo_loss, dpo_margin, masked_mean, sigmoid
+from core.activations import sigmoid
+from core.alignment import dpo_gradient, dpo_loss, dpo_margin, sft_loss
 from labs.kit import (Bar, Group, Handle, Marker, Series, Slider, bars, callout, formula, line_chart, num, stat,
                       stats, tag, the)
 
@@ -72,8 +73,8 @@ def compute(p):
     margin = dpo_margin(*args)
     grad_c, grad_r = dpo_gradient(*args)
     xs = [LP["min"] + k * 0.25 for k in range(int((LP["max"] - LP["min"]) / 0.25) + 1)]
-    return {"tokens": tokens, "sft_answer": masked_mean(losses, mask), "sft_all": sum(losses) / len(losses),
-            "answer_count": sum(mask), "count": len(losses),
+    return {"tokens": tokens, "sft_answer": sft_loss([t["p"] for t in scored], mask),
+            "sft_all": sum(losses) / len(losses), "answer_count": sum(mask), "count": len(losses),
             "dpo": {"delta_c": p["lc"] - p["lc_ref"], "delta_r": p["lr"] - p["lr_ref"], "margin": margin,
                     "loss": dpo_loss(*args), "win": sigmoid(margin), "grad_c": grad_c, "grad_r": grad_r,
                     "beta": p["beta"], "lc": p["lc"], "lc_ref": p["lc_ref"],

@@ -30,9 +30,9 @@ guarda la KL scendere verso 0.
 
 import math
 
-from core.schedules import grpo_advantages, reverse_kl
-from core.stats import mean, std
+from core.alignment import grpo_advantages, reverse_kl
 from core.softmax import softmax
+from core.stats import mean, std
 from labs.kit import (Bar, Follow, Group, Slider, bars, callout, formula, num, presets, stat, stats, table, tag)
 
 TITLE = "GRPO e distillazione on-policy"

@@ -21,7 +21,8 @@ tocca niente e i due percorsi tornano a coincidere. Una rete con la ReLU è
 lineare a pezzi: ogni gomito è un posto dove il comportamento cambia.
 """
 
-from core.linalg import matmul, matvec, relu
+from core.activations import relu
+from core.linalg import matmul, matvec
 from labs.kit import Group, Slider, Toggle, callout, equation, matrix, num, stat, stats, tag, vector
 
 TITLE = "Il collasso e la piega"
@@ -42,7 +43,7 @@ CONTROLS = [
 def compute(p):
     x = [p["x1"], p["x2"]]
     h = matvec(W1, x)
-    a = relu(h) if p["relu"] else h
+    a = [relu(v) for v in h] if p["relu"] else h
     two_layers = matvec(W2, a)
     W = matmul(W2, W1)
     one_matrix = matvec(W, x)
