@@ -21,7 +21,8 @@ The rules, as measured in the page:
   (getBoundingClientRect) share more than 2 px in both directions.
 - outside: no SVG text box leaves its figure's box by more than 2 px (it
   would be cut or sit on what is beside the figure).
-Hidden elements (closed <details>, display: none) are not measured.
+Hidden elements (closed <details>, display: none, boxes of 1 px that only
+screen readers read) are not measured.
 """
 
 import argparse
@@ -69,7 +70,7 @@ CHECK_JS = r"""
       if (el.closest("svg") && el.tagName.toLowerCase() !== "svg") continue;
       if (el.tagName.toLowerCase() === "svg" && el.ownerSVGElement) continue;
       if (el.matches("input, select, textarea, option, title, script, style")) continue;
-      if (!shown(el)) continue;
+      if (!shown(el) || el.clientWidth <= 1 || el.clientHeight <= 1) continue;  // hidden, or only for screen readers
       const style = getComputedStyle(el);
       const clipped = !["visible"].includes(style.overflowX) && el.scrollWidth > el.clientWidth + 1 && !el.matches("svg");
       if (clipped && !(el.matches("[data-scroll-frame]") && !wide)) {
@@ -90,7 +91,7 @@ CHECK_JS = r"""
     for (const el of root.querySelectorAll("*")) {
       if (el.closest("svg") || el.matches("option, title, script, style")) continue;
       const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
-      if (!own || !shown(el)) continue;
+      if (!own || !shown(el) || el.getBoundingClientRect().width <= 1) continue;
       const size = parseFloat(getComputedStyle(el).fontSize);
       if (size < minFont - 0.01) out.text.push(`${name(el)} «${words(el.textContent).slice(0, 30)}» a ${size.toFixed(1)} px`);
     }

@@ -13,7 +13,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 def parse(html):
     root = ET.fromstring(str(html))
     assert root.tag == "div" and not re.search(r"\b(nan|inf)\b", str(html))
-    (svg,) = root
+    (svg,) = [e for e in root if "lab-svg" in e.get("class", "")]  # beside it, the strut of the frame
     return svg
 
 

@@ -13,8 +13,10 @@ NS = {"s": "http://www.w3.org/2000/svg"}
 
 
 def parse(svg):
-    root = ET.fromstring(str(svg))
-    assert root.tag.endswith("svg") and not re.search(r"\b(nan|inf)\b", str(svg))
+    """The chart's <svg>, out of the frame that scrolls it on a narrow screen."""
+    frame = ET.fromstring(str(svg))
+    assert frame.tag == "div" and "lab-fig" in frame.get("class") and not re.search(r"\b(nan|inf)\b", str(svg))
+    (root,) = [e for e in frame if "lab-svg" in e.get("class", "")]
     return root
 
 

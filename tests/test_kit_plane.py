@@ -11,7 +11,11 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 def parse(html):
-    return ET.fromstring(str(html))
+    """The plane's <svg>, out of the frame that scrolls it on a narrow screen."""
+    frame = ET.fromstring(str(html))
+    assert frame.tag == "div" and "lab-fig" in frame.get("class")
+    (root,) = [e for e in frame if "lab-svg" in e.get("class", "")]
+    return root
 
 
 def view_box(root):

@@ -17,9 +17,10 @@ import math
 from dataclasses import KW_ONLY, dataclass
 
 from .html import num, tag
-from .svg import group, line, rect, svg, text
+from .svg import frame, group, line, rect, svg, text
 
 CHAR = 7.8  # width of a character of 14px text, roughly: the columns are sized from it
+TEXT = 14  # the size of every text of the bars (.lab-bar-label, -value, -legend in labs.css), in user units
 
 
 @dataclass(frozen=True)
@@ -43,11 +44,14 @@ def finite(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
-def bars(items, *, label, lo=0.0, hi=1.0, before_label="", width=640, row_height=30, part=None):
+def bars(items, *, label, lo=0.0, hi=1.0, before_label="", width=420, row_height=30, part=None):
     """Bars for items (a list of Bar) on a common scale from lo to hi.
 
     Values outside the range are cut at its edge (the text still says the
-    true number). before_label names the dashed outlines in a legend.
+    true number). before_label names the dashed outlines in a legend. The
+    drawing is at least wide enough for the names, the numbers and a bar of
+    120 units between them: long names make it wider, and on a narrow
+    screen its frame scrolls rather than the text shrinking.
     """
     if not hi > lo:
         lo, hi = lo - 0.5, hi + 0.5
@@ -56,6 +60,7 @@ def bars(items, *, label, lo=0.0, hi=1.0, before_label="", width=640, row_height
              for b in items]
     left = 12 + CHAR * max((len(b.label) for b in items), default=1)
     right = 12 + CHAR * max((len(t) for t in texts), default=1)
+    width = max(width, left + right + 120)
     x0, x1 = left, width - right
     top = 30 if before_label and any(b.before is not None for b in items) else 6
 
@@ -96,8 +101,9 @@ def bars(items, *, label, lo=0.0, hi=1.0, before_label="", width=640, row_height
     if top > 6:
         extra.append(group(rect(x0, 8, 22, 12, class_="lab-bar-before"),
                            text(x0 + 30, 14, before_label, class_="lab-bar-legend", anchor="start")))
-    return tag("div", svg(width, bottom + 6, *rows, *extra, label=label, class_="lab-svg lab-bars"),
-               class_="lab-bars-box", data_part=part)
+    drawing, narrowest = svg(width, bottom + 6, *rows, *extra, label=label, class_="lab-svg lab-bars", text=TEXT,
+                             framed=False)
+    return frame(drawing, narrowest, data_part=part)
 
 
 __all__ = ["Bar", "bars"]

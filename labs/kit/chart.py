@@ -16,7 +16,13 @@ from dataclasses import KW_ONLY, dataclass
 from core.stats import bin_counts, bin_edges
 
 from .html import num, tag
+from .label_layout import place_labels, text_box
 from .svg import circle, group, line, path, rect, svg, text
+
+# The smallest text of a chart, in user units: .lab-chart-tick, -legend and
+# -caption in labs.css. A chart never shrinks below the width where it reads
+# 11 px (svg.fit); the default width, 420, fits a phone's 358 px.
+TEXT = 13
 
 
 @dataclass(frozen=True)
@@ -206,9 +212,10 @@ def frame(width, height, sx, sy, x_ticks, y_ticks, x_label, y_label, legend_item
     bottom = 50 if x_label else 30
     pw, ph = width - left - 16, height - top - bottom
     sx.start, sx.end, sy.start, sy.end = 0, pw, ph, 0
+    boxes = [text_box(x + 28, y, label, TEXT, "start") for x, y, (label, _, _) in placed]
     return {"left": left, "top": top, "pw": pw, "ph": ph, "legend": legend(placed) if placed else None,
             "sx": sx, "sy": sy, "x_ticks": x_ticks, "y_ticks": y_ticks, "x_label": x_label, "y_label": y_label,
-            "gap": gap}
+            "gap": gap, "width": width, "height": height, "boxes": boxes}
 
 
 def axes(f):
@@ -216,16 +223,26 @@ def axes(f):
     L, T, pw, ph, sx, sy = f["left"], f["top"], f["pw"], f["ph"], f["sx"], f["sy"]
     x_ticks, y_ticks = f["x_ticks"], f["y_ticks"]
     parts = []
+    boxes = f["boxes"]
     for v, label in y_ticks:
         y = T + sy(v)
         if -0.5 <= y - T <= ph + 0.5:
             parts.append(line(L, y, L + pw, y, class_="lab-chart-grid"))
             parts.append(text(L - f["gap"], y, label, class_="lab-chart-tick", anchor="end"))
+            boxes.append(text_box(L - f["gap"], y, label, TEXT, "end"))
+    shown = None  # the box of the last x tick number written: the next one must not touch it
     for v, label in x_ticks:
         x = L + sx(v)
         if -0.5 <= x - L <= pw + 0.5:
             parts.append(line(x, T + ph, x, T + ph + 5, class_="lab-chart-axis"))
-            parts.append(text(x, T + ph + 16, label, class_="lab-chart-tick"))
+            # a number that would leave the drawing slides back inside; one that would touch its neighbour is left out
+            box = text_box(x, T + ph + 16, label, TEXT)
+            at = x - max(0.0, box[2] - (f["width"] - 2)) + max(0.0, 2 - box[0])
+            box = text_box(at, T + ph + 16, label, TEXT)
+            if shown and box[0] < shown[2] + 6:
+                continue
+            parts.append(text(at, T + ph + 16, label, class_="lab-chart-tick"))
+            boxes.append(shown := box)
     if not sy.log and sy.lo < 0 < sy.hi:
         parts.append(line(L, T + sy(0), L + pw, T + sy(0), class_="lab-chart-zero"))
     if not sx.log and sx.lo < 0 < sx.hi:
@@ -273,7 +290,7 @@ def marker_legend(markers):
 
 
 def histogram(values=None, *, label, counts=None, edges=None, bins=20, lo=None, hi=None, markers=(),
-              bar_label="", x_label="", y_label="", x_ticks=None, class_="s1", width=640, height=300):
+              bar_label="", x_label="", y_label="", x_ticks=None, class_="s1", width=420, height=300):
     """Bars for how many values fall in each class.
 
     Either values, counted here as numpy.histogram does (in the classes
@@ -318,7 +335,7 @@ def histogram(values=None, *, label, counts=None, edges=None, bins=20, lo=None, 
                         class_=f"lab-chart-bar {class_}", data_count=c))
     return svg(width, height, axes(f),
                plot_area(f, group(*bars), marker_lines(f, markers)), f["legend"],
-               label=label, class_="lab-svg lab-chart")
+               label=label, class_="lab-svg lab-chart", text=TEXT)
 
 
 def series_path(f, points):
@@ -334,7 +351,7 @@ def series_path(f, points):
 
 
 def line_chart(series, *, label, x_range=None, y_range=None, x_label="", y_label="", handles=(), markers=(),
-               x_log=False, y_log=False, x_ticks=None, y_ticks=None, legend=True, width=640, height=320):
+               x_log=False, y_log=False, x_ticks=None, y_ticks=None, legend=True, width=420, height=320):
     """Several named series of (x, y) points on the same axes.
 
     Ranges are the data's unless fixed; handles (draggable) need fixed,
@@ -376,23 +393,33 @@ def line_chart(series, *, label, x_range=None, y_range=None, x_label="", y_label
                     dots.append(point_label(px, py, s.labels[i], s.class_))
             on_top.append(group(*dots))
     grips = []
+    axes_drawn = axes(f)  # first: it records the boxes of the tick numbers, which captions must not cover
+    # a caption goes above its handle, or below, right or left: where it covers no number and stays inside
+    L, T = f["left"], f["top"]
+    spots = place_labels(
+        [(h.caption, TEXT, [(L + sx(h.x) + dx, T + sy(h.y) + dy, anchor) for dx, dy, anchor in
+                            ((0, -17, "middle"), (0, 19, "middle"), (12, -12, "start"), (-12, -12, "end"),
+                             (12, 12, "start"), (-12, 12, "end"))])
+         for h in handles if h.caption], f["boxes"], (0, 0, width, height))
+    spots = iter(spots)
     for h in handles:
         hx, hy = sx(h.x), sy(h.y)
+        cx, cy, anchor = next(spots) if h.caption else (0, 0, "middle")
         grips.append(group(
             tag("title", h.label),
             circle(hx, hy, 14, class_="lab-chart-hit"),
             circle(hx, hy, 7, class_=f"lab-chart-handle {h.class_}"),
-            text(hx, hy - 16, h.caption, class_="lab-chart-caption") if h.caption else None,
+            text(cx - L, cy - T, h.caption, class_="lab-chart-caption", anchor=anchor) if h.caption else None,
             data_drag=f"{h.x_name or '-'} {h.y_name or '-'}", aria_label=h.label,
         ))
     plane = None
     if handles:
         plane = " ".join(f"{v:g}" for v in (sx.lo, sx.hi, sy.lo, sy.hi))
-    return svg(width, height, axes(f),
+    return svg(width, height, axes_drawn,
                plot_area(f, marker_lines(f, markers), *drawn),
                plot_area(f, *on_top, *grips, clip=False, plane=plane) if on_top or grips else None,
                f["legend"] if legend else None,
-               label=label, class_="lab-svg lab-chart")
+               label=label, class_="lab-svg lab-chart", text=TEXT)
 
 
 __all__ = ["Series", "Handle", "Marker", "histogram", "line_chart", "nice_ticks"]

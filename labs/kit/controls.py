@@ -43,7 +43,8 @@ def _named(control):
     return [(not isinstance(control.name, str) or not NAME.fullmatch(control.name),
              f"il nome {control.name!r} deve essere un identificatore (lettere, cifre, _), finisce nell'URL"),
             (not isinstance(control.label, str) or not control.label.strip(), "manca l'etichetta (label)"),
-            (not isinstance(control.help, str), "help dev'essere un testo")]
+            (not isinstance(control.help, str), "help dev'essere un testo"),
+            (not isinstance(getattr(control, "primary", False), bool), "primary dev'essere True o False")]
 
 
 def _number(text):
@@ -64,6 +65,7 @@ class Slider:
     step: float
     default: float
     help: str = ""
+    primary: bool = False  # also in the lab's bar: sticky under the view on a phone, on top of the column
     kind = "slider"
 
     def __post_init__(self):
@@ -115,6 +117,7 @@ class Choice:
     options: tuple
     default: str
     help: str = ""
+    primary: bool = False  # also in the lab's bar, like Slider.primary
     kind = "choice"
 
     def __post_init__(self):
@@ -177,6 +180,7 @@ class Toggle:
     label: str
     default: bool = False
     help: str = ""
+    primary: bool = False  # also in the lab's bar, like Slider.primary
     kind = "toggle"
 
     def __post_init__(self):
@@ -263,17 +267,21 @@ class Steps:
 
 @dataclass(frozen=True)
 class Group:
-    """Controls shown together under a caption (e.g. «Ingressi», «Pesi»)."""
+    """Controls shown together under a caption (e.g. «Ingressi», «Pesi»)
+    that the reader can fold; open=False starts folded (the groups that
+    matter less, in a lab with many controls)."""
 
     label: str
     controls: tuple = field(default_factory=tuple)
     help: str = ""
+    open: bool = True
     kind = "group"
 
     def __post_init__(self):
         inside = self.controls if isinstance(self.controls, (tuple, list)) else None
         _declared(self, [
             (not isinstance(self.label, str) or not self.label.strip(), "manca il titolo del gruppo (label)"),
+            (not isinstance(self.open, bool), f"open dev'essere True o False (è {self.open!r})"),
             (inside is None, f"controls dev'essere una tupla di comandi (è {self.controls!r})"),
             (inside is not None and any(getattr(c, "kind", None) not in KIND_NAMES for c in inside),
              "controls contiene qualcosa che non è un comando del kit (Slider, Choice, Text, Toggle, Steps, Group)"),

@@ -5,7 +5,13 @@ returns safe Html."""
 from dataclasses import KW_ONLY, dataclass
 
 from .html import Html, join, num, tag
+from .label_layout import place_labels, text_width
 from .svg import arrow_marker, circle, group, line, rect, svg, text
+
+# Text sizes in user units, as labs.css draws them (network, chain of
+# operations): a figure never shrinks below the width where its smallest
+# text reads 11 px (svg.fit).
+NETWORK_TEXT, CHAIN_TEXT = 13, 14
 
 
 @dataclass(frozen=True)
@@ -22,34 +28,46 @@ class Node:
     caption: str = ""
 
 
-def network(layers, weights, label, width=680, row_gap=120, radius=30):
+def network(layers, weights, label, width=420, row_gap=120, radius=30):
     """A layered network: layers[k] is a list of Node, weights[k][j][i] the
     weight from node i of layer k to node j of layer k + 1 (one row per
     neuron, as core.neuron.dense takes them).
 
-    Edge thickness grows with |weight|; its colour says the sign.
+    Edge thickness grows with |weight|; its colour says the sign. Each
+    weight is written on its edge, near its start, where it covers neither
+    another weight nor a node (label_layout). The drawing is at least 120
+    units per column gap wide.
     """
     height = max(len(layer) for layer in layers) * row_gap + 40
-    column_gap = (width - 2 * (radius + 70)) / max(1, len(layers) - 1)
+    margin = radius + 60
+    width = max(width, 2 * margin + 120 * (len(layers) - 1))
+    column_gap = (width - 2 * margin) / max(1, len(layers) - 1)
 
     def position(k, i):
         n = len(layers[k])
-        return radius + 70 + k * column_gap, height / 2 + (i - (n - 1) / 2) * row_gap
+        return margin + k * column_gap, height / 2 + (i - (n - 1) / 2) * row_gap
 
     largest = max((abs(w) for rows in weights for row in rows for w in row), default=1.0) or 1.0
-    edges, edge_labels = [], []
+    edges, asks, signs = [], [], []
     for k, rows in enumerate(weights):
         for j, row in enumerate(rows):
             for i, w in enumerate(row):
                 (x1, y1), (x2, y2) = position(k, i), position(k + 1, j)
                 sign = "lab-pos" if w > 0 else "lab-neg" if w < 0 else "lab-zero"
                 edges.append(line(x1, y1, x2, y2, class_=f"lab-edge {sign}", width=1 + 6 * abs(w) / largest))
-                # labels at 30 % of the way, where edges leaving one node are still apart
-                lx, ly = x1 + 0.3 * (x2 - x1), y1 + 0.3 * (y2 - y1)
-                edge_labels.append(group(
-                    rect(lx - 22, ly - 11, 44, 22, class_="lab-label-bg", rx=4),
-                    text(lx, ly, num(w, 1), class_=f"lab-edge-label {sign}"),
-                ))
+                # near the start, where the edges leaving one node are still apart; further on if that is taken
+                asks.append((num(w, 1), NETWORK_TEXT, [(x1 + t * (x2 - x1), y1 + t * (y2 - y1), "middle")
+                                                       for t in (0.3, 0.4, 0.22, 0.5, 0.6, 0.7)]))
+                signs.append(sign)
+    nodes_taken = [(x - radius, y - radius, x + radius, y + radius)
+                   for k, layer in enumerate(layers) for x, y in (position(k, i) for i in range(len(layer)))]
+    edge_labels = []
+    for (content, _, _), (lx, ly, _), sign in zip(asks, place_labels(asks, nodes_taken, (0, 0, width, height)), signs):
+        half = text_width(content, NETWORK_TEXT) / 2 + 4
+        edge_labels.append(group(
+            rect(lx - half, ly - 11, 2 * half, 22, class_="lab-label-bg", rx=4),
+            text(lx, ly, content, class_=f"lab-edge-label {sign}"),
+        ))
     nodes = []
     for k, layer in enumerate(layers):
         for i, node in enumerate(layer):
@@ -62,7 +80,7 @@ def network(layers, weights, label, width=680, row_gap=120, radius=30):
                 text(x, y + radius + 16, node.label, class_="lab-node-label"),
                 data_activation=round(lit, 4),
             ))
-    return svg(width, height, group(*edges), group(*edge_labels), group(*nodes), label=label)
+    return svg(width, height, group(*edges), group(*edge_labels), group(*nodes), label=label, text=NETWORK_TEXT)
 
 
 @dataclass(frozen=True)
@@ -103,7 +121,7 @@ def chain(nodes, edge_labels, label, active_edge=None, width=640):
                 # alternate heights so neighbouring labels never touch
                 parts.append(text((x1 + x2) / 2, top - 12 - 18 * (i % 2), edge_labels[i], class_="lab-flow-label"
                                   + (" is-active" if active_edge == i else "")))
-    return svg(width, top + box_h + 40, *parts, label=label)
+    return svg(width, top + box_h + 40, *parts, label=label, text=CHAIN_TEXT)
 
 
 def callout(*content, tone="info"):
@@ -112,10 +130,11 @@ def callout(*content, tone="info"):
 
 
 def table(header, rows, class_="lab-table"):
-    """A table of cells (strings are escaped, Html kept)."""
+    """A table of cells (strings are escaped, Html kept). Wider than the
+    screen, it scrolls sideways in its own box (a marked frame)."""
     head = tag("thead", tag("tr", *(tag("th", h, scope="col") for h in header))) if header else None
     body = tag("tbody", *(tag("tr", *(tag("td", c) for c in row)) for row in rows))
-    return tag("table", head, body, class_=class_)
+    return tag("table", head, body, class_=class_, data_scroll_frame="")
 
 
 def stat(label, value, tone=None):

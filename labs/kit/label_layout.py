@@ -1,10 +1,42 @@
-"""Where to write the labels of many points on a plane so that they cover
-neither each other nor the points: for each point, in turn, the compass side
-(a Point's label_at) whose label box overlaps least with what is already
-there. Greedy and approximate (text widths are estimated), but enough for a
-cloud of a dozen labelled points, e.g. embeddings projected to 2D."""
+"""Where to write labels so that they cover neither each other nor what is
+already drawn (points, tick numbers): for each label, in turn, the first of
+its candidate places whose box covers nothing, or else the one that covers
+least. Greedy and approximate (text widths are estimated), but enough for
+the figures of the kit: plane() and the charts pass every label through
+place_labels(), and label_sides() picks compass sides for a cloud of a dozen
+labelled points, e.g. embeddings projected to 2D."""
 
-from .plane import OFFSETS
+EM = 0.62  # width of a character in em, roughly (sans-serif; digits and small letters, a little to spare)
+
+
+def text_width(text, size):
+    return EM * size * len(str(text))
+
+
+def text_box(x, y, text, size, anchor="middle"):
+    """The box (x0, y0, x1, y1) of text of size user units written at (x, y),
+    vertically centred (the kit's text() uses dominant-baseline middle)."""
+    w = text_width(text, size)
+    left = {"start": x, "middle": x - w / 2, "end": x - w}[anchor]
+    return left, y - 0.6 * size, left + w, y + 0.6 * size
+
+
+def place_labels(requests, taken=(), bounds=None):
+    """requests: (text, size, candidates), candidates being (x, y, anchor)
+    places in order of preference. Returns one chosen place per request; the
+    boxes of the chosen places join `taken` for the next requests. A place
+    that leaves bounds (x0, y0, x1, y1) counts as covering what it leaves."""
+    taken, chosen = list(taken), []
+    for text, size, candidates in requests:
+        def cost(place):
+            box = text_box(*place[:2], text, size, place[2])
+            area = (box[2] - box[0]) * (box[3] - box[1])
+            outside = area - overlap(box, bounds) if bounds else 0.0
+            return sum(overlap(box, other) for other in taken) + outside
+        best = min(candidates, key=cost)  # min keeps the first of equal costs: the preferred place when it is free
+        chosen.append(best)
+        taken.append(text_box(*best[:2], text, size, best[2]))
+    return chosen
 
 SIDES = ("ne", "nw", "se", "sw", "e", "w", "n", "s")
 
@@ -15,6 +47,8 @@ def overlap(a, b):
 
 
 def label_box(x, y, text, side, char, line):
+    from .plane import OFFSETS  # here, not at the top: plane.py itself places its labels with this module
+
     dx, dy, anchor = OFFSETS[side]
     w = char * len(text)
     left = {"start": x + dx, "middle": x + dx - w / 2, "end": x + dx - w}[anchor]
@@ -44,4 +78,4 @@ def label_sides(points, texts, x_range, y_range, width, height=None, char=7.6, l
     return sides
 
 
-__all__ = ["label_sides"]
+__all__ = ["label_sides", "place_labels", "text_box", "text_width"]

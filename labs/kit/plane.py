@@ -18,10 +18,15 @@ import math
 from dataclasses import KW_ONLY, dataclass
 
 from .html import svg_number, tag
+from .label_layout import overlap, place_labels, text_box, text_width
 from .matrix import cell_text
-from .svg import circle, line, path, text
+from .svg import circle, fit, frame as scroll_frame, line, path, text
 
 STYLES = ("a", "b", "c", "d", "result", "muted")
+# Text sizes in user units, as labs.css draws them («kit: plane»): the plane
+# never shrinks below the width where its tick numbers read 11 px (svg.fit);
+# the default width, 400, fits a phone's 358 px.
+TICK, LABEL, NAME = 12.5, 13, 13
 
 # Label offsets from the anchor point, in drawing units, by compass direction.
 OFFSETS = {"n": (0, -13, "middle"), "ne": (7, -11, "start"), "e": (9, 0, "start"), "se": (7, 12, "start"),
@@ -155,15 +160,35 @@ def style_class(kind, style):
 
 
 def place_label(frame, x, y, content, style, where):
-    """A label next to (x, y), kept inside the drawing (text width estimated)."""
-    dx, dy, anchor = OFFSETS[where]
-    x, y = x + dx, y + dy
-    half = 3.6 * len(content)
-    low = {"start": 4, "middle": 4 + half, "end": 4 + 2 * half}[anchor]
-    high = frame.width - {"start": 4 + 2 * half, "middle": 4 + half, "end": 4}[anchor]
-    x = min(max(x, low), max(low, high))
-    y = min(max(y, 10), frame.height - 10)
-    return text(x, y, content, class_=style_class("label", style), anchor=anchor)
+    """A label asked next to (x, y), on the side where: plane() places every
+    label at the end (write_labels), so that none covers another."""
+    return x, y, content, style, where
+
+
+def inside(frame, x, y, content, anchor):
+    """(x, y) moved so that the label stays inside the drawing (text width estimated)."""
+    w = text_width(content, LABEL)
+    low = {"start": 4, "middle": 4 + w / 2, "end": 4 + w}[anchor]
+    high = frame.width - {"start": 4 + w, "middle": 4 + w / 2, "end": 4}[anchor]
+    return min(max(x, low), max(low, high)), min(max(y, 10), frame.height - 10)
+
+
+def write_labels(frame, requests, taken):
+    """The labels, each on its side unless it would cover a label already
+    written, a tick number or a point: then on the nearest side that covers
+    nothing (or least). A centred label («c») moves a little up, down or aside."""
+    sides = ("ne", "nw", "se", "sw", "e", "w", "n", "s")
+    asks = []
+    for x, y, content, _, where in requests:
+        order = ("c", "n", "s", "e", "w") if where == "c" else (where, *(s for s in sides if s != where))
+        places = []
+        for side in order:
+            dx, dy, anchor = OFFSETS[side]
+            places.append((*inside(frame, x + dx, y + dy, content, anchor), anchor))
+        asks.append((content, LABEL, places))
+    chosen = place_labels(asks, taken, (0, 0, frame.width, frame.height))
+    return [text(x, y, content, class_=style_class("label", style), anchor=anchor)
+            for (x, y, anchor), (_, _, content, style, _) in zip(chosen, requests)]
 
 
 def direction_of(dx, dy):
@@ -267,9 +292,19 @@ DRAW = {Arrow: draw_arrow, Point: draw_point, Guide: draw_guide, Shape: draw_sha
         Arc: draw_arc, Label: draw_label}
 
 
-def grid_and_axes(frame, grid, ticks, axis_names):
-    """Grid lines, the two axes (or the edges when 0 is out of view), tick numbers, axis names."""
+def grid_and_axes(frame, grid, ticks, axis_names, boxes):
+    """Grid lines, the two axes (or the edges when 0 is out of view), tick
+    numbers, axis names. The boxes of the texts are added to boxes; a tick
+    number that would touch the one before is left out."""
     f, parts = frame, []
+
+    def write(x, y, content, class_, anchor="middle", size=TICK):
+        box = text_box(x, y, content, size, anchor)
+        if any(overlap(box, other) > 0 for other in boxes):
+            return
+        boxes.append(box)
+        parts.append(text(x, y, content, class_=class_, anchor=anchor))
+
     for v in multiples(grid, f.xmin, f.xmax):
         parts.append(line(f.x(v), 0, f.x(v), f.height, class_="lab-plane-grid"))
     for v in multiples(grid, f.ymin, f.ymax):
@@ -280,28 +315,29 @@ def grid_and_axes(frame, grid, ticks, axis_names):
     parts.append(line(0, ax_y, f.width, ax_y, class_="lab-plane-axis"))
     parts.append(line(ax_x, 0, ax_x, f.height, class_="lab-plane-axis"))
     digits = tick_digits(ticks)
-    below = ax_y + 13 <= f.height - 4
-    for v in multiples(ticks, f.xmin, f.xmax):
+    below = ax_y + 20 <= f.height
+    x_values = multiples(ticks, f.xmin, f.xmax)
+    y_values = multiples(ticks, f.ymin, f.ymax)
+    widest = max((text_width(cell_text(float(v), digits), TICK) for v in y_values), default=0)
+    left = ax_x - 5 - widest >= 2
+    if 0 <= f.x(0) <= f.width and 0 <= f.y(0) <= f.height and left and below:
+        write(ax_x - 5, ax_y + 12, "0", "lab-plane-tick", "end")
+    for v in x_values:
         x = f.x(v)
-        if v != 0 and 10 <= x <= f.width - 10:
-            parts.append(text(x, ax_y + 12 if below else ax_y - 10, cell_text(float(v), digits),
-                              class_="lab-plane-tick"))
-    left = ax_x - 5 >= 24
-    for v in multiples(ticks, f.ymin, f.ymax):
+        content = cell_text(float(v), digits)
+        if v != 0 and text_width(content, TICK) / 2 + 2 <= x <= f.width - text_width(content, TICK) / 2 - 2:
+            write(x, ax_y + 12 if below else ax_y - 10, content, "lab-plane-tick")
+    for v in y_values:
         y = f.y(v)
         if v != 0 and 10 <= y <= f.height - 10:
-            parts.append(text(ax_x - 5 if left else ax_x + 5, y, cell_text(float(v), digits), class_="lab-plane-tick",
-                              anchor="end" if left else "start"))
-    if 0 <= f.x(0) <= f.width and 0 <= f.y(0) <= f.height and left and below:
-        parts.append(text(ax_x - 5, ax_y + 12, "0", class_="lab-plane-tick", anchor="end"))
+            write(ax_x - 5 if left else ax_x + 5, y, cell_text(float(v), digits), "lab-plane-tick",
+                  "end" if left else "start")
     x_name, y_name = axis_names
     if x_name:
-        parts.append(text(f.width - 6, ax_y - 10 if ax_y - 10 > 12 else ax_y + 26, x_name,
-                          class_="lab-plane-axis-name", anchor="end"))
+        write(f.width - 6, ax_y - 12 if ax_y - 12 > 12 else ax_y + 28, x_name, "lab-plane-axis-name", "end", NAME)
     if y_name:
-        side = ax_x + 8 if ax_x + 8 + 7 * len(y_name) < f.width else ax_x - 8
-        parts.append(text(side, 12, y_name, class_="lab-plane-axis-name",
-                          anchor="start" if side > ax_x else "end"))
+        side = ax_x + 8 if ax_x + 8 + text_width(y_name, NAME) < f.width else ax_x - 8
+        write(side, 12, y_name, "lab-plane-axis-name", "start" if side > ax_x else "end", NAME)
     return tag("g", *parts, class_="lab-plane-frame")
 
 
@@ -327,14 +363,23 @@ def plane(items, x_range, y_range, label, width=400, height=None, grid=1.0, tick
     labels, handles, drawn = [], [], []
     for item in items:
         drawn.append(DRAW[type(item)](frame, item, labels, handles))
+    # what labels must not cover: the tick numbers and axis names, the points
+    taken = []
+    axes = grid_and_axes(frame, grid, ticks or grid, axis_names, taken)
+    for item in items:
+        if isinstance(item, Point):
+            x, y = frame(item.at)
+            taken.append((x - 5, y - 5, x + 5, y + 5))
     # the inner <svg> clips whatever leaves the data rectangle; labels and handles sit on top
-    inner = tag("svg", grid_and_axes(frame, grid, ticks or grid, axis_names), *drawn,
-                tag("g", *labels, class_="lab-plane-labels"), tag("g", *handles),
+    inner = tag("svg", axes, *drawn,
+                tag("g", *write_labels(frame, labels, taken), class_="lab-plane-labels"), tag("g", *handles),
                 x=0.0, y=0.0, width=float(width), height=float(height), class_="lab-plane-clip")
-    return tag("svg", tag("title", label), inner, viewBox=f"0 0 {svg_number(width)} {svg_number(height)}",
-               class_="lab-svg lab-plane" + (" is-small" if small else ""), role="img",
-               xmlns="http://www.w3.org/2000/svg",
-               data_plane=" ".join(f"{v:.12g}" for v in (xmin, xmax, ymin, ymax)))
+    narrowest, widest = fit(width, TICK)
+    return scroll_frame(tag(
+        "svg", tag("title", label), inner, viewBox=f"0 0 {svg_number(width)} {svg_number(height)}",
+        width=str(widest), class_="lab-svg lab-plane" + (" is-small" if small else ""), role="img",
+        xmlns="http://www.w3.org/2000/svg", data_plane=" ".join(f"{v:.12g}" for v in (xmin, xmax, ymin, ymax))),
+        narrowest)
 
 
 def term(x, digits=2):

@@ -4,20 +4,51 @@ drawing follows the site's light or dark scheme."""
 from .html import Html, tag
 
 
-def svg(width, height, *children, label, class_="lab-svg"):
-    """An SVG canvas of width × height user units that scales to its box.
+MIN_TEXT = 11.0  # CSS px: no text of a figure reads smaller, at any width (tests/browser/test_layout.py)
+GROW = 1.25  # a figure is shown at most this many times its drawn size, so its text does not balloon
 
-    label is read by screen readers (role="img").
+
+def fit(width, text=MIN_TEXT, grow=GROW):
+    """(narrowest, widest) in CSS px for a figure width user units wide: it
+    follows the width of its box, but never below the width at which its
+    smallest text (text user units) would read MIN_TEXT px, nor above grow
+    times its drawn size. Narrower than that, its frame scrolls (frame())."""
+    return round(width * MIN_TEXT / text), round(width * grow)
+
+
+def frame(figure, narrowest, **attrs):
+    """A figure in a frame that scrolls sideways when the screen is narrower
+    than narrowest px; a shadow marks the side with more to see.
+
+    The page allows no style attributes (its CSP), so the minimum width is
+    an empty strut of that width laid in the same grid cell as the figure
+    (labs.css, «kit figure»); the figure's own width attribute is its widest."""
+    strut = tag("svg", width=str(narrowest), height="0", class_="lab-fig-strut", aria_hidden="true")
+    return tag("div", strut, figure, class_="lab-fig", data_scroll_frame="", **attrs)
+
+
+def svg(width, height, *children, label, class_="lab-svg", text=MIN_TEXT, grow=GROW, framed=True, **attrs):
+    """An SVG canvas of width × height user units that scales to its box,
+    in a frame (framed=False returns the <svg> and its narrowest width in
+    px, for the caller to frame).
+
+    label is read by screen readers (role="img"). text is the size of the
+    smallest text inside, in user units (the CSS of its classes): the figure
+    never shrinks below the width where it reads MIN_TEXT px (fit()).
     """
-    return tag(
+    narrowest, widest = fit(width, text, grow)
+    drawing = tag(
         "svg",
         tag("title", label),
         *children,
         viewBox=f"0 0 {width} {height}",
+        width=str(widest),
         class_=class_,
         role="img",
         xmlns="http://www.w3.org/2000/svg",
+        **attrs,
     )
+    return frame(drawing, narrowest) if framed else (drawing, narrowest)
 
 
 def group(*children, **attrs):
