@@ -24,6 +24,9 @@ def raw(markup):
     return Html(markup)
 
 
+_ATTR_NAMES = {}  # class_ → class, data_x → data-x: worked out once per keyword (views write thousands)
+
+
 def attrs_html(attrs):
     """key=value pairs as HTML attributes; class_ → class, data_x → data-x.
     None and False are left out; True is written as a bare attribute."""
@@ -31,19 +34,23 @@ def attrs_html(attrs):
     for key, value in attrs.items():
         if value is None or value is False:
             continue
-        name = key.rstrip("_").replace("_", "-")
+        name = _ATTR_NAMES.get(key)
+        if name is None:
+            name = _ATTR_NAMES[key] = key.rstrip("_").replace("_", "-")
         if value is True:
             parts.append(f" {name}")
+        elif type(value) is int:  # digits and a minus: nothing to escape
+            parts.append(f' {name}="{value}"')
+        elif isinstance(value, float):
+            parts.append(f' {name}="{svg_number(value)}"')
         else:
-            if isinstance(value, float):
-                value = svg_number(value)
             parts.append(f' {name}="{html.escape(str(value), quote=True)}"')
     return "".join(parts)
 
 
 def tag(name, *children, **attrs):
     """<name attrs>children</name>, with every child that is not Html escaped."""
-    inner = "".join(esc(c) for c in children if c is not None)
+    inner = "".join([c if isinstance(c, Html) else html.escape(str(c), quote=True) for c in children if c is not None])
     return Html(f"<{name}{attrs_html(attrs)}>{inner}</{name}>")
 
 
