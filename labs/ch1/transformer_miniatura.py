@@ -54,7 +54,7 @@ la generazione usa sempre il modello intero.
 
 import random
 
-from core.mini_transformer import forward, generate
+from core.mini_transformer import mini_forward, mini_generate
 from core.sampling import greedy
 from core.softmax import softmax
 from labs.kit import (Bar, Choice, Follow, Group, Slider, Text, bars, callout, equation, formula, matrix, num,
@@ -186,15 +186,15 @@ def compute(p):
     if problem:
         return {"problem": problem}
     sampling = p["scelta"] == "campiona"
-    new = generate(base, p["generati"], E, W_Q, W1, W2, temperature=p["temperatura"] if sampling else None,
-                   rng=random.Random(p["seme"]), end=END)
+    new = mini_generate(base, p["generati"], E, W_Q, W1, W2, temperature=p["temperatura"] if sampling else None,
+                        rng=random.Random(p["seme"]), end=END)
     ids = base + [g["id"] for g in new]
     pos = min(p["posizione"], len(ids)) - 1
     ignore = ablation(p, pos)
-    f = forward(ids, pos, E, W_Q, W1, W2, ignore=ignore)
+    f = mini_forward(ids, pos, E, W_Q, W1, W2, ignore=ignore)
     probs_t = softmax(f["logits"], p["temperatura"]) if sampling else f["probs"]
     # with an experiment on, the whole model's probabilities are the «before» of the bars
-    whole = forward(ids, pos, E, W_Q, W1, W2)["probs"] if ignore else None
+    whole = mini_forward(ids, pos, E, W_Q, W1, W2)["probs"] if ignore else None
     return {"ids": ids, "n_base": len(base), "generated": new, "pos": pos, "asked": p["generati"],
             "finished": bool(new) and new[-1]["id"] == END, "sampling": sampling, "t": p["temperatura"],
             "seed": p["seme"], "x": f["X"][pos], "attention": f["attention"], "mlp": f["mlp"],
@@ -248,7 +248,7 @@ def name(i):
 
 
 def best_of(probs):
-    return greedy(probs)  # a tie goes to the lowest ID, as in generate
+    return greedy(probs)  # a tie goes to the lowest ID, as in mini_generate
 
 
 def chips(s):

@@ -25,8 +25,9 @@ righe di riempimento, che non dicono niente sulla lingua, si mettono a votare
 nel gradiente.
 """
 
+from core.attention import attention_weights
 from core.linalg import transpose
-from core.sequence_layer import attention_weights, errors, layer, row_suggestions, squared_loss, weight_gradient
+from core.sequence_layer import errors, layer, row_suggestions, squared_loss, weight_gradient
 from labs.kit import (Choice, Slider, Toggle, callout, equation, formula, matrix, num, shape_label, stat, stats,
                       tag, vector)
 
@@ -72,7 +73,7 @@ def compute(p):
     s = sentence(words)
     n = len(s["X"])
     s |= {"n": n, "row": min(p["riga"], n) - 1, "W": W, "Y": layer(s["X"], W),
-          "A": attention_weights(s["X"]), **gradient_parts(s)}
+          "A": attention_weights(s["X"], s["X"]), **gradient_parts(s)}
     short, long_ = sentence(SHORT, LENGTH), sentence(LONG, LENGTH)
     on = p["maschera"]
     batch = [x | gradient_parts(x, x["mask"] if on else None) for x in (short, long_)]

@@ -28,6 +28,7 @@ posto per moltissime direzioni quasi indipendenti tra loro.
 """
 
 import math
+from functools import lru_cache
 
 from core.linalg import dot, random_direction, seeded_rng
 from core.stats import bin_counts, mean, std
@@ -48,12 +49,23 @@ CONTROLS = [
 ]
 
 
-def compute(p):
-    d = int(p["d"])
-    rng = seeded_rng(p["seme"])
+@lru_cache(maxsize=16)
+def pair_cosines(d, seed):
+    """The cosines of every pair of DIRECTIONS random directions in d dimensions.
+
+    At d = 4.096 this is 163.840 random numbers and 780 products of 4.096
+    terms: the whole cost of the lab. The zoom does not change it, and a
+    reader goes back and forth between a few settings, so it is kept (a tuple,
+    so no caller can change the kept copy)."""
+    rng = seeded_rng(seed)
     directions = [random_direction(d, rng) for _ in range(DIRECTIONS)]
     # unit vectors: their dot product is the cosine (clamped against rounding)
-    cosines = [max(-1.0, min(1.0, dot(u, v))) for i, u in enumerate(directions) for v in directions[:i]]
+    return tuple(max(-1.0, min(1.0, dot(u, v))) for i, u in enumerate(directions) for v in directions[:i])
+
+
+def compute(p):
+    d = int(p["d"])
+    cosines = pair_cosines(d, p["seme"])
     reach = min(1.0, 5 / math.sqrt(d)) if p["zoom"] else 1.0
     counts = bin_counts(cosines, -reach, reach, BINS)
     spread = std(cosines)

@@ -33,7 +33,7 @@ conta solo la distanza tra i due token.
 import math
 import random
 
-from core.attention import rope, rope_frequencies
+from core.attention import rope, rope_frequencies, rope_score
 from core.linalg import dot
 from labs.kit import (Arc, Arrow, Group, Slider, callout, cell_text, formula, matrix, num, plane, stat, stats, table,
                       tag, vector_text)
@@ -70,7 +70,7 @@ def compute(p):
     m, n = p["m"] + p["sposta"], p["n"] + p["sposta"]
 
     def score(a, b):
-        return dot(rope(q, a, frequencies=[theta]), rope(k, b, frequencies=[theta]))
+        return rope_score(q, k, a, b, frequencies=[theta])
 
     shifts = sorted({0, 1, 5, 100, p["sposta"]})
     return {"vocab": list(VOCAB), "E": E, "id": p["id"], "row": E[p["id"]],

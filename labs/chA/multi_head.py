@@ -30,8 +30,7 @@ da sole a guardare in modi diversi.
 
 import math
 
-from core.attention import comparisons, concat_columns, head, is_visible
-from core.linalg import matmul
+from core.attention import comparisons, is_visible, multi_head
 from labs.kit import Choice, Slider, Toggle, callout, equation, formula, matrix, num, shape_label, table, tag
 
 TITLE = "Più teste, più modi di guardare"
@@ -80,15 +79,13 @@ CONTROLS = [
 
 def compute(p):
     causal, row, k = p["maschera"], int(p["riga"]) - 1, p["decisione"]
-    heads = []
-    for name, W_q, W_k, W_v, v_names in HEADS:
-        W_q = [[k * x for x in r] for r in W_q]
-        h = head(X, W_q, W_k, W_v, causal)
-        heads.append({"name": name, "W_q": W_q, "W_k": W_k, "W_v": W_v, "v_names": list(v_names),
-                      "A": h["A"], "O": h["O"], "top": [max(range(len(r)), key=r.__getitem__) for r in h["A"]]})
-    concat = concat_columns(*(h["O"] for h in heads))
-    return {"tokens": list(TOKENS), "row": row, "causal": causal, "X": X, "heads": heads, "concat": concat,
-            "W_o": W_O, "out": matmul(concat, W_O), "sums": [[sum(r) for r in h["A"]] for h in heads],
+    weights = [([[k * x for x in r] for r in W_q], W_k, W_v) for _, W_q, W_k, W_v, _ in HEADS]
+    together = multi_head(X, weights, causal, W_O)
+    heads = [{"name": name, "W_q": W_q, "W_k": W_k, "W_v": W_v, "v_names": list(v_names),
+              "A": h["A"], "O": h["O"], "top": [max(range(len(r)), key=r.__getitem__) for r in h["A"]]}
+             for (name, *_, v_names), (W_q, W_k, W_v), h in zip(HEADS, weights, together["heads"])]
+    return {"tokens": list(TOKENS), "row": row, "causal": causal, "X": X, "heads": heads, "concat": together["concat"],
+            "W_o": W_O, "out": together["out"], "sums": [[sum(r) for r in h["A"]] for h in heads],
             "comparisons": comparisons(len(TOKENS), causal) * len(heads)}
 
 

@@ -78,3 +78,11 @@ def test_view_shows_the_figures_and_lets_you_click_a_dimension():
     assert "4.096" in html and "1/√d" in html and "100 %" in html
     assert 'data-set="d=100"' in html
     assert html.count('class="lab-chart-bar s1"') >= 40
+
+
+def test_kept_cosines_equal_a_fresh_computation():
+    MODULE.pair_cosines.cache_clear()
+    fresh = [state(d=d, seme=9, zoom=z) for d in (3, 4096) for z in (0, 1)]
+    assert MODULE.pair_cosines.cache_info().misses == 2 and MODULE.pair_cosines.cache_info().hits == 2
+    assert [state(d=d, seme=9, zoom=z) for d in (3, 4096) for z in (0, 1)] == fresh
+    assert MODULE.pair_cosines(4096, 9) == MODULE.pair_cosines.__wrapped__(4096, 9)
