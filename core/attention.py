@@ -10,7 +10,12 @@ One head of attention, for a sentence of n tokens:
 Q, K, V are matrices with one row per token (lists of rows). The mask is
 written with −∞ (float("-inf")), as in the papers; the softmax turns it
 into a weight of exactly 0 and never lets a NaN out, because the diagonal
-is never masked so every row keeps a finite maximum.
+is never masked so every row keeps a finite maximum. Keys can also be hidden
+from every query (`keep`): padding, or words taken out of a sentence.
+
+This is the one attention of core/: the mini transformer's simplified head
+(no W_k, no W_v, no √d_k) is attention() with the token vectors as keys and
+values and scale=False.
 
 RoPE turns each pair of dimensions of a query or key by an angle that grows
 with the token's position, so the score between two tokens depends on how
@@ -65,25 +70,31 @@ def attend(A, V):
     return matmul(A, V)
 
 
-def attention_weights(Q, K, causal=True, scale=True):
-    """A = softmax(Q Kᵀ / √d_k + mask), row by row."""
+def attention_weights(Q, K, causal=True, scale=True, keep=None):
+    """A = softmax(Q Kᵀ / √d_k + mask), row by row (scale=False: no √d_k).
+
+    keep, one flag per key, hides the keys whose flag is false from every
+    query. A query left with no key to look at (padding that sees only
+    padding) gets a row of zeros: it has nothing to average."""
     scores = scaled_scores(Q, K) if scale else dot_scores(Q, K)
     if causal:
         scores = apply_mask(scores, causal_mask(len(Q)))
-    return softmax_rows(scores)
+    if keep is not None:
+        scores = apply_mask(scores, [[0.0 if k else MASKED for k in keep]] * len(Q))
+    return [softmax(row) if max(row) > MASKED else [0.0] * len(row) for row in scores]
 
 
-def attention(Q, K, V, causal=True):
-    """softmax(Q Kᵀ / √d_k + mask) V."""
-    return attend(attention_weights(Q, K, causal), V)
+def attention(Q, K, V, causal=True, scale=True, keep=None):
+    """The weights A = softmax(Q Kᵀ / √d_k + mask) and the output O = A V."""
+    A = attention_weights(Q, K, causal, scale, keep)
+    return A, attend(A, V)
 
 
 def head(X, W_q, W_k, W_v, causal=True):
     """One head from the token vectors X: every intermediate matrix, by name."""
     Q, K, V = matmul(X, W_q), matmul(X, W_k), matmul(X, W_v)
-    A = attention_weights(Q, K, causal)
-    return {"Q": Q, "K": K, "V": V, "scores": dot_scores(Q, K), "scaled": scaled_scores(Q, K),
-            "A": A, "O": attend(A, V)}
+    A, O = attention(Q, K, V, causal)
+    return {"Q": Q, "K": K, "V": V, "scores": dot_scores(Q, K), "scaled": scaled_scores(Q, K), "A": A, "O": O}
 
 
 def concat_columns(*blocks):
@@ -94,9 +105,11 @@ def concat_columns(*blocks):
 def multi_head(X, heads, causal=True, W_o=None):
     """Several heads, each with its own (W_q, W_k, W_v), run one after the
     other on the same X; their outputs are put side by side and, if W_o is
-    given, mixed back by one more matrix."""
-    out = concat_columns(*(head(X, *weights, causal=causal)["O"] for weights in heads))
-    return matmul(out, W_o) if W_o is not None else out
+    given, mixed back by one more matrix. Returns every head (as head()
+    gives it), the outputs side by side ("concat") and the result ("out")."""
+    each = [head(X, *weights, causal=causal) for weights in heads]
+    concat = concat_columns(*(h["O"] for h in each))
+    return {"heads": each, "concat": concat, "out": matmul(concat, W_o) if W_o is not None else concat}
 
 
 def comparisons(n, causal=True):
@@ -138,12 +151,3 @@ def rope_score(q, k, m, n, base=10000.0, frequencies=None):
     """⟨rope(q, m), rope(k, n)⟩: depends on m − n only, because turning both
     vectors by the same angle leaves their dot product unchanged."""
     return dot(rope(q, m, base, frequencies), rope(k, n, base, frequencies))
-
-
-def sinusoidal(position, d, base=10000.0):
-    """The 2017 absolute position vector, added to the embedding:
-    sin(pos · θᵢ) in dimension 2i, cos(pos · θᵢ) in 2i + 1."""
-    out = []
-    for theta in rope_frequencies(d, base):
-        out += [math.sin(position * theta), math.cos(position * theta)]
-    return out

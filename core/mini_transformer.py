@@ -1,7 +1,8 @@
 """A transformer with one block, small enough to follow number by number.
 
-Vectors are rows, as in Q = X·W_q: a token's vector x (d numbers) times a
-matrix W (d × k) gives a row of k numbers, (x·W)ⱼ = Σᵢ xᵢ·Wᵢⱼ.
+Tokens are the rows of X, as in Q = X·W_q: a token's vector x (d numbers)
+times a matrix W (d × k) gives k numbers, (x·W)ⱼ = Σᵢ xᵢ·Wᵢⱼ, written
+matvec(transpose(W), x) (core.linalg's one convention: x·W = Wᵀ·x).
 
 The forward pass for the token at `position` of a sentence of token IDs:
 
@@ -20,32 +21,20 @@ position switches attention off: the token keeps its own vector.
 As in the simplified model of the guide, the vectors of the tokens act
 directly as keys and values (no W_k, no W_v), the scores are not divided by
 √d, and attention replaces the vector with the weighted average (which
-contains the token itself); the MLP adds its contribution to its input. The
-output head is E itself (weight tying).
+contains the token itself): core.attention's attention() with those choices.
+The MLP adds its contribution to its input. The output head is E itself
+(weight tying).
 
 Generation repeats the forward pass at the last position and appends the
 chosen token: the most probable one (greedy), or one drawn with the
 probabilities of softmax(z / T), from a seeded random generator.
 """
 
-import math
-
 from core.activations import relu
-from core.linalg import ShapeError, dot
-from core.softmax import softmax
+from core.attention import attention, dot_scores
+from core.linalg import matvec, transpose
 from core.sampling import greedy, sample
-
-
-def vec_mat(x, W):
-    """x·W: row vector (d) times matrix (d × k) → k numbers, Σᵢ xᵢ·Wᵢⱼ."""
-    if len(W) != len(x):
-        raise ShapeError(f"un vettore di {len(x)} numeri non si moltiplica per una matrice di {len(W)} righe")
-    return [math.sumprod(x, column) for column in zip(*W)]
-
-
-def weighted_sum(weights, vectors):
-    """Σⱼ wⱼ·vⱼ, dimension by dimension."""
-    return [math.fsum(w * v[k] for w, v in zip(weights, vectors)) for k in range(len(vectors[0]))]
+from core.softmax import softmax
 
 
 def embed(E, ids):
@@ -63,8 +52,9 @@ def causal_view(X, position):
     return X[: position + 1]
 
 
-def attention(X, W_q, position, ignore=()):
-    """Attention for one position, with the tokens' vectors as keys and values.
+def simple_attention(X, W_q, position, ignore=()):
+    """The guide's simplified attention for one position: attention() with
+    the tokens' vectors as keys and values, and no √d.
 
     query q = x·W_q (what the token looks for); score sⱼ = q · xⱼ (how much
     token j has it); weights a = softmax(s), ≥ 0 and summing to 1; output
@@ -73,12 +63,10 @@ def attention(X, W_q, position, ignore=()):
     runs over the others only, as if those scores were −∞.
     """
     visible = causal_view(X, position)
-    q = vec_mat(X[position], W_q)
-    scores = [dot(q, k) for k in visible]
-    kept = [j for j in range(len(visible)) if j == position or j not in ignore]
-    shares = dict(zip(kept, softmax([scores[j] for j in kept])))
-    weights = [shares.get(j, 0.0) for j in range(len(visible))]
-    return {"query": q, "scores": scores, "weights": weights, "output": weighted_sum(weights, visible)}
+    q = matvec(transpose(W_q), X[position])
+    keep = [j == position or j not in ignore for j in range(len(visible))]
+    A, O = attention([q], visible, visible, causal=False, scale=False, keep=keep)
+    return {"query": q, "scores": dot_scores([q], visible)[0], "weights": A[0], "output": O[0]}
 
 
 def mlp(x, W1, W2):
@@ -88,30 +76,30 @@ def mlp(x, W1, W2):
     gates g = ReLU(pre); contribution c = g·W₂ (row k of W₂ is what neuron k
     adds when fully on); output = x + c.
     """
-    pre = vec_mat(x, W1)
+    pre = matvec(transpose(W1), x)
     gates = [relu(v) for v in pre]
-    contribution = vec_mat(gates, W2)
+    contribution = matvec(transpose(W2), gates)
     return {"pre": pre, "gates": gates, "contribution": contribution,
             "output": [a + b for a, b in zip(x, contribution)]}
 
 
 def logits(E, h):
-    """One score per token of the vocabulary: zₜ = h · Eₜ (the rows of E are also the output head)."""
-    return [dot(row, h) for row in E]
+    """One score per token of the vocabulary: zₜ = h · Eₜ, that is E·h (the rows of E are also the output head)."""
+    return matvec(E, h)
 
 
-def forward(ids, position, E, W_q, W1, W2, ignore=()):
+def mini_forward(ids, position, E, W_q, W1, W2, ignore=()):
     """The five steps for the token at `position` (0-based): everything the
     lab shows. `ignore`: positions attention may not look at (an ablation)."""
     X = embed(E, ids)
-    att = attention(X, W_q, position, ignore)
+    att = simple_attention(X, W_q, position, ignore)
     block = mlp(att["output"], W1, W2)
     z = logits(E, block["output"])
     return {"ids": list(ids), "position": position, "X": X, "attention": att, "mlp": block, "logits": z,
             "probs": softmax(z)}
 
 
-def generate(ids, steps, E, W_q, W1, W2, temperature=None, rng=None, end=None):
+def mini_generate(ids, steps, E, W_q, W1, W2, temperature=None, rng=None, end=None):
     """Append up to `steps` tokens, one forward pass each, at the last position.
 
     temperature None: greedy; otherwise draw from softmax(z / T) with
@@ -122,7 +110,7 @@ def generate(ids, steps, E, W_q, W1, W2, temperature=None, rng=None, end=None):
     ids = list(ids)
     added = []
     for _ in range(steps):
-        z = forward(ids, len(ids) - 1, E, W_q, W1, W2)["logits"]
+        z = mini_forward(ids, len(ids) - 1, E, W_q, W1, W2)["logits"]
         p = softmax(z)
         if temperature is None:
             chosen, u, p_used = greedy(p), None, p

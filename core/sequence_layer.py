@@ -1,7 +1,8 @@
 """One layer applied to a whole sentence, of any length: the sentence is a
 matrix X with one row per token, and the layer is Y = X·W. W does not know
 how many rows X has; only the attention table, n × n, grows with the
-sentence, and it is computed from X, not learned.
+sentence, and it is computed from X, not learned (core.attention's
+attention_weights(X, X)).
 
 The loss used here is the squared error L = ½ Σᵢ mᵢ‖yᵢ − tᵢ‖², where tᵢ is
 the target of row i and mᵢ is 1 for a real token, 0 for padding. Its
@@ -12,32 +13,11 @@ which is the sum over the rows of each row's suggestion xᵢᵀ·eᵢ.
 import math
 
 from .linalg import matmul, outer, transpose
-from .softmax import softmax
 
 
 def layer(X, W):
     """Y = X·W: every row of X through the same weights."""
     return matmul(X, W)
-
-
-def attention_weights(X, mask=None, causal=True):
-    """The n × n table of attention weights computed from X alone: scores
-    xᵢ·xⱼ/√d, then a softmax over each row. A position j is left out (weight
-    exactly 0) when it comes after i (causal) or is padding (mask[j] = 0)."""
-    n, d = len(X), len(X[0])
-    mask = mask or [1] * n
-    table = []
-    for i in range(n):
-        allowed = [j for j in range(n) if mask[j] and (j <= i or not causal)]
-        if not allowed:  # a row with nothing to look at (padding that sees only padding)
-            table.append([0.0] * n)
-            continue
-        p = softmax([math.sumprod(X[i], X[j]) / math.sqrt(d) for j in allowed])
-        row = [0.0] * n
-        for j, w in zip(allowed, p):
-            row[j] = w
-        table.append(row)
-    return table
 
 
 def errors(X, W, T):

@@ -39,7 +39,9 @@ def test_attention_matches_numpy(n, d, causal):
     np.testing.assert_allclose(at.dot_scores(Q.tolist(), K.tolist()), Q @ K.T, atol=1e-12)
     np.testing.assert_allclose(at.scaled_scores(Q.tolist(), K.tolist()), Q @ K.T / np.sqrt(d), atol=1e-12)
     np.testing.assert_allclose(at.attention_weights(Q.tolist(), K.tolist(), causal), A_ref, atol=1e-12)
-    np.testing.assert_allclose(at.attention(Q.tolist(), K.tolist(), V.tolist(), causal), O_ref, atol=1e-12)
+    A, O = at.attention(Q.tolist(), K.tolist(), V.tolist(), causal)
+    np.testing.assert_allclose(A, A_ref, atol=1e-12)
+    np.testing.assert_allclose(O, O_ref, atol=1e-12)
 
 
 def test_causal_mask_and_masked_weights_are_exactly_zero():
@@ -65,6 +67,41 @@ def test_rows_sum_to_one_and_never_overflow(rows, causal):
         assert math.fsum(row) == pytest.approx(1, abs=1e-12)
 
 
+def numpy_padded_attention(X, mask, causal=True):
+    """Self-attention of X with padding: a key with mask 0 is −∞ for every query."""
+    X = np.asarray(X)
+    n, d = X.shape
+    scores = X @ X.T / np.sqrt(d)
+    allowed = np.asarray(mask, bool)[None, :] & (np.tril(np.ones((n, n), bool)) if causal else np.ones((n, n), bool))
+    scores = np.where(allowed, scores, -np.inf)
+    A = np.zeros((n, n))
+    for i in range(n):
+        if allowed[i].any():
+            e = np.exp(scores[i] - scores[i][allowed[i]].max())
+            A[i] = e / e.sum()
+    return A
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("mask", [None, [1, 1, 1, 0, 0, 0], [1, 0, 1, 1, 0, 1]])
+@pytest.mark.parametrize("causal", [True, False])
+def test_keys_left_out_get_exactly_zero_and_a_query_with_nothing_to_see_gets_zeros(seed, mask, causal):
+    X = np.random.default_rng(seed).normal(size=(6, 2)).tolist()
+    A = at.attention_weights(X, X, causal, keep=mask)
+    np.testing.assert_allclose(A, numpy_padded_attention(X, mask or [1] * 6, causal), atol=1e-12)
+    for i, row in enumerate(A):
+        assert sum(row) == pytest.approx(1.0) or not any(row)
+        if causal:
+            assert all(w == 0 for w in row[i + 1:])  # nothing after the token
+        if mask:
+            assert all(w == 0 for w, m in zip(row, mask) if not m)  # padding gets exactly 0
+
+
+def test_padding_that_sees_only_padding_has_no_weights():
+    A = at.attention_weights([[1.0, 0.0]] * 3, [[1.0, 0.0]] * 3, keep=[0, 1, 1])
+    assert A[0] == [0.0, 0.0, 0.0] and A[1] == [0.0, 1.0, 0.0] and A[2] == [0.0, 0.5, 0.5]
+
+
 def test_head_and_multi_head_match_numpy():
     rng = np.random.default_rng(7)
     X = rng.normal(size=(3, 4))
@@ -80,9 +117,11 @@ def test_head_and_multi_head_match_numpy():
         np.testing.assert_allclose(h["O"], O_ref, atol=1e-12)
         outs.append(O_ref)
     as_lists = [tuple(w.tolist() for w in ws) for ws in heads]
-    np.testing.assert_allclose(at.multi_head(X.tolist(), as_lists), np.hstack(outs), atol=1e-12)
-    np.testing.assert_allclose(at.multi_head(X.tolist(), as_lists, W_o=W_o.tolist()), np.hstack(outs) @ W_o,
-                               atol=1e-12)
+    np.testing.assert_allclose(at.multi_head(X.tolist(), as_lists)["out"], np.hstack(outs), atol=1e-12)
+    both = at.multi_head(X.tolist(), as_lists, W_o=W_o.tolist())
+    np.testing.assert_allclose(both["concat"], np.hstack(outs), atol=1e-12)
+    np.testing.assert_allclose(both["out"], np.hstack(outs) @ W_o, atol=1e-12)
+    assert [h["A"] for h in both["heads"]] == [at.head(X.tolist(), *ws)["A"] for ws in as_lists]
 
 
 @pytest.mark.parametrize("n, causal, expected",
@@ -114,11 +153,3 @@ def test_rope_score_depends_only_on_the_distance(q, k, m, n, shift):
     here = at.rope_score(q, k, m, n)
     assert at.rope_score(q, k, m + shift, n + shift) == pytest.approx(here, abs=1e-12)
     assert here == pytest.approx(float(np.dot(q, np_rope(k, n - m))), abs=1e-12)
-
-
-def test_sinusoidal_matches_the_2017_formula():
-    d, pos = 8, 5
-    i = np.arange(d // 2)
-    ref = np.empty(d)
-    ref[0::2], ref[1::2] = np.sin(pos / 10000 ** (2 * i / d)), np.cos(pos / 10000 ** (2 * i / d))
-    np.testing.assert_allclose(at.sinusoidal(pos, d), ref, atol=1e-12)

@@ -81,3 +81,13 @@ def test_cosine_stays_in_range(a, b):
     if la.norm(a) == 0 or la.norm(b) == 0:
         return
     assert -1 <= la.cosine(a, b) <= 1
+
+
+def test_one_convention_a_row_times_a_matrix_is_the_transpose_times_the_column():
+    """x·W (a token's row through a layer) is Wᵀ·x: matvec on the transpose, no second product."""
+    rng = np.random.default_rng(1)
+    x, W = rng.normal(size=5), rng.normal(size=(5, 3))
+    np.testing.assert_allclose(la.matvec(la.transpose(W.tolist()), x.tolist()), x @ W, atol=1e-12)
+    assert la.matvec(la.transpose(W.tolist()), x.tolist()) == la.matmul([x.tolist()], W.tolist())[0]
+    with pytest.raises(la.ShapeError):
+        la.matvec(la.transpose(W.tolist()), [1.0, 2.0])

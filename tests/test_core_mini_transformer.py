@@ -9,7 +9,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core import mini_transformer as mt
-from core.linalg import ShapeError
 
 V, D, H = 12, 8, 7
 
@@ -51,7 +50,7 @@ def numpy_forward(E, Wq, W1, W2, ids, position):
 def test_forward_matches_numpy(seed):
     E, Wq, W1, W2, ids = random_model(seed)
     for position in range(len(ids)):
-        ours = mt.forward(ids, position, *as_lists(E, Wq, W1, W2))
+        ours = mt.mini_forward(ids, position, *as_lists(E, Wq, W1, W2))
         ref = numpy_forward(E, Wq, W1, W2, ids, position)
         att, block = ours["attention"], ours["mlp"]
         np.testing.assert_allclose(ours["X"], E[ids], atol=1e-12)
@@ -67,14 +66,6 @@ def test_forward_matches_numpy(seed):
         np.testing.assert_allclose(ours["probs"], ref["p"], atol=1e-12)
 
 
-def test_vec_mat_is_row_times_matrix():
-    rng = np.random.default_rng(1)
-    x, W = rng.normal(size=5), rng.normal(size=(5, 3))
-    np.testing.assert_allclose(mt.vec_mat(x.tolist(), W.tolist()), x @ W, atol=1e-12)
-    with pytest.raises(ShapeError):
-        mt.vec_mat([1.0, 2.0], W.tolist())
-
-
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 10_000), st.data())
 def test_a_token_never_uses_later_tokens(seed, data):
@@ -83,8 +74,8 @@ def test_a_token_never_uses_later_tokens(seed, data):
     later = data.draw(st.lists(st.integers(0, V - 1), min_size=len(ids) - position - 1,
                                max_size=len(ids) - position - 1))
     other = ids[: position + 1] + later
-    a = mt.forward(ids, position, *as_lists(E, Wq, W1, W2))
-    b = mt.forward(other, position, *as_lists(E, Wq, W1, W2))
+    a = mt.mini_forward(ids, position, *as_lists(E, Wq, W1, W2))
+    b = mt.mini_forward(other, position, *as_lists(E, Wq, W1, W2))
     assert len(a["attention"]["weights"]) == position + 1
     assert a["attention"] == b["attention"] and a["logits"] == b["logits"]
 
@@ -93,7 +84,7 @@ def test_a_token_never_uses_later_tokens(seed, data):
 @given(st.integers(0, 10_000))
 def test_attention_weights_and_probabilities_sum_to_one(seed):
     E, Wq, W1, W2, ids = random_model(seed)
-    out = mt.forward(ids, len(ids) - 1, *as_lists(E, Wq, W1, W2))
+    out = mt.mini_forward(ids, len(ids) - 1, *as_lists(E, Wq, W1, W2))
     assert math.fsum(out["attention"]["weights"]) == pytest.approx(1, abs=1e-12)
     assert math.fsum(out["probs"]) == pytest.approx(1, abs=1e-12)
     assert all(w >= 0 for w in out["attention"]["weights"])
@@ -104,13 +95,13 @@ def test_out_of_range_ids_and_positions_are_errors():
     with pytest.raises(IndexError):
         mt.embed(E.tolist(), [V])
     with pytest.raises(IndexError):
-        mt.forward([1, 2], 2, *as_lists(E, Wq, W1, W2))
+        mt.mini_forward([1, 2], 2, *as_lists(E, Wq, W1, W2))
 
 
 @pytest.mark.parametrize("seed", range(10))
 def test_greedy_generation_is_repeated_argmax(seed):
     E, Wq, W1, W2, ids = random_model(seed)
-    added = mt.generate(ids, 5, *as_lists(E, Wq, W1, W2))
+    added = mt.mini_generate(ids, 5, *as_lists(E, Wq, W1, W2))
     sentence = list(ids)
     for step in added:
         p = numpy_forward(E, Wq, W1, W2, sentence, len(sentence) - 1)["p"]
@@ -123,8 +114,8 @@ def test_greedy_generation_is_repeated_argmax(seed):
 def test_sampling_is_seeded_and_uses_the_temperature(seed):
     E, Wq, W1, W2, ids = random_model(seed)
     weights = as_lists(E, Wq, W1, W2)
-    first = mt.generate(ids, 6, *weights, temperature=0.7, rng=random.Random(seed))
-    again = mt.generate(ids, 6, *weights, temperature=0.7, rng=random.Random(seed))
+    first = mt.mini_generate(ids, 6, *weights, temperature=0.7, rng=random.Random(seed))
+    again = mt.mini_generate(ids, 6, *weights, temperature=0.7, rng=random.Random(seed))
     assert first == again
     sentence, draws = list(ids), random.Random(seed)
     for step in first:
@@ -139,9 +130,9 @@ def test_sampling_is_seeded_and_uses_the_temperature(seed):
 def test_generation_stops_after_the_end_token():
     E = np.eye(V, D) * 5  # every token points at itself: greedy repeats the last one
     Wq, W1, W2 = np.zeros((D, D)), np.zeros((D, H)), np.zeros((H, D))
-    added = mt.generate([0], 4, *as_lists(E, Wq, W1, W2), end=0)
+    added = mt.mini_generate([0], 4, *as_lists(E, Wq, W1, W2), end=0)
     assert [s["id"] for s in added] == [0]
-    assert len(mt.generate([1], 4, *as_lists(E, Wq, W1, W2), end=0)) == 4
+    assert len(mt.mini_generate([1], 4, *as_lists(E, Wq, W1, W2), end=0)) == 4
 
 
 @pytest.mark.parametrize("seed", range(10))
@@ -152,7 +143,7 @@ def test_ignored_positions_are_scores_of_minus_infinity(seed):
     position = len(ids) - 1
     rng = random.Random(seed)
     ignore = set(rng.sample(range(position), rng.randint(1, position)))
-    ours = mt.forward(ids, position, *as_lists(E, Wq, W1, W2), ignore=ignore)["attention"]
+    ours = mt.mini_forward(ids, position, *as_lists(E, Wq, W1, W2), ignore=ignore)["attention"]
     X = E[ids][: position + 1]
     scores = X @ (E[ids][position] @ Wq)
     masked = np.where([j in ignore for j in range(position + 1)], -np.inf, scores)
@@ -167,9 +158,9 @@ def test_ignored_positions_are_scores_of_minus_infinity(seed):
 def test_ignoring_every_other_position_switches_attention_off():
     E, Wq, W1, W2, ids = random_model(3)
     position = len(ids) - 1
-    out = mt.forward(ids, position, *as_lists(E, Wq, W1, W2), ignore=set(range(position)))
+    out = mt.mini_forward(ids, position, *as_lists(E, Wq, W1, W2), ignore=set(range(position)))
     assert out["attention"]["output"] == pytest.approx(E[ids[position]].tolist(), abs=1e-12)
     assert out["attention"]["weights"][position] == 1.0
     # the token itself cannot be ignored
-    assert mt.forward(ids, position, *as_lists(E, Wq, W1, W2), ignore={position})["attention"]["weights"] == \
-        mt.forward(ids, position, *as_lists(E, Wq, W1, W2))["attention"]["weights"]
+    assert mt.mini_forward(ids, position, *as_lists(E, Wq, W1, W2), ignore={position})["attention"]["weights"] == \
+        mt.mini_forward(ids, position, *as_lists(E, Wq, W1, W2))["attention"]["weights"]

@@ -9,41 +9,12 @@ def case(seed, n):
     return rng.normal(size=(n, 2)).tolist(), rng.normal(size=(2, 2)).tolist(), rng.normal(size=(n, 2)).tolist()
 
 
-def numpy_attention(X, mask, causal=True):
-    X = np.asarray(X)
-    n, d = X.shape
-    scores = X @ X.T / np.sqrt(d)
-    allowed = np.asarray(mask, bool)[None, :] & (np.tril(np.ones((n, n), bool)) if causal else np.ones((n, n), bool))
-    scores = np.where(allowed, scores, -np.inf)
-    A = np.zeros((n, n))
-    for i in range(n):
-        if allowed[i].any():
-            e = np.exp(scores[i] - scores[i][allowed[i]].max())
-            A[i] = e / e.sum()
-    return A
-
-
 @pytest.mark.parametrize("n", [3, 6])
 def test_the_same_weights_for_any_length(n):
     X, W, _ = case(n, n)
     Y = sl.layer(X, W)
     assert (len(Y), len(Y[0])) == (n, 2)
     np.testing.assert_allclose(Y, np.asarray(X) @ np.asarray(W), atol=1e-12)
-
-
-@pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize("mask", [None, [1, 1, 1, 0, 0, 0], [1, 0, 1, 1, 0, 1]])
-@pytest.mark.parametrize("causal", [True, False])
-def test_attention_matches_numpy(seed, mask, causal):
-    X, _, _ = case(seed, 6)
-    A = sl.attention_weights(X, mask, causal)
-    np.testing.assert_allclose(A, numpy_attention(X, mask or [1] * 6, causal), atol=1e-12)
-    for i, row in enumerate(A):
-        assert sum(row) == pytest.approx(1.0) or not any(row)
-        if causal:
-            assert all(w == 0 for w in row[i + 1:])  # nothing after the token
-        if mask:
-            assert all(w == 0 for w, m in zip(row, mask) if not m)  # padding gets exactly 0
 
 
 @pytest.mark.parametrize("n", [3, 6])

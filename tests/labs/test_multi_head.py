@@ -41,7 +41,7 @@ def test_every_head_against_numpy(causal, k):
     np.testing.assert_allclose(s["concat"], concat, atol=1e-12)
     np.testing.assert_allclose(s["out"], concat @ np.array(s["W_o"]), atol=1e-12)
     heads = [(h["W_q"], h["W_k"], h["W_v"]) for h in s["heads"]]
-    np.testing.assert_allclose(multi_head(s["X"], heads, causal, s["W_o"]), s["out"], atol=1e-12)
+    assert multi_head(s["X"], heads, causal, s["W_o"])["out"] == s["out"]  # the lab shows what core computes
 
 
 @pytest.mark.parametrize("causal", [True, False])
