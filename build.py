@@ -35,6 +35,7 @@ from mkdocs.config import load_config
 import labs
 from labs import code
 from labs.cli import crash_line
+from labs.kit.italian import control_value
 from labs.kit.contract import place
 from labs.styles import lab_styles, orphans
 
@@ -76,7 +77,7 @@ def templates():
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
     )
-    env.filters["it"] = lambda value: str(value).replace(".", ",").replace("-", "−")
+    env.filters["it"] = control_value  # a slider's output, grouped as the runtime groups it (500.000)
     env.filters["tojson"] = lambda value: json.dumps(value, ensure_ascii=False)
     # raw HTML in the Markdown page must not hold blank lines: newlines become entities
     env.filters["oneline"] = lambda value: html.escape(value).replace("\n", "&#10;")

@@ -5,6 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from labs.kit import plural, share, the
+from labs.kit.italian import control_value
 
 
 @pytest.mark.parametrize("n, text", [(0, "0 fusioni"), (1, "1 fusione"), (2, "2 fusioni"), (11, "11 fusioni"),
@@ -64,3 +65,10 @@ def test_share_reads_0_or_100_only_when_it_is(p):
         assert p in (0.0, 1.0)
     if 0 < p < 1:
         assert not text.startswith(("0 %", "100 %", "0,0 %", "100,0")) or "×" in text
+
+
+@pytest.mark.parametrize("raw, shown", [("500000", "500.000"), ("11008", "11.008"), ("4096", "4.096"), ("0.05", "0,05"),
+                                        ("-3", "−3"), ("2.5", "2,5"), ("0", "0"), ("1000000", "1.000.000"),
+                                        ("-0.5", "−0,5")])
+def test_slider_outputs_are_grouped_like_the_page(raw, shown):
+    assert control_value(raw) == shown

@@ -78,4 +78,16 @@ def share(p, digits=0):
     return f"100 % − {sci(100 * (1 - p))} %"
 
 
-__all__ = ["plural", "the", "share", "sounds_like_vowel"]
+def control_value(text):
+    """A slider's value as its output shows it: the decimals JavaScript's
+    String() gives, written by num() (500000 → «500.000», 0.05 → «0,05»,
+    -3 → «−3»), as the browser runtime writes it with toLocaleString("it-IT")."""
+    text = str(text)
+    try:
+        value = float(text)
+    except ValueError:
+        return text
+    return num(value, len(text.split(".")[1]) if "." in text else 0)
+
+
+__all__ = ["plural", "the", "share", "sounds_like_vowel", "control_value"]
