@@ -67,7 +67,9 @@ def test_text_is_escaped_and_rows_can_be_buttons():
     assert "<b>" not in html and "&lt;b&gt;" in html
     (row,) = rows(parse(html))
     assert row.get("data-set") == "token=a" and row.get("tabindex") == "0" and row.get("role") == "button"
-    assert row.get("aria-label") == "Scegli a" and "is-hl" in row.get("class")
+    # named by its <title>: what the row shows (WCAG 2.5.3, label in name), then what pressing it does
+    assert row.get("aria-label") is None and "is-hl" in row.get("class")
+    assert "<title>&lt;b&gt;x&lt;/b&gt;: 0,50 — Scegli a</title>" in html
 
 
 def test_previous_values_are_outlined_with_a_legend():

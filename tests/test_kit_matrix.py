@@ -88,8 +88,10 @@ def test_clickable_cells_carry_data_set_and_are_keyboard_buttons():
         assert row[1]["data-set"] == f"i={i};j=1"
         assert row[1]["tabindex"] == "0" and row[1]["role"] == "button" and row[1]["aria-label"]
     assert "prima" in grid[0][1]["aria-label"]
+    # the name starts with the number the cell shows (WCAG 2.5.3, label in name), then what it does
+    assert grid[1][1]["aria-label"].startswith("4: ")
     custom = Cells(matrix([[1]], clickable=lambda i, j: ("k=0", "Scegli questo"))).grid[0][0]
-    assert custom["aria-label"] == "Scegli questo"
+    assert custom["aria-label"] == "1: Scegli questo"
 
 
 def test_vectors_as_column_or_row():
@@ -118,7 +120,7 @@ def test_row_and_column_labels():
     out = matrix([[1, 2]], row_labels=["r0"], col_labels=["c0", "c1"], highlight_rows=[0], highlight_cols=[1])
     parsed = Cells(out)
     ths = [attrs for tag, attrs in parsed.tags if tag == "th"]
-    assert len(ths) == 4  # corner, two column labels, one row label
+    assert len(ths) == 3  # two column labels, one row label (the empty corner is a td: it names nothing)
     assert "r0" in parsed.texts and "c1" in parsed.texts
     assert sum("is-hl" in a.get("class", "") for a in ths) == 2
 

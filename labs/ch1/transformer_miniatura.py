@@ -261,7 +261,7 @@ def chips(s):
         removed = " (tolto dall'attention)" if k in s["ignored"] else ""
         items.append(tag("span", tag("span", VOCAB[i], class_="lab-mt-word"), tag("small", f"{k + 1} · ID {i}"),
                          class_=" ".join(cls), data_set=f"posizione={k + 1}", tabindex="0", role="button",
-                         aria_label=f"Guarda la previsione dopo {word(i)}, token {k + 1}{removed}"))
+                         title=f"Guarda la previsione dopo {word(i)}, token {k + 1}{removed}"))
         if k == s["pos"]:
             items.append(tag("span", f"→ {name(best_of(s['probs']))}?", class_="lab-mt-next"))
     return tag("div", *items, class_="lab-mt-sentence", data_part="frase")

@@ -181,7 +181,7 @@ def view(s):
     if s["merges"]:
         items = [tag("li", chip(m["left"]), " + ", chip(m["right"]), " → ", chip(m["new"], newest),
                      tag("small", f" ({num(m['count'])})"), data_set=f"passo={n + 1}", tabindex="0", role="button",
-                     aria_label=f"Vai alla fusione {n + 1}") for n, m in enumerate(s["merges"])]
+                     title=f"Vai alla fusione {n + 1}") for n, m in enumerate(s["merges"])]
         parts += [tag("h3", f"Le {num(len(items))} regole imparate, in ordine"),
                   tag("p", "Tra parentesi, quante volte compariva la coppia quando è stata scelta. Clicca una regola "
                            "per tornare al suo passo.", class_="lab-bpe-note"), tag("ol", *items, class_="lab-bpe-merges")]

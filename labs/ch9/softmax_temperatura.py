@@ -126,7 +126,7 @@ def sampling(s):
     sequence = " ".join(names[i] for i in shown) + (" …" if n > len(shown) else "")
     more = tag("button", "Estrai un altro token" if n == 1 else f"Estrai altri {num(n)} token", type="button",
                class_="md-button",
-               data_set=f"seme={s['seed'] % 999 + 1}", aria_label=f"Estrai di nuovo con il seme {s['seed'] % 999 + 1}")
+               data_set=f"seme={s['seed'] % 999 + 1}", title=f"Estrai di nuovo con il seme {s['seed'] % 999 + 1}")
     return tag(
         "section",
         tag("h3", f"Campionamento vero: {plural(n, 'token estratto', 'token estratti')} con il seme {s['seed']}"),

@@ -92,7 +92,10 @@ def bars(items, *, label, lo=0.0, hi=1.0, before_label="", width=420, row_height
         attrs = {"class_": "lab-bar-row" + (" is-hl" if b.highlight else ""),
                  "data_value": round(b.value, 12) if finite(b.value) else None}
         if b.action:
-            attrs.update(data_set=b.action, tabindex="0", role="button", aria_label=b.spoken or b.label)
+            # no aria-label: the row's <title> names it with what it shows (label and value), then what pressing it does
+            attrs.update(data_set=b.action, tabindex="0", role="button")
+            if b.spoken:
+                parts[0] = tag("title", f"{b.label}: {shown} — {b.spoken}")
         rows.append(group(*parts, **attrs))
     bottom = top + len(items) * row_height
     extra = []

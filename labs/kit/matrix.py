@@ -93,7 +93,7 @@ def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=
 
     head = None
     if col_labels is not None:
-        corner = [tag("th", "", class_="lab-mx-corner")] if row_labels is not None else []
+        corner = [tag("td", "", class_="lab-mx-corner")] if row_labels is not None else []  # no header: nothing to name
         head = tag("thead", tag("tr", *corner, *(
             tag("th", col_labels[j] if j < len(col_labels) else "", scope="col",
                 class_="lab-mx-col" + (" is-hl" if j in hl_cols else ""))
@@ -124,7 +124,10 @@ def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=
                     elif n_rows == 1:
                         where = where[1:]
                     aria = "Seleziona " + ", ".join(str(w) for w in where)
-                attrs = {"data_set": data_set, "tabindex": "0", "role": "button", "aria_label": aria}
+                # the name holds the number the cell shows (what a voice-control user says), then what it does
+                shown = cell_text(value, digits, trim)
+                attrs = {"data_set": data_set, "tabindex": "0", "role": "button",
+                         "aria_label": f"{shown}: {aria}" if shown else aria}
                 classes.append("is-clickable")
             cells.append(tag("td", cell_text(value, digits, trim), class_=" ".join(c for c in classes if c),
                              data_i=i, data_j=j, **attrs))

@@ -377,7 +377,8 @@ def plane(items, x_range, y_range, label, width=400, height=None, grid=1.0, tick
     narrowest, widest = fit(width, TICK)
     return scroll_frame(tag(
         "svg", tag("title", label), inner, viewBox=f"0 0 {svg_number(width)} {svg_number(height)}",
-        width=str(widest), class_="lab-svg lab-plane" + (" is-small" if small else ""), role="img",
+        width=str(widest), class_="lab-svg lab-plane" + (" is-small" if small else ""),
+               role="group" if 'tabindex="0"' in str(inner) else "img",  # points to press are controls, not an image
         xmlns="http://www.w3.org/2000/svg", data_plane=" ".join(f"{v:.12g}" for v in (xmin, xmax, ymin, ymax))),
         narrowest)
 

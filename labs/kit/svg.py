@@ -44,11 +44,17 @@ def svg(width, height, *children, label, class_="lab-svg", text=MIN_TEXT, grow=G
         viewBox=f"0 0 {width} {height}",
         width=str(widest),
         class_=class_,
-        role="img",
+        # a drawing with points to press is a group of controls: role=img would hide them
+        role="group" if focusable(children) else "img",
         xmlns="http://www.w3.org/2000/svg",
         **attrs,
     )
     return frame(drawing, narrowest) if framed else (drawing, narrowest)
+
+
+def focusable(children):
+    """True if something inside takes the keyboard focus (a clickable point or bar)."""
+    return any('tabindex="0"' in str(child) for child in children if child is not None)
 
 
 def group(*children, **attrs):
