@@ -6,7 +6,9 @@ the softmax, which gives the probability of every possible next token. The
 loss of an example is −log p(right next token); the loss of a batch is the
 mean. The gradient of that mean with respect to W is, row by row, the mean
 of the examples' p − y (y one-hot on the right token): a row whose token is
-not in the batch gets exactly 0. The update is w ← w − η·gradient.
+not in the batch gets exactly 0. The update is w ← w − η·gradient
+(core.descent's sgd_update). Each epoch shuffles the pairs and cuts them
+into batches, so every pair is seen once per epoch.
 """
 
 import math
@@ -61,21 +63,9 @@ def cut_batches(order, batch_size):
     return [order[start:start + batch_size] for start in range(0, len(order), batch_size)]
 
 
-def batch_schedule(pairs, batch_size, rng):
-    """Endless (epoch, batch number, batch), both counted from 1: each epoch
-    shuffles the pairs with rng and cuts them into batches of batch_size (the
-    last one may be shorter). Every pair is seen once per epoch. A stepped
-    lab keeps the epoch's batches and rng instead (a generator cannot be
-    copied): it calls shuffle_pairs and cut_batches, in the same order."""
-    epoch = 0
-    while True:
-        epoch += 1
-        for k, batch in enumerate(cut_batches(shuffle_pairs(pairs, rng), batch_size)):
-            yield epoch, k + 1, batch
-
-
-def forward(W, batch):
-    """For each (current, next) example: softmax of the row of the current token."""
+def next_token_probs(W, batch):
+    """The forward pass: for each (current, next) example, the softmax of the
+    row of the current token."""
     return [softmax(W[cur]) for cur, _ in batch]
 
 
@@ -95,16 +85,11 @@ def gradient(W, batch):
     the batch stay exactly 0."""
     n, size = len(W), len(batch)
     G = [[0.0] * n for _ in range(n)]
-    for (cur, nxt), p in zip(batch, forward(W, batch)):
+    for (cur, nxt), p in zip(batch, next_token_probs(W, batch)):
         row = G[cur]
         for j in range(n):
             row[j] += ((p[j] - 1.0) if j == nxt else p[j]) / size
     return G
-
-
-def sgd_update(W, G, eta):
-    """w ← w − η·gradient, cell by cell (a new table)."""
-    return [[w - eta * g for w, g in zip(wr, gr)] for wr, gr in zip(W, G)]
 
 
 def dataset_loss(W, pairs):

@@ -3,7 +3,7 @@ connection and RMSNorm, and the gradient that reaches each depth.
 
 Layer ℓ maps h to tanh(W_ℓ·h) (plain) or h + tanh(W_ℓ·h) (residual);
 norm="pre" normalises h before W, norm="post" normalises the layer's output.
-The output is y = Σ h_L; backward() applies the chain rule layer by layer.
+The output is y = Σ h_L; stack_backward() applies the chain rule layer by layer.
 """
 
 import math
@@ -16,7 +16,7 @@ D = 8  # wide enough to behave like a layer, small enough to stay well under a m
 EPS = 1e-5
 
 
-def draw(seed, layers, sigma):
+def draw_stack(seed, layers, sigma):
     """The input vector and one D×D matrix per layer, entries N(0, σ²/D)."""
     rng = seeded_rng(seed)
     x = gaussian_sample(D, rng)
@@ -24,7 +24,7 @@ def draw(seed, layers, sigma):
                for _ in range(layers)]
 
 
-def forward(x, weights, residual, norm):
+def stack_forward(x, weights, residual, norm):
     """y = sum of the last h; the tape keeps what the backward pass needs."""
     h, tape = list(x), []
     for w in weights:
@@ -36,7 +36,7 @@ def forward(x, weights, residual, norm):
     return math.fsum(h), tape
 
 
-def backward(weights, tape, residual, norm):
+def stack_backward(weights, tape, residual, norm):
     """‖∂y/∂h‖ at every depth, from the input h₀ to the output h_L, by the chain rule."""
     g = [1.0] * D
     sizes = [math.hypot(*g)]
@@ -53,4 +53,4 @@ def backward(weights, tape, residual, norm):
 
 
 def gradient_sizes(x, weights, residual, norm):
-    return backward(weights, forward(x, weights, residual, norm)[1], residual, norm)[1]
+    return stack_backward(weights, stack_forward(x, weights, residual, norm)[1], residual, norm)[1]

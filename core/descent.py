@@ -1,7 +1,9 @@
-"""Gradient descent on one weight, step by step.
+"""Gradient descent, step by step.
 
 The update is w ← w − η·L'(w): each step moves w against the slope of the
 loss, by an amount proportional to the slope and to the learning rate η.
+On one weight it is descend(); on a table of weights, sgd_update() moves
+every cell against its own gradient.
 """
 
 
@@ -20,3 +22,8 @@ def descend(gradient, w0, eta, steps, limit=1e3):
             return weights, True
         weights.append(new)
     return weights, False
+
+
+def sgd_update(W, G, eta):
+    """w ← w − η·gradient, cell by cell: a new table, W itself untouched."""
+    return [[w - eta * g for w, g in zip(wr, gr)] for wr, gr in zip(W, G)]

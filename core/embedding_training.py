@@ -13,7 +13,8 @@ input vectors drift towards each other.
 import math
 import random
 
-from .linalg import cosine
+from .descent import sgd_update
+from .linalg import cosine, transpose
 
 
 def pair_counts(ids, n):
@@ -29,10 +30,6 @@ def init_embeddings(n, d, rng, spread=0.5):
     return [[rng.gauss(0.0, spread) for _ in range(d)] for _ in range(n)]
 
 
-def columns(M):
-    return [list(c) for c in zip(*M)]
-
-
 def loss_and_gradients(E_in, E_out, C):
     """The mean cross-entropy and its gradients with respect to E_in and E_out.
 
@@ -41,7 +38,7 @@ def loss_and_gradients(E_in, E_out, C):
     E_out[b] through E_in[a]."""
     n, d = len(E_in), len(E_in[0])
     total = sum(map(sum, C))
-    out_cols = columns(E_out)
+    out_cols = transpose(E_out)
     loss, D = 0.0, [[0.0] * n for _ in range(n)]
     G_in = [[0.0] * d for _ in range(n)]
     for a in range(n):
@@ -56,13 +53,9 @@ def loss_and_gradients(E_in, E_out, C):
         loss -= (math.sumprod(C[a], scores) - seen * (top + math.log(norm))) / total
         D[a] = [(seen * e / norm - c) / total for e, c in zip(exps, C[a])]
         G_in[a] = [math.sumprod(D[a], col) for col in out_cols]
-    d_cols, in_cols = columns(D), columns(E_in)
+    d_cols, in_cols = transpose(D), transpose(E_in)
     G_out = [[math.sumprod(dc, ic) for ic in in_cols] for dc in d_cols]
     return loss, G_in, G_out
-
-
-def step(E, G, eta):
-    return [[w - eta * g for w, g in zip(er, gr)] for er, gr in zip(E, G)]
 
 
 def initial_tables(n, d, seed):
@@ -71,7 +64,7 @@ def initial_tables(n, d, seed):
     return init_embeddings(n, d, rng), init_embeddings(n, d, rng)
 
 
-def train(ids, n, d, steps, eta, seed):
+def train_embeddings(ids, n, d, steps, eta, seed):
     """Gradient descent from seeded random tables. Returns the input tables
     after 0, 1, …, steps updates and the loss at each of them. Each step
     uses the gradients computed with the loss of the tables it updates, so
@@ -81,7 +74,7 @@ def train(ids, n, d, steps, eta, seed):
     loss, G_in, G_out = loss_and_gradients(E_in, E_out, C)
     tables, losses = [E_in], [loss]
     for _ in range(steps):
-        E_in, E_out = step(E_in, G_in, eta), step(E_out, G_out, eta)
+        E_in, E_out = sgd_update(E_in, G_in, eta), sgd_update(E_out, G_out, eta)
         loss, G_in, G_out = loss_and_gradients(E_in, E_out, C)
         tables.append(E_in)
         losses.append(loss)

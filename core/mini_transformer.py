@@ -84,7 +84,7 @@ def mlp(x, W1, W2):
 
 
 def logits(E, h):
-    """One score per token of the vocabulary: zₜ = h · Eₜ, that is E·h (the rows of E are also the output head)."""
+    """One score per token of the vocabulary: zₜ = h · Eₜ, so z = E·h (E is also the output head)."""
     return matvec(E, h)
 
 

@@ -33,7 +33,7 @@ def update(w1, w2, r, eta, limit=100.0):
     return (new1, new2) if abs(new1) <= limit and abs(new2) <= limit else None
 
 
-def descend(x, y, w1, w2, eta, steps, limit=100.0):
+def descend_chain(x, y, w1, w2, eta, steps, limit=100.0):
     """Weights and loss before each of `steps` updates, plus the state after
     the last one. Stops early, without the update that would take a weight
     beyond ±limit. Returns (records, stopped_early)."""

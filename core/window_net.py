@@ -13,6 +13,7 @@ cross-entropy of a few examples, with the gradients written out by hand.
 import random
 
 from .activations import relu
+from .descent import sgd_update
 from .linalg import matvec
 from .losses import cross_entropy_from_logits
 from .softmax import softmax
@@ -23,7 +24,7 @@ def concat(vectors):
     return [x for v in vectors for x in v]
 
 
-def forward(W1, W2, x):
+def window_forward(W1, W2, x):
     """Pre-activations z, hidden h, scores and probabilities for input x."""
     z = matvec(W1, x)
     h = [relu(v) for v in z]
@@ -31,9 +32,9 @@ def forward(W1, W2, x):
     return {"z": z, "h": h, "scores": scores, "probs": softmax(scores)}
 
 
-def loss(W1, W2, examples):
+def window_loss(W1, W2, examples):
     """Mean cross-entropy over (x, target index) examples."""
-    return sum(cross_entropy_from_logits(forward(W1, W2, x)["scores"], t) for x, t in examples) / len(examples)
+    return sum(cross_entropy_from_logits(window_forward(W1, W2, x)["scores"], t) for x, t in examples) / len(examples)
 
 
 def gradients(W1, W2, examples):
@@ -45,7 +46,7 @@ def gradients(W1, W2, examples):
     G2 = [[0.0] * n_hidden for _ in range(n_out)]
     m = len(examples)
     for x, t in examples:
-        f = forward(W1, W2, x)
+        f = window_forward(W1, W2, x)
         delta = [p - (1.0 if k == t else 0.0) for k, p in enumerate(f["probs"])]
         for k in range(n_out):
             for j in range(n_hidden):
@@ -58,7 +59,7 @@ def gradients(W1, W2, examples):
     return G1, G2
 
 
-def train(examples, n_hidden, n_out, seed=0, steps=2000, eta=0.5, spread=0.5):
+def train_window_net(examples, n_hidden, n_out, seed=0, steps=2000, eta=0.5, spread=0.5):
     """Full-batch gradient descent from weights drawn uniformly in
     [−spread, spread] with random.Random(seed): the same seed, the same weights."""
     rng = random.Random(seed)
@@ -67,8 +68,7 @@ def train(examples, n_hidden, n_out, seed=0, steps=2000, eta=0.5, spread=0.5):
     W2 = [[rng.uniform(-spread, spread) for _ in range(n_hidden)] for _ in range(n_out)]
     for _ in range(steps):
         G1, G2 = gradients(W1, W2, examples)
-        W1 = [[w - eta * g for w, g in zip(wr, gr)] for wr, gr in zip(W1, G1)]
-        W2 = [[w - eta * g for w, g in zip(wr, gr)] for wr, gr in zip(W2, G2)]
+        W1, W2 = sgd_update(W1, G1, eta), sgd_update(W2, G2, eta)
     return W1, W2
 
 

@@ -8,6 +8,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core import bigram
+from core.descent import sgd_update
+
+
+def batch_schedule(pairs, batch_size, rng):
+    """Endless (epoch, batch number, batch), both counted from 1: each epoch
+    shuffles the pairs with rng and cuts them into batches, as the lab does."""
+    epoch = 0
+    while True:
+        epoch += 1
+        for k, batch in enumerate(bigram.cut_batches(bigram.shuffle_pairs(pairs, rng), batch_size)):
+            yield epoch, k + 1, batch
 
 
 def numpy_forward(W, batch):
@@ -62,7 +73,7 @@ def test_vocab_ids_and_pairs():
 @pytest.mark.parametrize("size", [1, 3, 7, 10, 40])
 def test_each_epoch_serves_every_pair_once_in_batches(size):
     pairs = [(i % 5, (i * 3) % 5) for i in range(23)]
-    schedule = bigram.batch_schedule(pairs, size, random.Random(4))
+    schedule = batch_schedule(pairs, size, random.Random(4))
     per_epoch = math.ceil(len(pairs) / size)
     orders = []
     for epoch in (1, 2, 3):
@@ -88,7 +99,7 @@ def test_init_weights_are_seeded_and_bounded():
 @pytest.mark.parametrize("seed", range(20))
 def test_forward_loss_gradient_match_numpy(seed):
     W, batch = random_case(seed)
-    np.testing.assert_allclose(bigram.forward(W, batch), numpy_forward(W, batch), atol=1e-12)
+    np.testing.assert_allclose(bigram.next_token_probs(W, batch), numpy_forward(W, batch), atol=1e-12)
     loss, G = numpy_loss_and_gradient(W, batch)
     assert bigram.batch_loss(W, batch) == pytest.approx(loss, abs=1e-12)
     np.testing.assert_allclose(bigram.gradient(W, batch), G, atol=1e-12)
@@ -127,12 +138,12 @@ def test_rows_absent_from_the_batch_are_exactly_zero(seed):
 def test_sgd_update_is_w_minus_eta_g():
     W, batch = random_case(7)
     G = bigram.gradient(W, batch)
-    np.testing.assert_allclose(bigram.sgd_update(W, G, 0.3), np.asarray(W) - 0.3 * np.asarray(G), atol=1e-12)
+    np.testing.assert_allclose(sgd_update(W, G, 0.3), np.asarray(W) - 0.3 * np.asarray(G), atol=1e-12)
 
 
 def test_a_small_step_lowers_the_batch_loss():
     W, batch = random_case(8)
-    after = bigram.sgd_update(W, bigram.gradient(W, batch), 0.05)
+    after = sgd_update(W, bigram.gradient(W, batch), 0.05)
     assert bigram.batch_loss(after, batch) < bigram.batch_loss(W, batch)
 
 
@@ -154,11 +165,11 @@ def test_training_approaches_the_best_loss():
     pairs = bigram.make_pairs([0, 1, 2, 0, 1, 3, 0, 2, 1, 0])
     rng = random.Random(0)
     W = bigram.init_weights(4, rng)
-    schedule = bigram.batch_schedule(pairs, 3, rng)
+    schedule = batch_schedule(pairs, 3, rng)
     start = bigram.dataset_loss(W, pairs)
     for _ in range(600):
         _, _, batch = next(schedule)
-        W = bigram.sgd_update(W, bigram.gradient(W, batch), 1.0)
+        W = sgd_update(W, bigram.gradient(W, batch), 1.0)
     assert bigram.dataset_loss(W, pairs) < start
     assert bigram.dataset_loss(W, pairs) == pytest.approx(bigram.best_loss(pairs), abs=0.05)
 

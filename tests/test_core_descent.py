@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from core.descent import descend
+from core.descent import descend, sgd_update
 
 
 @pytest.mark.parametrize("eta", [0.01, 0.2, 0.5, 0.9, 1.0, 1.1])
@@ -27,3 +27,11 @@ def test_divergence_stops_before_leaving_the_limit():
     assert stopped and len(weights) < 1001
     assert all(abs(w) <= 1e3 for w in weights)
     assert abs(weights[-1] - 1.2 * 2 * (weights[-1] - 3)) > 1e3
+
+
+def test_sgd_update_moves_every_cell_against_its_gradient_in_a_new_table():
+    rng = np.random.default_rng(0)
+    W, G = rng.normal(size=(3, 4)), rng.normal(size=(3, 4))
+    before = W.tolist()
+    np.testing.assert_allclose(sgd_update(before, G.tolist(), 0.3), W - 0.3 * G, atol=1e-15)
+    assert before == W.tolist()

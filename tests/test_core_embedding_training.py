@@ -51,13 +51,13 @@ def test_gradients_match_finite_differences(seed):
 
 def test_training_is_deterministic_and_the_loss_goes_down():
     ids, _, _ = case(1)
-    tables, losses = et.train(ids, 6, 3, 40, 1.0, seed=4)
-    assert (tables, losses) == et.train(ids, 6, 3, 40, 1.0, seed=4)
+    tables, losses = et.train_embeddings(ids, 6, 3, 40, 1.0, seed=4)
+    assert (tables, losses) == et.train_embeddings(ids, 6, 3, 40, 1.0, seed=4)
     assert len(tables) == len(losses) == 41
     assert all(b <= a + 1e-12 for a, b in zip(losses, losses[1:]))
     assert losses[-1] < losses[0]
     # each table is the state after that many steps: a shorter run is a prefix
-    short_tables, short_losses = et.train(ids, 6, 3, 10, 1.0, seed=4)
+    short_tables, short_losses = et.train_embeddings(ids, 6, 3, 10, 1.0, seed=4)
     assert short_tables == tables[:11] and short_losses[:10] == losses[:10]
 
 

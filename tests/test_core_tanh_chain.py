@@ -4,7 +4,7 @@ import random
 import pytest
 
 from core.autograd import Value
-from core.tanh_chain import descend, forward_backward
+from core.tanh_chain import descend_chain, forward_backward
 
 
 def loss(x, w1, w2, y):
@@ -41,7 +41,7 @@ def test_the_chain_written_out():
 
 
 def test_descend_records_every_step_and_lowers_the_loss():
-    records, stopped = descend(1.0, 0.8, 0.5, 0.5, 0.03, 100)
+    records, stopped = descend_chain(1.0, 0.8, 0.5, 0.5, 0.03, 100)
     assert not stopped and len(records) == 101
     assert records[1]["w1"] == pytest.approx(0.5 - 0.03 * records[0]["grad_w1"])
     losses = [r["loss"] for r in records]
@@ -49,7 +49,7 @@ def test_descend_records_every_step_and_lowers_the_loss():
 
 
 def test_descend_stops_before_the_weights_run_away():
-    records, stopped = descend(1.0, 0.8, 0.5, 0.5, 2.0, 200, limit=100.0)
+    records, stopped = descend_chain(1.0, 0.8, 0.5, 0.5, 2.0, 200, limit=100.0)
     assert stopped and len(records) < 200
     assert all(abs(r["w1"]) <= 100 and abs(r["w2"]) <= 100 for r in records)
     last = records[-1]

@@ -29,7 +29,7 @@ def test_concat_keeps_the_order():
 def test_forward_matches_numpy(seed):
     W1, W2, examples = random_net(seed)
     for x, _ in examples:
-        f = wn.forward(W1, W2, x)
+        f = wn.window_forward(W1, W2, x)
         z, h, s, p = numpy_forward(W1, W2, x)
         np.testing.assert_allclose(f["z"], z, atol=1e-12)
         np.testing.assert_allclose(f["h"], h, atol=1e-12)
@@ -47,19 +47,19 @@ def test_gradients_match_finite_differences(seed):
             for j in range(len(W[0])):
                 old = W[i][j]
                 W[i][j] = old + eps
-                up = wn.loss(W1, W2, examples)
+                up = wn.window_loss(W1, W2, examples)
                 W[i][j] = old - eps
-                down = wn.loss(W1, W2, examples)
+                down = wn.window_loss(W1, W2, examples)
                 W[i][j] = old
                 assert G[i][j] == pytest.approx((up - down) / (2 * eps), rel=1e-5, abs=1e-8)
 
 
 def test_training_is_deterministic_and_lowers_the_loss():
     _, _, examples = random_net(0)
-    a = wn.train(examples, 3, 5, seed=7, steps=50)
-    assert a == wn.train(examples, 3, 5, seed=7, steps=50)
-    start = wn.train(examples, 3, 5, seed=7, steps=0)
-    assert wn.loss(*a, examples) < wn.loss(*start, examples)
+    a = wn.train_window_net(examples, 3, 5, seed=7, steps=50)
+    assert a == wn.train_window_net(examples, 3, 5, seed=7, steps=50)
+    start = wn.train_window_net(examples, 3, 5, seed=7, steps=0)
+    assert wn.window_loss(*a, examples) < wn.window_loss(*start, examples)
 
 
 def test_rounded_to_one_decimal_without_negative_zero():
@@ -76,5 +76,5 @@ def test_first_layer_size_of_a_real_window():
 def test_uniform_start_is_seeded():
     rng = random.Random(3)
     x = [rng.uniform(-0.5, 0.5) for _ in range(12)]
-    W1, _ = wn.train([([0.0] * 4, 0)], 3, 5, seed=3, steps=0)
+    W1, _ = wn.train_window_net([([0.0] * 4, 0)], 3, 5, seed=3, steps=0)
     assert [w for row in W1 for w in row] == x

@@ -28,7 +28,7 @@ in fondo per vederlo.
 from functools import cache
 
 from core.linalg import add
-from core.window_net import concat, first_layer_size, forward, loss, rounded, train
+from core.window_net import concat, first_layer_size, rounded, train_window_net, window_forward, window_loss
 from labs.kit import (Bar, Choice, Group, Slider, bars, big, callout, equation, factor, formula, matrix, num, percent,
                       presets, shape_label, stat, stats, table, tag, vector)
 
@@ -60,7 +60,7 @@ def training_set():
 @cache
 def trained_weights():
     """W₁ and W₂ after the training, rounded to one decimal (computed once)."""
-    W1, W2 = train(training_set(), HIDDEN, len(VOCAB), seed=SEED, steps=STEPS, eta=ETA)
+    W1, W2 = train_window_net(training_set(), HIDDEN, len(VOCAB), seed=SEED, steps=STEPS, eta=ETA)
     return rounded(W1), rounded(W2)
 
 
@@ -73,18 +73,18 @@ def compute(p):
     a, b = p["contesto"].split("-")
     target = next(c for x, y, c in EXAMPLES if (x, y) == (a, b))
     x = concat([VECTORS[a], VECTORS[b]])
-    f = forward(W1, W2, x)
+    f = window_forward(W1, W2, x)
     examples = []
     for (u, v, c), (xe, t) in zip(EXAMPLES, training_set()):
-        probs = forward(W1, W2, xe)["probs"]
+        probs = window_forward(W1, W2, xe)["probs"]
         best = max(range(len(VOCAB)), key=probs.__getitem__)
         examples.append({"context": [u, v], "target": c, "p_target": probs[t], "predicted": VOCAB[best]})
-    start = train(training_set(), HIDDEN, len(VOCAB), seed=SEED, steps=0)
+    start = train_window_net(training_set(), HIDDEN, len(VOCAB), seed=SEED, steps=0)
     inputs, weights = first_layer_size(p["n"], p["d"], p["neuroni"])
     return {"a": a, "b": b, "target": target, "va": list(VECTORS[a]), "vb": list(VECTORS[b]), "x": x,
             "sum": add(VECTORS[a], VECTORS[b]), "swapped": concat([VECTORS[b], VECTORS[a]]), "W1": W1, "W2": W2,
             **f, "predicted": VOCAB[max(range(len(VOCAB)), key=f["probs"].__getitem__)], "examples": examples,
-            "loss_start": loss(*start, training_set()), "loss_end": loss(W1, W2, training_set()),
+            "loss_start": window_loss(*start, training_set()), "loss_end": window_loss(W1, W2, training_set()),
             "n": p["n"], "d": p["d"], "neurons": p["neuroni"], "inputs": inputs, "weights": weights}
 
 

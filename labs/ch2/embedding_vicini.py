@@ -23,7 +23,8 @@ sono centinaia e le frasi miliardi, ma il meccanismo è questo.
 """
 
 from core.bigram import best_loss, build_vocab, encode, make_pairs, tokenize
-from core.embedding_training import initial_tables, loss_and_gradients, pair_counts, similarity, step, train
+from core.descent import sgd_update
+from core.embedding_training import initial_tables, loss_and_gradients, pair_counts, similarity, train_embeddings
 from core.pca import orient, principal_directions, project, total_variance
 from labs.kit import (Choice, Curve, Guide, Marker, Point, Series, Slider, Steps, callout, formula, label_sides,
                       line_chart, num, plane, plural, stat, stats, step_machine, tag)
@@ -71,7 +72,7 @@ def start(p):
     directions of the last step orient every step's (so the cloud never
     mirrors itself) and the reach of the first and last clouds fixes the
     plane's scale (so it never zooms while the reader steps)."""
-    tables, _ = train(IDS, len(VOCAB), DIM, STEPS, ETA, p["seme"])
+    tables, _ = train_embeddings(IDS, len(VOCAB), DIM, STEPS, ETA, p["seme"])
     final, _ = principal_directions(tables[-1])
     ends = [project(tables[0], orient(principal_directions(tables[0])[0], final)), project(tables[-1], final)]
     E_in, E_out = initial_tables(len(VOCAB), DIM, p["seme"])
@@ -83,7 +84,7 @@ def start(p):
 
 def advance(m, p):
     """One step of gradient descent, then the loss and gradients of the new tables."""
-    m["E_in"], m["E_out"] = step(m["E_in"], m["G_in"], ETA), step(m["E_out"], m["G_out"], ETA)
+    m["E_in"], m["E_out"] = sgd_update(m["E_in"], m["G_in"], ETA), sgd_update(m["E_out"], m["G_out"], ETA)
     loss, m["G_in"], m["G_out"] = loss_and_gradients(m["E_in"], m["E_out"], COUNTS)
     m["losses"].append(loss)
     for k, c in cosines(m["E_in"]).items():

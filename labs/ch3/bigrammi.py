@@ -47,9 +47,10 @@ import math
 import random
 from dataclasses import dataclass, replace
 
-from core.bigram import (batch_loss, best_loss, build_vocab, cut_batches, dataset_loss, encode, example_losses, forward,
-                         gradient, init_weights, make_pairs, next_frequencies, sgd_update, shuffle_pairs, tokenize,
-                         top_k)
+from core.bigram import (batch_loss, best_loss, build_vocab, cut_batches, dataset_loss, encode, example_losses,
+                         gradient, init_weights, make_pairs, next_frequencies, next_token_probs, shuffle_pairs,
+                         tokenize, top_k)
+from core.descent import sgd_update
 from core.losses import softmax_cross_entropy_grad
 from core.softmax import softmax
 from labs.kit import (Curve, Follow, Group, Jump, Marker, Series, Slider, Steps, Text, callout, factor, formula, join,
@@ -138,7 +139,7 @@ class Training:
 
     W is the table before this round's update; batches are this epoch's, and
     number says which one comes now; rng will shuffle the next epochs (it
-    drew the initial weights first, as with core.bigram.batch_schedule);
+    drew the initial weights first, then shuffles each epoch's pairs);
     curve and batch_curve hold the losses after each update so far. Only
     leaving a summary (screen 8) changes W: every other step shows one more
     screen of the same round."""
@@ -217,7 +218,7 @@ def present(m, p):
         return s | {"lines": [encode(line, vocab) for line in lines if line]}
     if screen == 3:
         return s | {"pairs": list(pairs), "epoch_batches": [list(b) for b in m.batches]}
-    probs, G = forward(W, batch), gradient(W, batch)
+    probs, G = next_token_probs(W, batch), gradient(W, batch)
     after = sgd_update(W, G, eta)
     s |= {"W": W, "probs": probs, "p_right": [pr[nxt] for pr, (_, nxt) in zip(probs, batch)],
           "losses": example_losses(W, batch), "loss": batch_loss(W, batch)}

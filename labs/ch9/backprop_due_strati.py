@@ -24,7 +24,7 @@ memoria finché il backward non le ha usate.
 
 import math
 
-from core.tanh_chain import descend, forward_backward, update
+from core.tanh_chain import descend_chain, forward_backward, update
 from labs.kit import (ChainNode, Curve, Group, Marker, Series, Slider, Steps, callout, chain, factor, formula,
                       line_chart, num, sci, stat, stats, step_machine, table, tag)
 
@@ -51,7 +51,7 @@ def start(p):
 
     The axes come from the whole run, computed once here (200 steps of two
     numbers cost nothing): they stay still while the curves grow."""
-    records, _ = descend(p["x"], p["y"], p["w1"], p["w2"], p["eta"], STEPS, LIMIT)
+    records, _ = descend_chain(p["x"], p["y"], p["w1"], p["w2"], p["eta"], STEPS, LIMIT)
     weights = [r[w] for r in records for w in ("w1", "w2")]
     r = forward_backward(p["x"], p["w1"], p["w2"], p["y"])
     return {"at": 0, "w1": p["w1"], "w2": p["w2"], "losses": [r["loss"]], "w1s": [p["w1"]], "w2s": [p["w2"]],

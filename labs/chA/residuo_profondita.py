@@ -34,7 +34,7 @@ tabella sotto il grafico riassume i sei casi.
 
 import math
 
-from core.deep_stack import draw, gradient_sizes
+from core.deep_stack import draw_stack, gradient_sizes
 from labs.kit import (Choice, Series, Slider, callout, formula, line_chart, num, plural, sci, significant, stat, stats,
                       table, tag)
 
@@ -56,7 +56,7 @@ CONTROLS = [
 
 
 def compute(p):
-    x, weights = draw(p["seme"], p["strati"], p["scala"])
+    x, weights = draw_stack(p["seme"], p["strati"], p["scala"])
     curves = {res: gradient_sizes(x, weights, res, p["norma"]) for res in (False, True)}
     summary = {norm: [curves[res][0] if norm == p["norma"] else gradient_sizes(x, weights, res, norm)[0]
                       for res in (False, True)] for norm, _ in NORMS}

@@ -181,11 +181,19 @@ def test_the_cells_that_rise_are_always_pairs_of_the_batch():
 
 def compute_before(p):
     """The lab's compute before it became a step machine, frozen here: every
-    state replayed the whole training from step 0 with core.bigram's batch
-    generator. The step machine must give the same state at every step."""
-    from core.bigram import (batch_loss, batch_schedule, best_loss, build_vocab, dataset_loss, encode,
-                             example_losses, forward, gradient, init_weights, make_pairs, next_frequencies,
-                             sgd_update, tokenize, top_k)
+    state replayed the whole training from step 0 with the batch generator
+    core.bigram had. The step machine must give the same state at every step."""
+    from core.bigram import (batch_loss, best_loss, build_vocab, cut_batches, dataset_loss, encode, example_losses,
+                             gradient, init_weights, make_pairs, next_frequencies, next_token_probs, shuffle_pairs,
+                             tokenize, top_k)
+    from core.descent import sgd_update
+
+    def batch_schedule(pairs, batch_size, rng):
+        epoch = 0
+        while True:
+            epoch += 1
+            for k, batch in enumerate(cut_batches(shuffle_pairs(pairs, rng), batch_size)):
+                yield epoch, k + 1, batch
     from core.losses import softmax_cross_entropy_grad
     from core.softmax import softmax
 
@@ -218,7 +226,7 @@ def compute_before(p):
         return s | {"lines": [encode(line, vocab) for line in lines if line]}
     if screen == 3:
         return s | {"pairs": pairs, "epoch_batches": [batch] + [next(schedule)[2] for _ in range(s["per_epoch"] - 1)]}
-    probs, G = forward(W, batch), gradient(W, batch)
+    probs, G = next_token_probs(W, batch), gradient(W, batch)
     after = sgd_update(W, G, eta)
     s |= {"W": W, "probs": probs, "p_right": [pr[nxt] for pr, (_, nxt) in zip(probs, batch)],
           "losses": example_losses(W, batch), "loss": batch_loss(W, batch)}

@@ -10,7 +10,8 @@ import pytest
 import labs
 from core import embedding_training as et
 from core.bigram import best_loss, build_vocab, encode, make_pairs, tokenize
-from core.embedding_training import train
+from core.descent import sgd_update
+from core.embedding_training import train_embeddings
 from core.pca import orient, principal_directions, project, total_variance
 
 LAB = labs.get("embedding-vicini")
@@ -55,7 +56,7 @@ def test_the_steps_are_deterministic_and_one_step_apart():
 def test_the_plane_is_the_pca_of_that_step():
     tokens = tokenize(MOD.CORPUS)
     vocab = build_vocab(tokens)
-    tables, _ = train(encode(tokens, vocab), len(vocab), MOD.DIM, MOD.STEPS, MOD.ETA, 0)
+    tables, _ = train_embeddings(encode(tokens, vocab), len(vocab), MOD.DIM, MOD.STEPS, MOD.ETA, 0)
     for step in (0, 25, MOD.STEPS):
         X = np.asarray(tables[step])
         X = X - X.mean(axis=0)
@@ -86,7 +87,7 @@ def old_train(ids, n, d, steps, eta, seed):
     for _ in range(steps):
         loss, G_in, G_out = et.loss_and_gradients(E_in, E_out, C)
         losses.append(loss)
-        E_in, E_out = et.step(E_in, G_in, eta), et.step(E_out, G_out, eta)
+        E_in, E_out = sgd_update(E_in, G_in, eta), sgd_update(E_out, G_out, eta)
         tables.append(E_in)
     losses.append(et.loss_and_gradients(E_in, E_out, C)[0])
     return tables, losses

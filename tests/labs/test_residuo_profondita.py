@@ -22,15 +22,15 @@ def state(**changes):
 @pytest.mark.parametrize("residual", [False, True])
 @pytest.mark.parametrize("seed", [1, 7])
 def test_chain_rule_matches_finite_differences(norm, residual, seed):
-    x, weights = M.draw(seed, 12, 1.0)
-    y, tape = M.forward(x, weights, residual, norm)
-    grad, sizes = M.backward(weights, tape, residual, norm)
+    x, weights = M.draw_stack(seed, 12, 1.0)
+    y, tape = M.stack_forward(x, weights, residual, norm)
+    grad, sizes = M.stack_backward(weights, tape, residual, norm)
     step = 1e-6
     for i in range(M.D):
         up, down = list(x), list(x)
         up[i] += step
         down[i] -= step
-        numeric = (M.forward(up, weights, residual, norm)[0] - M.forward(down, weights, residual, norm)[0]) / (2 * step)
+        numeric = (M.stack_forward(up, weights, residual, norm)[0] - M.stack_forward(down, weights, residual, norm)[0]) / (2 * step)
         assert grad[i] == pytest.approx(numeric, rel=1e-5, abs=1e-8)
     assert sizes[0] == pytest.approx(math.hypot(*grad), rel=1e-12)
     assert sizes[-1] == pytest.approx(math.sqrt(M.D))  # ∂y/∂h_L is all ones
@@ -65,7 +65,7 @@ def test_pre_norm_with_residual_keeps_the_gradient_healthy():
 
 def test_every_number_shown_is_measured_never_a_clamp():
     s = state(scala=0.2)
-    x, weights = M.draw(1, 50, 0.2)
+    x, weights = M.draw_stack(1, 50, 0.2)
     assert s["plain"] == M.gradient_sizes(x, weights, False, "nessuna")
     assert s["plain"][0] < 1e-30  # about 2,8 × 10⁻³⁵: far below the old floor of 10⁻³⁰
     html = str(LAB.view(s))
@@ -131,7 +131,7 @@ def test_pre_norm_with_residual_never_vanishes_and_stays_under_about_2000():
     sizes = []
     for seed in range(1, 21):
         for k in range(2, 31):
-            x, weights = M.draw(seed, 50, k / 10)
+            x, weights = M.draw_stack(seed, 50, k / 10)
             sizes.append(M.gradient_sizes(x, weights, True, "pre")[0])
             if k % 7 == 0:  # other depths too: the stack of L layers is the first L of these
                 sizes += [M.gradient_sizes(x, weights[:layers], True, "pre")[0] for layers in (1, 5, 20, 38, 44)]
@@ -140,11 +140,11 @@ def test_pre_norm_with_residual_never_vanishes_and_stays_under_about_2000():
 
 
 def test_without_norm_the_residual_reaches_tens_of_thousands_and_post_norm_goes_both_ways():
-    x, weights = M.draw(11, 50, 2.8)
+    x, weights = M.draw_stack(11, 50, 2.8)
     assert M.gradient_sizes(x, weights, True, "nessuna")[0] > 1e4
-    x, weights = M.draw(11, 50, 2.5)
+    x, weights = M.draw_stack(11, 50, 2.5)
     assert M.gradient_sizes(x, weights, True, "post")[0] > 1e4
-    x, weights = M.draw(9, 50, 1.7)
+    x, weights = M.draw_stack(9, 50, 1.7)
     assert M.gradient_sizes(x, weights, True, "post")[0] < 0.01
 
 

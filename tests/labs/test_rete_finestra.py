@@ -3,7 +3,7 @@
 import pytest
 
 import labs
-from core.window_net import forward, rounded, train
+from core.window_net import rounded, train_window_net, window_forward
 
 LAB = labs.get("rete-finestra")
 MOD = LAB.module
@@ -35,8 +35,9 @@ def test_shapes_of_the_two_layers():
 
 
 def test_the_weights_come_from_the_training_and_are_rounded():
-    fresh = train(MOD.training_set(), 3, 5, seed=MOD.SEED, steps=MOD.STEPS, eta=MOD.ETA)
-    assert fresh == train(MOD.training_set(), 3, 5, seed=MOD.SEED, steps=MOD.STEPS, eta=MOD.ETA)  # deterministic
+    fresh = train_window_net(MOD.training_set(), 3, 5, seed=MOD.SEED, steps=MOD.STEPS, eta=MOD.ETA)
+    again = train_window_net(MOD.training_set(), 3, 5, seed=MOD.SEED, steps=MOD.STEPS, eta=MOD.ETA)
+    assert fresh == again  # deterministic
     assert rounded(fresh[0]) == W1 and rounded(fresh[1]) == W2
     s = state()
     assert (s["W1"], s["W2"]) == (W1, W2)
@@ -57,7 +58,7 @@ def test_the_rounded_network_predicts_all_five_examples(a, b, target):
     s = state(contesto=f"{a}-{b}")
     assert s["target"] == target and s["predicted"] == target
     assert s["x"] == list(MOD.VECTORS[a]) + list(MOD.VECTORS[b])
-    assert forward(W1, W2, s["x"])["probs"] == pytest.approx(s["probs"])
+    assert window_forward(W1, W2, s["x"])["probs"] == pytest.approx(s["probs"])
 
 
 def test_concatenation_does_not_scale():
