@@ -86,3 +86,11 @@ def test_kept_cosines_equal_a_fresh_computation():
     assert MODULE.pair_cosines.cache_info().misses == 2 and MODULE.pair_cosines.cache_info().hits == 2
     assert [state(d=d, seme=9, zoom=z) for d in (3, 4096) for z in (0, 1)] == fresh
     assert MODULE.pair_cosines(4096, 9) == MODULE.pair_cosines.__wrapped__(4096, 9)
+
+
+def test_the_zoom_fits_the_axis_to_the_width_of_the_bell():
+    """«con lo zoom l'asse si adatta alla sua larghezza»: ±5/√d, and no cosine falls outside."""
+    lab = labs.get("alte-dimensioni")
+    s = lab.compute(lab.parse({"d": "1000", "zoom": "1"}))
+    assert s["reach"] == pytest.approx(5 / math.sqrt(1000)) and s["outside"] == 0
+    assert lab.compute(lab.parse({"d": "1000"}))["reach"] == 1

@@ -52,3 +52,13 @@ def test_one_layer_one_head_and_one_token_agree():
     html = unescape(str(lab.view(lab.compute(lab.parse({"strati": "1", "teste_kv": "1", "generati": "1"})))))
     assert "2 × 1 strato × 1 testa ×" in html
     assert "1 volte" not in html and "lo stesso" in html
+
+
+def test_long_contexts_cost_quadratically_and_the_ratio_grows_with_t():
+    """«Prova le lunghezze fino a 128.000 token»; «Scegli quanti token generare e guarda il rapporto»."""
+    lab = labs.get("costo-kv-cache")
+    state = lambda **raw: lab.compute(lab.parse({k: str(v) for k, v in raw.items()}))  # noqa: E731
+    short, long = state(n=4000), state(n=128000)
+    assert long["full"] / short["full"] == (128000 / 4000) ** 2
+    ratios = [state(generati=t)["ratio"] for t in (1, 10, 100, 1000, 4000)]
+    assert ratios[0] == 1 and all(a < b for a, b in zip(ratios, ratios[1:]))

@@ -60,3 +60,15 @@ def test_the_step_and_the_warmup_stop_at_the_end_of_training():
     r = labs.render("schedule-lr", {"totale": "10000", "passo": "500000", "warmup": "20000"})
     assert r["params"]["passo"] == 10000 and r["params"]["warmup"] == 10000
     assert r["controls"]["passo"]["max"] == 10000
+
+
+def test_the_prose_experiments():
+    """«togliere il warm-up: la curva parte subito dal picco»; «minimo a 0: la discesa arriva fino in fondo»;
+    «accorcia il training e la stessa curva si comprime»."""
+    assert state(warmup=0)["curve"][0][1] == pytest.approx(3e-4)
+    assert state()["curve"][0][1] == 0
+    assert state(minimo=0)["final"] == pytest.approx(0, abs=1e-15) and state()["final"] == pytest.approx(3e-5)
+    long, short = state(), state(totale=250000, warmup=1000)
+    for k in (0.25, 0.5, 0.75):  # the same shape at the same fraction of the training
+        assert short["curve"][round(k * len(short["curve"]))][1] == pytest.approx(
+            long["curve"][round(k * len(long["curve"]))][1], rel=0.02)
