@@ -37,7 +37,7 @@ CONTROLS = [
     Group("Ingressi di oggi (cambiano ogni giorno)", (
         Slider("nuvole", "Nuvole", 0.0, 1.0, 0.05, 0.7),
         Slider("pioggia", "Previsione di pioggia", 0.0, 1.0, 0.05, 0.6),
-        Slider("vento", "Vento", 0.0, 1.0, 0.05, 0.3),
+        Slider("vento", "Vento", 0.0, 1.0, 0.05, 0.3, primary=True),
     )),
     Group("Neurone singolo: pesi e soglia (restano fissi)", (
         weight("w_nuvole", "Peso delle nuvole", 0.4),
@@ -54,7 +54,7 @@ CONTROLS = [
         weight("sc_vento", "Vento → è scomodo", 0.9),
         weight("out_bt", "Brutto tempo → ombrello", 1.0),
         weight("out_sc", "È scomodo → ombrello", -0.8),
-    )),
+    ), open=False),
 ]
 
 

@@ -28,7 +28,7 @@ class Node:
     caption: str = ""
 
 
-def network(layers, weights, label, width=420, row_gap=120, radius=30):
+def network(layers, weights, label, width=420, row_gap=120, radius=26):
     """A layered network: layers[k] is a list of Node, weights[k][j][i] the
     weight from node i of layer k to node j of layer k + 1 (one row per
     neuron, as core.neuron.dense takes them).
@@ -39,7 +39,7 @@ def network(layers, weights, label, width=420, row_gap=120, radius=30):
     units per column gap wide.
     """
     height = max(len(layer) for layer in layers) * row_gap + 40
-    margin = radius + 60
+    margin = radius + 62  # room for the name under a node of the first and last column
     width = max(width, 2 * margin + 120 * (len(layers) - 1))
     column_gap = (width - 2 * margin) / max(1, len(layers) - 1)
 

@@ -4,13 +4,26 @@ A table rather than SVG: it wraps, scrolls and stays legible on a phone,
 and screen readers read it cell by cell. The brackets, the highlights and
 the heat colours are CSS classes (labs.css, «kit: matrix»), so light and
 dark schemes both work. Nothing here knows any lab.
+
+A matrix too wide for a phone (its numbers would need more than PHONE px)
+is also a picture: where the room around it is narrower than its numbers
+need (a CSS container query, by the class mx-fit-<px>), the cells lose
+their numbers and keep their heat colours, the column names turn
+vertical, tapping or hovering a cell writes its row, column and value
+over the title, and «Mostra i numeri» opens the whole table in a frame
+that scrolls, with its row names kept in sight. Where it fits, it is the
+table of numbers, as any other matrix.
 """
 
 import math
+import re
 
-from .html import Html, num, tag
+from .html import Html, join, num, tag
 
 HEAT_LEVELS = 4
+PHONE = 340  # px: a table of numbers wider than this does not fit a phone's view, and gets its picture
+FIT_STEP = 60  # px: the widths a picture gives way to its numbers at (mx-fit-360, -420, …, labs.css)
+FIT_MAX = 1200
 
 
 def shape_label(*dims):
@@ -68,9 +81,31 @@ def _corners(i, j, n_rows, n_cols):
     return parts
 
 
+def numbers_width(rows, row_labels, col_labels, digits, trim):
+    """Roughly how many px the table of numbers needs (labs.css: cells in
+    0.75rem text, names in 0.65rem, at the site's 20 px rem)."""
+    n_cols = max((len(r) for r in rows), default=0)
+    widest = [max([len(str(cell_text(r[j], digits, trim))) for r in rows if j < len(r)] or [0])
+              for j in range(n_cols)]
+    names = [len(str(col_labels[j])) if col_labels and j < len(col_labels) else 0 for j in range(n_cols)]
+    cells = sum(max(33, 8.4 * w + 18, 7.3 * c + 16) for w, c in zip(widest, names))
+    side = 7.3 * max((len(str(r)) for r in row_labels or ()), default=0) + 16 if row_labels else 0
+    return cells + side + 8
+
+
+def fit_class(width):
+    """mx-fit-<px>: the room from which the numbers are shown instead of the picture."""
+    return f"mx-fit-{min(FIT_MAX, FIT_STEP * math.ceil(width / FIT_STEP))}"
+
+
+def _plain(value):
+    """The text of a label, without its markup (for the line under a picture)."""
+    return re.sub(r"<[^>]*>", "", str(value)) if isinstance(value, Html) else str(value)
+
+
 def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=(), highlight_cols=(),
            highlight_cells=(), muted_rows=(), muted_cols=(), digits=2, trim=True, clickable=None, heat=False,
-           shape=True, caption=None, part=None):
+           shape=True, caption=None, part=None, _picture=True):
     """A matrix (a list of rows) as a bracketed table.
 
     label: its name (A, W₁, «Embedding»), written above with the shape
@@ -82,13 +117,19 @@ def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=
     the runtime sets those controls when the cell is clicked or activated
     with Enter / Space. heat=True colours cells by sign and size (scale = the
     largest |value|); a number fixes the scale instead. part names the
-    figure (data-part) for tests and styling.
+    figure (data-part) for tests and styling. A matrix too wide for a phone
+    is also drawn as a picture (see the module's docstring): its cells are
+    heat-coloured even without heat=True.
     """
     rows = [list(r) for r in values]
     n_rows = len(rows)
     n_cols = max((len(r) for r in rows), default=0)
     hl_rows, hl_cols, hl_cells = set(highlight_rows), set(highlight_cols), {tuple(c) for c in highlight_cells}
     mute_rows, mute_cols = set(muted_rows), set(muted_cols)
+    needed = numbers_width(rows, row_labels, col_labels, digits, trim)
+    big = _picture and needed > PHONE
+    if big and heat is False:
+        heat = True
     scale = _heat_scale(rows, heat) if heat is not False else 0
 
     head = None
@@ -112,7 +153,7 @@ def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=
             classes += ["is-hl"] * ((i, j) in hl_cells) + ["is-muted"] * (i in mute_rows or j in mute_cols)
             if heat is not False:
                 classes.append(heat_class(value, scale) or "")
-            attrs = {}
+            attrs = {"tabindex": "-1"} if big else {}  # a tap on a cell of the picture writes its value
             target = clickable(i, j) if clickable else None
             if target:
                 data_set, aria = target if isinstance(target, tuple) else (target, None)
@@ -129,8 +170,14 @@ def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=
                 attrs = {"data_set": data_set, "tabindex": "0", "role": "button",
                          "aria_label": f"{shown}: {aria}" if shown else aria}
                 classes.append("is-clickable")
-            cells.append(tag("td", cell_text(value, digits, trim), class_=" ".join(c for c in classes if c),
-                             data_i=i, data_j=j, **attrs))
+            shown = cell_text(value, digits, trim)
+            if big:
+                where = [_plain(row_labels[i]) if row_labels and i < len(row_labels) else f"riga {i + 1}",
+                         _plain(col_labels[j]) if col_labels and j < len(col_labels) else f"colonna {j + 1}"]
+                shown = join(tag("span", shown, class_="lab-mx-v"),
+                             tag("span", f"{where[0]} · {where[1]}: ", tag("strong", shown or "vuota"),
+                                 class_="lab-mx-tip"))
+            cells.append(tag("td", shown, class_=" ".join(c for c in classes if c), data_i=i, data_j=j, **attrs))
         body_rows.append(tag("tr", *cells))
 
     if shape is True:
@@ -138,14 +185,21 @@ def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=
     else:
         shape_text = shape or None
     title = None
-    if label is not None or shape_text:
+    if label is not None or shape_text or big:
         title = tag("figcaption", tag("span", label, class_="lab-mx-name") if label is not None else None,
                     " " if label is not None and shape_text else None,
                     tag("span", shape_text, class_="lab-mx-shape") if shape_text else None,
+                    tag("span", " · tocca una casella per leggerla", class_="lab-mx-hint") if big else None,
                     class_="lab-mx-title")
     note = tag("p", caption, class_="lab-mx-note") if caption is not None else None
     table = tag("table", head, tag("tbody", *body_rows), class_="lab-mx-table" + (" has-heat" if heat else ""))
-    return tag("figure", title, tag("div", table, class_="lab-mx-scroll"), note, class_="lab-mx", data_part=part,
+    numbers = None
+    if big:  # the whole table again, for the picture's «Mostra i numeri»: plain numbers, names kept in sight
+        numbers = tag("details", tag("summary", "Mostra i numeri"), tag("div", matrix(
+            values, row_labels=row_labels, col_labels=col_labels, digits=digits, trim=trim, heat=heat,
+            shape=False, _picture=False), class_="lab-mx-numbers-frame"), class_="lab-mx-numbers")
+    return tag("figure", title, tag("div", table, class_="lab-mx-scroll", data_scroll_frame=""), numbers, note,
+               class_="lab-mx" + (f" is-big {fit_class(needed)}" if big else ""), data_part=part,
                data_rows=n_rows, data_cols=n_cols)
 
 

@@ -176,15 +176,19 @@ def inside(frame, x, y, content, anchor):
 def write_labels(frame, requests, taken):
     """The labels, each on its side unless it would cover a label already
     written, a tick number or a point: then on the nearest side that covers
-    nothing (or least). A centred label («c») moves a little up, down or aside."""
+    nothing (or least). A centred label («c») moves a little up, down or
+    aside. Labels of points that share a place, or that are pushed to the
+    same edge because their point is out of view, stack a line apart."""
     sides = ("ne", "nw", "se", "sw", "e", "w", "n", "s")
     asks = []
     for x, y, content, _, where in requests:
         order = ("c", "n", "s", "e", "w") if where == "c" else (where, *(s for s in sides if s != where))
         places = []
-        for side in order:
-            dx, dy, anchor = OFFSETS[side]
-            places.append((*inside(frame, x + dx, y + dy, content, anchor), anchor))
+        for shift in (0, 16, -16, 32, -32, 48, -48):
+            for side in order:
+                dx, dy, anchor = OFFSETS[side]
+                px, py = inside(frame, x + dx, y + dy, content, anchor)
+                places.append((*inside(frame, px, py + shift, content, anchor), anchor))
         asks.append((content, LABEL, places))
     chosen = place_labels(asks, taken, (0, 0, frame.width, frame.height))
     return [text(x, y, content, class_=style_class("label", style), anchor=anchor)

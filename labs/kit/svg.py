@@ -27,14 +27,15 @@ def frame(figure, narrowest, **attrs):
     return tag("div", strut, figure, class_="lab-fig", data_scroll_frame="", **attrs)
 
 
-def svg(width, height, *children, label, class_="lab-svg", text=MIN_TEXT, grow=GROW, framed=True, **attrs):
+def svg(width, height, *children, label, class_="lab-svg", text=12.0, grow=GROW, framed=True, **attrs):
     """An SVG canvas of width × height user units that scales to its box,
     in a frame (framed=False returns the <svg> and its narrowest width in
     px, for the caller to frame).
 
     label is read by screen readers (role="img"). text is the size of the
-    smallest text inside, in user units (the CSS of its classes): the figure
-    never shrinks below the width where it reads MIN_TEXT px (fit()).
+    smallest text inside, in user units (the CSS of its classes; labs.css
+    writes none under 12): the figure never shrinks below the width where
+    it reads MIN_TEXT px (fit()).
     """
     narrowest, widest = fit(width, text, grow)
     drawing = tag(
