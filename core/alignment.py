@@ -8,9 +8,9 @@ between a student's and a teacher's next-token distributions.
 """
 
 import math
+from statistics import fmean, pstdev
 
 from core.activations import log_sigmoid, sigmoid
-from core.stats import mean, std
 
 
 def masked_mean(values, mask):
@@ -58,7 +58,7 @@ def grpo_advantages(rewards):
     scales every advantage by the same factor. When every answer got the same
     reward the std is 0 and so is every advantage: the group teaches nothing.
     """
-    centre, spread = mean(rewards), std(rewards)
+    centre, spread = fmean(rewards), pstdev(rewards)
     if spread < 1e-12:
         return [0.0 for _ in rewards]
     return [(r - centre) / spread for r in rewards]

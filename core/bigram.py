@@ -14,9 +14,9 @@ into batches, so every pair is seen once per epoch.
 import math
 import re
 from collections import Counter
+from statistics import fmean
 
 from .softmax import log_softmax, softmax
-from .stats import mean
 
 WORD = re.compile(r"\w+'|\w+|[^\w\s]")
 
@@ -76,7 +76,7 @@ def example_losses(W, batch):
 
 def batch_loss(W, batch):
     """The loss of a batch: the mean of its examples' losses."""
-    return mean(example_losses(W, batch))
+    return fmean(example_losses(W, batch))
 
 
 def gradient(W, batch):
@@ -95,7 +95,7 @@ def gradient(W, batch):
 def dataset_loss(W, pairs):
     """The mean loss over all pairs; each row's log-softmax is computed once."""
     rows = {cur: log_softmax(W[cur]) for cur in {c for c, _ in pairs}}
-    return mean([-rows[cur][nxt] for cur, nxt in pairs])
+    return fmean([-rows[cur][nxt] for cur, nxt in pairs])
 
 
 def best_loss(pairs):
@@ -103,7 +103,7 @@ def best_loss(pairs):
     the model that predicts the counted frequencies, −mean log(c(a, b)/c(a)).
     It is 0 only if every token is always followed by the same one."""
     pair_counts, row_counts = Counter(pairs), Counter(c for c, _ in pairs)
-    return mean([-math.log(pair_counts[p] / row_counts[p[0]]) for p in pairs])
+    return fmean([-math.log(pair_counts[p] / row_counts[p[0]]) for p in pairs])
 
 
 def next_frequencies(pairs, cur, n):

@@ -5,15 +5,14 @@ examples of a batch. LayerNorm recentres and rescales; RMSNorm only rescales.
 """
 
 import math
-
-from .stats import mean
+from statistics import fmean, pvariance
 
 
 def layer_norm(x, eps=1e-5, gain=None, bias=None):
     """yᵢ = gᵢ·(xᵢ − μ)/√(σ² + ε) + bᵢ, with μ the mean and σ² the population
     variance of x. gain defaults to all ones, bias to all zeros."""
-    m = mean(x)
-    s = math.sqrt(math.fsum((v - m) ** 2 for v in x) / len(x) + eps)
+    m = fmean(x)
+    s = math.sqrt(pvariance(x, m) + eps)
     gain = gain or [1.0] * len(x)
     bias = bias or [0.0] * len(x)
     return [g * (v - m) / s + b for v, g, b in zip(x, gain, bias)]

@@ -9,6 +9,7 @@ removing the first one from C (deflation).
 """
 
 import math
+from statistics import fmean
 
 from .linalg import dot, matmul, matvec, norm, scale
 
@@ -16,7 +17,7 @@ from .linalg import dot, matmul, matvec, norm, scale
 def centred(points):
     """The points minus their mean, and the mean."""
     n, d = len(points), len(points[0])
-    mean = [math.fsum(p[k] for p in points) / n for k in range(d)]
+    mean = [fmean([p[k] for p in points]) for k in range(d)]
     return [[x - m for x, m in zip(p, mean)] for p in points], mean
 
 

@@ -1,27 +1,12 @@
-"""Simple statistics: mean, spread, histogram counts, Gaussian samples.
+"""Histogram counts and Gaussian samples: what the standard library's
+`statistics` does not give. The mean and the spread are its own: fmean
+(x̄ = Σ xᵢ / n, with math.fsum) and pstdev / pvariance (the population
+ones, ÷ n, numpy's default).
 
 Plain lists of numbers in, numbers out, as in the rest of core/.
 """
 
 import math
-
-
-def mean(xs):
-    """x̄ = (x₁ + … + xₙ) / n."""
-    if not xs:
-        raise ValueError("la media di una lista vuota non è definita")
-    return math.fsum(xs) / len(xs)
-
-
-def variance(xs):
-    """σ² = mean of (xᵢ − x̄)²: the population variance (numpy's default, ddof = 0)."""
-    m = mean(xs)
-    return math.fsum((x - m) ** 2 for x in xs) / len(xs)
-
-
-def std(xs):
-    """σ = √σ²: how far from the mean the values typically are."""
-    return math.sqrt(variance(xs))
 
 
 def bin_edges(lo, hi, bins):

@@ -29,10 +29,10 @@ guarda la KL scendere verso 0.
 """
 
 import math
+from statistics import fmean, pstdev
 
 from core.alignment import grpo_advantages, reverse_kl
 from core.softmax import softmax
-from core.stats import mean, std
 from labs.kit import (Bar, Follow, Group, Slider, bars, callout, formula, num, presets, stat, stats, table, tag)
 
 TITLE = "GRPO e distillazione on-policy"
@@ -79,7 +79,7 @@ def compute(p):
         s = student(s0, m, p["allenamento"])
         steps.append({"token": token, "candidates": candidates, "student": s, "teacher": list(m),
                       "kl": reverse_kl(s, m), "terms": [a * math.log(a / b) for a, b in zip(s, m)]})
-    return {"rewards": rewards, "mean": mean(rewards), "std": std(rewards), "advantages": grpo_advantages(rewards),
+    return {"rewards": rewards, "mean": fmean(rewards), "std": pstdev(rewards), "advantages": grpo_advantages(rewards),
             "steps": steps, "token": p["token"], "t": p["allenamento"], "total_kl": sum(x["kl"] for x in steps)}
 
 

@@ -29,9 +29,10 @@ posto per moltissime direzioni quasi indipendenti tra loro.
 
 import math
 from functools import lru_cache
+from statistics import fmean, pstdev
 
 from core.linalg import dot, random_direction, seeded_rng
-from core.stats import bin_counts, mean, std
+from core.stats import bin_counts
 from labs.kit import (Choice, Marker, Series, Slider, Toggle, callout, formula, histogram, line_chart, num, plural,
                       percent, stat, stats, tag)
 
@@ -68,10 +69,10 @@ def compute(p):
     cosines = pair_cosines(d, p["seme"])
     reach = min(1.0, 5 / math.sqrt(d)) if p["zoom"] else 1.0
     counts = bin_counts(cosines, -reach, reach, BINS)
-    spread = std(cosines)
+    spread = pstdev(cosines)
     widest = max(abs(c) for c in cosines)
     return {
-        "d": d, "pairs": len(cosines), "mean": mean(cosines), "std": spread, "theory": 1 / math.sqrt(d),
+        "d": d, "pairs": len(cosines), "mean": fmean(cosines), "std": spread, "theory": 1 / math.sqrt(d),
         "ratio": spread * math.sqrt(d), "near_perpendicular": sum(abs(c) < 0.1 for c in cosines) / len(cosines),
         "min_angle": math.degrees(math.acos(widest)), "counts": counts, "reach": reach,
         "outside": len(cosines) - sum(counts), "zoom": p["zoom"],

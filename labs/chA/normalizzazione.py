@@ -26,8 +26,9 @@ la LayerNorm dà solo zeri (il piccolo ε sotto la radice evita di dividere
 per zero).
 """
 
+from statistics import fmean, pstdev
+
 from core.normalization import layer_norm, rms, rms_norm
-from core.stats import mean, std
 from labs.kit import Bar, Follow, Group, Slider, bars, callout, num, stat, stats, table, tag
 
 TITLE = "LayerNorm e RMSNorm"
@@ -59,11 +60,11 @@ def compute(p):
     gains, biases = [g] * n, [b] * n
     ln, rn = layer_norm(x, EPS, gains, biases), rms_norm(x, EPS, gains)
     ln0, rn0 = layer_norm(base, EPS, gains, biases), rms_norm(base, EPS, gains)
-    m = mean(x)
+    m = fmean(x)
     return {
         "n": n, "base": base, "x": x, "c": p["c"], "gamma": g, "beta": b, "mean": m,
-        "centred": [v - m for v in x], "std": std(x),
-        "unit": layer_norm(x, EPS), "layer": ln, "mean_square": mean([v * v for v in x]), "rms": rms(x),
+        "centred": [v - m for v in x], "std": pstdev(x),
+        "unit": layer_norm(x, EPS), "layer": ln, "mean_square": fmean([v * v for v in x]), "rms": rms(x),
         "rms_unit": rms_norm(x, EPS), "rms_out": rn, "layer_before": ln0, "rms_before": rn0,
         "layer_shift": max(abs(a - z) for a, z in zip(ln, ln0)), "rms_shift": max(abs(a - z) for a, z in zip(rn, rn0)),
     }
