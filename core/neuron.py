@@ -7,7 +7,11 @@ the range 0–1.
 
 
 def weighted_sum(inputs, weights):
-    """Σ xᵢ·wᵢ: each input times its weight, all added up."""
+    """Σ xᵢ·wᵢ: each input times its weight, all added up.
+
+    The dot product, but added left to right in plain floats: linalg.dot's
+    extended precision shows a half-way total such as −1,615 as −1,61, not
+    the −1,62 a reader gets by hand."""
     if len(inputs) != len(weights):
         raise ValueError(f"{len(inputs)} inputs but {len(weights)} weights")
     return sum(x * w for x, w in zip(inputs, weights))
