@@ -1,7 +1,10 @@
 """core.bpe: round trips on any Unicode, chunk boundaries, a hand-checked
-corpus, and the fast trainer against a plain recount-everything trainer."""
+corpus, and the incremental trainer against the recount-everything trainer
+of scripts/bench_bpe.py."""
 
+import copy
 import os
+import pickle
 import subprocess
 import sys
 from collections import Counter
@@ -11,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench_bpe import italian_like, naive_train  # scripts/, on the path from conftest
 from core import bpe
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,21 +25,8 @@ ITALIAN = ("Il gatto della vicina dorme sulla poltrona della nonna.\n"
 # Any string that UTF-8 can encode: every category, controls, emoji, combining marks, "".
 any_text = st.text(st.characters(codec="utf-8"), max_size=80)
 small_text = st.text(st.sampled_from("aab ba.\nè🐈"), max_size=40)
-
-
-def naive_train(text, num_merges):
-    """The textbook loop, recounting everything at every step."""
-    freq = bpe.chunk_frequencies(text)
-    seqs, weights = [list(c) for c in freq], list(freq.values())
-    merges = []
-    for k in range(num_merges):
-        counts = bpe.count_pairs(seqs, weights)
-        if not counts:
-            break
-        pair = bpe.most_frequent_pair(counts)
-        merges.append(bpe.Merge(*pair, bpe.BASE_VOCAB + k, counts[pair]))
-        seqs = [bpe.merge_pair(s, pair, bpe.BASE_VOCAB + k) for s in seqs]
-    return merges
+# Few letters in short words, so that most steps choose between equal counts.
+tied_text = st.lists(st.text(st.sampled_from("abè🐈"), min_size=1, max_size=4), max_size=15).map(" ".join)
 
 
 def encode_by_rank(text, merges):
@@ -99,12 +90,12 @@ def test_encode_applies_rules_in_learned_order(text):
 
 
 def test_encoding_the_corpus_gives_the_trained_chunks():
-    steps = list(bpe.training_steps(ITALIAN, 40))
-    freq = bpe.chunk_frequencies(ITALIAN)
-    trained = dict(zip(freq, steps[-1].seqs))
-    merges = [s.merge for s in steps]
-    for chunk, ids in zip(bpe.pretokenize(ITALIAN), bpe.encode_chunks(ITALIAN, merges)):
-        assert tuple(ids) == trained[chunk.encode()]
+    trainer = bpe.Trainer(ITALIAN)
+    for _ in range(40):
+        trainer.step()
+    trained = dict(zip(trainer.chunks, trainer.seqs))
+    for chunk, ids in zip(bpe.pretokenize(ITALIAN), bpe.encode_chunks(ITALIAN, trainer.merges)):
+        assert ids == trained[chunk.encode()]
 
 
 def test_unseen_word_falls_apart_into_known_pieces():
@@ -168,25 +159,69 @@ def test_every_token_lies_inside_one_chunk(text):
         assert any(vocab[i] in chunk for chunk in chunks)
 
 
-@settings(max_examples=200)
-@given(small_text | any_text, st.integers(0, 40))
-def test_fast_training_equals_the_textbook_loop(text, n):
+@settings(max_examples=300)
+@given(small_text | tied_text | any_text, st.integers(0, 40))
+def test_incremental_training_equals_the_textbook_loop(text, n):
     assert bpe.train(text, n) == naive_train(text, n)
 
 
-def test_fast_training_equals_the_textbook_loop_on_italian():
+def test_incremental_training_equals_the_textbook_loop_on_italian():
     assert bpe.train(ITALIAN * 3, 150) == naive_train(ITALIAN * 3, 150)
+    text = italian_like(20_000, seed=7)
+    assert bpe.train(text, 300) == naive_train(text, 300)
+
+
+def test_ties_go_to_the_smallest_pair():
+    # «ab ba» is the chunks «ab» and «·ba»: ab, ·b and ba occur once each and
+    # the smallest, ·b = (32, 98), wins; then ab = (97, 98) ties with
+    # ·b+a = (256, 97) and wins
+    assert [m.pair for m in bpe.train("ab ba", 3)] == [(32, 98), (97, 98), (256, 97)]
+    assert naive_train("ab ba", 3) == bpe.train("ab ba", 3)
+
+
+@settings(max_examples=100)
+@given(small_text | tied_text | any_text)
+def test_trainer_state_is_a_recount_at_every_step(text):
+    """What a view reads between two steps (counts, next_pair, seqs) is
+    what recounting the corpus from scratch would give."""
+    trainer = bpe.Trainer(text)
+    seqs = [list(c) for c in trainer.chunks]
+    while True:
+        counts = bpe.count_pairs(seqs, trainer.weights)
+        assert trainer.counts == counts and trainer.seqs == seqs
+        if not counts:
+            break
+        pair, new_id = bpe.most_frequent_pair(counts), bpe.BASE_VOCAB + len(trainer.merges)
+        assert trainer.next_pair() == pair
+        assert trainer.step() == bpe.Merge(*pair, new_id, counts[pair]) == trainer.merges[-1]
+        seqs = [bpe.merge_pair(s, pair, new_id) for s in seqs]
+    assert trainer.next_pair() is None and trainer.step() is None  # nothing left: a further step changes nothing
+    assert trainer.seqs == seqs and trainer.counts == {}
 
 
 def test_each_step_reports_the_counts_that_chose_it():
-    freq = bpe.chunk_frequencies(ITALIAN)
-    seqs, weights = [list(c) for c in freq], list(freq.values())
-    for step in bpe.training_steps(ITALIAN, 25):
-        assert step.counts == bpe.count_pairs(seqs, weights)
-        assert step.merge.count == max(step.counts.values()) == step.counts[step.merge.pair]
-        assert bpe.ranked_pairs(step.counts, 5)[0] == (step.merge.pair, step.merge.count)
-        seqs = [bpe.merge_pair(s, step.merge.pair, step.merge.id) for s in seqs]
-        assert [tuple(s) for s in seqs] == list(step.seqs)
+    trainer = bpe.Trainer(ITALIAN)
+    for _ in range(25):
+        top = bpe.ranked_pairs(trainer.counts, 5)
+        merge = trainer.step()
+        assert top[0] == (merge.pair, merge.count)
+        assert merge.count == max(c for _, c in top)
+
+
+def test_a_copied_trainer_goes_on_alone():
+    """A step machine keeps checkpoints with copy.deepcopy (and measures them
+    with pickle): a copy must continue exactly as the original would."""
+    trainer = bpe.Trainer(ITALIAN)
+    for _ in range(10):
+        trainer.step()
+    for twin in (copy.deepcopy(trainer), pickle.loads(pickle.dumps(trainer))):
+        for _ in range(30):
+            twin.step()
+        assert twin.merges == bpe.train(ITALIAN, 40)
+    assert trainer.merges == bpe.train(ITALIAN, 10)
+    for _ in range(30):
+        trainer.step()
+    assert trainer.merges == bpe.train(ITALIAN, 40)
 
 
 def test_vocabulary_grows_by_one_token_per_merge():
@@ -206,8 +241,7 @@ def test_training_stops_when_no_pair_is_left():
 
 
 def test_training_is_deterministic_across_processes():
-    code = ("from core import bpe; from tests.test_core_bpe import ITALIAN; "
-            "print([tuple(m) for m in bpe.train(ITALIAN + ' 🐈 àèìòù', 80)])")
+    code = f"from core import bpe; print([tuple(m) for m in bpe.train({ITALIAN + ' 🐈 àèìòù'!r}, 80)])"
     outputs = {subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
                               env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("0", "1", "12345")}
     assert len(outputs) == 1

@@ -28,8 +28,7 @@ a scriverne altre, con accenti o emoji, e torna indietro di qualche passo
 per vederle sbriciolarsi di nuovo.
 """
 
-from core.bpe import (BASE_VOCAB, build_vocab, chunk_frequencies, count_pairs, encode_chunks, most_frequent_pair,
-                      pretokenize, ranked_pairs, token_text, training_steps)
+from core.bpe import BASE_VOCAB, Trainer, build_vocab, encode_chunks, pretokenize, ranked_pairs, token_text
 from labs.kit import Steps, Text, callout, num, percent, stat, stats, tag
 
 TITLE = "Il tokenizer BPE"
@@ -72,31 +71,30 @@ def first_lines(chunks, tokens_of, lines=SHOWN_LINES, limit=SHOWN_TOKENS):
 
 def compute(p):
     corpus, k = p["corpus"], p["passo"]
-    freq = chunk_frequencies(corpus)
-    weights, row_of = list(freq.values()), {chunk: i for i, chunk in enumerate(freq)}
-    seqs, counts, merges = [tuple(c) for c in freq], None, []
-    for step in training_steps(corpus, k):
-        seqs, counts = step.seqs, step.counts
-        merges.append(step.merge)
-    if counts is None:  # step 0: the pairs of the raw bytes, whose winner is the first merge to come
-        counts = count_pairs(seqs, weights)
+    trainer = Trainer(corpus)
+    for _ in range(k - 1):
+        trainer.step()
+    top = ranked_pairs(trainer.counts, TOP_PAIRS)  # what chooses merge k (at 0 the next one; none if it stopped)
+    winner = trainer.next_pair()
+    if k:
+        trainer.step()
+    merges, seqs, weights = trainer.merges, trainer.seqs, trainer.weights
+    row_of = {chunk: i for i, chunk in enumerate(trainer.chunks)}
     vocab = build_vocab(merges)
     tok = lambda i: [i, token_text(vocab[i])]  # noqa: E731
-    winner = merges[-1].pair if merges else most_frequent_pair(counts) if counts else None
     corpus_chunks = ((c, seqs[row_of[c.encode()]]) for c in pretokenize(corpus))
     new_chunks = list(zip(pretokenize(p["nuovo"]), encode_chunks(p["nuovo"], merges)))
     unseen = [[tok(i) for i in ids] for chunk, ids in new_chunks
-              if any(c.isalpha() for c in chunk) and chunk.encode() not in freq]
+              if any(c.isalpha() for c in chunk) and chunk.encode() not in row_of]
     return {
         "step": k, "done": len(merges), "empty": not corpus.strip(),
-        "exhausted": bool(corpus) and (len(merges) < k or not counts),
+        "exhausted": bool(corpus) and (len(merges) < k or not top),
         "merges": [{"left": tok(m.left), "right": tok(m.right), "new": tok(m.id), "count": m.count} for m in merges],
-        "pairs": [{"left": tok(a), "right": tok(b), "count": c, "winner": (a, b) == winner}
-                  for (a, b), c in ranked_pairs(counts, TOP_PAIRS)],
+        "pairs": [{"left": tok(a), "right": tok(b), "count": c, "winner": (a, b) == winner} for (a, b), c in top],
         "vocab_size": BASE_VOCAB + len(merges),
-        "tokens_start": sum(len(c) * w for c, w in zip(freq, weights)),
+        "tokens_start": sum(len(c) * w for c, w in zip(trainer.chunks, weights)),
         "tokens_now": sum(len(s) * w for s, w in zip(seqs, weights)),
-        "chunks": sum(weights), "distinct_chunks": len(freq),
+        "chunks": sum(weights), "distinct_chunks": len(trainer.chunks),
         "corpus_lines": first_lines(corpus_chunks, tok),
         "new_lines": first_lines(new_chunks, tok, lines=len(new_chunks)),
         "new_ids": [i for _, ids in new_chunks for i in ids], "unseen": unseen[:6],

@@ -161,7 +161,8 @@ def heavy_corpora():
 
 @pytest.mark.parametrize("name", list(heavy_corpora()))
 def test_heaviest_settings_render(name):
-    """Worst cases for the trainer (timings: scripts/bench.py, not asserted here)."""
+    """Worst cases for the trainer (timings: scripts/bench.py in the browser, scripts/bench_bpe.py for
+    core.bpe alone; not asserted here)."""
     corpus = heavy_corpora()[name]
     params = LAB.parse({"corpus": corpus, "passo": str(MAX_MERGES), "nuovo": "🐈 gattone " * 30})
     html = str(LAB.view(LAB.compute(params)))
