@@ -15,6 +15,7 @@ import random
 
 from .descent import sgd_update
 from .linalg import cosine, transpose
+from .softmax import softmax_steps
 
 
 def pair_counts(ids, n):
@@ -46,9 +47,8 @@ def loss_and_gradients(E_in, E_out, C):
         if not seen:
             continue
         scores = [math.sumprod(E_in[a], e) for e in E_out]
-        top = max(scores)
-        exps = [math.exp(z - top) for z in scores]
-        norm = sum(exps)
+        steps = softmax_steps(scores)
+        top, exps, norm = steps["max"], steps["exps"], steps["total"]
         # −Σ_b C[a][b]·log p_b, with log p_b = z_b − top − log Σ exp
         loss -= (math.sumprod(C[a], scores) - seen * (top + math.log(norm))) / total
         D[a] = [(seen * e / norm - c) / total for e, c in zip(exps, C[a])]
