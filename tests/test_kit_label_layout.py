@@ -16,3 +16,27 @@ def test_two_close_points_put_their_labels_apart():
 def test_labels_stay_inside_the_drawing():
     (side,) = label_sides([(0.99, 0.99)], ["divano"], (-1, 1), (-1, 1), 400)
     assert side in ("sw", "w", "s")
+
+
+def test_stopping_at_the_first_free_place_picks_what_min_picks(monkeypatch):
+    import random
+
+    import labs
+    from labs.kit import label_layout
+
+    rng = random.Random(4)
+    clouds = [[(rng.uniform(-1, 1), rng.uniform(-1, 1)) for _ in range(rng.randint(1, 15))] for _ in range(40)]
+    words = ["re", "regina", "uomo", "donna", "x", "un nome lungo"]
+    texts = [[rng.choice(words) for _ in cloud] for cloud in clouds]
+    asks = [[(rng.choice(words), 12, [(rng.uniform(0, 300), rng.uniform(0, 200), rng.choice(("start", "middle", "end")))
+                                      for _ in range(8)]) for _ in range(10)] for _ in range(40)]
+    views = [str(lab.view(lab.compute(lab.parse({})))) for lab in labs.all_labs()]
+
+    def results():
+        return ([label_sides(c, t, (-1, 1), (-1, 1), 400) for c, t in zip(clouds, texts)],
+                [label_layout.place_labels(a, bounds=(0, 0, 300, 200)) for a in asks])
+
+    fast = results()
+    monkeypatch.setattr(label_layout, "cheapest", lambda candidates, cost: min(candidates, key=cost))
+    assert results() == fast
+    assert [str(lab.view(lab.compute(lab.parse({})))) for lab in labs.all_labs()] == views

@@ -21,6 +21,20 @@ def text_box(x, y, text, size, anchor="middle"):
     return left, y - 0.6 * size, left + w, y + 0.6 * size
 
 
+def cheapest(candidates, cost):
+    """min(candidates, key=cost), the first of equal costs, but it stops at the
+    first candidate that costs 0: a cost here is an area, never below 0, so
+    nothing after it can be cheaper (and most labels fit where first asked)."""
+    best, lowest = None, None
+    for candidate in candidates:
+        value = cost(candidate)
+        if value == 0:
+            return candidate
+        if lowest is None or value < lowest:
+            best, lowest = candidate, value
+    return best
+
+
 def place_labels(requests, taken=(), bounds=None):
     """requests: (text, size, candidates), candidates being (x, y, anchor)
     places in order of preference. Returns one chosen place per request; the
@@ -33,7 +47,7 @@ def place_labels(requests, taken=(), bounds=None):
             area = (box[2] - box[0]) * (box[3] - box[1])
             outside = area - overlap(box, bounds) if bounds else 0.0
             return sum(overlap(box, other) for other in taken) + outside
-        best = min(candidates, key=cost)  # min keeps the first of equal costs: the preferred place when it is free
+        best = cheapest(candidates, cost)  # the first of equal costs: the preferred place when it is free
         chosen.append(best)
         taken.append(text_box(*best[:2], text, size, best[2]))
     return chosen
@@ -72,7 +86,7 @@ def label_sides(points, texts, x_range, y_range, width, height=None, char=7.6, l
             area = (box[2] - box[0]) * (box[3] - box[1])
             return (sum(overlap(box, other) for other in placed)
                     + sum(overlap(box, d) for j, d in enumerate(dots) if j != i) + (area - inside))
-        best = min(SIDES, key=cost)  # min keeps the first of equal costs: ne when nothing is in the way
+        best = cheapest(SIDES, cost)  # the first of equal costs: ne when nothing is in the way
         sides.append(best)
         placed.append(label_box(x, y, text, best, char, line))
     return sides
