@@ -37,7 +37,8 @@ def cheapest(candidates, cost):
 
 def place_labels(requests, taken=(), bounds=None):
     """requests: (text, size, candidates), candidates being (x, y, anchor)
-    places in order of preference. Returns one chosen place per request; the
+    places in order of preference (any iterable: a generator is read only as
+    far as the first free place). Returns one chosen place per request; the
     boxes of the chosen places join `taken` for the next requests. A place
     that leaves bounds (x0, y0, x1, y1) counts as covering what it leaves."""
     taken, chosen = list(taken), []

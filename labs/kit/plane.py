@@ -180,16 +180,18 @@ def write_labels(frame, requests, taken):
     aside. Labels of points that share a place, or that are pushed to the
     same edge because their point is out of view, stack a line apart."""
     sides = ("ne", "nw", "se", "sw", "e", "w", "n", "s")
-    asks = []
-    for x, y, content, _, where in requests:
-        order = ("c", "n", "s", "e", "w") if where == "c" else (where, *(s for s in sides if s != where))
-        places = []
+
+    def places(x, y, content, order):  # made one at a time: the first free one ends the search
         for shift in (0, 16, -16, 32, -32, 48, -48):
             for side in order:
                 dx, dy, anchor = OFFSETS[side]
                 px, py = inside(frame, x + dx, y + dy, content, anchor)
-                places.append((*inside(frame, px, py + shift, content, anchor), anchor))
-        asks.append((content, LABEL, places))
+                yield (*inside(frame, px, py + shift, content, anchor), anchor)
+
+    asks = []
+    for x, y, content, _, where in requests:
+        order = ("c", "n", "s", "e", "w") if where == "c" else (where, *(s for s in sides if s != where))
+        asks.append((content, LABEL, places(x, y, content, order)))
     chosen = place_labels(asks, taken, (0, 0, frame.width, frame.height))
     return [text(x, y, content, class_=style_class("label", style), anchor=anchor)
             for (x, y, anchor), (_, _, content, style, _) in zip(chosen, requests)]
