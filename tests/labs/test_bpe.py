@@ -167,3 +167,70 @@ def test_heaviest_settings_render(name):
     params = LAB.parse({"corpus": corpus, "passo": str(MAX_MERGES), "nuovo": "🐈 gattone " * 30})
     html = str(LAB.view(LAB.compute(params)))
     assert "lab-bpe" in html
+
+
+# The lab before it became a step machine (issue 7), frozen: every step replayed from zero. The machine must
+# give the same state at every step (it may add keys, such as the curve of the timeline).
+
+def old_first_lines(chunks, tokens_of, lines=4, limit=300):
+    out, shown = [[]], 0
+    for chunk, ids in chunks:
+        if shown >= limit or len(out) > lines:
+            break
+        out[-1].append([tokens_of(i) for i in ids[:limit - shown]])
+        shown += len(out[-1][-1])
+        if "\n" in chunk:
+            out.append([])
+    return [line for line in out if line]
+
+
+def old_compute(p):
+    corpus, k = p["corpus"], p["passo"]
+    trainer = bpe.Trainer(corpus)
+    for _ in range(k - 1):
+        trainer.step()
+    top = bpe.ranked_pairs(trainer.counts, 10)
+    winner = trainer.next_pair()
+    if k:
+        trainer.step()
+    merges, seqs, weights = trainer.merges, trainer.seqs, trainer.weights
+    row_of = {chunk: i for i, chunk in enumerate(trainer.chunks)}
+    vocab = bpe.build_vocab(merges)
+    tok = lambda i: [i, bpe.token_text(vocab[i])]  # noqa: E731
+    corpus_chunks = ((c, seqs[row_of[c.encode()]]) for c in bpe.pretokenize(corpus))
+    new_chunks = list(zip(bpe.pretokenize(p["nuovo"]), bpe.encode_chunks(p["nuovo"], merges)))
+    unseen = [[tok(i) for i in ids] for chunk, ids in new_chunks
+              if any(c.isalpha() for c in chunk) and chunk.encode() not in row_of]
+    return {
+        "step": k, "done": len(merges), "empty": not corpus.strip(),
+        "exhausted": bool(corpus) and (len(merges) < k or not top),
+        "merges": [{"left": tok(m.left), "right": tok(m.right), "new": tok(m.id), "count": m.count} for m in merges],
+        "pairs": [{"left": tok(a), "right": tok(b), "count": c, "winner": (a, b) == winner} for (a, b), c in top],
+        "vocab_size": bpe.BASE_VOCAB + len(merges),
+        "tokens_start": sum(len(c) * w for c, w in zip(trainer.chunks, weights)),
+        "tokens_now": sum(len(s) * w for s, w in zip(seqs, weights)),
+        "chunks": sum(weights), "distinct_chunks": len(trainer.chunks),
+        "corpus_lines": old_first_lines(corpus_chunks, tok),
+        "new_lines": old_first_lines(new_chunks, tok, lines=len(new_chunks)),
+        "new_ids": [i for _, ids in new_chunks for i in ids], "unseen": unseen[:6],
+    }
+
+
+def sample_corpora():
+    """The settings whose every step is compared with the frozen compute."""
+    return {"predefinito": CORPUS, **heavy_corpora(), "vuoto": "", "spazi": "  \n\t ", "senza coppie": "x.x.x.x",
+            "solo x": "x" * 3000, "ripetizioni": "aaaa bbbbbbb aaa ab ba " * 20 + "\n" * 7 + "zzz " * 50,
+            "una riga lunga": " ".join(CORPUS.split()) * 3, "malevolo": XSS + " gatto " + CORPUS}
+
+
+@pytest.mark.parametrize("name", list(sample_corpora()))
+def test_every_step_equals_the_frozen_compute(name):
+    corpus = sample_corpora()[name]
+    rng = random.Random(name)
+    steps = range(MAX_MERGES + 1) if name in ("predefinito", "ripetizioni") else \
+        sorted({0, 1, 2, MAX_MERGES, *rng.sample(range(MAX_MERGES + 1), 8)})
+    for nuovo in (NEW_TEXT, "Il gattone 🐈 e la gattona, 123!\nzzz aaaa"):
+        for k in steps:
+            p = LAB.parse({"corpus": corpus, "nuovo": nuovo, "passo": str(k)})
+            old, new = old_compute(p), LAB.compute(p)
+            assert {key: new[key] for key in old} == old, f"{name}, passo {k}"
