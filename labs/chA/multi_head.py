@@ -29,6 +29,7 @@ da sole a guardare in modi diversi.
 """
 
 import math
+from functools import lru_cache
 
 from core.attention import comparisons, is_visible, multi_head
 from labs.kit import Choice, Slider, Toggle, callout, equation, formula, matrix, num, shape_label, table, tag
@@ -89,14 +90,32 @@ def compute(p):
             "comparisons": comparisons(len(TOKENS), causal) * len(heads)}
 
 
+def by_token(values, label, cols, tokens, r, **kw):
+    """A matrix with a row per token, the row r highlighted; a click on a cell follows its row."""
+    return matrix(values, label=label, row_labels=[f"«{t}»" for t in tokens], col_labels=cols, highlight_rows=[r],
+                  clickable=lambda i, j: (f"riga={i + 1}", f"Segui la riga di «{tokens[i]}»"), **kw)
+
+
+# X and W_o do not change with the controls (only X's highlighted row does): each is drawn once and kept,
+# keyed by its numbers (tuples), so a reader's edited compute() still sees its own.
+@lru_cache(maxsize=16)
+def x_matrix(values, tokens, r):
+    return by_token(values, "X", FEATURES, tokens, r, part="X")
+
+
+@lru_cache(maxsize=4)
+def w_o_matrix(values):
+    return matrix(values, label="W_o", row_labels=CONCAT_NAMES, col_labels=FEATURES, part="W_o")
+
+
+def frozen(rows):
+    return tuple(map(tuple, rows))
+
+
 def view(s):
     tokens, r, n = s["tokens"], s["row"], len(s["tokens"])
     names = [f"«{t}»" for t in tokens]
     pick = (lambda i, j: (f"riga={i + 1}", f"Segui la riga di «{tokens[i]}»"))
-
-    def mx(values, label, cols, **kw):
-        return matrix(values, label=label, row_labels=names, col_labels=cols, highlight_rows=[r], clickable=pick,
-                      **kw)
 
     def weights(h, i):
         # a masked cell stays empty: the −∞ of the mask is not a weight
@@ -112,7 +131,7 @@ def view(s):
     return tag(
         "div",
         tag("h3", "1. La frase: che cosa è ogni token e dove si trova"),
-        mx(s["X"], "X", FEATURES, part="X"),
+        x_matrix(frozen(s["X"]), tuple(tokens), r),
         tag("h3", "2. Tre teste, tre tabelle di pesi"),
         tag("p", "Ogni riga è un token che guarda, ogni colonna un token guardato; il riquadro segna dove "
                  "guarda di più." + (" Le caselle vuote sono nascoste dalla maschera." if s["causal"] else "")),
@@ -122,9 +141,8 @@ def view(s):
         tag("h3", "3. Le uscite in fila, poi W_o"),
         formula(f"{hh} teste × {shape_label(n, 2)} messe accanto = {shape_label(n, hh * 2)} · W_o "
                 f"{shape_label(hh * 2, len(FEATURES))} = {shape_label(n, len(FEATURES))}"),
-        equation(mx(s["concat"], "[O¹ | O² | O³]", CONCAT_NAMES, part="concat"), "·",
-                 matrix(s["W_o"], label="W_o", row_labels=CONCAT_NAMES, col_labels=FEATURES, part="W_o"), "=",
-                 mx(s["out"], "uscita", FEATURES, part="out")),
+        equation(by_token(s["concat"], "[O¹ | O² | O³]", CONCAT_NAMES, tokens, r, part="concat"), "·",
+                 w_o_matrix(frozen(s["W_o"])), "=", by_token(s["out"], "uscita", FEATURES, tokens, r, part="out")),
         callout(f"Confronti fatti: {hh} × {num(s['comparisons'] // hh)} = {num(s['comparisons'])}. "
                 "Più teste costano più conti, ma ognuna lavora su vettori corti (qui 2 numeri) e tutte insieme "
                 "si calcolano in parallelo." if s["causal"] else

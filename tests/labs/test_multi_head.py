@@ -75,3 +75,17 @@ def test_zero_decision_gives_equal_weights():
     s = state(decisione=0, maschera=0)
     for h in s["heads"]:
         np.testing.assert_allclose(h["A"], np.full((7, 7), 1 / 7), atol=1e-12)
+
+
+def test_kept_matrices_equal_freshly_drawn_ones():
+    module = MOD
+    s = LAB.compute(LAB.parse({"riga": "3"}))
+    module.x_matrix.cache_clear()
+    module.w_o_matrix.cache_clear()
+    first = str(LAB.view(s))
+    assert str(LAB.view(s)) == first and module.x_matrix.cache_info().hits == 1
+    frozen_x, tokens = module.frozen(s["X"]), tuple(s["tokens"])
+    assert module.x_matrix(frozen_x, tokens, 2) == module.x_matrix.__wrapped__(frozen_x, tokens, 2)
+    assert module.w_o_matrix(module.frozen(s["W_o"])) == module.w_o_matrix.__wrapped__(module.frozen(s["W_o"]))
+    edited = dict(s, X=[[0.5] * 6 for _ in s["X"]])  # a reader's edited compute: its own X is drawn
+    assert "0,5" in str(module.x_matrix(module.frozen(edited["X"]), tokens, 2)) and str(LAB.view(edited)) != first
