@@ -214,13 +214,20 @@ def rope_rows(X, cos, sin, T, inverse=False):
     return out
 
 
+def causal_scores(q, k, i):
+    """The scores of query i of one head: qᵢ·kⱼ/√d_head for the keys j = 0 … i.
+    The keys after i are not scored at all: that is the causal mask (weight 0)."""
+    scale = 1.0 / math.sqrt(len(q[i]))
+    return [sumprod(q[i], kj) * scale for kj in k[:i + 1]]
+
+
 def head_attention(q, k, v):
     """One head on one sequence (T rows each): A = causal softmax(q kᵀ/√d_head),
     O = A v. A is returned T × T, with exact zeros above the diagonal."""
-    T, scale = len(q), 1.0 / math.sqrt(len(q[0]))
+    T = len(q)
     A = []
     for i in range(T):
-        weights = softmax_row([sumprod(q[i], kj) * scale for kj in k[:i + 1]])
+        weights = softmax_row(causal_scores(q, k, i))
         A.append(weights + [0.0] * (T - i - 1))
     return A, times_columns(A, transpose(v))
 
@@ -472,6 +479,52 @@ def trace(params, config, ids):
     return {"ids": list(ids), "embedded": cache["embedded"], "layers": layers,
             "normed_final": cache["normed_final"], "logits": cache["logits"],
             "probabilities": [softmax(z) for z in cache["logits"]]}
+
+
+def token_trip(params, config, ids, position):
+    """One token's trip through the model: every intermediate of the row of
+    the token at `position` in the sequence ids, read from transformer_forward
+    (the trip is the forward itself, not a second model). RMSNorm is told in
+    its three moves: the mean of the squares, x̂ = x/√(mean + ε), gain ⊙ x̂.
+    Attention is the one place where other rows come in: per head, the query
+    of this token, the keys and values of positions 0 … position, the scores
+    qᵢ·kⱼ/√d_head and their softmax."""
+    if not 0 <= position < len(ids):
+        raise IndexError(f"posizione {position} fuori dalla sequenza (0…{len(ids) - 1})")
+    cache = transformer_forward(params, config, [ids])
+    i, d, dh = position, config.d_model, config.d_head
+    widths = [dh] * config.n_heads
+
+    def norm(X, Xhat, inv, U, gain):
+        x = X[i]
+        return {"input": x, "mean_square": sumprod(x, x) / d, "inv_rms": inv[i], "divided": Xhat[i],
+                "gain": list(gain), "output": U[i]}
+
+    blocks = []
+    for layer, block in enumerate(cache["blocks"]):
+        p = block_params(params, layer)
+        q, k, v = (split_columns(block[name][:i + 1], widths) for name in ("Q", "K", "V"))
+        heads = [{"query": q[h][i], "keys": k[h], "values": v[h], "scores": causal_scores(q[h], k[h], i),
+                  "weights": block["attention"][0][h][i][:i + 1], "output": block["heads_out"][i][h * dh:(h + 1) * dh]}
+                 for h in range(config.n_heads)]
+        blocks.append({"input": block["input"][i],
+                       "norm_attn": norm(block["input"], block["xhat_attn"], block["inv_attn"], block["normed_attn"],
+                                         p["norm_attn"]),
+                       "q": block["Q"][i], "k": block["K"][i], "v": block["V"][i], "heads": heads,
+                       "heads_out": block["heads_out"][i], "attn_out": block["attn_out"][i],
+                       "after_attn": block["after_attn"][i],
+                       "norm_ffn": norm(block["after_attn"], block["xhat_ffn"], block["inv_ffn"], block["normed_ffn"],
+                                        p["norm_ffn"]),
+                       "hidden": block["hidden"][i], "active": block["active"][i], "ffn_out": block["ffn_out"][i],
+                       "output": block["output"][i]})
+    last = cache["blocks"][-1]["output"]
+    learned = config.positions == "learned"
+    return {"ids": list(ids), "position": i, "token_row": list(params["tok_emb"][ids[i]]),
+            "position_row": list(params["pos_emb"][i]) if learned else None, "embedded": cache["embedded"][i],
+            "blocks": blocks,
+            "norm_final": norm(last, cache["xhat_final"], cache["inv_final"], cache["normed_final"],
+                               params["norm_final"]),
+            "logits": cache["logits"][i], "probabilities": softmax(cache["logits"][i])}
 
 
 def grad_norm(grads):

@@ -343,3 +343,58 @@ def test_bad_configs_and_inputs_are_refused():
         tr.transformer_forward(tr.init_params(config), config, [[1] * 6])
     with pytest.raises(IndexError):
         tr.transformer_forward(tr.init_params(config), config, [[7]])
+
+
+@pytest.mark.parametrize("activation,positions,tied", VARIANTS)
+def test_token_trip_is_the_forward_row_of_one_token(activation, positions, tied):
+    config = tiny(activation, positions, tied)
+    params = lively_params(config)
+    ids = [3, 1, 4, 1, 5]
+    cache = tr.transformer_forward(params, config, [ids])
+    logits, maps = np_forward(params, config, [ids])
+    dh = config.d_head
+    for i in range(len(ids)):
+        trip = tr.token_trip(params, config, ids, i)
+        assert trip["embedded"] == cache["embedded"][i] and trip["token_row"] == params["tok_emb"][ids[i]]
+        if positions == "learned":
+            assert trip["embedded"] == [a + b for a, b in zip(trip["token_row"], trip["position_row"])]
+        else:
+            assert trip["position_row"] is None and trip["embedded"] == trip["token_row"]
+        for layer, (step, block) in enumerate(zip(trip["blocks"], cache["blocks"])):
+            for name in ("input", "attn_out", "after_attn", "hidden", "active", "ffn_out", "output"):
+                assert step[name] == block[name][i], name
+            assert [step["q"], step["k"], step["v"]] == [block["Q"][i], block["K"][i], block["V"][i]]
+            for key, xhat, inv, out in (("norm_attn", "xhat_attn", "inv_attn", "normed_attn"),
+                                        ("norm_ffn", "xhat_ffn", "inv_ffn", "normed_ffn")):
+                n = step[key]
+                x = np.array(n["input"])
+                assert n["mean_square"] == pytest.approx(np.mean(x ** 2), abs=1e-12)
+                assert n["inv_rms"] == block[inv][i] == 1 / math.sqrt(n["mean_square"] + tr.EPS)
+                assert n["divided"] == block[xhat][i] and np.allclose(n["divided"], x * n["inv_rms"], atol=1e-15)
+                assert n["output"] == block[out][i] and n["gain"] == params[f"block{layer}.{key}"]
+            for h, head in enumerate(step["heads"]):
+                Q, K, V = (np.array(block[m])[:, h * dh:(h + 1) * dh] for m in ("Q", "K", "V"))
+                assert np.allclose(head["scores"], K[:i + 1] @ Q[i] / math.sqrt(dh), rtol=0, atol=1e-12)
+                assert np.allclose(head["weights"], maps[layer][0, h, i, :i + 1], rtol=0, atol=1e-12)
+                assert head["weights"] == tr.softmax(head["scores"])
+                assert np.allclose(head["output"], np.array(head["weights"]) @ V[:i + 1], rtol=0, atol=1e-12)
+                assert head["query"] == list(Q[i]) and len(head["keys"]) == len(head["values"]) == i + 1
+            assert sum((head["output"] for head in step["heads"]), []) == step["heads_out"] == block["heads_out"][i]
+        assert trip["logits"] == cache["logits"][i]
+        assert np.allclose(trip["logits"], logits[i], rtol=0, atol=1e-9)
+        assert trip["probabilities"] == tr.softmax(trip["logits"])
+        assert trip["norm_final"]["output"] == cache["normed_final"][i]
+        assert trip["norm_final"]["input"] == cache["blocks"][-1]["output"][i]
+    with pytest.raises(IndexError):
+        tr.token_trip(params, config, ids, len(ids))
+
+
+def test_causal_scores_are_the_scores_that_head_attention_softmaxes():
+    rng = random.Random(3)
+    q, k, v = ([[rng.gauss(0, 1) for _ in range(4)] for _ in range(5)] for _ in range(3))
+    A, _ = tr.head_attention(q, k, v)
+    for i in range(5):
+        scores = tr.causal_scores(q, k, i)
+        assert len(scores) == i + 1
+        assert scores == pytest.approx([np.dot(q[i], kj) / 2 for kj in k[:i + 1]], abs=1e-14)
+        assert A[i] == tr.softmax(scores) + [0.0] * (4 - i)
