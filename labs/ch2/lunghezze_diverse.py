@@ -14,22 +14,26 @@ imparare.
 Anche il training non si accorge della lunghezza. Ogni riga ha il suo
 bersaglio (qui il vettore del token che la segue) e il suo errore; il
 gradiente di W è Xᵀ per gli errori, (2 × n)(n × 2) = 2 × 2: la **somma dei
-suggerimenti** di tutte le righe, ognuno della forma di W. Clicca una riga
-di X per vedere il suo suggerimento, e passa dalla frase corta alla lunga:
-i suggerimenti raddoppiano, il gradiente resta 2 × 2.
+suggerimenti** di tutte le righe, ognuno della forma di W. Le due frasi
+stanno una accanto all'altra: quella lunga porta il doppio dei
+suggerimenti, ma il gradiente resta 2 × 2. Clicca una riga di X per
+seguirla in tutte e due.
 
 In fondo le due frasi finiscono nello stesso **batch**, che vuole righe tutte
 della stessa lunghezza: la corta si allunga con token di riempimento (PAD) e
 una **maschera** di 1 e 0 dice quali righe sono vere. Spegni la maschera: le
 righe di riempimento, che non dicono niente sulla lingua, si mettono a votare
 nel gradiente.
+
+Il laboratorio va per fasi, una alla volta: scegline una dai pulsanti sopra
+la figura; in cima resta, in piccolo, il risultato della fase prima.
 """
 
 from core.attention import attention_weights
 from core.linalg import transpose
 from core.sequence_layer import errors, layer, row_suggestions, squared_loss, weight_gradient
-from labs.kit import (Choice, Slider, Toggle, callout, equation, formula, matrix, num, shape_label, stat, stats,
-                      tag, vector)
+from labs.kit import (Choice, Follow, Slider, Toggle, callout, equation, formula, matrix, num, shape_label, stat,
+                      stats, tag, vector)
 
 TITLE = "Frasi di lunghezze diverse"
 REF = "2.5"
@@ -41,9 +45,11 @@ LONG = ("il", "gatto", "nero", "dorme", "sul", "divano", ".")
 W = [[0.5, -1.0], [1.0, 0.5]]
 LENGTH = len(LONG) - 1
 
+STAGES = (("forme", "1. Le forme: X · W"), ("attention", "2. L'attention, n × n"),
+          ("gradiente", "3. Il gradiente di W"), ("batch", "4. Due frasi in un batch"))
+
 CONTROLS = [
-    Choice("frase", "La frase", (("3", "«il gatto dorme»: 3 token"),
-                                  ("6", "«il gatto nero dorme sul divano»: 6 token")), "3"),
+    Choice("fase", "Che cosa guardare", STAGES, "forme", primary=True),
     Slider("riga", "Riga da seguire (o clicca una riga di X)", 1, LENGTH, 1, 3),
     Toggle("maschera", "Maschera del padding nel batch", True),
 ]
@@ -68,72 +74,142 @@ def gradient_parts(s, mask=None):
             "parts": row_suggestions(s["X"], W, s["T"], mask), "loss": squared_loss(s["X"], W, s["T"], mask)}
 
 
-def compute(p):
-    words = SHORT if p["frase"] == "3" else LONG
+def alone(words):
+    """One sentence on its own: its shapes, its attention table, its gradient."""
     s = sentence(words)
-    n = len(s["X"])
-    s |= {"n": n, "row": min(p["riga"], n) - 1, "W": W, "Y": layer(s["X"], W),
-          "A": attention_weights(s["X"], s["X"]), **gradient_parts(s)}
+    return s | {"n": len(s["X"]), "Y": layer(s["X"], W), "A": attention_weights(s["X"], s["X"]),
+                **gradient_parts(s)}
+
+
+def compute(p):
     short, long_ = sentence(SHORT, LENGTH), sentence(LONG, LENGTH)
     on = p["maschera"]
     batch = [x | gradient_parts(x, x["mask"] if on else None) for x in (short, long_)]
     total = add_matrices(batch[0]["G"], batch[1]["G"])
     right = add_matrices(weight_gradient(short["X"], W, short["T"], short["mask"]),
                          weight_gradient(long_["X"], W, long_["T"]))
-    return s | {"masked": on, "batch": batch, "batch_G": total, "batch_G_right": right}
+    return {"stage": p["fase"], "row": p["riga"] - 1, "W": W, "sentences": [alone(SHORT), alone(LONG)],
+            "masked": on, "batch": batch, "batch_G": total, "batch_G_right": right}
 
 
-def view(s):
-    n, r, tok = s["n"], s["row"], s["tokens"]
-    pick = lambda i, j: (f"riga={i + 1}", f"Segui la riga di «{tok[i]}»")  # noqa: E731
-    shapes = equation(matrix(s["X"], label="X", row_labels=tok, highlight_rows=[r], clickable=pick, part="X"), "·",
-                      matrix(W, label="W"), "=", matrix(s["Y"], label="X·W", row_labels=tok, highlight_rows=[r]))
-    att = matrix(s["A"], label="Attention", row_labels=tok, col_labels=tok, heat=1.0, part="attention",
-                 caption="Ogni riga: quanto quel token guarda i precedenti (somma 1).")
-    grad = equation(matrix(transpose(s["X"]), label="Xᵀ", col_labels=tok, highlight_cols=[r]), "·",
-                    matrix(s["E"], label="E", row_labels=[f"{a} → {b}" for a, b in zip(tok, s["targets"])],
-                           highlight_rows=[r]), "=", matrix(s["G"], label="∂L/∂W", part="G"))
-    parts = []
-    for i, part in enumerate(s["parts"]):
-        parts += ["+"] * bool(i) + [matrix(part, label=tok[i], shape=False, highlight_cells=[
-            (a, b) for a in range(2) for b in range(2)] if i == r else ())]
-    x, e = s["X"][r], s["E"][r]
+def follow(s):
+    """The mask is a matter of the batch: in the other stages it says so."""
+    if s["stage"] != "batch":
+        return {"maschera": Follow(disabled="Conta nella fase 4, quando le due frasi stanno nello stesso batch.")}
+    return {}
+
+
+# ---------------------------------------------------------------- view
+
+
+def stage_buttons(stage):
+    """The stages as buttons above the figure (the same as the «Che cosa guardare» control)."""
+    return tag("div", *(tag("button", name, type="button", class_="lab-chip" + (" is-current" if key == stage else ""),
+                            data_set=f"fase={key}", aria_current="step" if key == stage else None)
+                        for key, name in STAGES), class_="lab-chips lab-ld-stages", role="group", aria_label="Fasi")
+
+
+def recap(*pieces):
+    """The result of the stage before, kept small at the top."""
+    return tag("div", tag("span", "Fase prima:", class_="lab-ld-recap-title"), *pieces, class_="lab-ld-recap")
+
+
+def side_by_side(s, draw):
+    """The same stage for the short and the long sentence, side by side (one under the other on a phone)."""
+    return tag("div", *(tag("section", tag("h4", f"{one['n']} token: «{' '.join(one['tokens'])}»"), *draw(one),
+                            class_="lab-ld-case", data_n=one["n"])
+                        for one in s["sentences"]), class_="lab-ld-pair")
+
+
+def picker(one):
+    tok = one["tokens"]
+    return lambda i, j: (f"riga={i + 1}", f"Segui la riga {i + 1}, «{tok[i]}»")
+
+
+def rows_of(s, one):
+    return [s["row"]] if s["row"] < one["n"] else []
+
+
+def view_shapes(s):
+    def draw(one):
+        n, tok = one["n"], one["tokens"]
+        return [equation(matrix(one["X"], label="X", row_labels=tok, highlight_rows=rows_of(s, one),
+                                clickable=picker(one), part=f"X{n}"), "·", matrix(W, label="W"), "=",
+                         matrix(one["Y"], label="X·W", row_labels=tok, highlight_rows=rows_of(s, one))),
+                formula(f"{shape_label(n, 2)} · {shape_label(2, 2)} = {shape_label(n, 2)}")]
+    return [side_by_side(s, draw),
+            callout("W ha 4 pesi, gli stessi per 3 token e per 6: cambia solo il numero di righe di X e di X·W.")]
+
+
+def view_attention(s):
+    def draw(one):
+        n, tok = one["n"], one["tokens"]
+        return [matrix(one["A"], label="Attention", row_labels=tok, col_labels=tok, heat=1.0, part=f"attention{n}",
+                       highlight_rows=rows_of(s, one)),
+                stats(stat("Caselle", f"{n} × {n} = {n * n}"), stat("Pesi da imparare nella tabella", "0"))]
+    return [recap(*(tag("span", f"X·W {shape_label(one['n'], 2)}", class_="lab-ld-chip") for one in s["sentences"]),
+                  tag("span", f"W sempre {shape_label(2, 2)}", class_="lab-ld-chip")),
+            side_by_side(s, draw),
+            tag("p", "Ogni casella viene dai vettori della frase: prodotto scalare tra due righe di X, diviso per √2, "
+                     "poi la softmax sulla riga. Le caselle sopra la diagonale valgono 0: un token non guarda avanti.")]
+
+
+def view_gradient(s):
+    r = s["row"]
+
+    def draw(one):
+        n, tok = one["n"], one["tokens"]
+        hl = rows_of(s, one)
+        parts = []
+        for i, part in enumerate(one["parts"]):
+            parts += ["+"] * bool(i) + [matrix(part, label=tok[i], shape=False, highlight_cells=[
+                (a, b) for a in range(2) for b in range(2)] if i in hl else ())]
+        drawn = [
+            equation(matrix(one["Y"], label="X·W", row_labels=tok, highlight_rows=hl), "−",
+                     matrix(one["T"], label="T", row_labels=one["targets"], highlight_rows=hl), "=",
+                     matrix(one["E"], label="E", highlight_rows=hl)),
+            equation(matrix(transpose(one["X"]), label="Xᵀ", col_labels=tok, highlight_cols=hl), "·",
+                     matrix(one["E"], label="E", highlight_rows=hl), "=", matrix(one["G"], label="∂L/∂W",
+                                                                                    part=f"G{n}")),
+            formula(f"{shape_label(2, n)} · {shape_label(n, 2)} = {shape_label(2, 2)};   L = {num(one['loss'], 2)}"),
+            tag("p", f"La stessa ∂L/∂W come somma dei {n} suggerimenti, uno per riga:"),
+            equation(*parts, "=", matrix(one["G"], label="∂L/∂W", shape=False)),
+        ]
+        if hl:
+            x, e = one["X"][r], one["E"][r]
+            drawn.append(equation(vector(x, label=f"x «{tok[r]}»"), "·", vector(e, label="e", column=False), "=",
+                                  matrix(one["parts"][r], label="suggerimento")))
+        else:
+            drawn.append(tag("p", f"La riga {r + 1} qui non c'è: la frase ha {n} righe."))
+        return drawn
+    return [recap(*(tag("span", f"attention {one['n']} × {one['n']}, 0 pesi", class_="lab-ld-chip")
+                    for one in s["sentences"])),
+            tag("p", "Il bersaglio di ogni riga è il vettore del token che la segue, l'errore è la differenza; "
+                     "il suggerimento di una riga è il suo vettore in colonna per il suo errore in riga."),
+            side_by_side(s, draw),
+            callout("Il doppio dei token, il doppio dei suggerimenti: il gradiente resta una tabella 2 × 2, come W.")]
+
+
+def view_batch(s):
     b0, b1 = s["batch"]
+    r = s["row"]
     pad_rows = list(range(len(SHORT) - 1, LENGTH))
+    G3, G6 = (one["G"] for one in s["sentences"])
     mask_note = (callout("Con la maschera le righe PAD hanno peso 0: il loro suggerimento è la matrice nulla e il "
                          "gradiente del batch è la somma di quelli delle due frasi vere.", tone="ok")
                  if s["masked"] else
                  callout("Senza maschera le righe PAD votano: suggerimenti che non vengono dalla lingua ma dal "
                          "riempimento spostano il gradiente del batch. Con la maschera sarebbe quello a destra.",
                          tone="warn"))
-    return tag(
-        "div",
-        tag("h3", "1. La frase è una matrice, W è sempre la stessa"), shapes,
-        formula(f"{shape_label(n, 2)} · {shape_label(2, 2)} = {shape_label(n, 2)}: W ha 4 pesi, con 3 token come "
-                "con 6"),
-        tag("h3", f"2. L'attention: una tabella {n} × {n} senza pesi"), att,
-        stats(stat("Caselle della tabella", f"{n} × {n} = {n * n}"), stat("Pesi da imparare nella tabella", "0")),
-        tag("p", "Ogni casella viene dai vettori della frase: prodotto scalare tra due righe di X, diviso per √2, "
-                 "poi la softmax sulla riga. Le caselle sopra la diagonale valgono 0: un token non guarda avanti."),
-        tag("h3", "3. Il gradiente di W: un suggerimento per riga"),
-        tag("p", "Il bersaglio di ogni riga è il vettore del token che la segue. L'errore è la differenza."),
-        equation(matrix(s["Y"], label="X·W", row_labels=tok, highlight_rows=[r]), "−",
-                 matrix(s["T"], label="T", row_labels=s["targets"], highlight_rows=[r]), "=",
-                 matrix(s["E"], label="E", highlight_rows=[r])),
-        grad,
-        formula(f"{shape_label(2, n)} · {shape_label(n, 2)} = {shape_label(2, 2)};   L = ½ Σ ‖xᵢW − tᵢ‖² = "
-                f"{num(s['loss'], 2)}"),
-        equation(*parts, "=", matrix(s["G"], label="∂L/∂W", shape=False)),
-        tag("p", f"Il suggerimento della riga «{tok[r]}» è il suo vettore in colonna per il suo errore in riga: "
-                 "una tabella 2 × 2, come W."),
-        equation(vector(x, label=f"x «{tok[r]}»"), "·", vector(e, label="e", column=False), "=",
-                 matrix(s["parts"][r], label="suggerimento")),
-        tag("h3", "4. Due frasi nello stesso batch"),
+    return [
+        recap(tag("span", "∂L/∂W", class_="lab-ld-chip"), matrix(G3, label="3 token", shape=False),
+              matrix(G6, label="6 token", shape=False)),
         tag("p", f"Il batch è un tensore {shape_label(2, LENGTH, 2)}: la frase corta riceve "
                  f"{LENGTH - len(SHORT) + 1} righe PAD, e la maschera dice quali righe sono vere."),
-        equation(matrix(b0["X"], label="frase 1", row_labels=b0["tokens"], muted_rows=pad_rows),
+        equation(matrix(b0["X"], label="frase 1", row_labels=b0["tokens"], muted_rows=pad_rows, highlight_rows=[r]),
                  vector(b0["mask"], label="maschera"),
-                 matrix(b1["X"], label="frase 2", row_labels=b1["tokens"]), vector(b1["mask"], label="maschera")),
+                 matrix(b1["X"], label="frase 2", row_labels=b1["tokens"], highlight_rows=[r]),
+                 vector(b1["mask"], label="maschera")),
         tag("p", "I suggerimenti della frase 1, riga per riga, comprese le righe PAD:"),
         equation(*[piece for i, m in enumerate(b0["parts"]) for piece in (["+"] * bool(i) + [
             matrix(m, label=b0["tokens"][i], shape=False, muted_rows=(0, 1) if i in pad_rows and s["masked"] else (),
@@ -143,6 +219,13 @@ def view(s):
                  matrix(s["batch_G"], label="∂L/∂W del batch", shape=False, part="batch-G"),
                  *(() if s["masked"] else ("invece di", matrix(s["batch_G_right"], label="con la maschera",
                                                                shape=False)))),
-        mask_note, class_="lab-panel", data_part="lunghezze", data_n=n, data_masked="si" if s["masked"] else "no",
-    )
+        mask_note,
+    ]
 
+
+VIEWS = {"forme": view_shapes, "attention": view_attention, "gradiente": view_gradient, "batch": view_batch}
+
+
+def view(s):
+    return tag("div", stage_buttons(s["stage"]), *VIEWS[s["stage"]](s), class_="lab-panel", data_part="lunghezze",
+               data_stage=s["stage"], data_masked="si" if s["masked"] else "no")

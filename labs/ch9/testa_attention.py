@@ -25,12 +25,16 @@ BERT) anche «il» e «gatto» possono guardare avanti. Accendi poi la seconda
 testa: con altri pesi cerca il verbo, cioè guarda in un altro modo la stessa
 frase (con la maschera il verbo lo vede solo «dorme»). Le uscite delle due teste, messe una accanto all'altra, tornano a 4
 numeri per token.
+
+Il conto va per fasi, una alla volta (i pulsanti sopra la figura, o «Che
+cosa guardare»): ogni fase mostra un prodotto con le sue shape e tiene in
+alto, in piccolo, quello che arriva dalla fase prima.
 """
 
 from core.attention import comparisons, concat_columns, head, is_visible
 from core.linalg import transpose
-from labs.kit import (Bar, Choice, Slider, Toggle, bars, callout, equation, formula, matrix, num, shape_label, stat,
-                      stats, tag, vector_text)
+from labs.kit import (Bar, Choice, Follow, Slider, Toggle, bars, callout, equation, formula, matrix, num, shape_label,
+                      stat, stats, tag, vector_text)
 
 TITLE = "Un'intera testa di attention"
 REF = "9D.2"
@@ -51,7 +55,11 @@ HEAD2 = ([[1, 0], [1, 0], [1, 0], [0, 0]], [[0, 0], [0, 0], [2, 0], [0, 0]], [[0
 QK_NAMES, V_NAMES, V2_NAMES = ("1", "2"), ("chi", "azione"), ("azione", "vivente")
 BIG = 4000  # a long context, to see what the count becomes
 
+STAGES = (("pesi", "1. X e i pesi"), ("qkv", "2. Q, K, V"), ("punteggi", "3. Q Kᵀ"),
+          ("maschera", "4. ÷ √2 e maschera"), ("softmax", "5. Softmax: A"), ("uscite", "6. O = A V"))
+
 CONTROLS = [
+    Choice("fase", "Che cosa guardare", STAGES, "pesi", primary=True),
     Choice("riga", "Token da seguire", tuple((str(i + 1), f"«{t}»") for i, t in enumerate(TOKENS)), "3"),
     Toggle("maschera", "Maschera causale (GPT)", True, help="Spenta: ogni token vede anche quelli dopo (BERT)"),
     Slider("domanda", "Quanto il verbo cerca un soggetto", 0.0, 4.0, 0.5, 2.0,
@@ -65,7 +73,7 @@ def compute(p):
     W_q = [[1, 0], [0, 1], [p["domanda"], 0], [0, 0]]
     h = head(X, W_q, W_K, W_V, causal)
     n = len(TOKENS)
-    state = {"tokens": list(TOKENS), "row": row, "causal": causal, "X": X, "W_q": W_q, "W_k": W_K, "W_v": W_V,
+    state = {"stage": p["fase"], "tokens": list(TOKENS), "row": row, "causal": causal, "X": X, "W_q": W_q, "W_k": W_K, "W_v": W_V,
              **h, "Kt": transpose(h["K"]),
              "masked": [[s if is_visible(i, j, causal) else None for j, s in enumerate(r)]
                         for i, r in enumerate(h["scaled"])],
@@ -82,6 +90,29 @@ def pair(v):
     return vector_text(v).replace(" ", "\u00a0")
 
 
+def follow(s):
+    """The mask acts from stage 4, the second head in the last one: before, they say so."""
+    stage = [key for key, _ in STAGES].index(s["stage"])
+    late = {}
+    if stage < 3:
+        late["maschera"] = Follow(disabled="Conta dalla fase 4, quando i punteggi passano per la maschera.")
+    if stage < 5:
+        late["due_teste"] = Follow(disabled="La seconda testa compare nella fase 6, accanto alle uscite.")
+    return late
+
+
+def stage_buttons(stage):
+    """The stages as buttons above the figure (the same as the «Che cosa guardare» control)."""
+    return tag("div", *(tag("button", name, type="button", class_="lab-chip" + (" is-current" if key == stage else ""),
+                            data_set=f"fase={key}", aria_current="step" if key == stage else None)
+                        for key, name in STAGES), class_="lab-chips lab-ta-stages", role="group", aria_label="Fasi")
+
+
+def recap(*pieces):
+    """What the stage before gave, kept small at the top."""
+    return tag("div", tag("span", "Dalla fase prima:", class_="lab-ta-recap-title"), *pieces, class_="lab-ta-recap")
+
+
 def view(s):
     tokens, r, n = s["tokens"], s["row"], len(s["tokens"])
     names = [f"«{t}»" for t in tokens]
@@ -92,6 +123,9 @@ def view(s):
         return matrix(values, label=label, row_labels=names, col_labels=cols, highlight_rows=[r], clickable=pick,
                       **kw)
 
+    def small(values, label):
+        return matrix(values, label=label)  # only the numbers: the names are in the big matrices below
+
     def heat(values, label, part):
         # no row highlight here: it would cover the colours of the weights
         return matrix(values, label=label, row_labels=names, col_labels=names, clickable=pick, heat=1.0, part=part)
@@ -99,52 +133,64 @@ def view(s):
     def shapes(a, b):
         return formula(f"{shape_label(*a)} · {shape_label(*b)} = {shape_label(a[0], b[1])}")
 
+    masked = [["−∞" if v is None else v for v in row] for row in s["masked"]]
     weights = s["A"][r]
     terms = " + ".join(f"{num(a)} × {pair(v)}" for a, v in zip(weights, s["V"]))
     sub = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
-    parts = [
-        tag("h3", "1. La frase come matrice, i pesi della testa"),
-        mx(s["X"], "X", FEATURES, part="X"),
-        equation(*(matrix(W, label=name, row_labels=FEATURES, col_labels=cols, part=name)
-                   for W, name, cols in ((s["W_q"], "W_q", QK_NAMES), (s["W_k"], "W_k", QK_NAMES),
-                                         (s["W_v"], "W_v", V_NAMES)))),
-        tag("h3", "2. Query, key e value: X · W"),
-        shapes((n, 4), (4, 2)),
-        equation(mx(s["Q"], "Q = X·W_q", QK_NAMES, part="Q"), mx(s["K"], "K = X·W_k", QK_NAMES, part="K"),
-                 mx(s["V"], "V = X·W_v", V_NAMES, part="V")),
-        tag("h3", "3. Ogni query contro ogni key: Q Kᵀ"),
-        shapes((n, 2), (2, n)),
-        equation(mx(s["Q"], "Q"), "·", matrix(s["Kt"], label="Kᵀ", col_labels=names), "=",
-                 mx(s["scores"], "Q Kᵀ", names, highlight_cells=[(r, j) for j in range(n)], part="scores")),
-        tag("h3", "4. Diviso per √2, con la maschera" if s["causal"] else "4. Diviso per √2, senza maschera"),
-        mx([["−∞" if v is None else v for v in row] for row in s["masked"]], "Q Kᵀ / √2", names, part="masked",
-           caption="−∞: un token che viene dopo, da non guardare" if hidden else None),
-        tag("h3", "5. Softmax riga per riga: i pesi A"),
-        equation(heat(s["A"], "A", part="A"), "somme delle righe →",
-                 matrix([[x] for x in s["sums"]], label="somma", shape=False)),
-        tag("p", tag("strong", f"Dove guarda {names[r]}"), ": i pesi della sua riga di A."),
-        bars([Bar(name, a, text=num(a), highlight=a == max(weights), class_="s1")
-              for name, a in zip(names, weights)], label=f"Dove guarda {names[r]}", part="pesi"),
-        tag("h3", "6. Le uscite: O = A V"),
-        shapes((n, n), (n, 2)),
-        equation(mx(s["A"], "A"), "·", mx(s["V"], "V", V_NAMES), "=", mx(s["O"], "O", V_NAMES, part="O")),
-        formula(f"O{r + 1} = ".translate(sub), " + ".join(f"a{r + 1}{j + 1}V{j + 1}".translate(sub) for j in range(n)),
-                f" = {terms} ≈ {pair(s['O'][r])}"),
-    ]
-    if s["second"]:
-        two = s["second"]
-        parts += [tag("h3", "7. Una seconda testa: cerca il verbo"),
-                  equation(heat(two["A"], "A²", part="A2"), mx(two["O"], "O²", V2_NAMES)),
-                  formula(f"[O¹ | O²]: {shape_label(n, 2)} accanto a {shape_label(n, 2)} = {shape_label(n, 4)}"),
-                  mx(two["concat"], "[O¹ | O²]", V_NAMES + V2_NAMES, part="concat")]
-    parts.append(stats(
-        stat("Confronti (prodotti scalari) qui", f"1 + 2 + 3 = {num(s['comparisons'])}" if s["causal"]
-             else f"3 × 3 = {num(s['comparisons'])}"),
-        stat(f"Con n = {num(BIG)} token, {'con' if s['causal'] else 'senza'} maschera, per testa e per strato",
-             f"1 + 2 + … + {num(BIG)} = {num(s['big'])}" if s["causal"]
-             else f"{num(BIG)} × {num(BIG)} = {num(s['big'])}",
-             tone="warn")))
-    if not s["causal"]:
+    stage = s["stage"]
+    if stage == "pesi":
+        parts = [tag("p", "La frase come matrice, una riga per token, e i tre pesi della testa."),
+                 mx(s["X"], "X", FEATURES, part="X"),
+                 equation(*(matrix(W, label=name, row_labels=FEATURES, col_labels=cols, part=name)
+                            for W, name, cols in ((s["W_q"], "W_q", QK_NAMES), (s["W_k"], "W_k", QK_NAMES),
+                                                  (s["W_v"], "W_v", V_NAMES))))]
+    elif stage == "qkv":
+        parts = [recap(small(s["X"], "X")),
+                 tag("p", "Query, key e value: X per ciascuno dei tre pesi."),
+                 shapes((n, 4), (4, 2)),
+                 equation(mx(s["Q"], "Q = X·W_q", QK_NAMES, part="Q"), mx(s["K"], "K = X·W_k", QK_NAMES, part="K"),
+                          mx(s["V"], "V = X·W_v", V_NAMES, part="V"))]
+    elif stage == "punteggi":
+        parts = [recap(small(s["Q"], "Q"), small(s["K"], "K")),
+                 tag("p", "Ogni query contro ogni key: un prodotto scalare per casella."),
+                 shapes((n, 2), (2, n)),
+                 equation(mx(s["Q"], "Q"), "·", matrix(s["Kt"], label="Kᵀ", col_labels=names), "=",
+                          mx(s["scores"], "Q Kᵀ", names, highlight_cells=[(r, j) for j in range(n)], part="scores")),
+                 stats(stat("Confronti (prodotti scalari) qui", f"1 + 2 + 3 = {num(s['comparisons'])}"
+                            if s["causal"] else f"3 × 3 = {num(s['comparisons'])}"),
+                       stat(f"Con n = {num(BIG)} token, {'con' if s['causal'] else 'senza'} maschera, per testa e "
+                            "per strato", f"1 + 2 + … + {num(BIG)} = {num(s['big'])}" if s["causal"]
+                            else f"{num(BIG)} × {num(BIG)} = {num(s['big'])}", tone="warn"))]
+    elif stage == "maschera":
+        parts = [recap(small(s["scores"], "Q Kᵀ")),
+                 tag("p", "Diviso per √2, perché query e key hanno 2 numeri" + (
+                     "; la maschera nasconde i token che vengono dopo." if s["causal"] else ", senza maschera.")),
+                 mx(masked, "Q Kᵀ / √2", names, part="masked",
+                    caption="−∞: un token che viene dopo, da non guardare" if hidden else None)]
+    elif stage == "softmax":
+        parts = [recap(small(masked, "Q Kᵀ / √2")),
+                 tag("p", "La softmax riga per riga: i pesi A, che su ogni riga sommano a 1."),
+                 equation(heat(s["A"], "A", part="A"), "somme delle righe →",
+                          matrix([[x] for x in s["sums"]], label="somma", shape=False)),
+                 tag("p", tag("strong", f"Dove guarda {names[r]}"), ": i pesi della sua riga di A."),
+                 bars([Bar(name, a, text=num(a), highlight=a == max(weights), class_="s1")
+                       for name, a in zip(names, weights)], label=f"Dove guarda {names[r]}", part="pesi")]
+    else:
+        parts = [recap(small(s["A"], "A"), small(s["V"], "V")),
+                 tag("p", "Le uscite: ogni riga di O è la media dei value pesata dalla riga di A."),
+                 shapes((n, n), (n, 2)),
+                 equation(mx(s["A"], "A"), "·", mx(s["V"], "V", V_NAMES), "=", mx(s["O"], "O", V_NAMES, part="O")),
+                 formula(f"O{r + 1} = ".translate(sub), " + ".join(f"a{r + 1}{j + 1}V{j + 1}".translate(sub)
+                                                                   for j in range(n)),
+                         f" = {terms} ≈ {pair(s['O'][r])}")]
+        if s["second"]:
+            two = s["second"]
+            parts += [tag("h3", "Una seconda testa: cerca il verbo"),
+                      equation(heat(two["A"], "A²", part="A2"), mx(two["O"], "O²", V2_NAMES)),
+                      formula(f"[O¹ | O²]: {shape_label(n, 2)} accanto a {shape_label(n, 2)} = {shape_label(n, 4)}"),
+                      mx(two["concat"], "[O¹ | O²]", V_NAMES + V2_NAMES, part="concat")]
+    if not s["causal"] and stage in ("maschera", "softmax", "uscite"):
         parts.append(callout("Senza maschera anche le prime righe guardano avanti: va bene per capire un testo "
                              "(BERT), non per generarlo, dove il futuro non c'è ancora.", tone="warn"))
-    return tag("div", *parts, class_="lab-panel", data_part="testa", data_row=r)
+    return tag("div", stage_buttons(stage), *parts, class_="lab-panel", data_part="testa", data_row=r,
+               data_stage=stage)

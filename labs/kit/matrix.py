@@ -235,9 +235,18 @@ def vector(values, label=None, labels=None, highlight=(), muted=(), column=True,
 def equation(*parts):
     """Matrices, vectors and operators in a row that wraps on small screens:
     equation(matrix(A), "·", matrix(B), "=", matrix(C)). Plain strings are
-    operators (escaped); Html pieces are kept."""
-    items = [p if isinstance(p, Html) else tag("span", p, class_="lab-eq-op" + (" is-text" if len(p) > 2 else ""))
-             for p in parts if p is not None]
+    operators (escaped); Html pieces are kept. An operator stays with the
+    piece after it, so a line breaks before «=», never after it."""
+    items, pending = [], []
+    for p in parts:
+        if p is None:
+            continue
+        if isinstance(p, Html):
+            items.append(tag("span", *pending, p, class_="lab-eq-group") if pending else p)
+            pending = []
+        else:
+            pending.append(tag("span", p, class_="lab-eq-op" + (" is-text" if len(p) > 2 else "")))
+    items += pending
     return tag("div", *items, class_="lab-eq")
 
 

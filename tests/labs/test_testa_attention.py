@@ -14,6 +14,15 @@ def state(**changes):
     return LAB.compute(LAB.parse({k: str(v) for k, v in changes.items()}))
 
 
+def shown(s, stage):
+    """The view of state s at one stage (the lab shows one at a time)."""
+    return str(LAB.view(s | {"stage": stage}))
+
+
+def every_stage(s):
+    return "".join(shown(s, key) for key, _ in LAB.module.STAGES)
+
+
 def reference(s, causal=True):
     """The whole head in numpy, from the state's own X and W's."""
     X, Wq, Wk, Wv = (np.array(s[k], float) for k in ("X", "W_q", "W_k", "W_v"))
@@ -31,7 +40,7 @@ def test_default_reproduces_the_seed_row_of_dorme():
     assert s["tokens"] == ["il", "gatto", "dorme"] and s["row"] == 2 and s["causal"]
     assert [round(a, 2) for a in s["A"][2]] == [0.06, 0.78, 0.15]
     assert s["scores"][2] == pytest.approx([0, 3.6, 1.3], abs=1e-12)  # the design: gatto +3.6, dorme +2.3 over il
-    html = str(LAB.view(s))
+    html = shown(s, "uscite")
     assert "O₃ = a₃₁V₁ + a₃₂V₂ + a₃₃V₃ = 0,06 × " in html
     assert "0,78 × [1\u00a0;\u00a00]" in html and "0,15 × [0\u00a0;\u00a01]" in html
 
@@ -41,7 +50,7 @@ def test_shapes_are_the_guides():
     shapes = {k: np.array(s[k]).shape for k in ("X", "W_q", "W_k", "W_v", "Q", "K", "V", "scores", "A", "O")}
     assert shapes == {"X": (3, 4), "W_q": (4, 2), "W_k": (4, 2), "W_v": (4, 2), "Q": (3, 2), "K": (3, 2),
                       "V": (3, 2), "scores": (3, 3), "A": (3, 3), "O": (3, 2)}
-    html = str(LAB.view(s))
+    html = every_stage(s)
     for line in ("[3\u00a0×\u00a04] · [4\u00a0×\u00a02] = [3\u00a0×\u00a02]",
                  "[3\u00a0×\u00a02] · [2\u00a0×\u00a03] = [3\u00a0×\u00a03]",
                  "[3\u00a0×\u00a03] · [3\u00a0×\u00a02] = [3\u00a0×\u00a02]"):
@@ -68,7 +77,7 @@ def test_the_mask_hides_the_future_without_infinities():
     s = state()
     assert s["A"][0] == [1.0, 0.0, 0.0] and s["A"][1][2] == 0.0
     assert s["masked"][0][1] is None and s["masked"][0][2] is None and s["masked"][1][2] is None
-    assert "−∞" in str(LAB.view(s))
+    assert "−∞" in shown(s, "maschera")
     open_ = state(maschera=0)
     assert all(x is not None for row in open_["masked"] for x in row)
     assert open_["A"][0][1] > 0.5  # without the mask the article looks ahead at its noun
@@ -99,11 +108,11 @@ def test_cost_and_comparisons_say_whether_the_mask_is_on():
     assert state()["comparisons"] == 6 and state(maschera=0)["comparisons"] == 9
     masked, full = state(), state(maschera=0)
     assert masked["big"] == 4000 * 4001 // 2 == 8_002_000 and full["big"] == 16_000_000
-    shown = str(LAB.view(masked))
-    assert "Con n = 4.000 token, con maschera" in shown and "1 + 2 + … + 4.000 = 8.002.000" in shown
-    assert "16" not in re.search(r"Con n = 4.000 token.*?</div>", shown).group(0)
-    shown = str(LAB.view(full))
-    assert "Con n = 4.000 token, senza maschera" in shown and "4.000 × 4.000 = 16.000.000" in shown
+    html = shown(masked, "punteggi")
+    assert "Con n = 4.000 token, con maschera" in html and "1 + 2 + … + 4.000 = 8.002.000" in html
+    assert "16" not in re.search(r"Con n = 4.000 token.*?</div>", html).group(0)
+    html = shown(full, "punteggi")
+    assert "Con n = 4.000 token, senza maschera" in html and "4.000 × 4.000 = 16.000.000" in html
 
 
 def test_the_prose_experiments():
@@ -126,3 +135,24 @@ def test_rows_are_clickable():
     html = str(LAB.view(state()))
     assert {"riga=1", "riga=2", "riga=3"} <= set(re.findall(r'data-set="([^"]+)"', html))
     assert state(riga=1)["row"] == 0
+
+
+def test_one_stage_at_a_time_with_the_one_before_kept_small():
+    s = state(due_teste=1)
+    views = {key: shown(s, key) for key, _ in LAB.module.STAGES}
+    parts = {key: set(re.findall(r'data-part="([^"]+)"', html)) for key, html in views.items()}
+    assert {"X", "W_q", "W_k", "W_v"} <= parts["pesi"] and {"Q", "K", "V"} <= parts["qkv"]
+    assert "scores" in parts["punteggi"] and "masked" in parts["maschera"] and {"A", "pesi"} <= parts["softmax"]
+    assert {"O", "A2", "concat"} <= parts["uscite"]
+    for key, html in views.items():  # each stage shows its own matrices, not the others'
+        assert f'data-stage="{key}"' in html and 'data-set="fase=uscite"' in html
+        assert len(re.findall(r"<figure", html)) <= 8
+    assert "Dalla fase prima:" not in views["pesi"]
+    assert all("Dalla fase prima:" in views[key] for key, _ in LAB.module.STAGES[1:])
+    assert "A²" not in shown(state(), "uscite")  # the second head only when asked
+
+
+def test_the_mask_and_the_second_head_say_when_they_do_nothing():
+    early = LAB.follow(state(fase="pesi"))
+    assert early["maschera"].disabled and early["due_teste"].disabled
+    assert "maschera" not in LAB.follow(state(fase="maschera")) and LAB.follow(state(fase="uscite")) == {}
