@@ -104,7 +104,14 @@ def make_server(directory, port=0, host="127.0.0.1", base="/", no_cache=False):
         "base": "/" + base.strip("/") + "/" if base.strip("/") else "/", "no_cache": no_cache,
         "rules": read_headers(directory)})
     handler = functools.partial(handler_class, directory=str(directory))
-    return http.server.ThreadingHTTPServer((host, port), handler)
+    return QuietServer((host, port), handler)
+
+
+class QuietServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        # a browser that drops a download (a new page, «Riprova», a test) is no error of ours
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 def newest_source_change():

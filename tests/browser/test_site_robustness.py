@@ -1,0 +1,316 @@
+"""The site as a hostile or unlucky reader meets it: under its strict CSP
+(served by the test server from site/_headers), with axe-core, offline after
+one visit, with stalled and corrupted downloads, from disk, under a sub-path,
+racing the URL. One browser for all; pages are walked with instant
+navigation, which is also what keeps this file fast."""
+
+import os
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from playwright.sync_api import expect
+
+import labs
+
+ROOT = Path(__file__).resolve().parents[2]
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+READY = 90_000
+LABS = labs.all_labs()
+
+# every CSP violation of the page, as the browser reports it
+WATCH_CSP = """
+window.cspViolations = [];
+document.addEventListener('securitypolicyviolation',
+  e => window.cspViolations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+"""
+
+
+def go(page, url):
+    """Instant navigation, as a click on a link of the page does it."""
+    page.evaluate("u => { const a = document.createElement('a'); a.href = u; document.body.append(a); a.click(); a.remove(); }",
+                  url)
+
+
+def ready(page, lab_id, timeout=READY):
+    lab = page.locator(f"[data-lab='{lab_id}']")
+    expect(lab).to_have_attribute("data-ready", "true", timeout=timeout)
+    return lab
+
+
+def settle(page):
+    page.wait_for_function("() => document.querySelector('[data-lab]')?.dataset.busy === undefined")
+
+
+def set_value(page, name, value):
+    page.locator(f'[data-param="{name}"]').evaluate(
+        "(el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); }", str(value))
+
+
+@pytest.fixture
+def csp_page(context, site_url):
+    context.add_init_script(WATCH_CSP)
+    context.route("**/__axe.js", lambda route: route.fulfill(path=str(AXE), content_type="text/javascript"))
+    return context.new_page()
+
+
+def test_the_server_sends_the_strict_policy_and_every_page_carries_it(csp_page, site_url):
+    response = csp_page.goto(f"{site_url}{LABS[0].path}")
+    policy = response.headers["content-security-policy"]
+    for part in ("default-src 'self'", "script-src 'self' 'wasm-unsafe-eval' 'sha256-", "style-src 'self';",
+                 "img-src 'self' data:", "worker-src 'self'", "connect-src 'self'"):
+        assert part in policy, part
+    assert "unsafe-inline" not in policy and "'unsafe-eval'" not in policy and "blob:" not in policy
+    meta = csp_page.locator('meta[http-equiv="Content-Security-Policy"]').get_attribute("content")
+    assert meta == policy
+
+
+def test_axe_finds_nothing_serious_on_any_lab_light_or_dark_and_csp_is_never_violated(csp_page, site_url):
+    """axe-core (npm) on every lab page once Python has drawn it: every rule in the
+    light scheme, the contrast again in the dark one. Also: no CSP violation on any page."""
+    page = csp_page
+    page.goto(f"{site_url}{LABS[0].path}")
+    page.add_script_tag(url=f"{site_url}__axe.js")  # same origin: allowed by script-src 'self'
+    found = {"light": {}, "dark": {}}
+    for lab in LABS:
+        go(page, f"{site_url}{lab.path}")
+        ready(page, lab.id)
+        for scheme, options in (("light", "{}"), ("dark", "{runOnly: ['color-contrast']}")):
+            page.evaluate(f"document.body.dataset.mdColorScheme = '{'default' if scheme == 'light' else 'slate'}'")
+            violations = page.evaluate(f"""async () => (await axe.run(document, {options})).violations
+                .filter(v => v.impact === 'critical' || v.impact === 'serious')
+                .map(v => `${{v.id}} ×${{v.nodes.length}}: ${{v.nodes[0].target.join(' ')}}`)""")
+            if violations:
+                found[scheme][lab.id] = violations
+    print("\naxe-core, pagine con violazioni gravi:", found)
+    assert found == {"light": {}, "dark": {}}
+    assert page.evaluate("window.cspViolations") == []
+
+
+def test_palette_search_and_instant_navigation_work_under_the_policy(csp_page, site_url):
+    page = csp_page
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(site_url)
+    page.evaluate("window.sameDocument = true")
+    scheme = page.evaluate("document.body.dataset.mdColorScheme")
+    page.locator("form[data-md-component=palette] label:visible").first.click()
+    expect(page.locator("body")).not_to_have_attribute("data-md-color-scheme", scheme)
+    page.locator("input.md-search__input").click()
+    page.keyboard.type("softmax", delay=30)
+    result = page.locator(".md-search-result__item a").first
+    expect(result).to_be_visible(timeout=15_000)
+    result.click()
+    lab = ready(page, "softmax-temperatura")
+    go(page, f"{site_url}capitolo-1/ombrello/")
+    ready(page, "ombrello", timeout=30_000)
+    set_value(page, "vento", 1)
+    expect(page.locator("[data-lab-live]")).to_contain_text("Neurone dell'ombrello")
+    assert page.evaluate("window.sameDocument") is True, "la navigazione istantanea ha ricaricato la pagina"
+    assert lab.count() == 0
+    assert page.evaluate("window.cspViolations") == []
+    assert errors == []
+
+
+def test_a_late_result_never_writes_its_settings_into_the_next_labs_url(page, site_url):
+    """The race of issue 10: a change, then another lab within a few milliseconds."""
+    for start, query, control, target in (("capitolo-9/alte-dimensioni/", "?d=4096", "seme", "approfondimenti-a/residuo-profondita/"),
+                                          ("capitolo-9/vettori/", "", "ax", "capitolo-9/prodotto-scalare/")):
+        for _ in range(3):
+            page.goto(f"{site_url}{start}{query}")
+            ready(page, start.split("/")[1])
+            page.locator(f'[data-param="{control}"]').focus()
+            page.keyboard.press("End")
+            go(page, f"{site_url}{target}")
+            ready(page, target.split("/")[1], timeout=30_000)
+            page.wait_for_timeout(400)  # the late result has arrived by now
+            assert urlparse(page.url).query == "", page.url
+            assert urlparse(page.url).path.endswith(target)
+
+
+def test_bad_url_values_give_the_labs_default_and_a_comma_decimal_is_read(page, site_url):
+    lab = next(lab for lab in LABS if lab.id == "softmax-temperatura")
+    slider = next(c for c in lab.params_list if c.kind == "slider")
+    for bad in ("abc", "", "NaN", "1e999"):
+        page.goto(f"{site_url}{lab.path}?{slider.name}={bad}")
+        ready(page, lab.id)
+        settle(page)
+        expect(page.locator(f'[data-param="{slider.name}"]')).to_have_value(str(slider.default).removesuffix(".0"))
+        assert slider.name not in parse_qs(urlparse(page.url).query), page.url  # the default is not written back
+    page.goto(f"{site_url}capitolo-2/loss/?p=0,5")
+    ready(page, "loss")
+    settle(page)
+    expect(page.locator('[data-param="p"]')).to_have_value("0.5")
+
+
+def test_enter_and_space_on_a_point_of_a_drawing_set_its_controls(page, site_url):
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{site_url}capitolo-2/loss/")
+    root = ready(page, "loss")
+    points = root.locator("svg [data-set][tabindex='0']")
+    for key, index in (("Enter", 0), (" ", 1)):
+        point = points.nth(index)
+        wanted = dict(pair.split("=") for pair in point.get_attribute("data-set").split(";"))
+        point.focus()
+        page.keyboard.press(key)
+        settle(page)
+        for name, value in wanted.items():
+            expect(root.locator(f'[data-param="{name}"]')).to_have_value(value)
+    assert errors == []
+
+
+def test_the_skip_link_leads_to_the_lab_and_focus_is_visible(page, site_url):
+    page.goto(f"{site_url}capitolo-1/ombrello/")
+    ready(page, "ombrello")
+    page.keyboard.press("Tab")
+    skip = page.locator("a.md-skip", has_text="Vai al laboratorio")
+    expect(skip).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#laboratorio")).to_be_focused()
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('[data-lab]') !== null")
+    slider = page.locator('[data-param="vento"]')
+    slider.focus()
+    page.keyboard.press("Tab")
+    page.keyboard.press("Shift+Tab")
+    outline = slider.evaluate("el => getComputedStyle(el).outlineStyle")
+    assert outline not in ("none", ""), "il cursore non mostra il focus"
+
+
+def test_a_stalled_download_ends_with_the_retry_message(page, site_url):
+    held = []
+    page.route("**/pyodide.asm.wasm", lambda route: held.append(route))  # never answered: a stalled download
+    page.goto(f"{site_url}capitolo-1/ombrello/")
+    lab = page.locator("[data-lab='ombrello']")
+    message = lab.locator("[data-lab-message]")
+    expect(message).to_contain_text("si è fermato", timeout=30_000)  # the worker's stall timeout is 15 s
+    expect(lab.locator("[data-lab-retry]")).to_be_visible()
+    page.unroute("**/pyodide.asm.wasm")
+    lab.locator("[data-lab-retry]").click()
+    ready(page, "ombrello")
+
+
+def test_a_corrupted_wheel_is_named_in_italian_and_retry_recovers(page, site_url, site_dir):
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" and "Uncaught" in m.text else None)
+    wheel = next((site_dir / "pyodide").glob("*.whl"))
+    truncated = wheel.read_bytes()[: wheel.stat().st_size // 2]
+    page.route("**/*.whl", lambda route: route.fulfill(body=truncated, content_type="application/zip"))
+    page.goto(f"{site_url}capitolo-1/ombrello/")
+    lab = page.locator("[data-lab='ombrello']")
+    message = lab.locator("[data-lab-message]")
+    expect(message).to_contain_text("controllo di integrità del pacchetto dei laboratori", timeout=READY)
+    text = message.text_content()
+    assert not re.search(r"Error|Traceback|micropip|Failed|not loaded", text), text
+    page.unroute("**/*.whl")
+    lab.locator("[data-lab-retry]").click()
+    ready(page, "ombrello")
+    assert errors == []
+
+
+def test_an_aborted_wasm_download_leaves_no_unhandled_rejection(page, site_url):
+    uncaught = []
+    page.on("pageerror", lambda e: uncaught.append(str(e)))
+    page.on("console", lambda m: uncaught.append(m.text) if m.type == "error" and ("Uncaught" in m.text or "Failed to fetch" in m.text) else None)
+    page.route("**/pyodide.asm.wasm", lambda route: route.abort())
+    page.goto(f"{site_url}capitolo-1/ombrello/")
+    expect(page.locator("[data-lab-message]")).to_contain_text("non è riuscito", timeout=READY)
+    page.wait_for_timeout(1000)
+    assert uncaught == []
+
+
+def test_opened_from_disk_the_page_says_it_must_be_served(page, site_dir):
+    page.goto((site_dir / "capitolo-1" / "ombrello" / "index.html").as_uri())
+    message = page.locator("[data-lab-message]")
+    expect(message).to_contain_text("va servito da un server web")
+    expect(message).to_contain_text("make serve")
+
+
+def test_missing_pages_get_the_sites_italian_404(page, site_url):
+    response = page.goto(f"{site_url}non/esiste/proprio/")
+    assert response.status == 404
+    expect(page.locator("h1")).to_have_text("Pagina non trovata")
+    assert page.evaluate("[...document.styleSheets].some(s => s.href && s.href.includes('main.'))")
+
+
+def test_every_page_works_offline_after_one_visit(context, site_url, site_dir):
+    """One visit registers sw.js; offline, every lab page opens with its view and
+    Python starts again from the cache. The phases of the first load are shown."""
+    context.add_init_script("""
+        window.phases = new Set();
+        new MutationObserver(() => {
+          const m = document.querySelector('[data-lab-message]');
+          if (m) window.phases.add(m.textContent.replace(/\\d+/g, '#'));
+        }).observe(document, {subtree: true, childList: true, characterData: true});
+    """)
+    page = context.new_page()
+    page.goto(f"{site_url}capitolo-1/ombrello/")
+    ready(page, "ombrello")
+    phases = " ".join(page.evaluate("[...window.phases]"))
+    for phase in ("download, #", "avvio di Python", "caricamento dei laboratori"):
+        assert phase in phases, phases
+    page.wait_for_function("async () => (await navigator.serviceWorker.ready) && navigator.serviceWorker.controller",
+                           timeout=READY)
+    cached = page.evaluate("""async () => {
+        const names = (await caches.keys()).filter(n => n.startsWith('laboratori-llm-'));
+        let bytes = 0, files = 0;
+        for (const request of await (await caches.open(names[0])).keys()) {
+          bytes += (await (await caches.open(names[0])).match(request)).headers.get('content-length') * 1 || 0;
+          files += 1;
+        }
+        return {names, bytes, files};
+    }""")
+    print(f"\nservice worker: cache {cached['names']}, {cached['files']} file, {cached['bytes']} byte")
+    assert len(cached["names"]) == 1 and cached["files"] > len(LABS)
+    context.set_offline(True)
+    results = {}
+    for lab in LABS:
+        page.goto(f"{site_url}{lab.path}?seme=3")
+        view = page.locator(f"[data-lab='{lab.id}'] [data-lab-view]")
+        results[lab.id] = bool(view.count() and view.inner_html().strip())
+    print("offline:", results)
+    assert all(results.values()), [k for k, ok in results.items() if not ok]
+    ready(page, LABS[-1].id)  # Python itself, from the cache
+    go(page, f"{site_url}{LABS[0].path}")
+    ready(page, LABS[0].id, timeout=30_000)
+    context.set_offline(False)
+
+
+@pytest.fixture(scope="module")
+def sub_path_site(tmp_path_factory):
+    """The site built for https://host/sub/ and served at /sub/ by the test server."""
+    from serve import make_server
+
+    work = tmp_path_factory.mktemp("sub")
+    env = {**os.environ, "SITE_URL": "http://127.0.0.1:8000/sub/", "LABS_BUILD_DIR": str(work / "build"),
+           "LABS_SITE_DIR": str(work / "site")}
+    subprocess.run([sys.executable, str(ROOT / "build.py")], env=env, check=True, capture_output=True)
+    server = make_server(work / "site", base="/sub/")
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield work / "site", f"http://127.0.0.1:{server.server_port}/sub/"
+    server.shutdown()
+
+
+def test_a_deploy_under_a_sub_path_works(page, sub_path_site):
+    site, url = sub_path_site
+    failed = []
+    page.on("response", lambda r: failed.append(r.url) if r.status >= 400 else None)
+    page.goto(f"{url}capitolo-1/ombrello/")
+    ready(page, "ombrello")
+    set_value(page, "vento", 1)
+    expect(page.locator('[data-part="rete"] [data-decision]')).to_have_attribute("data-decision", "no")
+    go(page, f"{url}capitolo-9/vettori/")
+    ready(page, "vettori", timeout=30_000)
+    assert failed == []
+    not_found = (site / "404.html").read_text(encoding="utf-8")
+    assert 'href="/assets/' not in not_found and 'src="/assets/' not in not_found
+    response = page.goto(f"{url}a/b/c/manca/")
+    assert response.status == 404
+    expect(page.locator("h1")).to_have_text("Pagina non trovata")
+    assert failed == [response.url]  # the page itself; its styles and scripts all load under /sub/
