@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: setup build serve test test-fast bench browser clean
+.PHONY: setup build serve test test-fast bench shots layout browser clean
 
 # A venv with a Python >= 3.12 (pyodide-build needs it), found by scripts/find-python.sh.
 $(VENV)/.installed: pyproject.toml
@@ -46,5 +46,13 @@ test-fast: build
 bench: build browser
 	$(PY) scripts/bench.py
 
+# a screenshot of every lab, phone and desktop, light and dark, in shots/ (open shots/index.html)
+shots: build browser
+	$(PY) scripts/shots.py --dark
+
+# how many labs fail each layout check (page width, sideways scroll, text size, overlaps), phone and desktop
+layout: build browser
+	$(PY) scripts/layout_check.py
+
 clean:
-	rm -rf site build dist *.egg-info
+	rm -rf site build dist shots *.egg-info

@@ -41,7 +41,7 @@ LOGITS = tuple(math.log(1000 * p) for p in PROBS.values())  # softmax gives back
 
 CONTROLS = [
     Choice("giusto", "Token giusto", tuple((t, f"«{t}»") for t in TOKENS), "Parigi"),
-    Slider("eta", "Passo η", 0.0, 3.0, 0.1, 1.0, help="Quanto spostare i logit contro il gradiente"),
+    Slider("eta", "Passo η", 0.0, 3.0, 0.1, 1.0, help="Quanto spostare i logit contro il gradiente", primary=True),
 ]
 
 

@@ -38,7 +38,7 @@ ARRIVED = 0.01  # «arrived» once less than 1 % of the starting distance is lef
 TRIES = (("0,01", 0.01), ("0,2", 0.2), ("0,5", 0.5), ("0,9", 0.9), ("1", 1.0), ("1,1", 1.1))
 
 CONTROLS = [
-    Slider("eta", "Learning rate η", 0.01, 1.2, 0.01, 0.2),
+    Slider("eta", "Learning rate η", 0.01, 1.2, 0.01, 0.2, primary=True),
     Slider("w0", "Punto di partenza w₀", -3.0, 9.0, 0.5, -1.0),
     Slider("passi", "Numero di passi", 1, 30, 1, 15),
 ]

@@ -40,7 +40,7 @@ CURVE = tuple((p, cross_entropy(p)) for p in sorted({*(P_MIN * 1.07 ** k for k i
 
 TICKS = (0, 0.12, 0.25, 0.5, 0.75, 1)
 
-CONTROLS = [Slider("p", "Probabilità data al token giusto", P_MIN, 1.0, 0.001, 0.12)]
+CONTROLS = [Slider("p", "Probabilità data al token giusto", P_MIN, 1.0, 0.001, 0.12, primary=True)]
 
 
 def compute(params):

@@ -41,7 +41,7 @@ CONTROLS = [
         Slider("totale", "Passi in tutto", 10000, 1000000, 10000, 500000),
         Slider("minimo", "η finale (% del picco)", 0, 50, 5, 10),
     )),
-    Slider("passo", "Passo da guardare", 0, 1000000, 500, 100000),
+    Slider("passo", "Passo da guardare", 0, 1000000, 500, 100000, primary=True),
 ]
 
 

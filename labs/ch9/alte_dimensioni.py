@@ -44,7 +44,7 @@ DIRECTIONS = 40  # 780 pairs: enough for a smooth histogram, cheap enough at d =
 BINS = 40
 
 CONTROLS = [
-    Choice("d", "Dimensione d", tuple((str(d), num(d)) for d in DIMENSIONS), "3"),
+    Choice("d", "Dimensione d", tuple((str(d), num(d)) for d in DIMENSIONS), "3", primary=True),
     Slider("seme", "Seme dei numeri casuali", 1, 100, 1, 1),
     Toggle("zoom", "Zoom: asse da −5/√d a +5/√d", False),
 ]

@@ -53,10 +53,11 @@ T_TICKS = tuple((v, num(v, 1 if v < 1 else 0)) for v in (0.1, 0.2, 0.5, 1, 2, 5)
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 CONTROLS = [
-    Slider("temperatura", "Temperatura T", T_MIN, T_MAX, 0.05, 1.0),
+    Slider("temperatura", "Temperatura T", T_MIN, T_MAX, 0.05, 1.0, primary=True),
     Slider("aggiunta", "Aggiungi a tutti i logit", 0, 1000, 100, 0,
            help="Stesse probabilità, ma senza la sottrazione del massimo gli esponenziali esplodono"),
-    Group("Logit dei candidati", tuple(Slider(name, f"«{name}»", -5.0, 10.0, 0.1, z) for name, z in CANDIDATES)),
+    Group("Logit dei candidati", tuple(Slider(name, f"«{name}»", -5.0, 10.0, 0.1, z) for name, z in CANDIDATES),
+          open=False),
     Group("Campionamento vero", (
         Slider("estrazioni", "Token da estrarre", 1, 500, 1, 20),
         Slider("seme", "Seme dei numeri casuali", 1, 999, 1, 1),

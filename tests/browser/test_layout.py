@@ -1,0 +1,35 @@
+"""Every lab's layout, in Chromium, at a phone (390 × 844) and a desktop
+(1280 × 900) size, in the light and the dark scheme, at three states: its
+default, every control at its top (a stepped lab at its last step), every
+control at its bottom (the middle step).
+
+One test per size walks all the labs in one page (mkdocs-material's instant
+navigation keeps Python loaded) and measures each state with one evaluate;
+scripts/layout_check.py has the rules, the states and the measuring code,
+and prints the same checks as a count of failing labs:
+- the page is never wider than the screen;
+- nothing inside a lab scrolls or sticks out sideways (on a phone, a frame
+  the kit marks with data-scroll-frame may scroll, with a shadow on the side
+  that has more: a figure whose text would otherwise shrink under 11 px);
+- every text, in SVG or HTML, renders at ≥ 11 CSS px (font size × the scale
+  of the SVG's screen transform);
+- no two SVG texts of one figure overlap by more than 2 px, and none leaves
+  its figure.
+"""
+
+import pytest
+
+import labs
+from layout_check import SIZES, check_labs, details, summary
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_every_lab_fits_the_screen_with_legible_text(browser, site_url, size):
+    lab_list = labs.all_labs()
+    page = browser.new_page()
+    try:
+        failures = check_labs(page, site_url, lab_list, size)
+    finally:
+        page.close()
+    assert not failures, "\n".join([f"{size}: laboratori che non passano un controllo"] + summary(failures, lab_list)
+                                   + details(failures))
