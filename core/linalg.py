@@ -3,6 +3,12 @@
 A vector is a list of numbers; a matrix is a list of rows, each a list of
 the same length. Shapes are checked, and a mismatch raises ShapeError with
 a message that names both shapes.
+
+One convention for every product in core/: a matrix acts on a vector from
+the left, M·v (matvec), one dot product per row of M. Tokens are the rows of
+a matrix X, so a layer applied to every token is X·W (matmul); applied to a
+single token x it is x·W = Wᵀ·x, written matvec(transpose(W), x): the same
+numbers, and no second function for them.
 """
 
 import math
