@@ -674,6 +674,36 @@ def batch_for_step(ids, config, batch_size, seed, step):
     return sample_batch(ids, config, batch_size, seeded_rng(seed * 1_000_003 + step))
 
 
+def text_windows(ids, context, limit=None):
+    """ids cut into consecutive windows of up to context + 1 tokens, each
+    starting on the last token of the one before: every pair (ids[n],
+    ids[n+1]) is predicted in exactly one window, as in a training window
+    (the first token of a window is read with no context before it). With
+    limit, at most that many windows, evenly spaced along the text."""
+    starts = list(range(0, len(ids) - 1, context))
+    if limit is not None and len(starts) > limit:
+        starts = [starts[round(k * (len(starts) - 1) / (limit - 1))] for k in range(limit)] if limit > 1 else starts[:1]
+    return [(ids[s:s + context][:len(ids) - 1 - s], ids[s + 1:s + context + 1]) for s in starts]
+
+
+def text_loss(params, config, ids, limit=None):
+    """The mean loss per predicted token over a text (a list of IDs), read in
+    the windows of text_windows: what the model pays on the whole text, not
+    on one batch. Windows of the same length go through the model together."""
+    by_length = {}
+    for inputs, targets in text_windows(ids, config.context, limit):
+        by_length.setdefault(len(inputs), []).append((inputs, targets))
+    total, count = 0.0, 0
+    for length, windows in by_length.items():
+        logits = transformer_forward(params, config, [w[0] for w in windows])["logits"]
+        loss, _ = cross_entropy_rows(logits, flat_targets([w[1] for w in windows], config))
+        total += loss * length * len(windows)
+        count += length * len(windows)
+    if not count:
+        raise ValueError("servono almeno due token per misurare la loss di un testo")
+    return total / count
+
+
 # --- generation ----------------------------------------------------------------
 
 def next_token(logits, temperature, rng):

@@ -398,3 +398,36 @@ def test_causal_scores_are_the_scores_that_head_attention_softmaxes():
         assert len(scores) == i + 1
         assert scores == pytest.approx([np.dot(q[i], kj) / 2 for kj in k[:i + 1]], abs=1e-14)
         assert A[i] == tr.softmax(scores) + [0.0] * (4 - i)
+
+
+@pytest.mark.parametrize("n", [2, 5, 9, 10, 17, 40])
+def test_text_windows_predict_every_pair_of_the_text_once(n):
+    ids = list(range(100, 100 + n))
+    windows = tr.text_windows(ids, 4)
+    assert all(0 < len(i) == len(t) <= 4 and t[:-1] == i[1:] for i, t in windows)
+    assert sorted(p for i, t in windows for p in zip(i, t)) == list(zip(ids, ids[1:]))
+    few = tr.text_windows(ids, 4, limit=3)
+    starts = [windows.index(w) for w in few]
+    assert len(few) == min(3, len(windows)) and starts == sorted(set(starts)) and starts[0] == 0
+    if len(windows) > 3:
+        assert starts[-1] == len(windows) - 1  # spread over the whole text, not its beginning
+    assert tr.text_windows(ids, 4, limit=1) == windows[:1]
+
+
+def test_text_loss_is_the_mean_over_every_predicted_token_against_numpy():
+    config = tiny(n_layers=1)
+    params = lively_params(config)
+    rng = random.Random(5)
+    ids = [rng.randrange(config.vocab_size) for _ in range(23)]  # 22 pairs: windows of 5, 5, 5, 5 and 2
+    losses = []
+    for inputs, targets in tr.text_windows(ids, config.context):
+        logits, _ = np_forward(params, config, [inputs])
+        z = logits - logits.max(1, keepdims=True)
+        losses += list(-(z - np.log(np.exp(z).sum(1, keepdims=True)))[np.arange(len(targets)), targets])
+    assert len(losses) == 22
+    assert tr.text_loss(params, config, ids) == pytest.approx(np.mean(losses), abs=1e-9)
+    part = tr.text_windows(ids, config.context, limit=2)  # the first window and the last, of 2 tokens
+    expected = sum(loss_of(params, config, [i], [t]) * len(t) for i, t in part) / sum(len(t) for _, t in part)
+    assert tr.text_loss(params, config, ids, limit=2) == pytest.approx(expected, abs=1e-12)
+    with pytest.raises(ValueError):
+        tr.text_loss(params, config, ids[:1])
