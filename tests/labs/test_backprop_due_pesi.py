@@ -150,7 +150,7 @@ def test_the_curve_shows_each_loss_once_the_page_has_shown_it():
 
 
 def graph_texts(html):
-    svg = html.split("<svg", 1)[1].split("</svg>", 1)[0]
+    svg = re.search(r'<svg[^>]*class="lab-svg[^"]*"[^>]*>(.*?)</svg>', html, re.S).group(1)  # not the size strut
     return [t for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)]
 
 
