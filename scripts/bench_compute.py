@@ -160,14 +160,18 @@ def main():
     global CLOCK
     CLOCK = time.perf_counter if args.wall else time.process_time
     wanted = set(filter(None, args.labs.split(",")))
+    unknown = wanted - {lab.id for lab in labs.all_labs()}
+    if unknown:
+        parser.error(f"laboratori sconosciuti: {', '.join(sorted(unknown))} (elenco: python -m labs list)")
     chosen = [lab for lab in labs.all_labs() if not wanted or lab.id in wanted]
     results = {}
     for lab in chosen:
         results[lab.id] = {"ref": lab.ref, **bench(lab, args.repeat)}
         print(f"  {lab.ref:6} {lab.id}: {results[lab.id]['median']:.1f} ms", file=sys.stderr, flush=True)
     clock = "tempo reale" if args.wall else "CPU"
+    python = "Pyodide" if sys.platform == "emscripten" else "CPython"  # it also runs inside Pyodide (Node)
     print(f"{'lab':6} {'id':24} {'default':>8} {'mediana':>8} {'p95':>8} {'max':>8} {'angolo':>8} {'kB':>6}"
-          f"  (ms, CPython, {clock}; kB: HTML all'angolo)")
+          f"  (ms, {python}, {clock}; kB: HTML all'angolo)")
     for lab_id, r in sorted(results.items(), key=lambda item: -item[1]["p95"]):
         flag = f"  ← fuori budget ({MEDIAN_BUDGET:g}/{P95_BUDGET:g} ms)" if over(r) else ""
         print(f"{r['ref']:6} {lab_id:24} {r['default']:8.1f} {r['median']:8.1f} {r['p95']:8.1f} {r['max']:8.1f} "
