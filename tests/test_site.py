@@ -33,7 +33,8 @@ def test_home_and_navigation_list_every_lab(site_dir):
 
 def test_pyodide_runtime_and_our_wheel_are_served(site_dir):
     runtime = site_dir / "pyodide"
-    lock = json.loads((runtime / "pyodide-lock.json").read_text())
+    (lockfile,) = runtime.glob("pyodide-lock.*.json")  # named by its content hash
+    lock = json.loads(lockfile.read_text())
     ours = lock["packages"]["laboratori-llm"]
     wheel = runtime / ours["file_name"]
     assert hashlib.sha256(wheel.read_bytes()).hexdigest() == ours["sha256"]
@@ -90,3 +91,56 @@ def test_each_lab_stylesheet_is_served_scoped_and_the_global_one_has_none(site_d
     assert not re.search(r"\.lab-(mt|bpe|bg|bigram|ev|decision)\b", kit)
     page_ = page(site_dir, labs.get("transformer-miniatura"))
     assert 'href="../../assets/labs/lab-styles.css"' in page_
+
+
+def test_every_page_carries_the_strict_csp_with_the_hash_of_each_inline_script(site_dir):
+    import base64
+
+    headers = (site_dir / "_headers").read_text(encoding="utf-8")
+    policy = re.search(r"Content-Security-Policy: (.*)", headers).group(1)
+    assert "'unsafe-inline'" not in policy and "'unsafe-eval'" not in policy
+    for path in site_dir.rglob("*.html"):
+        text = path.read_text(encoding="utf-8")
+        assert f'<meta http-equiv="Content-Security-Policy" content="{policy}">' in text, path
+        assert text.index("Content-Security-Policy") < text.index("<script"), path
+        for attributes, body in re.findall(r"<script(?![^>]*\bsrc=)([^>]*)>(.*?)</script>", text, re.S):
+            if "application/json" not in attributes:
+                digest = base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
+                assert f"'sha256-{digest}'" in policy, path
+        assert not re.search(r"<[^>]+\sstyle=", text), f"{path}: style-src 'self' blocks style attributes"
+
+
+def test_the_wheel_and_lockfile_are_named_by_their_content_and_pages_name_that_lockfile(site_dir):
+    runtime = site_dir / "pyodide"
+    (lockfile,) = runtime.glob("pyodide-lock.*.json")
+    assert hashlib.sha256(lockfile.read_bytes()).hexdigest()[:12] in lockfile.name
+    wheel = runtime / json.loads(lockfile.read_text())["packages"]["laboratori-llm"]["file_name"]
+    assert hashlib.sha256(wheel.read_bytes()).hexdigest()[:12] in wheel.name
+    for lab in labs.all_labs():
+        assert f'data-lockfile="{lockfile.name}"' in page(site_dir, lab)
+
+
+def test_the_service_worker_lists_every_page_and_file_with_its_sha256(site_dir):
+    import base64
+
+    sw = (site_dir / "sw.js").read_text(encoding="utf-8")
+    build = re.search(r'const BUILD = "(\w+)";', sw).group(1)
+    files = dict(json.loads(re.search(r"const FILES = (.*);", sw).group(1)))
+    assert build != "dev" and "./" in files and "404.html" in files
+    for lab in labs.all_labs():
+        assert lab.path in files
+    for url, integrity in files.items():
+        path = site_dir / (url + "index.html" if url.endswith("/") else url).removeprefix("./")
+        if integrity:
+            assert integrity == "sha256-" + base64.b64encode(hashlib.sha256(path.read_bytes()).digest()).decode(), url
+    assert any(name.startswith("pyodide/") and name.endswith(".whl") for name in files)
+
+
+def test_formulas_are_rendered_at_build_time_without_katex_javascript(site_dir):
+    text = page(site_dir, next(lab for lab in labs.all_labs() if lab.id == "loss"))
+    assert '<div class="lab-math"><span class="katex-display">' in text and "<math" in text
+    assert "$$" not in text and "katex.min.js" not in text
+    css = (site_dir / "assets" / "katex" / "katex.css").read_text(encoding="utf-8")
+    for font in re.findall(r"url\((fonts/[^)]+)\)", css):
+        assert (site_dir / "assets" / "katex" / font).exists(), font
+    assert ".kx-" in (site_dir / "assets" / "katex" / "formulas.css").read_text(encoding="utf-8")

@@ -1,9 +1,9 @@
-"""Per far scendere un errore bisogna prima misurarlo con un numero. Il
+r"""Per far scendere un errore bisogna prima misurarlo con un numero. Il
 modello ha diviso la sua fiducia tra tutti i token possibili; la
 **cross-entropy** guarda soltanto la quota toccata al token giusto, p, e ne
 prende il logaritmo (naturale) cambiato di segno:
 
-    loss = −log p
+$$L = -\log p$$
 
 Se il modello dava il 100 % al token giusto, la loss è 0. Quando p cala la
 loss cresce, e sempre più in fretta: ogni volta che p si dimezza la loss

@@ -1,8 +1,10 @@
-"""Quanto costa allenare un modello da zero? Il conto sta in una riga: per
+r"""Quanto costa allenare un modello da zero? Il conto sta in una riga: per
 ogni parametro e per ogni token del corpus servono circa **6 operazioni**,
 2 nel forward pass (una moltiplicazione e una somma) e 4 nel backward pass.
 Per un 7B allenato su 2.000 miliardi di token, come Llama 2: 6 × 7 × 10⁹ ×
 2 × 10¹² ≈ 8 × 10²² operazioni.
+
+$$C \approx 6\,N\,D = 6 \times 7 \cdot 10^{9} \times 2 \cdot 10^{12} \approx 8{,}4 \cdot 10^{22}$$
 
 Nessuna GPU lavora sempre al massimo: aspetta i dati, si sincronizza con le
 altre. Con un'A100 (312 mila miliardi di operazioni al secondo in bf16)

@@ -1,7 +1,9 @@
-"""Dopo «il gatto dorme sul …» il modello dà a ogni token del vocabolario un
+r"""Dopo «il gatto dorme sul …» il modello dà a ogni token del vocabolario un
 **logit**, un punteggio qualsiasi, positivo o negativo. La **softmax** lo
 trasforma in probabilità: eleva e a ogni punteggio e divide per la somma,
 così i numeri diventano positivi e sommano a 1. Qui i candidati sono sei.
+
+$$p_i = \frac{e^{z_i}}{\sum_{j=1}^{6} e^{z_j}}$$
 
 Prima, però, si sottrae il punteggio più alto a tutti. Il risultato non
 cambia (è come dividere numeratore e denominatore per lo stesso numero), ma
@@ -17,6 +19,8 @@ grafico in basso segue la probabilità del primo al variare di T (clicca un
 punto per passare a quella temperatura). I **candidati effettivi** sono la
 perplexity della distribuzione, e elevato alla sua entropia: 1 quando un
 token prende tutto, 6 quando sono tutti alla pari.
+
+$$p_i = \frac{e^{z_i / T}}{\sum_{j} e^{z_j / T}}$$
 
 La temperatura conta solo quando il modello genera testo; il training e la
 loss usano sempre T = 1. La scelta **greedy** prende sempre il token più

@@ -1,4 +1,4 @@
-"""Qui si parte dall'inizio: dai vettori dei token. La frase «il gatto
+r"""Qui si parte dall'inizio: dai vettori dei token. La frase «il gatto
 dorme» entra come una matrice **X** con una riga per token e quattro numeri
 per riga, uno per caratteristica (articolo, nome, verbo, vivente). La testa
 possiede tre matrici di pesi 4 × 2, **W_q**, **W_k** e **W_v**: moltiplicando
@@ -12,6 +12,8 @@ maschera causale nasconde i token che vengono dopo, la softmax trasforma
 ogni riga in pesi che sommano a 1. Infine **O = A V**: la riga di un token è
 la media dei value pesata dalla sua riga di A. Accanto a ogni prodotto sono
 scritte le shape, e in nessun punto compare una dimensione misteriosa.
+
+$$Q = X W_q,\quad K = X W_k,\quad V = X W_v,\qquad O = \mathrm{softmax}\!\left(\frac{Q K^{\top}}{\sqrt{d_k}} + M\right) V$$
 
 Segui la riga di «dorme»: la sua query cerca un soggetto e trova «gatto»,
 che prende 0,78 del peso; a «il» resta 0,06, a «dorme» stesso 0,15. Il suo

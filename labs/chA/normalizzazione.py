@@ -1,4 +1,4 @@
-"""Prima di entrare nell'attention e poi nella rete feed-forward, il vettore
+r"""Prima di entrare nell'attention e poi nella rete feed-forward, il vettore
 di ogni token passa per una **normalizzazione**: i suoi numeri vengono
 riportati a una scala standard, qualunque fosse quella di partenza. Conta
 solo quel vettore: gli altri token e gli altri esempi del batch non
@@ -11,11 +11,15 @@ deviazione standard è circa 1,63 e si arriva a circa [−1,22 ; 0 ; 1,22].
 Alla fine due parametri appresi, una scala γ e uno spostamento β, permettono
 al modello di allargare o spostare il risultato se gli serve.
 
+$$\mathrm{LayerNorm}(x)_i = \gamma\,\frac{x_i - \mu}{\sqrt{\sigma^2 + \varepsilon}} + \beta$$
+
 La **RMSNorm**, usata da LLaMA e da molti modelli recenti, salta la prima
 mossa: divide e basta, per la radice della media dei quadrati (RMS). Con
 [2, 4, 6] la media dei quadrati è 56/3, la radice circa 4,32, e il vettore
 diventa circa [0,46 ; 0,93 ; 1,39]: tutti positivi come prima. Fa un
 passaggio in meno sui numeri e non ha il parametro β.
+
+$$\mathrm{RMSNorm}(x)_i = \gamma\,\frac{x_i}{\sqrt{\frac{1}{d}\sum_{j=1}^{d} x_j^2 + \varepsilon}}$$
 
 Prova lo slider **aggiungi c**: somma lo stesso numero a ogni componente.
 La LayerNorm non se ne accorge, perché la media si sposta di c e la

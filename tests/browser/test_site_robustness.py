@@ -80,7 +80,9 @@ def test_axe_finds_nothing_serious_on_any_lab_light_or_dark_and_csp_is_never_vio
         go(page, f"{site_url}{lab.path}")
         ready(page, lab.id)
         for scheme, options in (("light", "{}"), ("dark", "{runOnly: ['color-contrast']}")):
-            page.evaluate(f"document.body.dataset.mdColorScheme = '{'default' if scheme == 'light' else 'slate'}'")
+            # the theme's colour transitions last 0.25 s: measure once they are over
+            page.evaluate(f"""async () => {{ document.body.dataset.mdColorScheme = '{'default' if scheme == 'light' else 'slate'}';
+                                            await new Promise(r => setTimeout(r, 400)); }}""")
             violations = page.evaluate(f"""async () => (await axe.run(document, {options})).violations
                 .filter(v => v.impact === 'critical' || v.impact === 'serious')
                 .map(v => `${{v.id}} ×${{v.nodes.length}}: ${{v.nodes[0].target.join(' ')}}`)""")
