@@ -34,9 +34,10 @@ ReLU conta quanti dei 64 neuroni restano accesi. E scrivi una frase tua,
 come «il gatto corre nel»: nel corpus il gatto non corre mai, eppure la testa
 1 va dritta sul verbo, con quasi tutto il peso, e il modello punta sul prato.
 
-I pesi vengono da un allenamento vero (300 passi di Adam con core/, semi
-fissi), fatto una volta sola e salvato accanto al laboratorio: rifarlo a
-ogni visita costerebbe secondi. Un test lo ripete e trova gli stessi pesi.
+I pesi vengono da un allenamento vero (300 passi di Adam, con semi fissi e
+lo stesso codice Python che fa i conti di questa pagina), fatto una volta
+sola e salvato accanto al laboratorio: rifarlo a ogni visita costerebbe
+secondi. Un test lo ripete e trova gli stessi pesi.
 """
 
 import math
@@ -162,10 +163,10 @@ def rms_of(n):
 
 def strip(values, before, label):
     """The 64 numbers of the feed-forward as thin bars around zero, the dashed ones before this step."""
-    col, pad, height = 6, 20, 150
-    width, mid = len(values) * col + 2 * pad, 75
+    col, pad, height, mid, reach = 6, 20, 160, 72, 56  # reach: the tallest bar, above or below the zero line
+    width = len(values) * col + 2 * pad
     hi = max([abs(v) for v in values + (before or [])] + [1e-9])
-    y = lambda v: mid - (height / 2 - 16) * v / hi  # noqa: E731
+    y = lambda v: mid - reach * v / hi  # noqa: E731
     parts = [line(pad, mid, width - pad, mid, class_="lab-bar-zero")]
     for k, v in enumerate(values):
         x = pad + k * col
@@ -177,7 +178,7 @@ def strip(values, before, label):
                               class_="lab-bar-before"))
         parts.append(group(*shape, data_value=round(v, 12)))
     for k in (1, 16, 32, 48, 64):
-        parts.append(text(pad + (k - 0.5) * col, height - 4, str(k), class_="lab-bar-label"))
+        parts.append(text(pad + (k - 0.5) * col, height - 14, str(k), class_="lab-bar-label"))
     return tag("div", svg(width, height, *parts, label=label, class_="lab-svg lab-bars", text=14),
                class_="lab-gt-strip", data_part="barre")
 
