@@ -136,6 +136,21 @@ def test_a_late_result_never_writes_its_settings_into_the_next_labs_url(page, si
             assert urlparse(page.url).path.endswith(target)
 
 
+def test_a_link_to_the_lab_itself_keeps_its_settings(page, site_url):
+    page.goto(f"{site_url}capitolo-1/ombrello/")
+    ready(page, "ombrello")
+    set_value(page, "vento", 1)
+    expect(page).to_have_url(re.compile(r"vento=1"))
+    page.locator("input.md-search__input").click()
+    page.keyboard.type("ombrello", delay=30)
+    result = page.locator(".md-search-result__item > a[href$='ombrello/']").first
+    expect(result).to_be_visible(timeout=15_000)
+    result.click()
+    expect(page.locator('[data-param="vento"]')).to_have_value("1")
+    assert "vento=1" in page.url
+    assert not page.evaluate("document.getElementById('__search').checked")
+
+
 def test_bad_url_values_give_the_labs_default_and_a_comma_decimal_is_read(page, site_url):
     lab = next(lab for lab in LABS if lab.id == "softmax-temperatura")
     slider = next(c for c in lab.params_list if c.kind == "slider")

@@ -605,4 +605,18 @@ function mountLabs() {
 if (window.document$) window.document$.subscribe(mountLabs);
 else document.addEventListener("DOMContentLoaded", mountLabs);
 
+// A link to the lab's own page (the sidebar, a search result) keeps the lab as
+// the reader left it: instant navigation would redraw it from the defaults
+// and drop the settings from the URL.
+document.addEventListener("click", (event) => {
+  const link = event.target.closest && event.target.closest("a[href]");
+  if (!link || !document.querySelector("[data-lab]") || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  const url = new URL(link.href, location.href);
+  if (url.origin !== location.origin || url.pathname !== location.pathname || url.search || url.hash) return;
+  event.preventDefault();
+  event.stopPropagation();
+  const search = document.getElementById("__search"); // a search result: close the search
+  if (search) search.checked = false;
+}, true);
+
 window.labsRuntime = python; // for tests and monitoring
