@@ -103,7 +103,7 @@ def present(m, p):
             "seed": p["seme"], "explained": sum(variances) / total_variance(E)}
 
 
-compute = step_machine(start, advance, present)
+compute = step_machine(start, advance, present, view_only=("coppia",))
 
 
 def view(s):
