@@ -267,8 +267,8 @@ def write_katex(css):
 CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'{hashes}; style-src 'self'; "
        "img-src 'self' data:; worker-src 'self'; connect-src 'self'")
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)([^>]*)>(.*?)</script>", re.S)
-THEME_NAMES = {'class="md-progress" data-md-component="progress" role="progressbar"':
-               'aria-label="Caricamento della pagina"',
+THEME_NAMES = {'class="md-progress" data-md-component="progress" role="progressbar"':  # a visual cue only
+               'aria-label="Caricamento della pagina" aria-hidden="true"',
                'class="md-search" data-md-component="search" role="dialog"': 'aria-label="Cerca nel sito"'}
 SKIP = '<div data-md-component="skip">'
 OFFLINE_SKIPPED = re.compile(r"(\.map|\.gz|^_headers|^sw\.js|^assets/javascripts/lunr/"

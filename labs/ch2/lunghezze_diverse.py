@@ -116,7 +116,7 @@ def recap(*pieces):
 
 def side_by_side(s, draw):
     """The same stage for the short and the long sentence, side by side (one under the other on a phone)."""
-    return tag("div", *(tag("section", tag("h4", f"{one['n']} token: «{' '.join(one['tokens'])}»"), *draw(one),
+    return tag("div", *(tag("section", tag("h3", f"{one['n']} token: «{' '.join(one['tokens'])}»"), *draw(one),
                             class_="lab-ld-case", data_n=one["n"])
                         for one in s["sentences"]), class_="lab-ld-pair")
 

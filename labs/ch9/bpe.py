@@ -119,7 +119,7 @@ def pair_table(s):
     rows = [tag("tr", tag("td", chip(q["left"]), " + ", chip(q["right"])), tag("td", num(q["count"])),
                 tag("td", ("fusa ora" if s["merges"] else "la prossima") if q["winner"] else ""),
                 class_="is-winner" if q["winner"] else None) for q in s["pairs"]]
-    head = tag("thead", tag("tr", tag("th", "Coppia"), tag("th", "Volte"), tag("th", "")))
+    head = tag("thead", tag("tr", tag("th", "Coppia"), tag("th", "Volte"), tag("td", "")))  # no name: a td
     return tag("table", head, tag("tbody", *rows), class_="lab-table lab-bpe-pairs")
 
 

@@ -132,7 +132,9 @@ def callout(*content, tone="info"):
 def table(header, rows, class_="lab-table"):
     """A table of cells (strings are escaped, Html kept). Wider than the
     screen, it scrolls sideways in its own box (a marked frame)."""
-    head = tag("thead", tag("tr", *(tag("th", h, scope="col") for h in header))) if header else None
+    # an empty header cell names no column: a td, so screen readers do not announce a nameless header
+    head = tag("thead", tag("tr", *(tag("th", h, scope="col") if str(h).strip() else tag("td", h)
+                                    for h in header))) if header else None
     body = tag("tbody", *(tag("tr", *(tag("td", c) for c in row)) for row in rows))
     return tag("table", head, body, class_=class_, data_scroll_frame="")
 
