@@ -1,0 +1,81 @@
+"""3.2 in Chromium: the transformer trains in the page with Play, pauses
+where it is, shows the attention maps of the step it reached (the same
+numbers CPython computes) and generates text from a prompt the reader types.
+
+One page load: the checks run one after the other on a warm worker."""
+
+import re
+
+from playwright.sync_api import expect
+
+import labs
+from labs.kit import num
+
+READY_TIMEOUT = 120_000
+LAB = labs.get("transformer-allenato")
+
+
+def wait_idle(page, lab):
+    page.wait_for_function("el => el.dataset.busy === undefined", arg=lab.element_handle())
+
+
+def cpython(step, **changes):
+    return LAB.compute(LAB.parse({k: str(v) for k, v in changes.items()} | {"passo": str(step)}))
+
+
+def test_play_20_steps_pause_open_an_attention_map_and_generate_text(page, site_url):
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{site_url}{LAB.path}")
+    lab = page.locator(f"[data-lab='{LAB.id}']")
+    counter = lab.locator("[data-step-counter]")
+    expect(counter).to_have_text("Passo 0 di 1000")
+    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+
+    # the reader folds the attention maps; the steps that go by keep them folded
+    attention = lab.locator("details[data-part='attention']")
+    attention.locator("summary").click()
+    expect(attention).not_to_have_attribute("open", "")
+
+    # Play at one step at a time, until the counter says 20, then Pause
+    lab.locator("[data-play-speed]").select_option("1")
+    play = lab.locator('[data-step="play"]')
+    play.click()
+    expect(counter).to_contain_text("Passo 20 di 1000", timeout=120_000)
+    play.click()
+    expect(play).to_have_attribute("aria-pressed", "false")
+    wait_idle(page, lab)
+    stopped = int(lab.locator("input.lab-scrubber").input_value())
+    assert 20 <= stopped <= 25
+    page.wait_for_timeout(500)
+    assert int(lab.locator("input.lab-scrubber").input_value()) == stopped
+    expect(counter).to_have_text(f"Passo {stopped} di 1000")
+    expect(attention).not_to_have_attribute("open", "")
+    state = cpython(stopped)
+    assert lab.locator("[data-lab-view] .lab-stat-value").nth(0).inner_text() == num(state["evals"][-1][1], 3)
+
+    # open the attention maps: each head on «la nonna legge in», with the weights CPython computes at this step
+    attention.locator("summary").click()
+    expect(attention).to_have_attribute("open", "")
+    head = attention.locator("[data-part='attention-0-1']")
+    expect(head).to_be_visible()
+    last_row = head.locator("tbody tr").last
+    expect(last_row.locator("th")).to_have_text("in")
+    weights = [num(w, 2) for w in state["attention"]["maps"][0][1][-1]]
+    shown = [re.sub(r"\s+", " ", t).strip() for t in last_row.locator("td .lab-mx-v, td").all_inner_texts()]
+    assert all(w in " ".join(shown) for w in weights), (shown, weights)
+
+    # generate: «prossimo testo generato» trains to step 50, then a prompt the reader types
+    lab.locator(".lab-jump", has_text="prossimo testo generato").click()
+    expect(counter).to_have_text("Passo 50 di 1000", timeout=120_000)
+    wait_idle(page, lab)
+    prompt = lab.locator('[data-param="prompt"]')
+    prompt.fill("la mamma nuota")
+    wait_idle(page, lab)
+    greedy = lab.locator("[data-part='greedy'] .lab-ta-sample").last
+    expected = cpython(50, prompt="la mamma nuota")["samples"]
+    expect(greedy).to_contain_text(f"Transformer: la mamma nuota {expected['transformer'][0]}")
+    expect(lab.locator("[data-lab-view]")).to_contain_text("Testo generato con i pesi del passo 50")
+    expect(attention).to_have_attribute("open", "")
+    assert errors == []
