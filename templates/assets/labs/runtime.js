@@ -152,6 +152,7 @@ class LabController {
     this.playing = false;
     this.tallest = 0;
     this.fromUrl = this.readUrl();
+    this.page = location.pathname; // the URL this lab may write to
     if (this.fromUrl) this.view.classList.add("is-stale");
     this.listen();
     this.showOutputs();
@@ -380,7 +381,14 @@ class LabController {
     this.view.setAttribute("aria-busy", "true");
     const result = await python.render(this.id, this.module, { ...this.params(), ...raw }, this.code?.running ?? null);
     // the reader may have left the page meanwhile: a late result must not touch the new one
-    if (!this.root.isConnected) return;
+    // (instant navigation moves the URL to the next page before it swaps the content:
+    // a lab still on screen whose page is no longer the URL's is leaving too)
+    if (!this.root.isConnected || location.pathname !== this.page) {
+      this.busy = this.again = false; // dropped, and ready again if the reader comes back before the swap
+      delete this.root.dataset.busy;
+      this.view.removeAttribute("aria-busy");
+      return;
+    }
     if (result.ok) this.draw(result);
     else if (this.code?.running != null || result.stopped) this.code?.failed(result);
     else {
@@ -439,6 +447,7 @@ class LabController {
   }
 
   writeUrl() {
+    if (location.pathname !== this.page) return; // never into another page's URL
     const query = new URLSearchParams(location.search);
     for (const input of this.inputs) {
       const value = readInput(input);
