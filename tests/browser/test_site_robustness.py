@@ -51,6 +51,18 @@ def set_value(page, name, value):
         "(el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); }", str(value))
 
 
+@pytest.fixture(scope="module")
+def warm_page(browser, site_url):
+    """One page whose Python stays started: the tests that only need a lab move
+    to it by instant navigation instead of paying Pyodide's start again."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{site_url}{LABS[0].path}")
+    ready(page, LABS[0].id)
+    yield page
+    context.close()
+
+
 @pytest.fixture
 def csp_page(context, site_url):
     context.add_init_script(WATCH_CSP)
@@ -119,11 +131,11 @@ def test_palette_search_and_instant_navigation_work_under_the_policy(csp_page, s
     assert errors == []
 
 
-def test_a_late_result_never_writes_its_settings_into_the_next_labs_url(page, site_url):
+def test_a_late_result_never_writes_its_settings_into_the_next_labs_url(warm_page, site_url):
     """The race of issue 10: a change, then another lab within a few milliseconds."""
+    page = warm_page
     for start, query, control, target in (("capitolo-9/alte-dimensioni/", "?d=4096", "seme", "approfondimenti-a/residuo-profondita/"),
                                           ("capitolo-9/vettori/", "", "ax", "capitolo-9/prodotto-scalare/")):
-        page.goto(f"{site_url}{start}{query}")
         for _ in range(3):
             go(page, f"{site_url}{start}{query}")  # Python stays warm across instant navigation
             ready(page, start.split("/")[1], timeout=30_000)
@@ -136,9 +148,10 @@ def test_a_late_result_never_writes_its_settings_into_the_next_labs_url(page, si
             assert urlparse(page.url).path.endswith(target)
 
 
-def test_a_link_to_the_lab_itself_keeps_its_settings(page, site_url):
-    page.goto(f"{site_url}capitolo-1/ombrello/")
-    ready(page, "ombrello")
+def test_a_link_to_the_lab_itself_keeps_its_settings(warm_page, site_url):
+    page = warm_page
+    go(page, f"{site_url}capitolo-1/ombrello/")
+    ready(page, "ombrello", timeout=30_000)
     set_value(page, "vento", 1)
     expect(page).to_have_url(re.compile(r"vento=1"))
     page.locator("input.md-search__input").click()
@@ -151,10 +164,10 @@ def test_a_link_to_the_lab_itself_keeps_its_settings(page, site_url):
     assert not page.evaluate("document.getElementById('__search').checked")
 
 
-def test_bad_url_values_give_the_labs_default_and_a_comma_decimal_is_read(page, site_url):
+def test_bad_url_values_give_the_labs_default_and_a_comma_decimal_is_read(warm_page, site_url):
+    page = warm_page
     lab = next(lab for lab in LABS if lab.id == "softmax-temperatura")
     slider = next(c for c in lab.params_list if c.kind == "slider")
-    page.goto(f"{site_url}{lab.path}")
     for bad in ("abc", "", "NaN", "1e999"):
         go(page, f"{site_url}capitolo-2/loss/")
         ready(page, "loss", timeout=30_000)
@@ -169,11 +182,12 @@ def test_bad_url_values_give_the_labs_default_and_a_comma_decimal_is_read(page, 
     expect(page.locator('[data-param="p"]')).to_have_value("0.5")
 
 
-def test_enter_and_space_on_a_point_of_a_drawing_set_its_controls(page, site_url):
+def test_enter_and_space_on_a_point_of_a_drawing_set_its_controls(warm_page, site_url):
+    page = warm_page
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{site_url}capitolo-2/loss/")
-    root = ready(page, "loss")
+    go(page, f"{site_url}capitolo-2/loss/")
+    root = ready(page, "loss", timeout=30_000)
     points = root.locator("svg [data-set][tabindex='0']")
     for key, index in (("Enter", 0), (" ", 1)):
         point = points.nth(index)
