@@ -20,6 +20,13 @@ def test_without_stats_a_callout_then_a_heading_is_read_and_svg_text_never():
     assert read_off(tag("div", svg)) == ""
 
 
+def test_with_no_stats_callout_or_heading_the_first_paragraph_or_drawing_title_is_read():
+    drawing = tag("svg", tag("title", "Pesi A: la riga di «gatto» va a «il»"))
+    assert spoken_summary(types.SimpleNamespace(), {}, tag("div", drawing, tag("p", "Dopo"))) == \
+        "Pesi A: la riga di «gatto» va a «il»"
+    assert spoken_summary(types.SimpleNamespace(), {}, tag("div", tag("p", "La ", tag("b", "frase")), drawing)) == "La frase"
+
+
 def test_a_lab_summary_wins_and_is_cut_to_one_line():
     module = types.SimpleNamespace(summary=lambda state: f"Scelto: {state['x']}\n  e basta")
     assert spoken_summary(module, {"x": "divano"}, tag("h3", "Altro")) == "Scelto: divano e basta"

@@ -7,6 +7,7 @@ heading. One short polite line, never the whole drawing.
 """
 
 import re
+from html import unescape
 from html.parser import HTMLParser
 
 LIMIT = 300  # characters: a sentence, not a page
@@ -143,11 +144,18 @@ def read_off(html):
     return _line(_parsed(text))
 
 
+def first_words(html):
+    """The view's first paragraph or drawing title (what it shows), as plain text: the last resort."""
+    found = re.search(r"<(title|p)\b[^>]*>(.*?)</\1>", str(html), re.S)
+    return _squash(unescape(re.sub(r"<[^>]+>", "", found.group(2)))) if found else ""
+
+
 def spoken_summary(module, state, html):
-    """The lab's own summary(state) if it has one, else the line read off its view; at most LIMIT characters."""
+    """The lab's own summary(state) if it has one, else the line read off its view (or,
+    with no stats, callout or heading, its first paragraph or drawing title); at most LIMIT characters."""
     own = getattr(module, "summary", None)
-    text = _squash(str(own(state))) if callable(own) else read_off(html)
+    text = _squash(str(own(state))) if callable(own) else read_off(html) or first_words(html)
     return text if len(text) <= LIMIT else text[: LIMIT - 1].rstrip() + "…"
 
 
-__all__ = ["read_off", "spoken_summary"]
+__all__ = ["first_words", "read_off", "spoken_summary"]

@@ -1,0 +1,67 @@
+"""axe-core over every lab page of a built site, light and dark: counts by impact and rule.
+
+    python scripts/axe_report.py [--site site] [--only ID]
+
+Each page is opened by instant navigation and measured once Python has drawn
+it (the controls are enabled then). axe-core comes from node_modules (npm) and
+is served on the site's own origin, so the page's CSP lets it run. The browser
+tests assert 0 critical and 0 serious; this prints everything, moderate and
+minor included, for the notes.
+"""
+
+import argparse
+import collections
+import sys
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+import labs  # noqa: E402
+from serve import make_server  # noqa: E402
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+CHROMIUM = "/usr/bin/chromium"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--site", default=str(ROOT / "site"))
+    parser.add_argument("--only", help="solo i laboratori il cui id contiene questo testo")
+    args = parser.parse_args()
+    server = make_server(args.site)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}/"
+    chosen = [lab for lab in labs.all_labs() if not args.only or args.only in lab.id]
+    with sync_playwright() as p:
+        launch = {"executable_path": CHROMIUM, "args": ["--no-sandbox"]} if Path(CHROMIUM).exists() else {}
+        browser = p.chromium.launch(**launch)
+        for scheme in ("light", "dark"):
+            context = browser.new_context(color_scheme=scheme)
+            context.route("**/__axe.js", lambda route: route.fulfill(path=str(AXE), content_type="text/javascript"))
+            page = context.new_page()
+            page.goto(base + chosen[0].path)
+            page.add_script_tag(url=base + "__axe.js")
+            impacts, rules = collections.Counter(), collections.Counter()
+            for lab in chosen:
+                page.evaluate("u => { const a = document.createElement('a'); a.href = u; document.body.append(a);"
+                              " a.click(); a.remove(); }", base + lab.path)
+                page.wait_for_selector(f"[data-lab='{lab.id}'][data-ready=true]", timeout=90_000)
+                for v in page.evaluate("async () => (await axe.run(document)).violations"
+                                       ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.length}))"):
+                    impacts[v["impact"]] += v["nodes"]
+                    rules[f"{v['impact']} {v['id']}"] += v["nodes"]
+            total = {impact: impacts[impact] for impact in ("critical", "serious", "moderate", "minor")}
+            print(f"{scheme}, {len(chosen)} pagine: {total}")
+            for rule, count in sorted(rules.items()):
+                print(f"  {rule}: {count}")
+            context.close()
+    server.shutdown()
+
+
+if __name__ == "__main__":
+    main()
