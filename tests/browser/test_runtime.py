@@ -106,7 +106,7 @@ def test_backprop_steps_forward_back_reset_and_survive_reload(page, site_url, co
     for expected in ("1", "2", "3", "4"):
         lab.locator('[data-step="+1"]').click()
         expect(phase).to_have_attribute("data-phase", expected)
-    expect(lab.locator(".lab-formula")).to_contain_text("L = (ŷ − y)² = (0,60 − 2,0)² = 1,9600")
+    expect(lab.locator(".lab-formula")).to_contain_text("L = (ŷ − y)² = (0,6000 − 2,0000)² = 1,9600")
     lab.locator('[data-step="-1"]').click()
     expect(phase).to_have_attribute("data-phase", "3")
     expect(page).to_have_url(re.compile(r"passo=3"))
