@@ -19,7 +19,9 @@ vicini nel corpus, la più frequente viene fusa in un token nuovo e la regola
 passo (256 + k) e il corpus si accorcia. Guarda come nascono, pezzo dopo
 pezzo, «·della», «zione» e «·gatt». Un tokenizer vero ripete lo stesso passo
 decine di migliaia di volte, fino a vocabolari da 30.000 a 250.000 voci; qui
-ne bastano 80 per vedere il meccanismo.
+ne bastano 80 per vedere il meccanismo. Puoi anche incollare un testo tuo,
+fino a 100.000 caratteri: la piccola curva accanto al contatore segue quanti
+token servono per scriverlo tutto, fusione dopo fusione.
 
 Il **testo nuovo** si tokenizza applicando le stesse regole, nello stesso
 ordine in cui sono state imparate. Una parola mai vista nel corpus, come
@@ -28,8 +30,13 @@ a scriverne altre, con accenti o emoji, e torna indietro di qualche passo
 per vederle sbriciolarsi di nuovo.
 """
 
-from core.bpe import BASE_VOCAB, Trainer, build_vocab, encode_chunks, pretokenize, ranked_pairs, token_text
-from labs.kit import Steps, Text, callout, num, percent, stat, stats, tag
+from functools import lru_cache
+from itertools import islice
+from operator import mul
+
+from core.bpe import (BASE_VOCAB, SPLIT_PATTERN, Trainer, build_vocab, encode_chunks, pretokenize, ranked_pairs,
+                      token_text)
+from labs.kit import Curve, Steps, Text, callout, num, percent, stat, stats, step_machine, tag
 
 TITLE = "Il tokenizer BPE"
 REF = "9A"
@@ -46,11 +53,13 @@ Il gattino della nonna è curioso: esplora la cucina e la camera.
 La canzone della sera parla di un gatto e della sua emozione."""
 NEW_TEXT = "Il gattone della stazione guarda la televisione 🐈 con emozione."
 MAX_MERGES, TOP_PAIRS, SHOWN_LINES, SHOWN_TOKENS, PALETTE = 80, 10, 4, 300, 6
+MAX_CORPUS = 100_000  # characters: a long pasted text still trains its 80 merges in a few seconds in the browser
+RECENT_MERGES = 10  # the last rules shown in full; the earlier ones fold away
 
 CONTROLS = [
-    Text("corpus", "Corpus di addestramento", CORPUS, max_length=3000, multiline=True),
+    Text("corpus", "Corpus di addestramento", CORPUS, max_length=MAX_CORPUS, multiline=True),
     Text("nuovo", "Testo nuovo da tokenizzare", NEW_TEXT, max_length=300),
-    Steps(max=MAX_MERGES, label="Fusioni"),
+    Steps(max=MAX_MERGES, label="Fusione", curve=Curve("tokens_so_far", "token del corpus", points=MAX_MERGES + 1)),
 ]
 
 
@@ -69,42 +78,94 @@ def first_lines(chunks, tokens_of, lines=SHOWN_LINES, limit=SHOWN_TOKENS):
     return [line for line in out if line]
 
 
-def compute(p):
-    corpus, k = p["corpus"], p["passo"]
-    trainer = Trainer(corpus)
-    for _ in range(k - 1):
-        trainer.step()
-    top = ranked_pairs(trainer.counts, TOP_PAIRS)  # what chooses merge k (at 0 the next one; none if it stopped)
-    winner = trainer.next_pair()
-    if k:
-        trainer.step()
-    merges, seqs, weights = trainer.merges, trainer.seqs, trainer.weights
-    row_of = {chunk: i for i, chunk in enumerate(trainer.chunks)}
-    vocab = build_vocab(merges)
-    tok = lambda i: [i, token_text(vocab[i])]  # noqa: E731
-    corpus_chunks = ((c, seqs[row_of[c.encode()]]) for c in pretokenize(corpus))
+class Training:
+    """The training on one corpus, as far as a reader has taken it.
+
+    The kit keeps checkpoints by deep-copying the machine, and a Trainer on a
+    100 kB corpus takes longer to copy (0.3 s) than to learn all 80 merges.
+    But the trainer only moves forward, and what the view reads at step k is
+    small: it is written in steps[k] when the trainer reaches k and never
+    changed after. So a copy can share the training (__deepcopy__ returns it),
+    a machine is {"training", "at"}, and going back reads steps[k]."""
+
+    def __init__(self, corpus):
+        self.trainer = t = Trainer(corpus)
+        self.row_of = {chunk: s for s, chunk in enumerate(t.chunks)}
+        # first_lines reads at most SHOWN_TOKENS chunks: every one has a token at least
+        first = (match.group() for match in islice(SPLIT_PATTERN.finditer(corpus), SHOWN_TOKENS))
+        self.shown = [(chunk, self.row_of[chunk.encode()]) for chunk in first]
+        self.tokens_start = sum(len(c) * w for c, w in zip(t.chunks, t.weights))
+        self.chunk_count = sum(t.weights)
+        self.texts = [token_text(b) for b in build_vocab(t.merges).values()]  # each token's text, as they are learned
+        self.steps = [self.record(ranked_pairs(t.counts, TOP_PAIRS), t.next_pair())]
+
+    def __deepcopy__(self, memo):
+        return self  # steps already written never change: see the class docstring
+
+    def record(self, top, winner):
+        """What the view shows at the step the trainer has just reached; top and winner are
+        the pairs ranked before its merge (at step 0, before the first one)."""
+        t = self.trainer
+        return {"top": top, "winner": winner, "done": len(t.merges),
+                "tokens": sum(map(mul, map(len, t.seqs), t.weights)),
+                "shown": {s: list(t.seqs[s]) for _, s in self.shown}}
+
+    def reach(self, k):
+        """Train until steps[k] is written: one merge per step not reached yet."""
+        t = self.trainer
+        while len(self.steps) <= k:
+            top, winner = ranked_pairs(t.counts, TOP_PAIRS), t.next_pair()
+            if t.step():  # None once no pair is left: the step repeats the last state
+                self.texts.append(token_text(build_vocab(t.merges)[t.merges[-1].id]))
+            self.steps.append(self.record(top, winner))
+
+
+def start(p):
+    return {"training": Training(p["corpus"]), "at": 0}
+
+
+def advance(m, p):
+    m["at"] += 1
+    m["training"].reach(m["at"])
+    return m
+
+
+def present(m, p):
+    training, k = m["training"], m["at"]
+    now = training.steps[k]
+    merges, texts = training.trainer.merges[:now["done"]], training.texts
+    tok = lambda i: [i, texts[i]]  # noqa: E731
     new_chunks = list(zip(pretokenize(p["nuovo"]), encode_chunks(p["nuovo"], merges)))
     unseen = [[tok(i) for i in ids] for chunk, ids in new_chunks
-              if any(c.isalpha() for c in chunk) and chunk.encode() not in row_of]
+              if any(c.isalpha() for c in chunk) and chunk.encode() not in training.row_of]
+    corpus, top, winner = p["corpus"], now["top"], now["winner"]
     return {
-        "step": k, "done": len(merges), "empty": not corpus.strip(),
+        "step": k, "done": len(merges), "empty": not corpus.strip(), "cut": len(corpus) >= MAX_CORPUS,
         "exhausted": bool(corpus) and (len(merges) < k or not top),
         "merges": [{"left": tok(m.left), "right": tok(m.right), "new": tok(m.id), "count": m.count} for m in merges],
         "pairs": [{"left": tok(a), "right": tok(b), "count": c, "winner": (a, b) == winner} for (a, b), c in top],
         "vocab_size": BASE_VOCAB + len(merges),
-        "tokens_start": sum(len(c) * w for c, w in zip(trainer.chunks, weights)),
-        "tokens_now": sum(len(s) * w for s, w in zip(seqs, weights)),
-        "chunks": sum(weights), "distinct_chunks": len(trainer.chunks),
-        "corpus_lines": first_lines(corpus_chunks, tok),
+        "tokens_start": training.tokens_start, "tokens_now": now["tokens"],
+        "tokens_so_far": [s["tokens"] for s in training.steps[:k + 1]],
+        "chunks": training.chunk_count, "distinct_chunks": len(training.trainer.chunks),
+        "corpus_lines": first_lines(((c, now["shown"][s]) for c, s in training.shown), tok),
         "new_lines": first_lines(new_chunks, tok, lines=len(new_chunks)),
         "new_ids": [i for _, ids in new_chunks for i in ids], "unseen": unseen[:6],
     }
 
 
+compute = step_machine(start, advance, present, view_only=("nuovo",))
+
+
 def chip(token, newest=None, show_id=False):
     """One token in a box: bytes neutral, merged tokens coloured by id."""
     i, text = token
-    cls = "lab-bpe-tok " + ("is-byte" if i < BASE_VOCAB else f"lab-bpe-c{i % PALETTE}") + (" is-new" if i == newest else "")
+    return chip_html(i, text, i == newest, show_id)
+
+
+@lru_cache(maxsize=4096)  # a view draws hundreds of boxes of the same few tokens: Play redraws it at every frame
+def chip_html(i, text, is_new, show_id):
+    cls = "lab-bpe-tok " + ("is-byte" if i < BASE_VOCAB else f"lab-bpe-c{i % PALETTE}") + (" is-new" if is_new else "")
     return tag("span", text, tag("small", num(i)) if show_id else None, class_=cls, title=f"token {i}")
 
 
@@ -123,10 +184,38 @@ def pair_table(s):
     return tag("table", head, tag("tbody", *rows), class_="lab-table lab-bpe-pairs")
 
 
+def rule_item(n, m, newest):
+    """Rule n + 1 with its tokens in boxes, a button back to its step."""
+    return tag("li", chip(m["left"]), " + ", chip(m["right"]), " → ", chip(m["new"], newest),
+               tag("small", f" ({num(m['count'])})"), data_set=f"passo={n + 1}", tabindex="0", role="button",
+               title=f"Vai alla fusione {n + 1}")
+
+
+@lru_cache(maxsize=1024)  # the folded rules are the same at every step after theirs
+def folded_rule(n, left, right, new, count):
+    """Rule n + 1 as plain text, a button back to its step."""
+    return tag("li", f"{left} + {right} → {new}", tag("small", f" ({num(count)})"), data_set=f"passo={n + 1}",
+               tabindex="0", role="button", title=f"Vai alla fusione {n + 1}")
+
+
+def merge_list(merges, newest):
+    """The last RECENT_MERGES rules in full; the earlier ones folded, in columns (80 in a row were
+    taller than the rest of the lab)."""
+    older = max(0, len(merges) - RECENT_MERGES)
+    folded = tag("details", tag("summary", f"Le prime {num(older)} regole"),
+                 tag("ol", *(folded_rule(n, m["left"][1], m["right"][1], m["new"][1], m["count"])
+                             for n, m in enumerate(merges[:older])), class_="lab-bpe-merges is-folded"),
+                 class_="lab-bpe-older") if older else None
+    return tag("div", folded, tag("ol", *(rule_item(n, m, newest) for n, m in enumerate(merges[older:], older)),
+                                  start=older + 1, class_="lab-bpe-merges"))
+
+
 def view(s):
     newest = s["merges"][-1]["new"][0] if s["merges"] else None
-    parts = [tag("p", f"Passo {s['step']} di {MAX_MERGES} · {num(s['done'])} fusioni imparate",
-                 class_="lab-step-counter")]
+    parts = []
+    if s["cut"]:
+        parts.append(callout(f"Il corpus si ferma a {num(MAX_CORPUS)} caratteri: se ne hai incollati di più, il "
+                             "resto è stato tagliato e l'addestramento usa solo i primi.", tone="warn"))
     if s["empty"]:
         parts.append(callout("Il corpus è vuoto: scrivi qualche frase in italiano nel riquadro «Corpus di "
                              "addestramento». Senza testo non ci sono coppie da contare, e il testo nuovo resta "
@@ -146,7 +235,8 @@ def view(s):
                       "Le coppie più frequenti nel corpus: premi Avanti per fondere la prima"), pair_table(s)]
         if len(s["pairs"]) > 1 and s["pairs"][1]["count"] == s["pairs"][0]["count"]:
             parts.append(tag("p", "A pari merito vince la coppia con gli ID più piccoli: una regola arbitraria, "
-                                  "ma fissa, così l'addestramento dà sempre lo stesso risultato.", class_="lab-bpe-note"))
+                                  "ma fissa, così l'addestramento dà sempre lo stesso risultato.",
+                             class_="lab-bpe-note"))
     ratio = s["tokens_start"] / s["tokens_now"] if s["tokens_now"] else 1.0
     parts.append(stats(
         stat("Vocabolario", f"256 + {num(s['done'])} = {num(s['vocab_size'])}"),
@@ -167,7 +257,8 @@ def view(s):
     if ids:
         shown = sum(len(chunk) for line in s["new_lines"] for chunk in line)
         parts += [lines_view(s["new_lines"], show_id=True),
-                  tag("p", f"Mostrati i primi {num(shown)} token.", class_="lab-bpe-note") if shown < len(ids) else None,
+                  tag("p", f"Mostrati i primi {num(shown)} token.", class_="lab-bpe-note")
+                  if shown < len(ids) else None,
                   tag("p", f"{num(len(ids))} token: [{', '.join(str(i) for i in ids[:60])}"
                            f"{', …' if len(ids) > 60 else ''}]", class_="lab-formula")]
     else:
@@ -177,10 +268,7 @@ def view(s):
         parts.append(callout(f"Parole che nel corpus non compaiono mai: nessun token le contiene intere, quindi si "
                              f"spezzano nei pezzi che il BPE conosce: {pieces}.", tone="info"))
     if s["merges"]:
-        items = [tag("li", chip(m["left"]), " + ", chip(m["right"]), " → ", chip(m["new"], newest),
-                     tag("small", f" ({num(m['count'])})"), data_set=f"passo={n + 1}", tabindex="0", role="button",
-                     title=f"Vai alla fusione {n + 1}") for n, m in enumerate(s["merges"])]
-        parts += [tag("h3", f"Le {num(len(items))} regole imparate, in ordine"),
+        parts += [tag("h3", f"Le {num(len(s['merges']))} regole imparate, in ordine"),
                   tag("p", "Tra parentesi, quante volte compariva la coppia quando è stata scelta. Clicca una regola "
-                           "per tornare al suo passo.", class_="lab-bpe-note"), tag("ol", *items, class_="lab-bpe-merges")]
+                           "per tornare al suo passo.", class_="lab-bpe-note"), merge_list(s["merges"], newest)]
     return tag("div", *parts, class_="lab-panel", data_merges=s["done"])

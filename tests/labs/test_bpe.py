@@ -1,14 +1,18 @@
 """9A Il tokenizer BPE: the real algorithm, checked against a brute-force
 count that shares no code with core.bpe's counting and merging."""
 
+import copy
 import html
+import json
 import random
+import re
 from collections import Counter
 
 import pytest
 
 import labs
 from core import bpe
+from labs.ch9 import bpe as MOD
 from labs.ch9.bpe import CORPUS, MAX_MERGES, NEW_TEXT
 
 LAB = labs.get("bpe")
@@ -234,3 +238,82 @@ def test_every_step_equals_the_frozen_compute(name):
             p = LAB.parse({"corpus": corpus, "nuovo": nuovo, "passo": str(k)})
             old, new = old_compute(p), LAB.compute(p)
             assert {key: new[key] for key in old} == old, f"{name}, passo {k}"
+
+
+def test_a_pasted_100_kb_corpus_is_taken_whole_and_its_steps_equal_the_frozen_compute():
+    from bench_bpe import italian_like  # scripts/, on the path from conftest
+    corpus = italian_like(MOD.MAX_CORPUS)
+    assert MOD.MAX_CORPUS == 100_000 and LAB.parse({"corpus": corpus})["corpus"] == corpus
+    for k in (0, 1, 2, MAX_MERGES):
+        p = LAB.parse({"corpus": corpus, "passo": str(k)})
+        old, new = old_compute(p), LAB.compute(p)
+        assert {key: new[key] for key in old} == old, f"passo {k}"
+    s = LAB.compute(LAB.parse({"corpus": corpus, "passo": str(MAX_MERGES)}))
+    assert s["cut"] and "si ferma a 100.000 caratteri" in str(LAB.view(s))
+    longer = LAB.parse({"corpus": corpus + "Il gatto."})["corpus"]
+    assert longer == corpus  # the page cuts at the limit, and the view says so above
+    assert not state()["cut"] and "si ferma a" not in str(LAB.view(state()))
+
+
+def random_walk(rng, length):
+    at = 0
+    for _ in range(length):
+        move = rng.random()
+        at = (min(MAX_MERGES, at + 1) if move < 0.55 else max(0, at - 1) if move < 0.7
+              else min(MAX_MERGES, at + 10) if move < 0.8 else rng.randint(0, MAX_MERGES))
+        yield at
+
+
+@pytest.mark.parametrize("name", ["predefinito", "lettere a caso", "solo x", "ripetizioni", "vuoto"])
+def test_cached_steps_equal_the_replay_on_random_walks(name):
+    """Avanti, Indietro, jumps and a new «nuovo» (which keeps the machine) give what replaying from zero gives."""
+    rng = random.Random(f"walk {name}")
+    corpus = sample_corpora()[name]
+    MOD.compute.cache.clear()
+    texts = [NEW_TEXT, "gattone 🐈 della città", ""]
+    for at in random_walk(rng, 40):
+        p = LAB.parse({"corpus": corpus, "nuovo": rng.choice(texts), "passo": str(at)})
+        assert json.dumps(MOD.compute(p), sort_keys=True) == json.dumps(MOD.compute.replay(p), sort_keys=True), at
+    assert len(MOD.compute.cache) == 1  # «nuovo» is only read by the view: one machine for the whole walk
+
+
+def test_checkpoints_share_one_training():
+    """The kit copies the machine at every checkpoint; the trainer, which only moves forward, is shared."""
+    MOD.compute.cache.clear()
+    MOD.compute(LAB.parse({"passo": str(MAX_MERGES)}))
+    entry = next(iter(MOD.compute.cache.values()))
+    machines = [*entry["checkpoints"].values(), entry["live"][1]]
+    assert len(machines) > 10 and len({id(m["training"]) for m in machines}) == 1
+    copied = copy.deepcopy(entry["live"][1])
+    assert copied is not entry["live"][1] and copied["training"] is entry["live"][1]["training"]
+
+
+def test_the_curve_of_the_timeline_is_the_corpus_length_so_far():
+    for k in (0, 1, 40, MAX_MERGES):
+        s = state(passo=k)
+        assert len(s["tokens_so_far"]) == k + 1 and s["tokens_so_far"][-1] == s["tokens_now"]
+        assert s["tokens_so_far"][0] == 628 and s["tokens_so_far"] == sorted(s["tokens_so_far"], reverse=True)
+    assert state(passo=7)["tokens_so_far"] == state(passo=MAX_MERGES)["tokens_so_far"][:8]
+
+
+@pytest.mark.parametrize("k", [0, 1, MAX_MERGES])
+def test_one_step_counter_the_timelines(k):
+    result = labs.render("bpe", {"passo": str(k)})
+    assert f"Fusione {k} di {MAX_MERGES}" in result["timeline"]
+    assert "lab-step-counter" not in result["html"] and f"di {MAX_MERGES}" not in result["html"]
+
+
+@pytest.mark.parametrize("k", [1, MOD.RECENT_MERGES, MOD.RECENT_MERGES + 1, MAX_MERGES])
+def test_the_last_rules_are_shown_and_the_earlier_ones_folded(k):
+    view = str(LAB.view(state(passo=k)))
+    folded = max(0, k - MOD.RECENT_MERGES)
+    rules = re.findall(r'data-set="passo=(\d+)"', view)
+    assert [int(r) for r in rules] == list(range(1, k + 1))  # each rule once, in order
+    if folded:
+        inside = view[view.index("<details"):view.index("</details>")]
+        assert re.findall(r'data-set="passo=(\d+)"', inside) == [str(n) for n in range(1, folded + 1)]
+        assert f"Le prime {folded} regole" in inside and "lab-bpe-tok" not in inside  # compact: plain text
+    else:
+        assert "<details" not in view
+    shown = view[view.index("</details>") if folded else 0:]
+    assert shown.count('role="button"') == k - folded and f'start="{folded + 1}"' in shown
