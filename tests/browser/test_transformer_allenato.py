@@ -4,12 +4,10 @@ numbers CPython computes) and generates text from a prompt the reader types.
 
 One page load: the checks run one after the other on a warm worker."""
 
-import re
-
 from playwright.sync_api import expect
 
 import labs
-from labs.kit import num
+from labs.kit import cell_text, num
 
 READY_TIMEOUT = 120_000
 LAB = labs.get("transformer-allenato")
@@ -38,16 +36,18 @@ def test_play_20_steps_pause_open_an_attention_map_and_generate_text(page, site_
     attention.locator("summary").click()
     expect(attention).not_to_have_attribute("open", "")
 
-    # Play at one step at a time, until the counter says 20, then Pause
+    # Play at one step at a time, until the counter says 20, then Pause (a busy worker draws only the
+    # latest of the steps asked meanwhile, so the counter may go from 19 to 21: «at least 20»)
     lab.locator("[data-play-speed]").select_option("1")
     play = lab.locator('[data-step="play"]')
     play.click()
-    expect(counter).to_contain_text("Passo 20 di 1000", timeout=120_000)
+    page.wait_for_function("el => Number(el.textContent.match(/Passo (\\d+)/)[1]) >= 20",
+                           arg=counter.element_handle(), timeout=120_000)
     play.click()
     expect(play).to_have_attribute("aria-pressed", "false")
     wait_idle(page, lab)
     stopped = int(lab.locator("input.lab-scrubber").input_value())
-    assert 20 <= stopped <= 25
+    assert 20 <= stopped <= 40
     page.wait_for_timeout(500)
     assert int(lab.locator("input.lab-scrubber").input_value()) == stopped
     expect(counter).to_have_text(f"Passo {stopped} di 1000")
@@ -62,9 +62,8 @@ def test_play_20_steps_pause_open_an_attention_map_and_generate_text(page, site_
     expect(head).to_be_visible()
     last_row = head.locator("tbody tr").last
     expect(last_row.locator("th")).to_have_text("in")
-    weights = [num(w, 2) for w in state["attention"]["maps"][0][1][-1]]
-    shown = [re.sub(r"\s+", " ", t).strip() for t in last_row.locator("td .lab-mx-v, td").all_inner_texts()]
-    assert all(w in " ".join(shown) for w in weights), (shown, weights)
+    weights = [cell_text(w) for w in state["attention"]["maps"][0][1][-1]]  # as the kit writes a cell
+    assert [t.strip() for t in last_row.locator("td").all_inner_texts()] == weights
 
     # generate: «prossimo testo generato» trains to step 50, then a prompt the reader types
     lab.locator(".lab-jump", has_text="prossimo testo generato").click()
