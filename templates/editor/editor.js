@@ -16,10 +16,15 @@ const theme = EditorView.theme({
   ".cm-activeLine, .cm-activeLineGutter": { backgroundColor: "var(--md-default-fg-color--lightest)" },
 });
 
+// The editor lives in a shadow root: there CodeMirror puts its styles in a
+// constructed stylesheet, not in a <style> element that a strict CSP
+// (style-src 'self') would block.
 export function createEditor(parent, text, { run, label }) {
+  const root = parent.shadowRoot || parent.attachShadow({ mode: "open" });
   const view = new EditorView({
     doc: text,
-    parent,
+    parent: root,
+    root,
     extensions: [
       basicSetup,
       python(),

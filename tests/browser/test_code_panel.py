@@ -8,7 +8,8 @@ import time
 from playwright.sync_api import expect
 
 READY_TIMEOUT = 90_000
-MAX_SUBTRACTION = "exps = [math.exp(z - top) for z in scaled]"
+MAX_SUBTRACTION = "shifted = [s - top for s in scaled]"  # in core/softmax.py
+WITHOUT_MAX = "shifted = scaled"
 
 
 def open_ready(page, url):
@@ -36,8 +37,9 @@ def set_editor_text(page, text):
 
 
 def test_edit_run_error_reset_stop_and_share(page, site_url, context):
-    editor_requests = []
+    editor_requests, violations = [], []
     page.on("request", lambda r: editor_requests.append(r.url) if r.url.endswith("/editor.js") else None)
+    page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
     url = f"{site_url}capitolo-9/softmax-temperatura/"
     lab = open_ready(page, url)
     panel = page.locator("[data-lab-code]")
@@ -54,9 +56,10 @@ def test_edit_run_error_reset_stop_and_share(page, site_url, context):
     assert len(editor_requests) == 1
     original = editor_text(page)
     assert MAX_SUBTRACTION in original
+    assert violations == []  # the editor's styles obey the site's CSP (style-src 'self')
 
     # the softmax without the max: fine for small logits, overflow at +1000
-    set_editor_text(page, original.replace(MAX_SUBTRACTION, "exps = [math.exp(z) for z in scaled]"))
+    set_editor_text(page, original.replace(MAX_SUBTRACTION, WITHOUT_MAX))
     panel.locator('[data-code="run"]').click()
     expect(status).to_contain_text("usa il tuo codice")
     idle(page, lab)
@@ -90,7 +93,7 @@ def test_edit_run_error_reset_stop_and_share(page, site_url, context):
     expect(lab.locator("[data-lab-error]")).to_be_hidden()
 
     # a shared link: the code comes back in the editor, with a banner, and does not run by itself
-    edited = original.replace(MAX_SUBTRACTION, "exps = [math.exp(z) for z in scaled]")
+    edited = original.replace(MAX_SUBTRACTION, WITHOUT_MAX)
     set_editor_text(page, edited)
     panel.locator('[data-code="share"]').click()
     expect(status).to_contain_text("ink")

@@ -134,6 +134,7 @@ function morphInto(element, html) {
   });
 }
 
+const URL_TEXT_LIMIT = 2000; // characters: a longer text is not written into the URL
 const TYPING = "textarea, select, input:not([type=range]):not([type=checkbox])";
 
 class LabController {
@@ -312,6 +313,7 @@ class LabController {
     this.playing = false;
     this.playButton.setAttribute("aria-pressed", "false");
     this.playButton.textContent = "▶ Play";
+    this.writeUrl();
   }
 
   showOutputs() {
@@ -446,12 +448,16 @@ class LabController {
     }
   }
 
+  // The URL reproduces what the reader sees, except texts too long for a
+  // link (a pasted corpus): those stay in the page. While Play runs the URL
+  // is written once, when it stops.
   writeUrl() {
     if (location.pathname !== this.page) return; // never into another page's URL
+    if (this.playing) return;
     const query = new URLSearchParams(location.search);
     for (const input of this.inputs) {
       const value = readInput(input);
-      if (value === input.dataset.default) query.delete(input.name);
+      if (value === input.dataset.default || value.length > URL_TEXT_LIMIT) query.delete(input.name);
       else query.set(input.name, value);
     }
     const search = query.toString();
