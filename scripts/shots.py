@@ -3,8 +3,8 @@
     python scripts/shots.py [--out shots] [--lab ID ...] [--dark] [--state massimi|minimi]
 
 Each page is shot whole (full page) in its prerendered default state, or,
-with --state, after Python has set every control to its top or bottom
-(scripts/layout_check.py says which). --dark adds the dark scheme. The
+with --state, after Python has set the controls as scripts/layout_check.py's
+states() says (every control at its top or bottom, a stepped lab's last step). --dark adds the dark scheme. The
 folder gets an index.html that shows them all side by side. The site must
 be built (LABS_SITE_DIR, default site/).
 """
@@ -38,7 +38,9 @@ def shoot(page, base, lab_list, size, schemes, state, out):
             navigate(page, url)
         page.wait_for_selector(f'[data-lab="{lab.id}"]', state="attached", timeout=READY_TIMEOUT)
         if state != "iniziale":
-            values = dict(states(lab))[state]
+            values = dict(states(lab)).get(state)
+            if values is None:
+                continue  # «minimi» for a stepped lab, «ultimo passo» for another
             page.wait_for_function(SETTLED_JS, arg=lab.id, timeout=READY_TIMEOUT)
             page.evaluate("""([id, pairs]) => document.querySelector(`[data-lab="${id}"]`).labController.setControls(pairs)""",
                           [lab.id, [[name, raw_value(v)] for name, v in values.items()]])
@@ -78,7 +80,8 @@ def main():
     parser.add_argument("--lab", action="append", help="solo questo laboratorio (anche più volte)")
     parser.add_argument("--size", choices=sorted(SIZES), action="append", help="solo questa misura")
     parser.add_argument("--dark", action="store_true", help="anche il tema scuro")
-    parser.add_argument("--state", choices=("iniziale", "massimi", "minimi"), default="iniziale")
+    parser.add_argument("--state", choices=("iniziale", "massimi", "minimi", "ultimo passo"), default="iniziale",
+                        help="«minimi» vale per i laboratori senza passi, «ultimo passo» per quelli a passi")
     args = parser.parse_args()
     site = Path(os.environ.get("LABS_SITE_DIR", ROOT / "site")).resolve()
     if not (site / "index.html").exists():

@@ -7,18 +7,19 @@ dark schemes both work. Nothing here knows any lab.
 
 A matrix too wide for a phone (its numbers would need more than PHONE px)
 is also a picture: where the room around it is narrower than its numbers
-need (a CSS container query, by the class mx-fit-<px>), the cells lose
-their numbers and keep their heat colours, the column names turn
-vertical, tapping or hovering a cell writes its row, column and value
-over the title, and «Mostra i numeri» opens the whole table in a frame
-that scrolls, with its row names kept in sight. Where it fits, it is the
-table of numbers, as any other matrix.
+need (a CSS container query, by the class mx-fit-<px>), the cells hide
+their numbers (screen readers still read them) and keep their heat
+colours, the column names turn vertical, tapping or hovering a cell writes
+its row, column and value over the title (its data-tip), and «Mostra i
+numeri» turns the same table back into numbers, in a frame that scrolls
+with the row names kept in sight. Where it fits, it is the table of
+numbers, as any other matrix. Nothing is drawn twice: the page stays light.
 """
 
 import math
 import re
 
-from .html import Html, join, num, tag
+from .html import Html, num, tag
 
 HEAT_LEVELS = 4
 PHONE = 340  # px: a table of numbers wider than this does not fit a phone's view, and gets its picture
@@ -105,7 +106,7 @@ def _plain(value):
 
 def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=(), highlight_cols=(),
            highlight_cells=(), muted_rows=(), muted_cols=(), digits=2, trim=True, clickable=None, heat=False,
-           shape=True, caption=None, part=None, _picture=True):
+           shape=True, caption=None, part=None):
     """A matrix (a list of rows) as a bracketed table.
 
     label: its name (A, W₁, «Embedding»), written above with the shape
@@ -127,7 +128,7 @@ def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=
     hl_rows, hl_cols, hl_cells = set(highlight_rows), set(highlight_cols), {tuple(c) for c in highlight_cells}
     mute_rows, mute_cols = set(muted_rows), set(muted_cols)
     needed = numbers_width(rows, row_labels, col_labels, digits, trim)
-    big = _picture and needed > PHONE
+    big = needed > PHONE
     if big and heat is False:
         heat = True
     scale = _heat_scale(rows, heat) if heat is not False else 0
@@ -174,9 +175,7 @@ def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=
             if big:
                 where = [_plain(row_labels[i]) if row_labels and i < len(row_labels) else f"riga {i + 1}",
                          _plain(col_labels[j]) if col_labels and j < len(col_labels) else f"colonna {j + 1}"]
-                shown = join(tag("span", shown, class_="lab-mx-v"),
-                             tag("span", f"{where[0]} · {where[1]}: ", tag("strong", shown or "vuota"),
-                                 class_="lab-mx-tip"))
+                attrs["data_tip"] = f"{where[0]} · {where[1]}: {_plain(shown) or 'vuota'}"
             cells.append(tag("td", shown, class_=" ".join(c for c in classes if c), data_i=i, data_j=j, **attrs))
         body_rows.append(tag("tr", *cells))
 
@@ -193,11 +192,10 @@ def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=
                     class_="lab-mx-title")
     note = tag("p", caption, class_="lab-mx-note") if caption is not None else None
     table = tag("table", head, tag("tbody", *body_rows), class_="lab-mx-table" + (" has-heat" if heat else ""))
-    numbers = None
-    if big:  # the whole table again, for the picture's «Mostra i numeri»: plain numbers, names kept in sight
-        numbers = tag("details", tag("summary", "Mostra i numeri"), tag("div", matrix(
-            values, row_labels=row_labels, col_labels=col_labels, digits=digits, trim=trim, heat=heat,
-            shape=False, _picture=False), class_="lab-mx-numbers-frame"), class_="lab-mx-numbers")
+    # the picture's switch back to numbers: a <details>, whose state survives the view's updates
+    numbers = tag("details", tag("summary", tag("span", "Mostra i numeri", class_="lab-mx-show"),
+                                 tag("span", "Torna alla figura", class_="lab-mx-back")),
+                  class_="lab-mx-numbers") if big else None
     return tag("figure", title, tag("div", table, class_="lab-mx-scroll", data_scroll_frame=""), numbers, note,
                class_="lab-mx" + (f" is-big {fit_class(needed)}" if big else ""), data_part=part,
                data_rows=n_rows, data_cols=n_cols)

@@ -1,7 +1,7 @@
 """Every lab's layout, in Chromium, at a phone (390 × 844) and a desktop
 (1280 × 900) size, in the light and the dark scheme, at three states: its
-default, every control at its top (a stepped lab at its last step), every
-control at its bottom (the middle step).
+default, every control at its top, and every control at its bottom or, for a
+stepped lab, its last step.
 
 One test per size walks all the labs in one page (mkdocs-material's instant
 navigation keeps Python loaded) and measures each state with one evaluate;
