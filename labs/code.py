@@ -6,16 +6,21 @@ its start, advance and present), the lab's own functions that these call,
 and every function or class of core/ reached from them, following the
 names each one uses. The reader edits all of it as one text.
 
-Edited code runs in a module of its own: the lab's source is executed
-afresh, then the edited text on top, so its definitions replace the
-originals there and only there. Every shown function lives in that one
-namespace, so an edited core function is the one that the lab's other
-functions call. The installed `core` and `labs` modules never change.
+Edited code runs apart: the lab's source is executed afresh as a module
+of its own, and each definition of the edited text runs where its
+original lives: in that lab module, or in a copy of its core module's
+namespace (the «# ── da file» lines decide for anything new). A function
+the reader replaced is then replaced wherever the other copies named it,
+so the lab's compute calls the edited softmax, and the edited softmax the
+helpers of its own module.
+The installed `core` and `labs` modules never change.
 """
 
 import ast
 import hashlib
+import importlib
 import inspect
+import re
 import math
 import textwrap
 import traceback
@@ -91,33 +96,68 @@ def editable_text(module):
     return "\n\n".join(parts)
 
 
-def imports_needed(module):
-    """`from core.x import a, b` lines for the names that the shown core functions use from their modules."""
-    shown = shown_objects(module)
-    shown_names = {o.__name__ for o in shown}
-    needed = {}
-    for obj in shown:
-        if obj.__module__ == module.__name__:
-            continue
-        home = vars(inspect.getmodule(obj))
-        for name in names_used(obj) - shown_names:
-            if name in home and not name.startswith("__"):
-                needed.setdefault(obj.__module__, set()).add(name)
-    return "".join(f"from {m} import {', '.join(sorted(names))}\n" for m, names in sorted(needed.items()))
+HEADER = re.compile(r"^# ── da (\S+\.py)\s*$")
+
+
+def statements(text):
+    """The edited text's top-level statements, each with the file its «# ── da file»
+    header names (None before the first). SyntaxError names the editor's line."""
+    tree = ast.parse(text, FILENAME)
+    headers = [(number, m.group(1)) for number, line in enumerate(text.split("\n"), 1)
+               if (m := HEADER.match(line))]
+    for node in tree.body:
+        file = None
+        for number, name in headers:
+            if number <= node.lineno:
+                file = name
+        yield node, file
+
+
+def home(name, file, lab_namespace):
+    """Where a statement of the edited text runs: a def replacing a function of
+    core.x runs in core.x's copy, one replacing the lab's own in the lab; any
+    other statement where its section's header says."""
+    original = lab_namespace.get(name)
+    if inspect.isfunction(original) or inspect.isclass(original):
+        return original.__module__ if original.__module__.startswith("core.") else None
+    if file and file.startswith("core/"):
+        return file[:-3].replace("/", ".")
+    return None
+
+
+def apply_edits(lab_namespace, text):
+    """Run the edited text over a lab module's namespace (see the module docstring).
+    Raises CodeError for anything the reader's code does wrong."""
+    namespaces = {None: lab_namespace}
+    replaced = {}  # id(original) → (original, edited)
+    try:
+        for node, file in statements(text):
+            name = getattr(node, "name", None)
+            key = home(name, file, lab_namespace)
+            if key not in namespaces:
+                namespaces[key] = dict(vars(importlib.import_module(key)))
+            namespace = namespaces[key]
+            old = namespace.get(name) if name else None
+            exec(compile(ast.Module(body=[node], type_ignores=[]), FILENAME, "exec"), namespace)
+            if old is not None and old is not namespace[name]:
+                replaced[id(old)] = (old, namespace[name])
+    except Exception as error:  # the reader's code: every failure becomes an Italian line
+        raise italian(error) from None
+    for namespace in namespaces.values():
+        for name, value in list(namespace.items()):
+            if id(value) in replaced and replaced[id(value)][0] is value:
+                namespace[name] = replaced[id(value)][1]
+    machine = lab_namespace.get("compute")
+    if isinstance(machine, StepMachine):  # built from the originals: build it again from the edited three
+        lab_namespace["compute"] = StepMachine(lab_namespace["start"], lab_namespace["advance"],
+                                               lab_namespace["present"], machine.step, machine.view_only)
 
 
 def edited_source(module, text):
-    """The whole module the edited code makes: runnable on its own (python -m labs run --file …)."""
+    """The lab's module with the edited code applied at its end: a file that
+    runs on its own (python -m labs run --file …)."""
     return (inspect.getsource(module).rstrip() + "\n\n\n# ── Il codice modificato nel browser\n"
-            + imports_needed(module) + "\n" + text.rstrip() + "\n" + rebuild_machine(module))
-
-
-def rebuild_machine(module):
-    """A step machine must be built again from the edited start/advance/present."""
-    compute = module.compute
-    if not isinstance(compute, StepMachine):
-        return ""
-    return f"\ncompute = type(compute)(start, advance, present, step={compute.step!r})\n"
+            f"from labs.code import apply_edits  # noqa: E402\n\napply_edits(globals(), {text!r})\n")
 
 
 class CodeError(LabError):
@@ -164,13 +204,8 @@ def edited_module(module, text):
     fresh = types.ModuleType(module.__name__, module.__doc__)
     fresh.__file__ = module.__file__
     fresh.__package__ = module.__package__
-    try:
-        exec(compile(inspect.getsource(module), module.__file__, "exec"), fresh.__dict__)
-        exec(compile(imports_needed(module), "<import>", "exec"), fresh.__dict__)
-        exec(compile(text, FILENAME, "exec"), fresh.__dict__)
-        exec(compile(rebuild_machine(module), "<macchina>", "exec"), fresh.__dict__)
-    except Exception as error:  # the reader's code: every failure becomes an Italian line
-        raise italian(error) from None
+    exec(compile(inspect.getsource(module), module.__file__, "exec"), fresh.__dict__)
+    apply_edits(fresh.__dict__, text)
     _MODULES.clear()  # one edited version at a time is enough
     _MODULES[key] = fresh
     return fresh
