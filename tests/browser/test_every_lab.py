@@ -25,14 +25,34 @@ def first_change(lab):
     pytest.fail(f"{lab.id} non ha controlli")
 
 
+@pytest.fixture(scope="module")
+def shared_page(browser, site_url):
+    """One page for every lab: mkdocs-material's instant navigation moves
+    between them and the Python worker stays warm, as for a reader."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.errors = []
+    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(site_url)
+    yield page
+    context.close()
+
+
+def navigate(page, url):
+    """Follow a link as a reader would (instant navigation keeps the worker)."""
+    page.evaluate("u => { const a = document.createElement('a'); a.href = u; document.body.append(a); "
+                  "a.click(); a.remove(); }", url)
+
+
 @pytest.mark.parametrize("lab", labs.all_labs(), ids=lambda lab: lab.id)
-def test_lab_page_becomes_interactive_and_reacts(page, site_url, lab):
-    errors = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{site_url}{lab.path}")
+def test_lab_page_becomes_interactive_and_reacts(shared_page, site_url, lab):
+    page = shared_page
+    page.errors.clear()
+    navigate(page, f"{site_url}{lab.path}")
     root = page.locator(f"[data-lab='{lab.id}']")
     view = root.locator("[data-lab-view]")
+    expect(root).to_be_attached(timeout=READY_TIMEOUT)
     prerendered = view.inner_html()
     assert prerendered.strip()
     expect(root).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
@@ -50,4 +70,4 @@ def test_lab_page_becomes_interactive_and_reacts(page, site_url, lab):
     page.wait_for_function("el => el.dataset.busy === undefined", arg=root.element_handle())
     expect(root.locator("[data-lab-error]")).to_be_hidden()
     assert view.inner_html() != prerendered, f"{lab.id}: la vista non è cambiata muovendo «{name}»"
-    assert errors == []
+    assert page.errors == []
