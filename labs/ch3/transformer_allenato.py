@@ -432,11 +432,9 @@ def loss_chart(s):
                      markers=len(evals) == 1),
               Series("bigramma, testo di training", tuple(zip(at, (e[3] for e in evals))), class_="s3",
                      markers=len(evals) == 1)]
-    # from 0 to twice the bigram's best (and at least 2): the start, near log V, may leave the top, but the
-    # stretch where the transformer goes below the bigram's line takes most of the height
-    top = min(max(s["uniform"], s["batch_losses"][0]) * 1.1, max(2.0, 2 * s["bigram_best"]))
+    top = max(s["uniform"], s["batch_losses"][0]) * 1.1  # the first loss, about log V, in sight from step 0
     return line_chart(series, markers=[Marker(s["bigram_best"], "il meglio di un bigramma", class_="s3", axis="y")],
-                      x_range=(0, STEPS), y_range=(0, top), x_label="passo di training", y_label="loss", height=280,
+                      x_range=(0, STEPS), y_range=(0, top), x_label="passo di training", y_label="loss", height=320,
                       label=f"La loss dei due modelli fino al passo {s['step']}")
 
 
@@ -512,7 +510,7 @@ def embedding_section(s):
     legend = ("I colori sono i ruoli delle parole nel testo proposto: in blu chi fa, in arancione i verbi, in "
               "viola i posti, in rosso articoli e preposizioni. " if any(r != "muted" for r in s["roles"]) else "")
     return tag("details", tag("summary", "Gli embedding sul piano"),
-               plane(items, (-reach, reach), (-reach, reach), width=420, grid=grid,
+               plane(items, (-reach, reach), (-reach, reach), width=400, grid=grid,
                      label=f"Gli embedding dei token proiettati su due dimensioni, al passo {s['step']}"),
                tag("p", legend + f"Il piano mostra {share(e['explained'])} della varianza dei {s['config']['d']} "
                             "numeri di ogni vettore, sulle due direzioni in cui a questo passo sono più sparsi (PCA); "
