@@ -48,8 +48,11 @@ Esperimenti.
   quella del bigramma. Imparare a memoria non è capire.
 - Prova i **caratteri** al posto delle parole: il bigramma vede una lettera
   sola, il transformer le otto prima, e il distacco tra i due cresce.
-- Prova una temperatura bassa, 0,1: il testo campionato coincide con quello
-  greedy. Alzala a 2: compaiono coppie di parole che nel testo non ci sono.
+- Prova una temperatura bassa, 0,1: il testo campionato dal transformer
+  coincide con quello greedy. Il bigramma no: dopo «il» ha tre parole
+  quasi alla pari (nonno, bambino, papà), e anche a 0,1 sceglie tra quelle.
+  Alza la temperatura a 2: compaiono coppie di parole che nel testo non ci
+  sono.
 - Cambia il seme: pesi iniziali e batch sono altri, ma dopo 300 passi il
   transformer è comunque sotto la linea del bigramma.
 

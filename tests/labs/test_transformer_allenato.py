@@ -162,6 +162,11 @@ def test_prova_a_generare_da_il_papa_pesca_the_bigram_goes_to_the_same_place_wha
 def test_prova_una_temperatura_bassa_poi_alta():
     cold = state(M.STEPS, temperatura=0.1)["samples"]
     assert cold["transformer"][1] == cold["transformer"][0]
+    assert cold["bigram"][1] != cold["bigram"][0]
+    words = cold["bigram"][0].split()  # greedy, the bigram always takes the same subject after «il»
+    assert len({b for a, b in zip(words, words[1:]) if a == "il"}) == 1
+    sampled = cold["bigram"][1].split()
+    assert len({b for a, b in zip(sampled, sampled[1:]) if a == "il"}) > 1
     hot = state(M.STEPS, temperatura=2.0)["samples"]
     known = set(make_pairs(tokenize(M.CORPUS)))
     words = (hot["prompt"] + " " + hot["transformer"][1]).split()
