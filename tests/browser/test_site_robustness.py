@@ -156,7 +156,7 @@ def test_a_link_to_the_lab_itself_keeps_its_settings(warm_page, site_url):
     expect(page).to_have_url(re.compile(r"vento=1"))
     page.locator("input.md-search__input").click()
     page.keyboard.type("ombrello", delay=30)
-    result = page.locator(".md-search-result__item > a[href$='ombrello/']").first
+    result = page.locator(".md-search-result__item > a[href$='ombrello/']:visible").first
     expect(result).to_be_visible(timeout=15_000)
     result.click()
     expect(page.locator('[data-param="vento"]')).to_have_value("1")
