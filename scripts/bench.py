@@ -38,6 +38,7 @@ SITE = Path(os.environ.get("LABS_SITE_DIR", ROOT / "site"))
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT))
 import labs  # noqa: E402
+from bench_plan import changes, p95  # noqa: E402
 from serve import make_server  # noqa: E402
 
 FLAGS = ["--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync",
@@ -96,11 +97,6 @@ def launch(p):
     return p.chromium.launch(executable_path=chromium, args=FLAGS) if chromium else p.chromium.launch()
 
 
-def p95(values):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-
-
 def stats(values):
     return {"median": round(statistics.median(values), 1), "p95": round(p95(values), 1), "n": len(values)}
 
@@ -127,28 +123,6 @@ def our_bytes(lab):
     runtime = SITE / "pyodide"
     ours += sum(gzip_size(f) for f in runtime.glob("*.whl")) + gzip_size(runtime / "pyodide-lock.json")
     return ours
-
-
-def changes(lab, rng, count=30):
-    """≥ count settings spread over every control: its ends, then random values."""
-    sliders = [c for c in lab.params_list if c.kind in ("slider", "choice", "toggle")]
-    plan = []
-    for c in sliders:
-        if c.kind == "slider":
-            plan += [{c.name: str(c.max)}, {c.name: str(c.min)}]
-        elif c.kind == "choice":
-            plan += [{c.name: v} for v, _ in c.options]
-        else:
-            plan += [{c.name: "1"}, {c.name: "0"}]
-    while sliders and len(plan) < count:
-        c = rng.choice(sliders)
-        if c.kind == "slider":
-            plan.append({c.name: str(c.parse(rng.uniform(c.min, c.max)))})
-        elif c.kind == "choice":
-            plan.append({c.name: rng.choice(c.options)[0]})
-        else:
-            plan.append({c.name: rng.choice("01")})
-    return plan
 
 
 def bench_load(browser, base, lab, runs, out):

@@ -33,34 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 import labs  # noqa: E402
 
-try:  # the same settings as the browser benchmark (it needs playwright to import)
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from bench import changes, p95
-except ImportError:  # pragma: no cover - a machine without playwright
-    def p95(values):
-        ordered = sorted(values)
-        return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-
-    def changes(lab, rng, count=30):
-        """≥ count settings spread over every control: its ends, then random values."""
-        sliders = [c for c in lab.params_list if c.kind in ("slider", "choice", "toggle")]
-        plan = []
-        for c in sliders:
-            if c.kind == "slider":
-                plan += [{c.name: str(c.max)}, {c.name: str(c.min)}]
-            elif c.kind == "choice":
-                plan += [{c.name: v} for v, _ in c.options]
-            else:
-                plan += [{c.name: "1"}, {c.name: "0"}]
-        while sliders and len(plan) < count:
-            c = rng.choice(sliders)
-            if c.kind == "slider":
-                plan.append({c.name: str(c.parse(rng.uniform(c.min, c.max)))})
-            elif c.kind == "choice":
-                plan.append({c.name: rng.choice(c.options)[0]})
-            else:
-                plan.append({c.name: rng.choice("01")})
-        return plan
+sys.path.insert(0, str(ROOT / "scripts"))
+from bench_plan import changes, p95  # noqa: E402  (the same settings as the browser benchmark)
 
 # ms: in CPython a quarter of the browser's 16/33 (Pyodide is 2–4 × slower); inside Pyodide the browser's own,
 # which Python alone must not use up (the page still has to morph the view).
