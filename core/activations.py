@@ -11,12 +11,12 @@ import math
 
 
 def relu(x):
-    """max(0, x): x when it is positive, 0 otherwise."""
+    """ReLU: max(0, x), cioè x se è positivo e 0 altrimenti."""
     return x if x > 0 else 0.0
 
 
 def sigmoid(x):
-    """σ(x) = 1 / (1 + e^(−x)), stable for large |x| of either sign."""
+    """σ(x) = 1 / (1 + e^(−x)), stabile anche per |x| grande, di qualunque segno."""
     if x >= 0:
         return 1 / (1 + math.exp(-x))
     e = math.exp(x)
@@ -24,5 +24,5 @@ def sigmoid(x):
 
 
 def log_sigmoid(x):
-    """log σ(x) = −log(1 + e^(−x)), written so that no exponential overflows."""
+    """log σ(x) = −log(1 + e^(−x)), scritto in modo che nessun esponenziale vada in overflow."""
     return -(max(-x, 0.0) + math.log1p(math.exp(-abs(x))))

@@ -31,34 +31,37 @@ MASKED = float("-inf")
 
 
 def dot_scores(Q, K):
-    """Q Kᵀ: cell (i, j) is the dot product of query i with key j."""
+    """I punteggi Q Kᵀ: la cella (i, j) è il prodotto scalare della query i con la chiave j."""
     return matmul(Q, transpose(K))
 
 
 def scaled_scores(Q, K):
-    """Q Kᵀ / √d_k. Without the division, dot products of long vectors grow
-    like √d_k and the softmax would put almost all the weight on one token."""
+    """I punteggi divisi per √d_k, perché la softmax non dia quasi tutto il peso a un token solo.
+
+    Q Kᵀ / √d_k. Without the division, dot products of long vectors grow
+    like √d_k and the softmax would put almost all the weight on one token.
+    """
     d_k = len(K[0])
     return [[s / math.sqrt(d_k) for s in row] for row in dot_scores(Q, K)]
 
 
 def causal_mask(n):
-    """n × n: 0 on and below the diagonal, −∞ above it (the future)."""
+    """La maschera causale n × n: 0 sulla diagonale e sotto, −∞ sopra (il futuro)."""
     return [[0.0 if j <= i else MASKED for j in range(n)] for i in range(n)]
 
 
 def is_visible(i, j, causal=True):
-    """Whether token i may look at token j."""
+    """Se il token i può guardare il token j (con la maschera causale, solo se j ≤ i)."""
     return j <= i or not causal
 
 
 def apply_mask(scores, mask):
-    """scores + mask, cell by cell (a masked cell becomes −∞)."""
+    """Punteggi più maschera, cella per cella: una cella mascherata diventa −∞."""
     return [[s + m for s, m in zip(row, mrow)] for row, mrow in zip(scores, mask)]
 
 
 def softmax_rows(scores):
-    """The softmax of every row on its own: each row of the result sums to 1."""
+    """La softmax di ogni riga per conto suo: ogni riga del risultato somma a 1."""
     return [softmax(row) for row in scores]
 
 
@@ -66,12 +69,12 @@ softmax_row = softmax  # the name core/transformer.py imports it by: the same fu
 
 
 def attend(A, V):
-    """O = A V: row i is Σⱼ aᵢⱼ Vⱼ, a weighted average of the value rows."""
+    """O = A V: la riga i è la media delle righe di V pesata con i pesi aᵢⱼ."""
     return matmul(A, V)
 
 
 def attention_weights(Q, K, causal=True, scale=True, keep=None):
-    """A = softmax(Q Kᵀ / √d_k + mask), row by row (scale=False: no √d_k).
+    """I pesi A = softmax(Q Kᵀ / √d_k + maschera), riga per riga (con scale=False senza √d_k).
 
     keep, one flag per key, hides the keys whose flag is false from every
     query. A query left with no key to look at (padding that sees only
@@ -85,58 +88,67 @@ def attention_weights(Q, K, causal=True, scale=True, keep=None):
 
 
 def attention(Q, K, V, causal=True, scale=True, keep=None):
-    """The weights A = softmax(Q Kᵀ / √d_k + mask) and the output O = A V."""
+    """Un'attention intera: i pesi A = softmax(Q Kᵀ / √d_k + maschera) e l'uscita O = A V."""
     A = attention_weights(Q, K, causal, scale, keep)
     return A, attend(A, V)
 
 
 def head(X, W_q, W_k, W_v, causal=True):
-    """One head from the token vectors X: every intermediate matrix, by name."""
+    """Una testa di attention sui vettori X dei token, con ogni matrice intermedia per nome."""
     Q, K, V = matmul(X, W_q), matmul(X, W_k), matmul(X, W_v)
     A, O = attention(Q, K, V, causal)
     return {"Q": Q, "K": K, "V": V, "scores": dot_scores(Q, K), "scaled": scaled_scores(Q, K), "A": A, "O": O}
 
 
 def concat_columns(*blocks):
-    """[O¹ | O² | …]: the rows of several matrices side by side."""
+    """[O¹ | O² | …]: le righe di più matrici messe una accanto all'altra."""
     return [sum(rows, []) for rows in zip(*blocks)]
 
 
 def multi_head(X, heads, causal=True, W_o=None):
-    """Several heads, each with its own (W_q, W_k, W_v), run one after the
+    """Più teste, ciascuna con le sue W_q, W_k, W_v, sullo stesso X; le uscite affiancate e mescolate da W_o.
+
+    Several heads, each with its own (W_q, W_k, W_v), run one after the
     other on the same X; their outputs are put side by side and, if W_o is
     given, mixed back by one more matrix. Returns every head (as head()
-    gives it), the outputs side by side ("concat") and the result ("out")."""
+    gives it), the outputs side by side ("concat") and the result ("out").
+    """
     each = [head(X, *weights, causal=causal) for weights in heads]
     concat = concat_columns(*(h["O"] for h in each))
     return {"heads": each, "concat": concat, "out": matmul(concat, W_o) if W_o is not None else concat}
 
 
 def comparisons(n, causal=True):
-    """Dot products of one head on n tokens: 1 + 2 + … + n = n(n + 1)/2 with
-    the mask, n² without."""
+    """Quanti prodotti scalari fa una testa su n token: n(n + 1)/2 con la maschera, n² senza.
+
+    Dot products of one head on n tokens: 1 + 2 + … + n = n(n + 1)/2 with
+    the mask, n² without.
+    """
     return n * (n + 1) // 2 if causal else n * n
 
 
 # --- positions -------------------------------------------------------------
 
 def rotate(pair, angle):
-    """The 2D vector (x, y) turned by angle radians, counter-clockwise."""
+    """Il vettore 2D (x, y) ruotato di un angolo in radianti, in senso antiorario."""
     x, y = pair
     c, s = math.cos(angle), math.sin(angle)
     return [c * x - s * y, s * x + c * y]
 
 
 def rope_frequencies(d, base=10000.0):
-    """θᵢ = base^(−2i/d) for i = 0 … d/2 − 1: the first pair turns by 1
-    radian per position, the last ones almost not at all."""
+    """Le frequenze di RoPE θᵢ = base^(−2i/d): la prima coppia gira di 1 radiante per posizione.
+
+    θᵢ = base^(−2i/d) for i = 0 … d/2 − 1: the first pair turns by 1
+    radian per position, the last ones almost not at all.
+    """
     if d % 2:
         raise ValueError("RoPE vuole un numero pari di dimensioni")
     return [base ** (-2 * i / d) for i in range(d // 2)]
 
 
 def rope(v, position, base=10000.0, frequencies=None):
-    """RoPE: dimensions (2i, 2i + 1) of v turned by position · θᵢ.
+    """RoPE: ogni coppia di dimensioni (2i, 2i + 1) di v ruotata di posizione · θᵢ.
 
     Pairs are adjacent dimensions, as in the RoFormer paper (Llama's code
     pairs dimension i with i + d/2 instead: the same idea, shuffled)."""
@@ -148,6 +160,9 @@ def rope(v, position, base=10000.0, frequencies=None):
 
 
 def rope_score(q, k, m, n, base=10000.0, frequencies=None):
-    """⟨rope(q, m), rope(k, n)⟩: depends on m − n only, because turning both
-    vectors by the same angle leaves their dot product unchanged."""
+    """Il punteggio ⟨rope(q, m), rope(k, n)⟩, che dipende solo dalla distanza m − n.
+
+    ⟨rope(q, m), rope(k, n)⟩: depends on m − n only, because turning both
+    vectors by the same angle leaves their dot product unchanged.
+    """
     return dot(rope(q, m, base, frequencies), rope(k, n, base, frequencies))

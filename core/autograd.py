@@ -10,7 +10,7 @@ import math
 
 
 class Value:
-    """A number in a computation graph, with the gradient of the final output."""
+    """Un numero in un grafo di calcolo, con il gradiente dell'uscita finale rispetto a lui."""
 
     def __init__(self, data, parents=(), local_grads=(), op="", label=""):
         self.data = float(data)
@@ -92,4 +92,5 @@ class Value:
 
 
 def as_value(x):
+    """Il numero come Value (un Value resta com'è), per fare conti misti con i float."""
     return x if isinstance(x, Value) else Value(x)

@@ -22,67 +22,82 @@ WORD = re.compile(r"\w+'|\w+|[^\w\s]")
 
 
 def tokenize(text):
-    """Whole-word tokens, lower case; each punctuation mark is a token of its
+    """Il testo in token: parole intere in minuscolo, ogni segno di punteggiatura un token a sé.
+
+    Whole-word tokens, lower case; each punctuation mark is a token of its
     own and an apostrophe stays with the word before it: «L'acqua.» →
-    ["l'", "acqua", "."]."""
+    ["l'", "acqua", "."].
+    """
     return WORD.findall(text.lower())
 
 
 def build_vocab(tokens):
-    """The distinct tokens, in order of first appearance: a token's ID is its
-    position in this list."""
+    """Il vocabolario: i token distinti in ordine di prima apparizione (l'ID è la posizione).
+
+    The distinct tokens, in order of first appearance: a token's ID is its
+    position in this list.
+    """
     return list(dict.fromkeys(tokens))
 
 
 def encode(tokens, vocab):
-    """Tokens → IDs."""
+    """Dai token agli ID."""
     index = {t: i for i, t in enumerate(vocab)}
     return [index[t] for t in tokens]
 
 
 def make_pairs(ids):
-    """The training examples of a sequence: every (current, next) pair of
-    neighbouring IDs. A text of n tokens gives n − 1 examples."""
+    """Gli esempi di training di una sequenza: ogni coppia (corrente, successivo) di ID vicini.
+
+    The training examples of a sequence: every (current, next) pair of
+    neighbouring IDs. A text of n tokens gives n − 1 examples.
+    """
     return list(zip(ids, ids[1:]))
 
 
 def init_weights(n, rng, spread=0.5):
-    """An n × n table of numbers drawn uniformly from [−spread, spread]."""
+    """Una tabella n × n di numeri estratti a caso, uniformi in [−spread, spread]."""
     return [[spread * (2 * rng.random() - 1) for _ in range(n)] for _ in range(n)]
 
 
 def shuffle_pairs(pairs, rng):
-    """The order of one epoch: the pairs shuffled with rng (a new list)."""
+    """L'ordine di un'epoch: le coppie mescolate con il generatore rng (una lista nuova)."""
     order = list(pairs)
     rng.shuffle(order)
     return order
 
 
 def cut_batches(order, batch_size):
-    """An epoch's order cut into batches of batch_size; the last may be shorter."""
+    """L'ordine di un'epoch tagliato in batch di batch_size esempi; l'ultimo può essere più corto."""
     return [order[start:start + batch_size] for start in range(0, len(order), batch_size)]
 
 
 def next_token_probs(W, batch):
-    """The forward pass: for each (current, next) example, the softmax of the
-    row of the current token."""
+    """Il forward: per ogni esempio, la softmax della riga del token corrente.
+
+    The forward pass: for each (current, next) example, the softmax of the
+    row of the current token.
+    """
     return [softmax(W[cur]) for cur, _ in batch]
 
 
 def example_losses(W, batch):
-    """−log p(next | current) for each example, from the logits (no tiny p)."""
+    """La loss −log p(successivo | corrente) di ogni esempio, calcolata dai logit."""
     return [-log_softmax(W[cur])[nxt] for cur, nxt in batch]
 
 
 def batch_loss(W, batch):
-    """The loss of a batch: the mean of its examples' losses."""
+    """La loss di un batch: la media delle loss dei suoi esempi."""
     return fmean(example_losses(W, batch))
 
 
 def gradient(W, batch):
-    """∂(batch loss)/∂W: each example adds (p − y)/B to the row of its current
+    """Il gradiente ∂loss/∂W del batch: ogni esempio somma (p − y)/B alla riga del suo token.
+
+    ∂(batch loss)/∂W: each example adds (p − y)/B to the row of its current
     token. Rows of tokens that are not the current token of any example in
-    the batch stay exactly 0."""
+    the batch stay exactly 0.
+    """
     n, size = len(W), len(batch)
     G = [[0.0] * n for _ in range(n)]
     for (cur, nxt), p in zip(batch, next_token_probs(W, batch)):
@@ -93,26 +108,29 @@ def gradient(W, batch):
 
 
 def dataset_loss(W, pairs):
-    """The mean loss over all pairs; each row's log-softmax is computed once."""
+    """La loss media su tutte le coppie del testo (la log-softmax di ogni riga calcolata una volta)."""
     rows = {cur: log_softmax(W[cur]) for cur in {c for c, _ in pairs}}
     return fmean([-rows[cur][nxt] for cur, nxt in pairs])
 
 
 def best_loss(pairs):
-    """The lowest loss any bigram table can reach on these pairs: the one of
+    """La loss più bassa che una tabella di bigrammi può raggiungere su queste coppie.
+
+    The lowest loss any bigram table can reach on these pairs: the one of
     the model that predicts the counted frequencies, −mean log(c(a, b)/c(a)).
-    It is 0 only if every token is always followed by the same one."""
+    It is 0 only if every token is always followed by the same one.
+    """
     pair_counts, row_counts = Counter(pairs), Counter(c for c, _ in pairs)
     return fmean([-math.log(pair_counts[p] / row_counts[p[0]]) for p in pairs])
 
 
 def next_frequencies(pairs, cur, n):
-    """What the data says follows token cur: the share of each of the n tokens."""
+    """Che cosa dicono i dati dopo il token cur: la quota di ciascuno degli n token."""
     counts = Counter(nxt for c, nxt in pairs if c == cur)
     total = sum(counts.values())
     return [counts[j] / total if total else 0.0 for j in range(n)]
 
 
 def top_k(probs, k):
-    """The k most likely IDs, most likely first (ties by lower ID)."""
+    """I k ID più probabili, dal più probabile (a parità, vince l'ID più basso)."""
     return sorted(range(len(probs)), key=lambda j: (-probs[j], j))[:k]

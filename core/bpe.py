@@ -45,8 +45,11 @@ SPLIT_PATTERN = re.compile(
 
 
 class Merge(NamedTuple):
-    """A learned rule: tokens left + right become token id; count is how
-    many times the pair occurred when it was chosen."""
+    """Una regola imparata: i token left e right diventano il token id.
+
+    A learned rule: tokens left + right become token id; count is how
+    many times the pair occurred when it was chosen.
+    """
 
     left: int
     right: int
@@ -59,18 +62,21 @@ class Merge(NamedTuple):
 
 
 def pretokenize(text):
-    """The chunks of text under SPLIT_PATTERN; "".join(chunks) == text."""
+    """I pezzi del testo secondo SPLIT_PATTERN: riattaccati danno di nuovo il testo."""
     return SPLIT_PATTERN.findall(text)
 
 
 def chunk_frequencies(text):
-    """{chunk as UTF-8 bytes: how many times it occurs}, in order of first
-    appearance in the text."""
+    """Quante volte compare ogni pezzo del testo (in byte UTF-8), in ordine di apparizione.
+
+    {chunk as UTF-8 bytes: how many times it occurs}, in order of first
+    appearance in the text.
+    """
     return dict(Counter(chunk.encode("utf-8") for chunk in pretokenize(text)))
 
 
 def count_pairs(seqs, weights=None):
-    """{(a, b): Σ over sequences of weight × occurrences of b right after a}."""
+    """Il conteggio di ogni coppia (a, b) di token vicini, pesato con la frequenza di ogni sequenza."""
     counts = {}
     for k, ids in enumerate(seqs):
         w = 1 if weights is None else weights[k]
@@ -86,14 +92,20 @@ def most_frequent_pair(counts):
 
 
 def ranked_pairs(counts, n):
-    """The n most frequent pairs as (pair, count), in the order
-    most_frequent_pair would pick them."""
+    """Le n coppie più frequenti con il loro conteggio, nell'ordine in cui la fusione le sceglierebbe.
+
+    The n most frequent pairs as (pair, count), in the order
+    most_frequent_pair would pick them.
+    """
     return nsmallest(n, counts.items(), key=lambda item: (-item[1], item[0]))
 
 
 def merge_pair(ids, pair, new_id):
-    """ids with every occurrence of pair, scanned left to right without
-    overlaps, replaced by new_id: merge_pair([97, 97, 97], (97, 97), 256) is [256, 97]."""
+    """Sostituisce con new_id ogni occorrenza della coppia negli ID, da sinistra a destra e senza sovrapposizioni.
+
+    ids with every occurrence of pair, scanned left to right without
+    overlaps, replaced by new_id: merge_pair([97, 97, 97], (97, 97), 256) is [256, 97].
+    """
     a, b = pair
     out, i, n = [], 0, len(ids)
     while i < n:
@@ -107,7 +119,9 @@ def merge_pair(ids, pair, new_id):
 
 
 def merge_pair_with_delta(ids, pair, new_id):
-    """merge_pair(ids, pair, new_id), plus the adjacent pairs it destroys and
+    """La fusione di merge_pair, più le coppie vicine che distrugge e quelle che crea.
+
+    merge_pair(ids, pair, new_id), plus the adjacent pairs it destroys and
     the ones it creates: (new_ids, lost, gained).
 
     A pair that touches no merged position is the same before and after, so
@@ -138,7 +152,7 @@ def merge_pair_with_delta(ids, pair, new_id):
 
 
 class Trainer:
-    """BPE training one merge at a time, on the distinct chunks of a text.
+    """Il training di BPE una fusione alla volta, sui pezzi distinti di un testo.
 
     chunks[s] is a distinct chunk's bytes and weights[s] how many times it
     occurs in the text; seqs[s] is its tokens so far. counts holds the pair
@@ -213,8 +227,11 @@ def train(text, num_merges):
 
 
 def build_vocab(merges):
-    """{id: bytes}: the 256 single bytes, then one entry per merge
-    (the bytes of its left token followed by those of its right token)."""
+    """Il vocabolario {id: byte}: i 256 byte singoli, poi una voce per ogni fusione.
+
+    {id: bytes}: the 256 single bytes, then one entry per merge
+    (the bytes of its left token followed by those of its right token).
+    """
     vocab = {i: bytes([i]) for i in range(BASE_VOCAB)}
     for m in merges:
         vocab[m.id] = vocab[m.left] + vocab[m.right]
@@ -222,7 +239,7 @@ def build_vocab(merges):
 
 
 def encode_chunk(data, merges):
-    """The bytes of one chunk, with every merge applied in learned order."""
+    """I byte di un pezzo di testo, con tutte le fusioni applicate nell'ordine in cui sono state imparate."""
     ids = list(data)
     for m in merges:
         if len(ids) < 2:
@@ -233,7 +250,7 @@ def encode_chunk(data, merges):
 
 
 def encode_chunks(text, merges):
-    """Token ids of text, one list per pre-tokenisation chunk."""
+    """Gli ID dei token di un testo, una lista per ogni pezzo della pre-tokenizzazione."""
     cache = {}
     out = []
     for chunk in pretokenize(text):
@@ -258,9 +275,12 @@ _VISIBLE = {" ": "·", "\n": "↵", "\t": "⇥"}
 
 
 def token_text(data):
-    """How to show a token: its bytes as text where they are valid UTF-8,
+    """Come si scrive un token sullo schermo: testo dove i byte sono UTF-8 valido, ⟨C3⟩ per gli altri.
+
+    How to show a token: its bytes as text where they are valid UTF-8,
     each other byte as ⟨C3⟩. Space, newline and tab become ·, ↵, ⇥ and
-    other control characters are shown as bytes, so nothing is invisible."""
+    other control characters are shown as bytes, so nothing is invisible.
+    """
     out = []
     for ch in data.decode("utf-8", errors="surrogateescape"):
         if "\udc80" <= ch <= "\udcff":  # an undecodable byte, smuggled out as a surrogate

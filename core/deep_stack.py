@@ -17,7 +17,7 @@ EPS = 1e-5
 
 
 def draw_stack(seed, layers, sigma):
-    """The input vector and one D×D matrix per layer, entries N(0, σ²/D)."""
+    """Il vettore d'ingresso e una matrice D×D per strato, con valori estratti da N(0, σ²/D)."""
     rng = seeded_rng(seed)
     x = gaussian_sample(D, rng)
     return x, [[[v * sigma / math.sqrt(D) for v in gaussian_sample(D, rng)] for _ in range(D)]
@@ -25,7 +25,7 @@ def draw_stack(seed, layers, sigma):
 
 
 def stack_forward(x, weights, residual, norm):
-    """y = sum of the last h; the tape keeps what the backward pass needs."""
+    """Il forward della pila di strati: y è la somma dell'ultimo h; il nastro tiene ciò che serve al backward."""
     h, tape = list(x), []
     for w in weights:
         u = rms_norm(h, EPS) if norm == "pre" else h
@@ -37,7 +37,7 @@ def stack_forward(x, weights, residual, norm):
 
 
 def stack_backward(weights, tape, residual, norm):
-    """‖∂y/∂h‖ at every depth, from the input h₀ to the output h_L, by the chain rule."""
+    """La norma di ∂y/∂h a ogni profondità, dall'ingresso all'uscita, con la regola della catena."""
     g = [1.0] * D
     sizes = [math.hypot(*g)]
     for w, (h, t, out) in zip(reversed(weights), reversed(tape)):
@@ -53,4 +53,5 @@ def stack_backward(weights, tape, residual, norm):
 
 
 def gradient_sizes(x, weights, residual, norm):
+    """La norma del gradiente a ogni profondità, con o senza la connessione residua."""
     return stack_backward(weights, stack_forward(x, weights, residual, norm)[1], residual, norm)[1]

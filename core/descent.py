@@ -8,7 +8,7 @@ every cell against its own gradient.
 
 
 def descend(gradient, w0, eta, steps, limit=1e3):
-    """The weights w₀, w₁, …, one per step of w ← w − η·gradient(w).
+    """I pesi w₀, w₁, …: uno per ogni passo di w ← w − η·gradiente(w).
 
     Stops early, without the step that would leave [−limit, limit]: a
     learning rate that is too large makes |w| grow without bound, and the
@@ -25,5 +25,5 @@ def descend(gradient, w0, eta, steps, limit=1e3):
 
 
 def sgd_update(W, G, eta):
-    """w ← w − η·gradient, cell by cell: a new table, W itself untouched."""
+    """Un passo w ← w − η·gradiente, cella per cella: una tabella nuova, W resta com'era."""
     return [[w - eta * g for w, g in zip(wr, gr)] for wr, gr in zip(W, G)]

@@ -19,7 +19,7 @@ from .softmax import softmax_steps
 
 
 def pair_counts(ids, n):
-    """C[a][b] = how many times b follows a in the sequence of ids."""
+    """La tabella C[a][b]: quante volte b viene subito dopo a nella sequenza di ID."""
     C = [[0] * n for _ in range(n)]
     for a, b in zip(ids, ids[1:]):
         C[a][b] += 1
@@ -27,12 +27,12 @@ def pair_counts(ids, n):
 
 
 def init_embeddings(n, d, rng, spread=0.5):
-    """An n × d table of numbers drawn from a normal distribution (σ = spread)."""
+    """Una tabella n × d di numeri estratti da una normale (σ = spread)."""
     return [[rng.gauss(0.0, spread) for _ in range(d)] for _ in range(n)]
 
 
 def loss_and_gradients(E_in, E_out, C):
-    """The mean cross-entropy and its gradients with respect to E_in and E_out.
+    """La cross-entropy media e i suoi gradienti rispetto a E_in ed E_out.
 
     For a current token a seen nₐ times, the gradient of the scores is
     (nₐ·p − C[a]) / N (N = all pairs); it reaches E_in[a] through E_out and
@@ -59,16 +59,19 @@ def loss_and_gradients(E_in, E_out, C):
 
 
 def initial_tables(n, d, seed):
-    """The seeded random tables E_in and E_out that training starts from."""
+    """Le tabelle casuali (con seme) E_in ed E_out da cui parte il training."""
     rng = random.Random(seed)
     return init_embeddings(n, d, rng), init_embeddings(n, d, rng)
 
 
 def train_embeddings(ids, n, d, steps, eta, seed):
-    """Gradient descent from seeded random tables. Returns the input tables
+    """La discesa del gradiente da tabelle casuali con seme: le tabelle e la loss a ogni passo.
+
+    Gradient descent from seeded random tables. Returns the input tables
     after 0, 1, …, steps updates and the loss at each of them. Each step
     uses the gradients computed with the loss of the tables it updates, so
-    a run can stop and resume anywhere with the same numbers."""
+    a run can stop and resume anywhere with the same numbers.
+    """
     E_in, E_out = initial_tables(n, d, seed)
     C = pair_counts(ids, n)
     loss, G_in, G_out = loss_and_gradients(E_in, E_out, C)
@@ -82,5 +85,5 @@ def train_embeddings(ids, n, d, steps, eta, seed):
 
 
 def similarity(E, a, b):
-    """The cosine between the vectors of tokens a and b."""
+    """Il coseno tra i vettori dei token a e b."""
     return cosine(E[a], E[b])

@@ -17,17 +17,19 @@ from .linalg import dot, norm, scale
 
 
 def elbow_curve(x, c, s0, elbows, slopes):
-    """f(x) = c + s₀·x + Σ sᵢ·ReLU(x − eᵢ)."""
+    """La curva a gomiti f(x) = c + s₀·x + Σ sᵢ·ReLU(x − eᵢ)."""
     return c + s0 * x + math.fsum(s * relu(x - e) for e, s in zip(elbows, slopes, strict=True))
 
 
 def evaluate(xs, c, s0, elbows, slopes):
-    """The elbow curve at every x of a grid."""
+    """La curva a gomiti calcolata in ogni x di una griglia."""
     return [elbow_curve(x, c, s0, elbows, slopes) for x in xs]
 
 
 def from_points(points):
-    """The elbow form of the broken line through points (x₀, y₀), …, (xₘ, yₘ),
+    """La forma a gomiti della spezzata che passa per i punti dati, ordinati per x.
+
+    The elbow form of the broken line through points (x₀, y₀), …, (xₘ, yₘ),
     sorted by x with distinct x: returns (c, s₀, elbows, slopes).
 
     Segment j has slope mⱼ = (yⱼ₊₁ − yⱼ)/(xⱼ₊₁ − xⱼ); the line starts with
@@ -57,7 +59,7 @@ def even_elbows(a, b, n):
 
 
 def mse(ys, targets):
-    """Mean squared error: the average of (yᵢ − tᵢ)²."""
+    """L'errore quadratico medio: la media di (yᵢ − tᵢ)²."""
     if len(ys) != len(targets) or not ys:
         raise ValueError("servono due liste della stessa lunghezza, non vuote")
     return math.fsum((y - t) ** 2 for y, t in zip(ys, targets)) / len(ys)

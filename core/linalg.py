@@ -18,38 +18,39 @@ from .stats import gaussian_sample
 
 
 class ShapeError(ValueError):
-    """Two operands whose shapes do not fit together."""
+    """Due operandi con forme che non combaciano."""
 
 
 def shape(m):
-    """(rows, columns) of a matrix."""
+    """La forma (righe, colonne) di una matrice."""
     return len(m), len(m[0]) if m else 0
 
 
 def check_same_length(a, b):
+    """Controlla che due vettori abbiano la stessa lunghezza, altrimenti ShapeError."""
     if len(a) != len(b):
         raise ShapeError(f"vettori di lunghezza diversa: {len(a)} e {len(b)}")
 
 
 def add(a, b):
-    """a + b, element by element."""
+    """a + b, elemento per elemento."""
     check_same_length(a, b)
     return [x + y for x, y in zip(a, b)]
 
 
 def sub(a, b):
-    """a − b, element by element."""
+    """a − b, elemento per elemento."""
     check_same_length(a, b)
     return [x - y for x, y in zip(a, b)]
 
 
 def scale(k, a):
-    """k·a: every element times the number k."""
+    """k·a: ogni elemento moltiplicato per il numero k."""
     return [k * x for x in a]
 
 
 def dot(a, b):
-    """a · b = Σ aᵢbᵢ: multiply in pairs, add up.
+    """Il prodotto scalare a · b = Σ aᵢbᵢ: si moltiplica a coppie e si somma.
 
     math.sumprod does it in C with extended precision: fast enough for
     thousands of dimensions in the browser."""
@@ -58,12 +59,12 @@ def dot(a, b):
 
 
 def norm(a):
-    """|a| = √(a · a), the length of the arrow."""
+    """La norma |a| = √(a · a), la lunghezza della freccia."""
     return math.sqrt(dot(a, a))
 
 
 def unit(a):
-    """a / |a|: same direction, length 1. A zero vector has no direction."""
+    """Il versore a / |a|: stessa direzione, lunghezza 1 (un vettore nullo non ha direzione)."""
     n = norm(a)
     if n == 0:
         raise ZeroDivisionError("il vettore nullo non ha una direzione")
@@ -71,7 +72,7 @@ def unit(a):
 
 
 def cosine(a, b):
-    """cos θ = a · b / (|a| |b|), between −1 and 1. Undefined for a zero vector."""
+    """Il coseno cos θ = a · b / (|a| |b|), tra −1 e 1 (non esiste per un vettore nullo)."""
     na, nb = norm(a), norm(b)
     if na == 0 or nb == 0:
         raise ZeroDivisionError("il coseno con un vettore nullo non è definito")
@@ -79,7 +80,7 @@ def cosine(a, b):
 
 
 def projection(b, a):
-    """The shadow of b on a's line: (a · b / a · a)·a."""
+    """L'ombra di b sulla retta di a: (a · b / a · a)·a."""
     aa = dot(a, a)
     if aa == 0:
         raise ZeroDivisionError("non si proietta su un vettore nullo")
@@ -87,23 +88,24 @@ def projection(b, a):
 
 
 def transpose(m):
-    """Rows become columns."""
+    """La trasposta: le righe diventano colonne."""
     return [list(col) for col in zip(*m)]
 
 
 def column(m, j):
+    """La colonna j di una matrice, come vettore."""
     return [row[j] for row in m]
 
 
 def matvec(m, v):
-    """M·v: one dot product per row of M."""
+    """M·v: un prodotto scalare per ogni riga di M."""
     if shape(m)[1] != len(v):
         raise ShapeError(f"una matrice {shape(m)[0]} × {shape(m)[1]} non si moltiplica per un vettore di {len(v)}")
     return [dot(row, v) for row in m]
 
 
 def matvec_by_columns(m, v):
-    """M·v read the other way: v₁·(column 1) + v₂·(column 2) + …, the same result."""
+    """M·v letto per colonne: v₁·(colonna 1) + v₂·(colonna 2) + …, con lo stesso risultato."""
     if shape(m)[1] != len(v):
         raise ShapeError(f"una matrice {shape(m)[0]} × {shape(m)[1]} non si moltiplica per un vettore di {len(v)}")
     out = [0.0] * len(m)
@@ -113,7 +115,7 @@ def matvec_by_columns(m, v):
 
 
 def matmul(a, b):
-    """A·B: cell (i, j) is row i of A · column j of B. Needs A's columns = B's rows."""
+    """Il prodotto A·B: la cella (i, j) è la riga i di A per la colonna j di B."""
     (n, k), (k2, p) = shape(a), shape(b)
     if k != k2:
         raise ShapeError(f"[{n} × {k}]·[{k2} × {p}]: le dimensioni interne {k} e {k2} devono essere uguali")
@@ -122,12 +124,12 @@ def matmul(a, b):
 
 
 def outer(u, v):
-    """u·vᵀ: the table whose cell (i, j) is uᵢvⱼ (rank 1)."""
+    """Il prodotto esterno u·vᵀ: la tabella con uᵢvⱼ nella cella (i, j), di rango 1."""
     return [[x * y for y in v] for x in u]
 
 
 def one_hot(i, n):
-    """A vector of n zeros with a 1 at position i."""
+    """Un vettore di n zeri con un 1 in posizione i."""
     if not 0 <= i < n:
         raise IndexError(f"posizione {i} fuori da 0…{n - 1}")
     return [1.0 if j == i else 0.0 for j in range(n)]
@@ -144,5 +146,5 @@ def random_direction(d, rng):
 
 
 def seeded_rng(seed):
-    """A random generator that gives the same numbers for the same seed."""
+    """Un generatore casuale che con lo stesso seme dà sempre gli stessi numeri."""
     return random.Random(seed)

@@ -12,22 +12,22 @@ from .softmax import log_softmax, softmax
 
 
 def cross_entropy(p_correct):
-    """−log p: 0 when the right token gets probability 1, growing without bound as p → 0."""
+    """La cross-entropy −log p: 0 se il token giusto ha probabilità 1, senza limite se p → 0."""
     if not 0 < p_correct <= 1:
         raise ValueError("la probabilità deve stare in (0, 1]")
     return -math.log(p_correct)
 
 
 def cross_entropy_from_logits(logits, target):
-    """−log softmax(z)[target], computed without forming tiny probabilities."""
+    """La cross-entropy −log softmax(z)[target], senza passare per probabilità minuscole."""
     return -log_softmax(logits)[target]
 
 
 def perplexity(loss):
-    """e^loss: among how many equally likely tokens the model is hesitating."""
+    """La perplessità e^loss: tra quanti token ugualmente probabili il modello sta esitando."""
     return math.exp(loss)
 
 
 def softmax_cross_entropy_grad(logits, target):
-    """∂loss/∂zⱼ = pⱼ − yⱼ, with y the one-hot vector of the right token."""
+    """Il gradiente della loss rispetto ai logit, pⱼ − yⱼ, con y il one-hot del token giusto."""
     return [p - y for p, y in zip(softmax(logits), one_hot(target, len(logits)))]

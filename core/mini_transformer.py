@@ -38,7 +38,7 @@ from core.softmax import softmax
 
 
 def embed(E, ids):
-    """The rows of E for the token IDs: the matrix X, one row per token."""
+    """La matrice X: per ogni ID di token, la sua riga di E."""
     for i in ids:
         if not 0 <= i < len(E):
             raise IndexError(f"ID {i} fuori dal vocabolario (0…{len(E) - 1})")
@@ -46,14 +46,16 @@ def embed(E, ids):
 
 
 def causal_view(X, position):
-    """The rows a token may look at: itself and those before it, never later ones."""
+    """Le righe che un token può guardare: sé stesso e quelli prima, mai quelli dopo."""
     if not 0 <= position < len(X):
         raise IndexError(f"posizione {position} fuori dalla frase (0…{len(X) - 1})")
     return X[: position + 1]
 
 
 def simple_attention(X, W_q, position, ignore=()):
-    """The guide's simplified attention for one position: attention() with
+    """L'attention semplificata della guida per una posizione: i vettori dei token fanno da chiavi e da valori.
+
+    The guide's simplified attention for one position: attention() with
     the tokens' vectors as keys and values, and no √d.
 
     query q = x·W_q (what the token looks for); score sⱼ = q · xⱼ (how much
@@ -70,7 +72,7 @@ def simple_attention(X, W_q, position, ignore=()):
 
 
 def mlp(x, W1, W2):
-    """A layer of ReLU neurons and the residual connection.
+    """Uno strato di neuroni ReLU più la connessione residua.
 
     pre = x·W₁ (one dot product per neuron: column k of W₁ holds its weights);
     gates g = ReLU(pre); contribution c = g·W₂ (row k of W₂ is what neuron k
@@ -84,13 +86,19 @@ def mlp(x, W1, W2):
 
 
 def logits(E, h):
-    """One score per token of the vocabulary: zₜ = h · Eₜ, so z = E·h (E is also the output head)."""
+    """Un punteggio per ogni token del vocabolario: z = E·h (E fa anche da testa d'uscita).
+
+    One score per token of the vocabulary: zₜ = h · Eₜ, so z = E·h (E is also the output head).
+    """
     return matvec(E, h)
 
 
 def mini_forward(ids, position, E, W_q, W1, W2, ignore=()):
-    """The five steps for the token at `position` (0-based): everything the
-    lab shows. `ignore`: positions attention may not look at (an ablation)."""
+    """I cinque passi del modello per il token in posizione position: tutto ciò che il laboratorio mostra.
+
+    The five steps for the token at `position` (0-based): everything the
+    lab shows. `ignore`: positions attention may not look at (an ablation).
+    """
     X = embed(E, ids)
     att = simple_attention(X, W_q, position, ignore)
     block = mlp(att["output"], W1, W2)
@@ -100,7 +108,7 @@ def mini_forward(ids, position, E, W_q, W1, W2, ignore=()):
 
 
 def mini_generate(ids, steps, E, W_q, W1, W2, temperature=None, rng=None, end=None):
-    """Append up to `steps` tokens, one forward pass each, at the last position.
+    """La generazione: aggiunge fino a steps token, con un forward ciascuno sull'ultima posizione.
 
     temperature None: greedy; otherwise draw from softmax(z / T) with
     rng.random() (a seeded random.Random gives the same sentence every time).

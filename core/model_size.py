@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Decoder:
-    """The sizes that fix a decoder's parameter count.
+    """Le misure che fissano quanti parametri ha un decoder.
 
     vocab tokens, vectors of d numbers, layers blocks, an MLP that widens to
     d_ff. heads query heads; kv_heads heads for keys and values (None: as
@@ -47,36 +47,48 @@ GPT2_SMALL = Decoder(vocab=50_257, d=768, layers=12, d_ff=3072, heads=12, tied=T
 
 
 def kv_width(m):
-    """Numbers in one key (or value) vector: d when every head has its own,
-    less when groups of query heads share one (grouped-query attention)."""
+    """Quanti numeri ha un vettore chiave (o valore): d, o meno se gruppi di teste lo condividono.
+
+    Numbers in one key (or value) vector: d when every head has its own,
+    less when groups of query heads share one (grouped-query attention).
+    """
     kv = m.heads if m.kv_heads is None else m.kv_heads
     return m.d * kv // m.heads
 
 
 def attention_params(m):
-    """One block's attention: W_q and W_o are d × d, W_k and W_v d × kv_width
-    (4d² without grouping), plus a bias per output number if there are biases."""
+    """I parametri dell'attention di un blocco: W_q, W_k, W_v, W_o (4d² se non ci sono gruppi).
+
+    One block's attention: W_q and W_o are d × d, W_k and W_v d × kv_width
+    (4d² without grouping), plus a bias per output number if there are biases.
+    """
     kv = kv_width(m)
     weights = 2 * m.d * m.d + 2 * m.d * kv
     return weights + (2 * m.d + 2 * kv if m.bias else 0)
 
 
 def mlp_params(m):
-    """One block's MLP: d → d_ff → d. SwiGLU has two widening matrices (one
-    gates the other) and one narrowing: 3·d·d_ff; the classic MLP 2·d·d_ff."""
+    """I parametri dell'MLP di un blocco: 3·d·d_ff con SwiGLU, 2·d·d_ff nell'MLP classico.
+
+    One block's MLP: d → d_ff → d. SwiGLU has two widening matrices (one
+    gates the other) and one narrowing: 3·d·d_ff; the classic MLP 2·d·d_ff.
+    """
     widening = 2 if m.mlp == "swiglu" else 1
     weights = (widening + 1) * m.d * m.d_ff
     return weights + (widening * m.d_ff + m.d if m.bias else 0)
 
 
 def norm_params(m):
-    """One norm: RMSNorm scales each of the d numbers (d weights); LayerNorm
-    also shifts them (2d)."""
+    """I parametri di una normalizzazione: d per RMSNorm, 2d per LayerNorm.
+
+    One norm: RMSNorm scales each of the d numbers (d weights); LayerNorm
+    also shifts them (2d).
+    """
     return 2 * m.d if m.norm == "layernorm" else m.d
 
 
 def parameter_counts(m):
-    """Where the parameters are: each part summed over all blocks, and the total.
+    """Dove stanno i parametri: ogni parte sommata su tutti i blocchi, e il totale.
 
     Every block has two norms (before attention, before the MLP) and one more
     comes after the last block. An untied head is a second vocab × d matrix.
@@ -95,9 +107,12 @@ def parameter_counts(m):
 
 
 def mlp_share(m):
-    """The MLP's share of a block's matrices: 3·d·d_ff / (4d² + 3·d·d_ff).
+    """La quota dell'MLP tra le matrici di un blocco: circa due terzi, sia classico sia SwiGLU.
+
+    The MLP's share of a block's matrices: 3·d·d_ff / (4d² + 3·d·d_ff).
     Two thirds in the classic block (8d² against 4d²), and still about two
-    thirds with SwiGLU at d_ff ≈ 8/3·d, which is why that ratio is chosen."""
+    thirds with SwiGLU at d_ff ≈ 8/3·d, which is why that ratio is chosen.
+    """
     return mlp_params(m) / (attention_params(m) + mlp_params(m))
 
 
@@ -113,50 +128,68 @@ TRAINING_BYTES = {"weights": 2, "grads": 2, "master": 4, "adam_m": 4, "adam_v": 
 
 
 def weight_bytes(n, precision):
-    """The bytes of n numbers stored at precision (a key of BYTES)."""
+    """I byte di n numeri salvati alla precisione data (una chiave di BYTES)."""
     return n * BYTES[precision]
 
 
 def training_bytes(n):
-    """Bytes of the training state of n parameters, part by part, and their
-    total (16 per parameter), activations not included."""
+    """I byte dello stato di training di n parametri, parte per parte (16 per parametro in tutto).
+
+    Bytes of the training state of n parameters, part by part, and their
+    total (16 per parameter), activations not included.
+    """
     parts = {name: n * b for name, b in TRAINING_BYTES.items()}
     parts["total"] = sum(parts.values())
     return parts
 
 
 def training_flops(n, tokens):
-    """Operations of a training run: 6·N·D. Per parameter and token the
+    """Le operazioni di un training: 6·N·D (2 nel forward e 4 nel backward, per parametro e per token).
+
+    Operations of a training run: 6·N·D. Per parameter and token the
     forward pass does a multiply and an add (2), the backward pass twice
-    that (4): one gradient for the activations, one for the weights."""
+    that (4): one gradient for the activations, one for the weights.
+    """
     return 6 * n * tokens
 
 
 def chinchilla_tokens(n):
-    """About 20 tokens per parameter: the compute-optimal amount of data
-    found by the Chinchilla study (2022)."""
+    """Circa 20 token per parametro: la quantità di dati ottimale secondo Chinchilla (2022).
+
+    About 20 tokens per parameter: the compute-optimal amount of data
+    found by the Chinchilla study (2022).
+    """
     return 20 * n
 
 
 def chinchilla_optimum(flops):
-    """The N and D that spend flops = 6·N·D with D = 20·N: N = √(flops / 120).
-    For a given budget, the model size and data the Chinchilla rule picks."""
+    """Gli N e D che spendono flops = 6·N·D con D = 20·N: la regola di Chinchilla per un budget.
+
+    The N and D that spend flops = 6·N·D with D = 20·N: N = √(flops / 120).
+    For a given budget, the model size and data the Chinchilla rule picks.
+    """
     n = math.sqrt(flops / 120)
     return n, chinchilla_tokens(n)
 
 
 def gpu_hours(flops, peak_flops, utilisation):
-    """Hours of one GPU that does peak_flops operations per second but keeps
-    only a fraction (utilisation) of that on a real run."""
+    """Le ore di una GPU da peak_flops operazioni al secondo, di cui si usa solo una frazione.
+
+    Hours of one GPU that does peak_flops operations per second but keeps
+    only a fraction (utilisation) of that on a real run.
+    """
     return flops / (peak_flops * utilisation) / 3600
 
 
 def gpus_needed(total_bytes, gpu_bytes):
-    """How many GPUs of gpu_bytes it takes to hold total_bytes (at least one)."""
+    """Quante GPU da gpu_bytes servono per tenere total_bytes (almeno una)."""
     return max(1, math.ceil(total_bytes / gpu_bytes - 1e-9))
 
 
 def lora_params(rows, cols, r):
-    """LoRA replaces the update of a rows × cols matrix with B·A, B rows × r
-    and A r × cols: r·(rows + cols) numbers to train, 2·d·r for a square d × d."""
+    """I numeri da allenare con LoRA su una matrice `rows` × `cols`: r·(`rows` + `cols`).
+
+    LoRA replaces the update of a rows × cols matrix with B·A, B rows × r
+    and A r × cols: r·(rows + cols) numbers to train, 2·d·r for a square d × d.
+    """
     return r * (rows + cols)

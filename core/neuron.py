@@ -7,7 +7,7 @@ the range 0–1.
 
 
 def weighted_sum(inputs, weights):
-    """Σ xᵢ·wᵢ: each input times its weight, all added up.
+    """La somma pesata Σ xᵢ·wᵢ: ogni ingresso per il suo peso, tutto sommato.
 
     The dot product, but added left to right in plain floats: linalg.dot's
     extended precision shows a half-way total such as −1,615 as −1,61, not
@@ -18,18 +18,18 @@ def weighted_sum(inputs, weights):
 
 
 def threshold_neuron(inputs, weights, threshold):
-    """The yes/no neuron: (total, fires) where fires = total > threshold."""
+    """Il neurone sì/no: la somma pesata e se supera la soglia."""
     total = weighted_sum(inputs, weights)
     return total, total > threshold
 
 
 def clamp(x, low=0.0, high=1.0):
-    """x limited to [low, high]: a dimmer, never below 0 nor above 1."""
+    """x tenuto dentro [low, high]: un regolatore che non scende sotto 0 né sale sopra 1."""
     return min(high, max(low, x))
 
 
 def dense(inputs, weight_rows, activation=clamp):
-    """A layer: one neuron per row of weights, each reading every input.
+    """Uno strato: un neurone per ogni riga di pesi, e ognuno legge tutti gli ingressi.
 
     Returns (totals, outputs): the weighted sums before the activation and
     the activations after it.

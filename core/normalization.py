@@ -9,8 +9,11 @@ from statistics import fmean, pvariance
 
 
 def layer_norm(x, eps=1e-5, gain=None, bias=None):
-    """yᵢ = gᵢ·(xᵢ − μ)/√(σ² + ε) + bᵢ, with μ the mean and σ² the population
-    variance of x. gain defaults to all ones, bias to all zeros."""
+    """LayerNorm: si toglie la media, si divide per la deviazione standard, poi gain e bias.
+
+    yᵢ = gᵢ·(xᵢ − μ)/√(σ² + ε) + bᵢ, with μ the mean and σ² the population
+    variance of x. gain defaults to all ones, bias to all zeros.
+    """
     m = fmean(x)
     s = math.sqrt(pvariance(x, m) + eps)
     gain = gain or [1.0] * len(x)
@@ -19,22 +22,25 @@ def layer_norm(x, eps=1e-5, gain=None, bias=None):
 
 
 def rms(x, eps=0.0):
-    """√(mean of xᵢ² + ε): the root mean square, the size of a typical entry."""
+    """La radice della media dei quadrati √(media di xᵢ² + ε): la taglia tipica di un numero."""
     return math.sqrt(math.fsum(v * v for v in x) / len(x) + eps)
 
 
 def rms_norm(x, eps=1e-5, gain=None):
-    """yᵢ = gᵢ·xᵢ/√(mean of x² + ε): no mean is subtracted, so no bias either."""
+    """RMSNorm: ogni xᵢ diviso per l'RMS e moltiplicato per il gain, senza togliere la media."""
     r = rms(x, eps)
     gain = gain or [1.0] * len(x)
     return [g * v / r for v, g in zip(x, gain)]
 
 
 def rms_norm_backward(x, grad_out, eps=1e-5):
-    """The gradient with respect to x of a quantity whose gradient with respect
+    """Il gradiente rispetto a x passato all'indietro da RMSNorm (senza gain).
+
+    The gradient with respect to x of a quantity whose gradient with respect
     to y = rms_norm(x) is grad_out (no gain): Jᵀ·grad_out, where
     J = (I − y·yᵀ/n)/r is symmetric. Dividing by r is why a large x
-    passes back a small gradient."""
+    passes back a small gradient.
+    """
     n, r = len(x), rms(x, eps)
     y = [v / r for v in x]
     along = math.fsum(a * b for a, b in zip(y, grad_out)) / n

@@ -15,21 +15,23 @@ from .linalg import dot, matmul, matvec, norm, scale
 
 
 def centred(points):
-    """The points minus their mean, and the mean."""
+    """I punti meno la loro media, e la media."""
     n, d = len(points), len(points[0])
     mean = [fmean([p[k] for p in points]) for k in range(d)]
     return [[x - m for x, m in zip(p, mean)] for p in points], mean
 
 
 def covariance(points):
-    """C = XᵀX / n of already centred points (d × d)."""
+    """La matrice di covarianza C = XᵀX / n di punti già centrati (d × d)."""
     n, d = len(points), len(points[0])
     cols = [[p[k] for p in points] for k in range(d)]
     return [[math.sumprod(cols[i], cols[j]) / n for j in range(d)] for i in range(d)]
 
 
 def top_eigenvector(C, iterations=200, tolerance=1e-14, squarings=4):
-    """The unit eigenvector of the symmetric matrix C with the largest
+    """L'autovettore unitario della matrice simmetrica C con l'autovalore più grande, e l'autovalore.
+
+    The unit eigenvector of the symmetric matrix C with the largest
     eigenvalue, and that eigenvalue.
 
     Power iteration on C^(2^squarings) instead of C: the same eigenvectors,
@@ -60,13 +62,16 @@ def top_eigenvector(C, iterations=200, tolerance=1e-14, squarings=4):
 
 
 def total_variance(points):
-    """The sum of the variances along every axis (the trace of the covariance)."""
+    """La somma delle varianze lungo tutti gli assi (la traccia della covarianza)."""
     return math.fsum(sum(x * x for x in p) for p in centred(points)[0]) / len(points)
 
 
 def principal_directions(points, k=2, iterations=500):
-    """The first k principal directions (unit vectors, each with its largest
-    component positive) and the variances along them."""
+    """Le prime k direzioni principali (vettori unitari) e la varianza lungo ciascuna.
+
+    The first k principal directions (unit vectors, each with its largest
+    component positive) and the variances along them.
+    """
     C = covariance(centred(points)[0])
     directions, variances = [], []
     for _ in range(k):
@@ -80,12 +85,15 @@ def principal_directions(points, k=2, iterations=500):
 
 
 def orient(directions, reference):
-    """Flip each direction that points away from the matching reference
+    """Gira ogni direzione che punta al contrario di quella di riferimento, perché il disegno non si specchi.
+
+    Flip each direction that points away from the matching reference
     direction (negative dot product): two similar clouds of points, drawn
-    with oriented directions, do not appear mirrored."""
+    with oriented directions, do not appear mirrored.
+    """
     return [scale(-1.0, v) if dot(v, r) < 0 else v for v, r in zip(directions, reference)]
 
 
 def project(points, directions):
-    """Coordinates of the centred points along each direction."""
+    """Le coordinate dei punti centrati lungo ogni direzione."""
     return [[dot(p, v) for v in directions] for p in centred(points)[0]]

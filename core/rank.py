@@ -2,8 +2,11 @@
 
 
 def matrix_rank(m, tol=1e-9):
-    """Gaussian elimination with partial pivoting; a pivot counts when it is
-    larger than tol times the largest entry (so the scale of m does not matter)."""
+    """Il rango di una matrice, con l'eliminazione di Gauss e pivot parziale.
+
+    Gaussian elimination with partial pivoting; a pivot counts when it is
+    larger than tol times the largest entry (so the scale of m does not matter).
+    """
     rows = [list(map(float, r)) for r in m]
     if not rows or not rows[0]:
         return 0

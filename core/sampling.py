@@ -11,13 +11,16 @@ import random
 
 
 def greedy(probs):
-    """The index of the largest probability; on a tie, the lowest index."""
+    """L'indice della probabilità più alta; a parità, il più basso."""
     return max(range(len(probs)), key=lambda t: (probs[t], -t))
 
 
 def sample(probs, u):
-    """The token whose slice of [0, 1) contains u, slices laid out in ID order
-    with widths equal to the probabilities."""
+    """Il token la cui fetta di [0, 1) contiene u (fette in ordine di ID, larghe come le probabilità).
+
+    The token whose slice of [0, 1) contains u, slices laid out in ID order
+    with widths equal to the probabilities.
+    """
     total = 0.0
     for t, p in enumerate(probs):
         total += p
@@ -27,14 +30,17 @@ def sample(probs, u):
 
 
 def draw(probs, count, seed):
-    """count tokens drawn independently from probs with the generator seeded
-    by seed: the list of their indices, in the order they came out."""
+    """Estrae count token dalle probabilità probs con un generatore dal seme dato, nell'ordine di uscita.
+
+    count tokens drawn independently from probs with the generator seeded
+    by seed: the list of their indices, in the order they came out.
+    """
     rng = random.Random(seed)
     return [sample(probs, rng.random()) for _ in range(count)]
 
 
 def counts(tokens, size):
-    """How many times each of the size indices appears in tokens."""
+    """Quante volte compare ciascuno degli indici da 0 a size − 1 tra i token estratti."""
     found = [0] * size
     for t in tokens:
         found[t] += 1

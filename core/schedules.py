@@ -6,7 +6,9 @@ import math
 
 
 def warmup_cosine_lr(step, peak, warmup, total, floor=0.1):
-    """The learning rate at step: it climbs in a straight line from 0 to peak
+    """Il learning rate al passo step: sale in linea retta nel warm-up, poi scende a mezzo coseno.
+
+    The learning rate at step: it climbs in a straight line from 0 to peak
     over the first warmup steps, then follows half a cosine down to
     floor·peak at step total, and stays there.
 

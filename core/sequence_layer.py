@@ -16,29 +16,29 @@ from .linalg import matmul, outer, transpose
 
 
 def layer(X, W):
-    """Y = X·W: every row of X through the same weights."""
+    """Lo strato Y = X·W: ogni riga di X passa per gli stessi pesi."""
     return matmul(X, W)
 
 
 def errors(X, W, T):
-    """E = X·W − T, one row per token."""
+    """Gli errori E = X·W − T, una riga per token."""
     return [[y - t for y, t in zip(yr, tr)] for yr, tr in zip(layer(X, W), T)]
 
 
 def squared_loss(X, W, T, mask=None):
-    """L = ½ Σᵢ mᵢ‖xᵢW − tᵢ‖² (padding rows, mᵢ = 0, do not count)."""
+    """La loss L = ½ Σᵢ mᵢ‖xᵢW − tᵢ‖² (le righe di padding, con mᵢ = 0, non contano)."""
     mask = mask or [1] * len(X)
     return 0.5 * math.fsum(m * e * e for m, row in zip(mask, errors(X, W, T)) for e in row)
 
 
 def row_suggestions(X, W, T, mask=None):
-    """Each row's share of the gradient, mᵢ·xᵢᵀeᵢ: a matrix of W's shape."""
+    """Il contributo di ogni riga al gradiente, mᵢ·xᵢᵀeᵢ: una matrice della forma di W."""
     mask = mask or [1] * len(X)
     return [[[m * v for v in r] for r in outer(x, e)] for m, x, e in zip(mask, X, errors(X, W, T))]
 
 
 def weight_gradient(X, W, T, mask=None):
-    """∂L/∂W = Xᵀ·diag(m)·E: (d × n)(n × k) = d × k, whatever n is."""
+    """Il gradiente ∂L/∂W = Xᵀ·diag(m)·E: d × k qualunque sia n."""
     mask = mask or [1] * len(X)
     masked = [[m * e for e in row] for m, row in zip(mask, errors(X, W, T))]
     return matmul(transpose(X), masked)

@@ -20,9 +20,12 @@ OVERFLOW = math.log(1.7976931348623157e308)  # e^x beyond this is not a float an
 
 
 def softmax_steps(logits, temperature=1.0):
-    """Every intermediate list of the stable softmax with temperature:
+    """La softmax stabile con temperatura, con ogni lista intermedia: z/T, meno il massimo, exp, somma, divisione.
+
+    Every intermediate list of the stable softmax with temperature:
     scaled = z/T, shifted = z/T − max, exps = e^shifted, total = Σ exps,
-    probs = exps / total."""
+    probs = exps / total.
+    """
     if temperature <= 0:
         raise ValueError("la temperatura deve essere positiva")
     scaled = [z / temperature for z in logits]
@@ -37,24 +40,30 @@ def softmax_steps(logits, temperature=1.0):
 
 
 def softmax(logits, temperature=1.0):
-    """exp(zᵢ/T) / Σⱼ exp(zⱼ/T): the probabilities of softmax_steps."""
+    """La softmax con temperatura exp(zᵢ/T) / Σⱼ exp(zⱼ/T): le probabilità di softmax_steps."""
     return softmax_steps(logits, temperature)["probs"]
 
 
 def log_softmax(logits):
-    """log softmax(z)ᵢ = (zᵢ − max) − log Σⱼ exp(zⱼ − max): exact even where
-    the probability itself would round to 0."""
+    """La log-softmax (zᵢ − max) − log Σⱼ exp(zⱼ − max), esatta anche dove p verrebbe 0.
+
+    log softmax(z)ᵢ = (zᵢ − max) − log Σⱼ exp(zⱼ − max): exact even where
+    the probability itself would round to 0.
+    """
     steps = softmax_steps(logits)
     log_total = math.log(steps["total"])
     return [s - log_total for s in steps["shifted"]]
 
 
 def naive_exp(x):
-    """e^x, or None where it overflows: what the softmax without the max would meet."""
+    """e^x, o None dove va in overflow: ciò che troverebbe la softmax senza togliere il massimo."""
     return math.exp(x) if x <= OVERFLOW else None
 
 
 def entropy(probs):
-    """−Σ p·ln p, in nats (0·ln 0 counts 0): 0 when one token is certain,
-    ln n when n tokens are equally likely."""
+    """L'entropia −Σ p·ln p in nat: 0 se un token è certo, ln n se n token sono alla pari.
+
+    −Σ p·ln p, in nats (0·ln 0 counts 0): 0 when one token is certain,
+    ln n when n tokens are equally likely.
+    """
     return -math.fsum(p * math.log(p) for p in probs if p > 0)

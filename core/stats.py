@@ -10,14 +10,14 @@ import math
 
 
 def bin_edges(lo, hi, bins):
-    """bins + 1 equally spaced edges from lo to hi."""
+    """I bins + 1 bordi delle classi, equidistanti da lo a hi."""
     if not hi > lo or bins < 1:
         raise ValueError(f"intervallo o numero di classi non valido: [{lo}, {hi}], {bins}")
     return [lo + (hi - lo) * i / bins for i in range(bins)] + [hi]
 
 
 def bin_counts(xs, lo, hi, bins):
-    """How many values fall in each of `bins` equal classes of [lo, hi].
+    """Quanti valori cadono in ciascuna delle bins classi uguali di [lo, hi].
 
     As numpy.histogram: each class holds [left, right), the last one also its
     right edge; values outside [lo, hi] are not counted.
@@ -32,7 +32,7 @@ def bin_counts(xs, lo, hi, bins):
 
 
 def gaussian_sample(n, rng):
-    """n independent numbers from the standard normal distribution N(0, 1).
+    """n numeri indipendenti dalla normale standard N(0, 1).
 
     Box–Muller: from two uniform numbers u, v the pair
     √(−2 ln u)·(cos 2πv, sin 2πv) is two independent normal numbers. Written

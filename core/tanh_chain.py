@@ -10,7 +10,7 @@ import math
 
 
 def forward_backward(x, w1, w2, y):
-    """The forward values, the local derivatives and the two gradients.
+    """Il forward della catena x → w₁ → tanh → w₂, le derivate locali e i due gradienti.
 
     The backward pass reuses what the forward left behind: h for ∂L/∂w₂,
     1 − h² to cross the tanh, x for ∂L/∂w₁."""
@@ -26,17 +26,23 @@ def forward_backward(x, w1, w2, y):
 
 
 def update(w1, w2, r, eta, limit=100.0):
-    """The weights after one step w ← w − η·∂L/∂w, with the gradients of the
+    """I pesi dopo un passo w ← w − η·∂L/∂w, o None se un peso andrebbe oltre ±limit.
+
+    The weights after one step w ← w − η·∂L/∂w, with the gradients of the
     record r; None when a weight would go beyond ±limit (a learning rate too
-    large can make the weights run away)."""
+    large can make the weights run away).
+    """
     new1, new2 = w1 - eta * r["grad_w1"], w2 - eta * r["grad_w2"]
     return (new1, new2) if abs(new1) <= limit and abs(new2) <= limit else None
 
 
 def descend_chain(x, y, w1, w2, eta, steps, limit=100.0):
-    """Weights and loss before each of `steps` updates, plus the state after
+    """I pesi e la loss prima di ciascuno dei passi, fermandosi se un peso scappa oltre ±limit.
+
+    Weights and loss before each of `steps` updates, plus the state after
     the last one. Stops early, without the update that would take a weight
-    beyond ±limit. Returns (records, stopped_early)."""
+    beyond ±limit. Returns (records, stopped_early).
+    """
     records = []
     for _ in range(steps):
         r = forward_backward(x, w1, w2, y)

@@ -10,7 +10,7 @@ import math
 
 
 def tensor_shape(t):
-    """The lengths along each axis, checking that every branch agrees.
+    """Le lunghezze lungo ogni asse, controllando che tutti i rami siano uguali.
 
     A number has shape (); a ragged tensor raises ValueError."""
     if not isinstance(t, list):
@@ -24,12 +24,12 @@ def tensor_shape(t):
 
 
 def size(shape):
-    """How many numbers a tensor of this shape holds: the product of its lengths."""
+    """Quanti numeri tiene un tensore di questa forma: il prodotto delle lunghezze."""
     return math.prod(shape)
 
 
 def filled(shape, value_at):
-    """A tensor of this shape whose element at index (i, j, …) is value_at((i, j, …))."""
+    """Un tensore di questa forma, con value_at((i, j, …)) nella posizione (i, j, …)."""
     def build(prefix, rest):
         if not rest:
             return value_at(prefix)
@@ -38,7 +38,7 @@ def filled(shape, value_at):
 
 
 def check_index(shape, index):
-    """index has at most one entry per axis, each None or an int in range."""
+    """Controlla l'indice: al più una voce per asse, ognuna None o un intero dentro i limiti."""
     if len(index) > len(shape):
         raise IndexError(f"{len(index)} indici per un tensore con {len(shape)} assi")
     for axis, (i, n) in enumerate(zip(index, shape)):
@@ -47,9 +47,12 @@ def check_index(shape, index):
 
 
 def take(t, index):
-    """t[index]: ints fix an axis, None keeps it whole; missing trailing
+    """t[index]: un intero fissa un asse, None lo tiene intero.
+
+    t[index]: ints fix an axis, None keeps it whole; missing trailing
     entries count as None. X[1] is a matrix, X[1, 2] a vector, X[1, 2, 0]
-    a number, X[:, :, 0] the matrix of the first numbers."""
+    a number, X[:, :, 0] the matrix of the first numbers.
+    """
     check_index(tensor_shape(t), index)
     if not index:
         return t
@@ -60,13 +63,13 @@ def take(t, index):
 
 
 def result_shape(shape, index):
-    """The shape of t[index]: the axes left whole."""
+    """La forma di t[index]: gli assi lasciati interi."""
     padded = tuple(index) + (None,) * (len(shape) - len(index))
     return tuple(n for n, i in zip(shape, padded) if i is None)
 
 
 def selected(shape, index):
-    """Every full index (i, j, …) that t[index] picks, in reading order."""
+    """Tutti gli indici completi (i, j, …) che t[index] prende, in ordine di lettura."""
     check_index(shape, index)
     padded = tuple(index) + (None,) * (len(shape) - len(index))
     choices = [range(n) if i is None else (i,) for n, i in zip(shape, padded)]

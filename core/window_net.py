@@ -20,12 +20,12 @@ from .softmax import softmax
 
 
 def concat(vectors):
-    """[1, 0] and [0, 1] → [1, 0, 0, 1]: the numbers one after the other."""
+    """La concatenazione: [1, 0] e [0, 1] diventano [1, 0, 0, 1], un numero dopo l'altro."""
     return [x for v in vectors for x in v]
 
 
 def window_forward(W1, W2, x):
-    """Pre-activations z, hidden h, scores and probabilities for input x."""
+    """Il forward della rete: pre-attivazioni z, strato nascosto h, punteggi e probabilità per l'ingresso x."""
     z = matvec(W1, x)
     h = [relu(v) for v in z]
     scores = matvec(W2, h)
@@ -33,14 +33,17 @@ def window_forward(W1, W2, x):
 
 
 def window_loss(W1, W2, examples):
-    """Mean cross-entropy over (x, target index) examples."""
+    """La cross-entropy media sugli esempi (x, indice del token giusto)."""
     return sum(cross_entropy_from_logits(window_forward(W1, W2, x)["scores"], t) for x, t in examples) / len(examples)
 
 
 def gradients(W1, W2, examples):
-    """∂loss/∂W₁ and ∂loss/∂W₂ by the chain rule:
+    """I gradienti ∂loss/∂W₁ e ∂loss/∂W₂ con la regola della catena, in media sugli esempi.
+
+    ∂loss/∂W₁ and ∂loss/∂W₂ by the chain rule:
     δ = p − y at the scores, ∂W₂ = δ·hᵀ, back through W₂ and the ReLU
-    (which lets through only where z > 0), ∂W₁ = δ_h·xᵀ; mean over examples."""
+    (which lets through only where z > 0), ∂W₁ = δ_h·xᵀ; mean over examples.
+    """
     n_hidden, n_in, n_out = len(W1), len(W1[0]), len(W2)
     G1 = [[0.0] * n_in for _ in range(n_hidden)]
     G2 = [[0.0] * n_hidden for _ in range(n_out)]
@@ -60,8 +63,11 @@ def gradients(W1, W2, examples):
 
 
 def train_window_net(examples, n_hidden, n_out, seed=0, steps=2000, eta=0.5, spread=0.5):
-    """Full-batch gradient descent from weights drawn uniformly in
-    [−spread, spread] with random.Random(seed): the same seed, the same weights."""
+    """La discesa del gradiente su tutto il dataset, da pesi casuali con il seme dato.
+
+    Full-batch gradient descent from weights drawn uniformly in
+    [−spread, spread] with random.Random(seed): the same seed, the same weights.
+    """
     rng = random.Random(seed)
     n_in = len(examples[0][0])
     W1 = [[rng.uniform(-spread, spread) for _ in range(n_in)] for _ in range(n_hidden)]
@@ -78,7 +84,6 @@ def rounded(W, digits=1):
 
 
 def first_layer_size(n_tokens, d, neurons):
-    """(inputs, weights) of the first layer: n·d numbers in, one weight per
-    input per neuron."""
+    """Ingressi e pesi del primo strato: n·d numeri in ingresso, un peso per ingresso per neurone."""
     inputs = n_tokens * d
     return inputs, inputs * neurons

@@ -122,3 +122,84 @@ def test_the_downloaded_file_runs_with_the_cli(tmp_path, capsys):
     assert main(["run", "aggiunta=1000", "--file", str(path)]) == 2  # the edit overflows where the original does not
     assert "OverflowError" in capsys.readouterr().err
     assert main(["run", "softmax-temperatura", "aggiunta=1000"]) == 0
+
+
+# ── Italian captions: each function of a panel says in Italian what it computes
+
+# words that give an English sentence away and are not Italian words
+ENGLISH = {"the", "of", "and", "is", "are", "with", "by", "for", "from", "when", "each", "every", "its", "it",
+           "that", "this", "one", "on", "to", "return", "returns", "compute", "computes", "which", "as", "at",
+           "an", "be", "or", "into", "than", "without", "only", "after", "before", "how", "many", "where",
+           "whether", "not", "both", "all", "whose", "their", "what", "gives", "given", "number", "numbers",
+           "up", "down", "over", "between", "same", "other", "first", "last", "new", "times", "rows", "columns",
+           "weights", "add", "multiply", "pairs", "then", "if", "has", "have", "can", "does", "there", "them",
+           "these", "those", "most", "more", "less", "but", "also", "any", "was", "were", "will", "would"}
+# one of these is in any Italian sentence of more than a couple of words
+ITALIAN = {"il", "lo", "la", "i", "gli", "le", "l", "un", "una", "uno", "di", "del", "dello", "della", "dei",
+           "degli", "delle", "e", "è", "che", "per", "con", "da", "dal", "dalla", "dai", "in", "nel", "nella",
+           "nei", "su", "sul", "sulla", "a", "al", "alla", "ai", "non", "ogni", "come", "tra", "se", "o",
+           "quanti", "quante", "quanto", "sono", "ne", "si", "dove", "quando"}
+# core/transformer.py is another engineer's file: its docstrings are being translated there.
+# Remove this allowance as soon as its captions pass.
+PENDING = {"core/transformer.py"}
+
+
+def english_in(caption):
+    """The words of a caption that are English, not Italian (identifiers and code left out)."""
+    prose = re.sub(r"`[^`]*`", " ", caption)
+    words = [w.lower() for w in re.findall(r"[\w'’-]+", prose) if w.isalpha()]
+    return [w for w in words if w in ENGLISH]
+
+
+def caption_problem(obj):
+    """None if obj has a one-line Italian caption, else what is wrong with it."""
+    caption = code.caption(obj)
+    if not caption:
+        return "manca la docstring (la sua prima riga è la didascalia)"
+    if "\n" in inspect.getdoc(obj).split("\n\n")[0]:
+        return f"la prima riga della docstring dev'essere una frase sola, seguita da una riga vuota: «{caption}»"
+    if len(caption) > 120:
+        return f"didascalia di {len(caption)} caratteri (al massimo 120): «{caption}»"
+    english = english_in(caption)
+    if english:
+        return f"didascalia in inglese ({', '.join(english)}): «{caption}»"
+    words = {w.lower() for w in re.findall(r"\w+", caption)}
+    if not words & ITALIAN:
+        return f"didascalia senza una parola italiana: «{caption}»"
+    return None
+
+
+def test_the_caption_check_tells_english_from_italian():
+    def english():
+        """Return the softmax of the logits, one row at a time."""
+
+    def italian():
+        """La softmax dei logit, una riga alla volta (`one_hot` e `is_visible` sono nomi)."""
+
+    def formula():
+        """a · b = Σ aᵢbᵢ: multiply in pairs, add up."""
+
+    def wrapped():
+        """La softmax dei logit,
+        una riga alla volta."""
+
+    def missing():
+        pass
+
+    assert caption_problem(italian) is None
+    for obj in (english, formula, wrapped, missing):
+        assert caption_problem(obj), obj.__name__
+
+
+def test_every_function_in_a_panel_has_an_italian_caption():
+    problems, seen = [], set()
+    for lab in ALL:
+        for obj in code.shown_objects(lab.module):
+            file = code.source_file(obj)
+            if (file, obj.__name__) in seen or file in PENDING:
+                continue
+            seen.add((file, obj.__name__))
+            problem = caption_problem(obj)
+            if problem:
+                problems.append(f"{file}: {obj.__name__}: {problem}")
+    assert not problems, f"{len(problems)} didascalie da sistemare:\n" + "\n".join(problems)

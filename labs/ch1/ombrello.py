@@ -59,6 +59,7 @@ CONTROLS = [
 
 
 def compute(p):
+    """Il neurone a soglia e la rete 3 → 2 → 1 sugli stessi ingressi."""
     x = [p["nuvole"], p["pioggia"], p["vento"]]
     w = [p["w_nuvole"], p["w_pioggia"], p["w_vento"]]
     total, fires = threshold_neuron(x, w, p["soglia"])

@@ -57,6 +57,7 @@ CONTROLS = [Group(caption, (Choice(slot, "Parola", OPTIONS, default),
 
 
 def compute(p):
+    """Il punto a − b + c e la parola più vicina, tra quelle che non sono nella somma."""
     # a word chosen in two slots is moved by both offsets: one word, one position
     places = {w: list(at) for w, (at, _) in WORDS.items()}
     for slot, *_ in SLOTS:

@@ -54,6 +54,7 @@ CONTROLS = [
 
 
 def training_set():
+    """I cinque esempi di training: i due vettori concatenati e l'indice della parola giusta."""
     return [(concat([VECTORS[a], VECTORS[b]]), VOCAB.index(c)) for a, b, c in EXAMPLES]
 
 
@@ -69,6 +70,7 @@ def listed(v):
 
 
 def compute(p):
+    """La rete a finestra sul contesto scelto, i cinque esempi e la taglia del primo strato."""
     W1, W2 = trained_weights()
     a, b = p["contesto"].split("-")
     target = next(c for x, y, c in EXAMPLES if (x, y) == (a, b))

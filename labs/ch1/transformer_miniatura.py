@@ -165,7 +165,7 @@ CONTROLS = [
 
 
 def read_sentence(text):
-    """Words → IDs, or an Italian message naming what the model does not know."""
+    """Dalle parole agli ID, o un messaggio che dice quale parola il modello non conosce."""
     words = text.lower().replace(".", " . ").split()
     if not words:
         return None, "Scrivi almeno una parola, per esempio «il gatto dorme sul»."
@@ -181,6 +181,7 @@ def read_sentence(text):
 
 
 def compute(p):
+    """La frase, i token generati e i cinque passi del modello per il token scelto."""
     text = dict(SENTENCES).get(p["frase"], p["testo"])
     base, problem = read_sentence(text)
     if problem:
@@ -203,7 +204,7 @@ def compute(p):
 
 
 def ablation(p, pos):
-    """The positions the chosen token may not look at in the experiment."""
+    """Le posizioni che il token scelto non può guardare nell'esperimento."""
     if p["esperimento"] == "spegni":
         return set(range(pos))
     if p["esperimento"] == "togli" and p["tolta"] - 1 < pos:

@@ -45,8 +45,11 @@ CONTROLS = [
 
 
 def forward_backward(x, w1, w2, y):
-    """One pass through the chain with the autograd: values, local
-    derivatives and gradients, all as plain floats."""
+    """Un passaggio nella catena con l'autograd: valori, derivate locali e gradienti.
+
+    One pass through the chain with the autograd: values, local
+    derivatives and gradients, all as plain floats.
+    """
     W1, W2 = Value(w1), Value(w2)
     z = W1 * x
     h = z.relu()
@@ -67,10 +70,12 @@ def forward_backward(x, w1, w2, y):
 
 
 def start(p):
+    """La macchina al passo 0: i pesi iniziali e nessuna loss ancora."""
     return {"step": 0, "w1": p["w1"], "w2": p["w2"], "losses": []}
 
 
 def advance(m, p):
+    """Un passo avanti: alla fine di un giro si applica l'aggiornamento dei due pesi."""
     if m["step"] and m["step"] % PHASES == 0:  # leaving an update: the new weights start the next round
         r = forward_backward(p["x"], m["w1"], m["w2"], p["y"])
         m["losses"].append(r["loss"])
@@ -80,6 +85,7 @@ def advance(m, p):
 
 
 def present(m, p):
+    """Lo stato del passo: il giro, la fase e i conti di forward e backward con questi pesi."""
     step, w1, w2 = m["step"], m["w1"], m["w2"]
     round_, phase = (0, 0) if step == 0 else divmod(step - 1, PHASES)
     phase = 0 if step == 0 else phase + 1

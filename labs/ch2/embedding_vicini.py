@@ -62,11 +62,12 @@ CONTROLS = [
 
 
 def cosines(E):
+    """Il coseno tra i vettori di ogni coppia di parole osservata."""
     return {f"{a}-{b}": similarity(E, VOCAB.index(a), VOCAB.index(b)) for a, b, _ in PAIRS}
 
 
 def start(p):
-    """The tables at step 0 with their loss and gradients, and the plane's frame.
+    """Le tabelle al passo 0 con la loro loss e i gradienti, e la cornice del piano.
 
     The frame comes from the whole run, trained once here: the principal
     directions of the last step orient every step's (so the cloud never
@@ -83,7 +84,7 @@ def start(p):
 
 
 def advance(m, p):
-    """One step of gradient descent, then the loss and gradients of the new tables."""
+    """Un passo di discesa del gradiente, poi la loss e i gradienti delle nuove tabelle."""
     m["E_in"], m["E_out"] = sgd_update(m["E_in"], m["G_in"], ETA), sgd_update(m["E_out"], m["G_out"], ETA)
     loss, m["G_in"], m["G_out"] = loss_and_gradients(m["E_in"], m["E_out"], COUNTS)
     m["losses"].append(loss)
@@ -93,6 +94,7 @@ def advance(m, p):
 
 
 def present(m, p):
+    """I vettori del passo proiettati sulle due direzioni principali, con le curve fin qui."""
     E = m["E_in"]
     directions, variances = principal_directions(E)
     points = project(E, orient(directions, m["final"]))

@@ -46,6 +46,7 @@ CONTROLS = [
 
 
 def compute(params):
+    """Il gradiente p − y dei logit, e i logit dopo un passo di learning rate η."""
     target, eta = TOKENS.index(params["giusto"]), params["eta"]
     z = list(LOGITS)
     grad = softmax_cross_entropy_grad(z, target)

@@ -45,15 +45,17 @@ CONTROLS = [
 
 
 def loss(w):
+    """La loss del laboratorio, una parabola con il minimo in w*: (w − w*)²."""
     return (w - W_STAR) ** 2
 
 
 def gradient(w):
+    """La derivata della loss: 2·(w − w*)."""
     return 2 * (w - W_STAR)
 
 
 def verdict(errors, stopped):
-    """The regime, read from the distances to the minimum w − w* step after step."""
+    """Il regime della discesa, letto dalle distanze dal minimo passo dopo passo."""
     first, last = abs(errors[0]), abs(errors[-1])
     if stopped or last > first * (1 + 1e-9):
         return "diverge"
@@ -65,6 +67,7 @@ def verdict(errors, stopped):
 
 
 def compute(params):
+    """I pesi della discesa w ← w − η·gradiente e il regime che ne viene fuori."""
     eta, w0, n = params["eta"], params["w0"], params["passi"]
     weights, stopped = descend(gradient, w0, eta, n, LIMIT)
     errors = [w - W_STAR for w in weights]

@@ -44,6 +44,7 @@ CONTROLS = [Slider("p", "Probabilità data al token giusto", P_MIN, 1.0, 0.001, 
 
 
 def compute(params):
+    """La loss −log p e la perplessità per la probabilità scelta e per i valori della guida."""
     p = params["p"]
     loss = cross_entropy(p)
     return {"p": p, "loss": loss, "perplexity": perplexity(loss),

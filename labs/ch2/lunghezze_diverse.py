@@ -56,7 +56,7 @@ CONTROLS = [
 
 
 def sentence(words, length=None):
-    """X (the tokens), T (the next tokens) and the mask, padded to length."""
+    """X (i token), T (i token successivi) e la maschera, allungati con il padding."""
     n = len(words) - 1
     length = length or n
     tokens = list(words[:-1]) + ["PAD"] * (length - n)
@@ -66,22 +66,25 @@ def sentence(words, length=None):
 
 
 def add_matrices(A, B):
+    """La somma di due matrici, cella per cella."""
     return [[a + b for a, b in zip(ra, rb)] for ra, rb in zip(A, B)]
 
 
 def gradient_parts(s, mask=None):
+    """Gli errori, il gradiente, il contributo di ogni riga e la loss di una frase."""
     return {"E": errors(s["X"], W, s["T"]), "G": weight_gradient(s["X"], W, s["T"], mask),
             "parts": row_suggestions(s["X"], W, s["T"], mask), "loss": squared_loss(s["X"], W, s["T"], mask)}
 
 
 def alone(words):
-    """One sentence on its own: its shapes, its attention table, its gradient."""
+    """Una frase da sola: le sue forme, la tabella di attention e il gradiente."""
     s = sentence(words)
     return s | {"n": len(s["X"]), "Y": layer(s["X"], W), "A": attention_weights(s["X"], s["X"]),
                 **gradient_parts(s)}
 
 
 def compute(p):
+    """Le due frasi nel batch, con o senza maschera, e il gradiente sommato di W."""
     short, long_ = sentence(SHORT, LENGTH), sentence(LONG, LENGTH)
     on = p["maschera"]
     batch = [x | gradient_parts(x, x["mask"] if on else None) for x in (short, long_)]

@@ -74,7 +74,7 @@ SCREENS = ("Il dataset", "Tokenizzazione", "Coppie e batch", "Forward", "Loss", 
 
 
 def screen_of(step):
-    """Step → (screen 1–8, updates already done)."""
+    """Dal passo alla schermata (da 1 a 8) e al numero di aggiornamenti già fatti."""
     if step < PRELUDE:
         return step + 1, 0
     done, k = divmod(step - PRELUDE, LOOP)
@@ -113,11 +113,12 @@ CONTROLS = [
 
 
 def short(token):
+    """Un token accorciato a nove caratteri al massimo, per le etichette della tabella."""
     return token if len(token) <= 9 else token[:8] + "…"
 
 
 def corpus_problem(tokens, vocab):
-    """An Italian message if this corpus cannot make a readable table, else None."""
+    """Un messaggio in italiano se con questo corpus non si fa una tabella leggibile, altrimenti None."""
     if not tokens:
         return "Il corpus è vuoto: scrivi qualche frase, con le parole separate da spazi."
     if len(vocab) < 2:
@@ -135,7 +136,7 @@ def corpus_problem(tokens, vocab):
 
 @dataclass
 class Training:
-    """Where the training is at a step: the machine that «Avanti» moves.
+    """Il punto in cui è arrivato il training: la macchina che «Avanti» fa muovere.
 
     W is the table before this round's update; batches are this epoch's, and
     number says which one comes now; rng will shuffle the next epochs (it
@@ -169,10 +170,12 @@ class Training:
 
 
 def epoch_batches(pairs, p, rng):
+    """I batch di un'epoch: le coppie mescolate e tagliate in pezzi della taglia scelta."""
     return cut_batches(shuffle_pairs(pairs, rng), min(p["batch"], len(pairs)))
 
 
 def start(p):
+    """La macchina al passo 0: vocabolario, coppie, pesi casuali e i batch della prima epoch."""
     tokens = tokenize(p["corpus"])
     vocab = build_vocab(tokens)
     problem = corpus_problem(tokens, vocab)
@@ -186,7 +189,7 @@ def start(p):
 
 
 def advance(m, p):
-    """One step later. Leaving a summary applies that round's update and takes the next batch."""
+    """Un passo dopo: uscendo dal riassunto si applica l'aggiornamento e si prende il batch seguente."""
     if not m.problem and screen_of(m.step)[0] == len(SCREENS):
         batch = m.batches[m.number - 1]
         m.batch_curve.append(batch_loss(m.W, batch))
@@ -200,7 +203,7 @@ def advance(m, p):
 
 
 def present(m, p):
-    """The state of the screen at this step, computed for the current batch only."""
+    """Lo stato della schermata a questo passo, calcolato solo per il batch corrente."""
     screen, done = screen_of(m.step)
     s = {"step": m.step, "screen": screen}
     if m.problem:

@@ -182,21 +182,22 @@ CONTROLS = [
 
 
 def tokens_of(text, kind):
-    """Whole words (3.1's tokenizer), or every character with the spaces squeezed to one."""
+    """Il testo in token: parole intere (come in 3.1) o un carattere alla volta."""
     return tokenize(text) if kind == "parole" else list(" ".join(text.lower().split()))
 
 
 def shown(token):
-    """A token as the page writes it: the space is visible."""
+    """Un token come lo scrive la pagina: lo spazio si vede."""
     return "␣" if token == " " else token
 
 
 def joined(tokens, kind):
+    """I token rimessi insieme in un testo: con gli spazi se sono parole, attaccati se sono caratteri."""
     return " ".join(tokens) if kind == "parole" else "".join(tokens)
 
 
 def corpus_problem(text, tokens, vocab, kind):
-    """An Italian message when this text cannot be trained on here, else None."""
+    """Un messaggio in italiano se su questo testo non si può allenare, altrimenti None."""
     one, many = UNITS[kind]
     if len(text) > MAX_CHARS:
         return (f"Il testo ha {num(len(text))} caratteri: qui ne stanno al massimo {num(MAX_CHARS)}, "
@@ -218,11 +219,12 @@ def corpus_problem(text, tokens, vocab, kind):
 
 
 def unknown(tokens, vocab):
+    """I token della frase che non sono nel vocabolario, ciascuno una volta."""
     return [t for t in dict.fromkeys(tokens) if t not in vocab]
 
 
 def batch_pairs(batch):
-    """The (token, next) pairs of a batch of windows: what the bigram learns from the same batch."""
+    """Le coppie (token, successivo) di un batch di finestre: ciò che impara il bigramma."""
     return [pair for inputs, targets in zip(*batch) for pair in zip(inputs, targets)]
 
 
@@ -231,7 +233,9 @@ def batch_pairs(batch):
 
 @dataclass
 class Training:
-    """The machine that «Avanti» moves: the transformer (its TrainState, the
+    """La macchina che «Avanti» fa muovere: il transformer, il suo gradiente e il bigramma di confronto.
+
+    The machine that «Avanti» moves: the transformer (its TrainState, the
     gradient of this step's batch at these weights, which the next update
     applies), the bigram trained on the same batches, and the curves so far.
 
@@ -266,7 +270,7 @@ class Training:
 
 
 def evaluate(m):
-    """The losses of both models on the whole training text and on the held-out sixth."""
+    """Le loss dei due modelli su tutto il testo di training e sul sesto tenuto da parte."""
     windows_train, windows_held = EVAL_WINDOWS
     return (m.step, text_loss(m.state.params, m.config, m.train, windows_train),
             text_loss(m.state.params, m.config, m.held, windows_held),
@@ -274,7 +278,10 @@ def evaluate(m):
 
 
 def measure(m):
-    """The batch of this step, its loss and gradient at these weights, and the evaluations that fall here."""
+    """Il batch di questo passo, la sua loss e il gradiente con questi pesi, e le valutazioni.
+
+    The batch of this step, its loss and gradient at these weights, and the evaluations that fall here.
+    """
     batch = batch_for_step(m.train, m.config, BATCH, m.seed, m.step)
     m.loss, m.grads = loss_and_grads(m.state.params, m.config, *batch)
     m.pairs = batch_pairs(batch)
@@ -287,6 +294,7 @@ def measure(m):
 
 
 def start(p):
+    """La macchina al passo 0: vocabolario, testo di training e di prova, pesi iniziali dei due modelli."""
     kind = p["token"]
     tokens = tokens_of(p["corpus"], kind)
     vocab = build_vocab(tokens)
@@ -305,7 +313,10 @@ def start(p):
 
 
 def advance(m, p):
-    """One training step of both models on the same batch, then the next batch measured at the new weights."""
+    """Un passo di training di entrambi i modelli sullo stesso batch, poi il batch dopo.
+
+    One training step of both models on the same batch, then the next batch measured at the new weights.
+    """
     if not m.problem:
         m.state, _ = apply_gradients(m.state, m.grads, m.opt)
         m.W = sgd_update(m.W, gradient(m.W, m.pairs), BIGRAM_ETA)
@@ -316,8 +327,11 @@ def advance(m, p):
 
 
 def generate(m, prompt, temperature):
-    """Greedy and sampled text from the prompt, for the transformer and for the
-    bigram, with the weights of the last generation step (kept in the memo)."""
+    """Il testo greedy e campionato dal prompt, per il transformer e per il bigramma.
+
+    Greedy and sampled text from the prompt, for the transformer and for the
+    bigram, with the weights of the last generation step (kept in the memo).
+    """
     key = (m.snapshot[0], tuple(prompt), temperature)
     if key not in m.samples:
         if len(m.samples) > 64:  # a reader typing prompt after prompt: keep the memo small
@@ -334,7 +348,10 @@ def generate(m, prompt, temperature):
 
 
 def bigram_generate(W, prompt, n, temperature, rng=None):
-    """n IDs after the prompt, each chosen from the row of the one before (the same rule as the transformer's)."""
+    """n ID dopo il prompt, ognuno scelto dalla riga del precedente (la stessa regola del transformer).
+
+    n IDs after the prompt, each chosen from the row of the one before (the same rule as the transformer's).
+    """
     ids = [prompt[-1]]
     for _ in range(n):
         ids.append(next_token(W[ids[-1]], temperature, rng))
@@ -342,7 +359,7 @@ def bigram_generate(W, prompt, n, temperature, rng=None):
 
 
 def attention_maps(m, sentence):
-    """The attention of every head on the last CONTEXT tokens of the sentence."""
+    """L'attention di ogni testa sugli ultimi CONTEXT token della frase."""
     tokens = tokens_of(sentence, m.kind)
     missing = unknown(tokens, m.vocab)
     if not tokens:
@@ -356,15 +373,18 @@ def attention_maps(m, sentence):
 
 
 def missing_text(missing):
-    """«xyz» non è nel vocabolario del testo (at most five of the missing tokens named)."""
+    """Il messaggio «xyz» non è nel vocabolario del testo (nomina al più cinque token)."""
     names = ", ".join(f"«{shown(t)}»" for t in missing[:5]) + (" …" if len(missing) > 5 else "")
     return f"{names} non {'è' if len(missing) == 1 else 'sono'} nel vocabolario del testo"
 
 
 def embedding_plane(m):
-    """The token embeddings on their two principal directions, each turned so
+    """Gli embedding dei token sulle loro due direzioni principali, orientate in modo stabile.
+
+    The token embeddings on their two principal directions, each turned so
     that the first token sits on the positive side (the cloud does not flip
-    from one step to the next when the sign of a direction would)."""
+    from one step to the next when the sign of a direction would).
+    """
     E = m.state.params["tok_emb"]
     directions, variances = principal_directions(E)
     points = project(E, directions)
@@ -374,6 +394,7 @@ def embedding_plane(m):
 
 
 def present(m, p):
+    """Lo stato del passo: curve, gradienti, generazioni, attention e embedding del transformer."""
     s = {"step": m.step, "kind": m.kind, "batch_losses": list(m.batch_losses or [])}
     if m.problem:
         return s | {"problem": m.problem}

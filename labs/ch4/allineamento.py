@@ -64,6 +64,7 @@ CONTROLS = [
 
 
 def compute(p):
+    """La loss SFT sui soli token della risposta e i conti della loss DPO."""
     tokens = [{"token": t, "p": p[v] if isinstance(v, str) else v, "answer": a} for t, v, a in CHAT]
     scored = tokens[1:]  # the first token has nothing before it: no prediction, no loss
     for t in scored:

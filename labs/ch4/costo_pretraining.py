@@ -69,7 +69,7 @@ CONTROLS = [
 
 
 def lora(r, target):
-    """Trainable numbers of LoRA on every block of Llama 2 7B, and its memory."""
+    """I numeri da allenare con LoRA su ogni blocco di Llama 2 7B, e la loro memoria."""
     m = LLAMA2_7B
     shapes = {"q": (m.d, m.d), "k": (m.d, m.d), "v": (m.d, m.d), "o": (m.d, m.d),
               "gate": (m.d, m.d_ff), "up": (m.d, m.d_ff), "down": (m.d_ff, m.d)}
@@ -82,6 +82,7 @@ def lora(r, target):
 
 
 def compute(p):
+    """Il costo di un pre-training: operazioni 6·N·D, ore di GPU, memoria e LoRA."""
     n = float(p["n"]) * 1e9
     tokens = chinchilla_tokens(n) if p["chinchilla"] else float(p["d"]) * 1e9
     flops = training_flops(n, tokens)

@@ -67,12 +67,16 @@ GROUPS = (("Facile: 5 giuste su 6", [1, 1, 1, 1, 1, 0]), ("Difficile: 1 su 6", [
 
 
 def student(p_student, p_teacher, t):
-    """The student after training t ∈ [0, 1]: its log-probabilities moved a
-    fraction t of the way to the teacher's, then normalised."""
+    """Lo studente dopo un training t ∈ [0, 1]: le sue log-probabilità spostate verso l'insegnante.
+
+    The student after training t ∈ [0, 1]: its log-probabilities moved a
+    fraction t of the way to the teacher's, then normalised.
+    """
     return softmax([(1 - t) * math.log(s) + t * math.log(m) for s, m in zip(p_student, p_teacher)])
 
 
 def compute(p):
+    """I vantaggi GRPO del gruppo di risposte e la KL inversa della distillazione, token per token."""
     rewards = [p[f"r{k}"] for k in range(1, p["gruppo"] + 1)]
     steps = []
     for token, candidates, s0, m in STEPS:

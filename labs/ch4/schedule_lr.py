@@ -46,6 +46,7 @@ CONTROLS = [
 
 
 def compute(p):
+    """Il learning rate di warm-up più coseno al passo scelto, e la curva intera."""
     peak, warmup, total, floor = p["picco"] * UNIT, min(p["warmup"], p["totale"]), p["totale"], p["minimo"] / 100
     step = min(p["passo"], total)
 

@@ -65,6 +65,7 @@ def pair_cosines(d, seed):
 
 
 def compute(p):
+    """I coseni tra direzioni casuali in d dimensioni, con il loro istogramma."""
     d = int(p["d"])
     cosines = pair_cosines(d, p["seme"])
     reach = min(1.0, 5 / math.sqrt(d)) if p["zoom"] else 1.0

@@ -56,6 +56,7 @@ CONTROLS = [
 
 
 def compute(p):
+    """Dalle query e dalle chiavi date: i punteggi, la divisione per √d, la maschera e la softmax."""
     _, Q, K = CASES[p["caso"]]
     Q = [[p["lunghezza"] * x for x in q] for q in Q]
     causal, row, n = p["maschera"], int(p["riga"]) - 1, len(TOKENS)

@@ -47,7 +47,7 @@ CONTROLS = [
 
 
 def start(p):
-    """The weights at step 0 and the charts' axes.
+    """I pesi al passo 0 e gli assi dei grafici.
 
     The axes come from the whole run, computed once here (200 steps of two
     numbers cost nothing): they stay still while the curves grow."""
@@ -59,7 +59,7 @@ def start(p):
 
 
 def advance(m, p):
-    """Forward, backward and w ← w − η·gradiente; nothing once the weights would run away."""
+    """Un passo di forward, backward e w ← w − η·gradiente; niente se i pesi scapperebbero."""
     new = update(m["w1"], m["w2"], forward_backward(p["x"], m["w1"], m["w2"], p["y"]), p["eta"], LIMIT)
     if new is None:
         return m
@@ -72,6 +72,7 @@ def advance(m, p):
 
 
 def present(m, p):
+    """Lo stato del passo: i conti con questi pesi, il passo che segue e le curve fin qui."""
     now = forward_backward(p["x"], m["w1"], m["w2"], p["y"])
     k = m["at"]
     return {"step": k, "asked": p["passo"], "x": p["x"], "y": p["y"], "eta": p["eta"],

@@ -64,9 +64,12 @@ CONTROLS = [
 
 
 def first_lines(chunks, tokens_of, lines=SHOWN_LINES, limit=SHOWN_TOKENS):
-    """The first lines of a text as tokens, chunk by chunk: a list of lines,
+    """Le prime righe di un testo in token, pezzo per pezzo, tagliate dopo limit token.
+
+    The first lines of a text as tokens, chunk by chunk: a list of lines,
     each a list of chunks, each a list of tokens; cut after `limit` tokens so
-    a long text stays light."""
+    a long text stays light.
+    """
     out, shown = [[]], 0
     for chunk, ids in chunks:
         if shown >= limit or len(out) > lines:
@@ -79,7 +82,7 @@ def first_lines(chunks, tokens_of, lines=SHOWN_LINES, limit=SHOWN_TOKENS):
 
 
 class Training:
-    """The training on one corpus, as far as a reader has taken it.
+    """Il training su un corpus, fin dove l'ha portato chi legge.
 
     The kit keeps checkpoints by deep-copying the machine, and a Trainer on a
     100 kB corpus takes longer to copy (0.3 s) than to learn all 80 merges.
@@ -121,16 +124,19 @@ class Training:
 
 
 def start(p):
+    """La macchina al passo 0: il training sul corpus, ancora senza fusioni."""
     return {"training": Training(p["corpus"]), "at": 0}
 
 
 def advance(m, p):
+    """Una fusione in più: la coppia più frequente diventa un token nuovo."""
     m["at"] += 1
     m["training"].reach(m["at"])
     return m
 
 
 def present(m, p):
+    """Lo stato dopo le fusioni fatte: regole, coppie in classifica e il testo in token."""
     training, k = m["training"], m["at"]
     now = training.steps[k]
     merges, texts = training.trainer.merges[:now["done"]], training.texts

@@ -41,6 +41,7 @@ CONTROLS = [
 
 
 def compute(p):
+    """Due strati con o senza ReLU, confrontati con la sola matrice W₂·W₁."""
     x = [p["x1"], p["x2"]]
     h = matvec(W1, x)
     a = [relu(v) for v in h] if p["relu"] else h

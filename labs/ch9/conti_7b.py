@@ -66,6 +66,7 @@ PARTS = (("embedding", "Embedding"), ("positions", "Posizioni"), ("attention", "
 
 
 def model(p):
+    """Il Decoder descritto dai comandi (Llama 2 o GPT-2)."""
     heads = p["d"] // HEAD_DIM
     gpt2 = p["famiglia"] == "gpt2"
     return Decoder(vocab=int(p["vocab"]), d=p["d"], layers=p["blocchi"], d_ff=p["d_ff"], heads=heads,
@@ -75,6 +76,7 @@ def model(p):
 
 
 def compute(p):
+    """I parametri del modello scelto, parte per parte, e la memoria che occupano."""
     m = model(p)
     c = parameter_counts(m)
     return {**p, "heads": m.heads, "kv_heads": m.kv_heads or m.heads, "counts": c,

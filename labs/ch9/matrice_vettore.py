@@ -62,10 +62,12 @@ PRESETS = [("Identità", preset(1, 0, 0, 1)), ("Rotazione di 90°", preset(0, -1
 
 
 def close(u, v):
+    """Se due numeri sono uguali a meno di 10⁻⁹."""
     return abs(u - v) < 1e-9
 
 
 def describe(a, det):
+    """Una frase in italiano su che cosa fa al piano la matrice a."""
     (p, q), (r, t) = a
     if close(det, 0):
         if all(close(v, 0) for v in (p, q, r, t)):
@@ -87,6 +89,7 @@ def describe(a, det):
 
 
 def compute(p):
+    """A·x riga per riga e colonna per colonna, e dove A manda i punti del piano."""
     a = [[p["a11"], p["a12"]], [p["a21"], p["a22"]]]
     x = [p["x1"], p["x2"]]
     det = p["a11"] * p["a22"] - p["a12"] * p["a21"]

@@ -50,6 +50,7 @@ CASES = [("b = [6 ; 8], il doppio", {"ax": 3, "ay": 4, "bx": 6, "by": 8}),
 
 
 def compute(p):
+    """Norma, vettore unitario e coseno dei due vettori."""
     a, b = [p["ax"], p["ay"]], [p["bx"], p["by"]]
     s = {"a": a, "b": b, "norm_a": norm(a), "norm_b": norm(b), "dot": dot(a, b),
          "unit_a": None, "unit_b": None, "cos": None, "angle": None}

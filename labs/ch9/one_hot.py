@@ -40,6 +40,7 @@ CONTROLS = [Slider("pos", "Posizione accesa (ID del token)", 0, len(TOKENS) - 1,
 
 
 def compute(p):
+    """Il prodotto one-hot × matrice, calcolato per intero: esce una riga di E."""
     pos = p["pos"]
     hot = [int(x) for x in one_hot(pos, len(TOKENS))]
     product = matmul([hot], EMBEDDING)[0]  # a real [1 × 5]·[5 × 4] product, not a lookup

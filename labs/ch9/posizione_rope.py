@@ -66,6 +66,7 @@ CONTROLS = [
 
 
 def compute(p):
+    """La riga di E di un token e il punteggio di q e k ruotati da RoPE alle loro posizioni."""
     q, k, theta = [p["qx"], p["qy"]], [p["kx"], p["ky"]], math.radians(p["theta"])
     m, n = p["m"] + p["sposta"], p["n"] + p["sposta"]
 

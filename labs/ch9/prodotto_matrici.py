@@ -46,11 +46,12 @@ CONTROLS = [
 
 
 def entries(seed, name, rows, cols):
-    """Small integers, fixed per position: growing a matrix keeps its old numbers."""
+    """Piccoli interi fissi per posizione: ingrandire una matrice tiene i suoi vecchi numeri."""
     return [[random.Random(f"{seed}:{name}:{r}:{c}").randint(-3, 4) for c in range(cols)] for r in range(rows)]
 
 
 def compute(p):
+    """Il prodotto A·B se le dimensioni interne coincidono, con i conti di una cella."""
     m, n, n2, cols = p["m"], p["n"], p["n2"], p["p"]
     A, B = entries(p["seed"], "A", m, n), entries(p["seed"], "B", n2, cols)
     state = {"A": A, "B": B, "ok": n == n2, "C": None, "BA": matmul(B, A) if cols == m else None,

@@ -51,6 +51,7 @@ CONTROLS = [
 
 
 def compute(p):
+    """Il prodotto scalare dei voti di due persone e, nel piano, l'ombra di b su a."""
     first, second = (name.capitalize() for name in p["coppia"].split("-"))
     u, v = VOTES[first], VOTES[second]
     a, b = [p["ax"], p["ay"]], [p["bx"], p["by"]]

@@ -54,6 +54,7 @@ X_SMALL = [1, -1, 2, 0, 1, -2]
 
 
 def compute(p):
+    """La matrice di rango 1 u·vᵀ, il suo effetto su x, e il conto dei numeri di B·A."""
     x = [p["x1"], p["x2"], p["x3"]]
     M = outer(U, V)
     d, asked = int(p["d"]), int(p["r"])

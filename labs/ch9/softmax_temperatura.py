@@ -70,6 +70,7 @@ CONTROLS = [
 
 
 def compute(params):
+    """La softmax con temperatura dei sei logit, passo per passo, e le estrazioni."""
     t, extra = params["temperatura"], params["aggiunta"]
     z = [params[name] + extra for name in NAMES]
     steps = softmax_steps(z, t)

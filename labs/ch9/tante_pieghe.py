@@ -82,6 +82,7 @@ def automatic_fits(name):
 
 
 def compute(p):
+    """La curva a gomiti costruita a mano e quelle trovate in automatico, con il loro errore."""
     target, fits = automatic_fits(p["bersaglio"])
     used, clashes = [], []
     for i in range(1, p["gomiti"] + 1):

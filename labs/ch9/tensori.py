@@ -59,11 +59,12 @@ CONTROLS = [
 
 
 def value(index):
-    """A fixed number for each position, the same whatever the shape."""
+    """Un numero fisso per ogni posizione, lo stesso qualunque sia la forma."""
     return round(random.Random("X" + ",".join(map(str, index))).uniform(-1, 1), 1)
 
 
 def compute(p):
+    """Il tensore della forma scelta e la fetta presa dall'indice."""
     dims = {"b": p["B"], "l": p["L"], "k": p["d"]}
     X = filled((p["B"], p["L"], p["d"]), value)
     idx, clamped = {}, []

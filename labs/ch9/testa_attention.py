@@ -71,6 +71,7 @@ CONTROLS = [
 
 
 def compute(p):
+    """Una testa di attention su «il gatto dorme», con ogni matrice intermedia."""
     causal, row = p["maschera"], int(p["riga"]) - 1
     W_q = [[1, 0], [0, 1], [p["domanda"], 0], [0, 0]]
     h = head(X, W_q, W_K, W_V, causal)

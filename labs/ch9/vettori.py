@@ -45,6 +45,7 @@ SUM_RANGE, SCALE_RANGE = (-6.5, 6.5), (-6.4, 6.4)
 
 
 def compute(p):
+    """La somma di due vettori e un vettore moltiplicato per un numero."""
     a, b, k = [p["ax"], p["ay"]], [p["bx"], p["by"]], p["k"]
     if k < 0:
         effect = "si gira dall'altra parte" + (" e si allunga" if k < -1 else " e si accorcia" if k > -1 else "")

@@ -59,6 +59,7 @@ def binary(n_bytes):
 
 
 def compute(p):
+    """Il costo dell'attention su n token e la memoria della KV cache."""
     n, t = int(p["n"]), int(p["generati"])
     layers, heads, d_head, size = p["strati"], int(p["teste_kv"]), int(p["d_testa"]), BYTES[p["precisione"]]
     per_token = kv_cache_bytes(layers, heads, d_head, 1, size)

@@ -76,7 +76,7 @@ CONTROLS = [
 
 
 def read_sentence(text):
-    """Words → IDs, or an Italian message saying what the model cannot read."""
+    """Dalle parole agli ID, o un messaggio che dice che cosa il modello non sa leggere."""
     words = text.lower().replace(".", " . ").split()
     if not words:
         return None, "Scrivi almeno una parola, per esempio «il gatto corre nel»."
@@ -92,6 +92,7 @@ def read_sentence(text):
 
 
 def start(p):
+    """La macchina al passo 0: il giro completo del token scelto nel modello."""
     text_ = dict(SENTENCES).get(p["frase"], p["testo"])
     ids, problem = read_sentence(text_)
     if problem:
@@ -101,11 +102,13 @@ def start(p):
 
 
 def advance(m, p):
+    """Un passo avanti nel giro del token."""
     m["step"] += 1
     return m
 
 
 def present(m, p):
+    """Il giro del token fino al passo scelto."""
     if "problem" in m:
         return {"step": m["step"], "problem": m["problem"]}
     return {"step": m["step"], "own": m["own"], **m["trip"]}

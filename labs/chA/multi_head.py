@@ -79,6 +79,7 @@ CONTROLS = [
 
 
 def compute(p):
+    """Le tre teste sullo stesso X, le loro uscite affiancate e mescolate da W_o."""
     causal, row, k = p["maschera"], int(p["riga"]) - 1, p["decisione"]
     weights = [([[k * x for x in r] for r in W_q], W_k, W_v) for _, W_q, W_k, W_v, _ in HEADS]
     together = multi_head(X, weights, causal, W_O)

@@ -58,6 +58,7 @@ CONTROLS = [
 
 
 def compute(p):
+    """LayerNorm e RMSNorm sullo stesso vettore, passo per passo."""
     base = [p[f"x{i + 1}"] for i in range(p["n"])]
     x = [v + p["c"] for v in base]
     n, g, b = len(x), p["gamma"], p["beta"]

@@ -47,11 +47,12 @@ CONTROLS = [
 
 
 def costs(d, n, ffn_params):
-    """Operations per token (a multiply and an add count as 2), for the token at position n."""
+    """Le operazioni per token (moltiplicazione e somma contano 2) per il token in posizione n."""
     return {"projections": 2 * 4 * d * d, "scores": 4 * n * d, "ffn": 2 * ffn_params}
 
 
 def compute(p):
+    """I parametri dell'attention e dell'FFN di un blocco, e il loro costo al crescere di n."""
     d, n = int(p["d"]), int(p["n"])
     _, matrices, ratio = FFNS[p["ffn"]]
     attention, ffn = 4 * d * d, matrices * d * ratio * d

@@ -56,6 +56,7 @@ CONTROLS = [
 
 
 def compute(p):
+    """La norma del gradiente a ogni profondità, con e senza la connessione residua."""
     x, weights = draw_stack(p["seme"], p["strati"], p["scala"])
     curves = {res: gradient_sizes(x, weights, res, p["norma"]) for res in (False, True)}
     summary = {norm: [curves[res][0] if norm == p["norma"] else gradient_sizes(x, weights, res, norm)[0]
