@@ -145,6 +145,35 @@ def random_direction(d, rng):
             return scale(1 / n, v)
 
 
+def random_directions(n, d, rng):
+    """n direzioni a caso in d dimensioni, scritte sugli assi più comodi per loro.
+
+    A rotation of the whole space changes no angle, so the axes can be
+    chosen to fit the directions: the first along axis 1, the second in the
+    plane of axes 1–2, the k-th (from 0) in the first k + 1 axes. Its k
+    coordinates on the axes already used are Gaussian, as before; the part
+    of it that sticks out of them has the length of a Gaussian vector in the
+    other d − k dimensions, √χ² with d − k degrees of freedom, drawn in one
+    go (χ²ₘ = gammavariate(m/2, 2)). From the d-th on, every axis is used.
+    This is Bartlett's decomposition: the cosines have exactly the joint
+    distribution of n random_direction(d) (tests/test_core_linalg.py
+    compares them), from about n²/2 random numbers instead of n·d, and each
+    vector has min(n, d) coordinates, so a cosine costs min(n, d) products,
+    not d."""
+    m = min(n, d)
+    out = []
+    while len(out) < n:
+        k = len(out)
+        if k < d:
+            v = gaussian_sample(k, rng) + [math.sqrt(rng.gammavariate((d - k) / 2, 2.0))] + [0.0] * (m - k - 1)
+        else:
+            v = gaussian_sample(d, rng)
+        size = norm(v)
+        if size > 0:
+            out.append(scale(1 / size, v))
+    return out
+
+
 def seeded_rng(seed):
     """Un generatore casuale che con lo stesso seme dà sempre gli stessi numeri."""
     return random.Random(seed)

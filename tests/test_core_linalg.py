@@ -1,3 +1,4 @@
+import math
 import random
 
 import numpy as np
@@ -91,3 +92,50 @@ def test_one_convention_a_row_times_a_matrix_is_the_transpose_times_the_column()
     assert la.matvec(la.transpose(W.tolist()), x.tolist()) == la.matmul([x.tolist()], W.tolist())[0]
     with pytest.raises(la.ShapeError):
         la.matvec(la.transpose(W.tolist()), [1.0, 2.0])
+
+
+def ks_distance(a, b):
+    """The two-sample Kolmogorov–Smirnov statistic: the largest gap between the two empirical CDFs."""
+    a, b = np.sort(a), np.sort(b)
+    grid = np.concatenate([a, b])
+    return float(np.max(np.abs(np.searchsorted(a, grid, side="right") / len(a)
+                               - np.searchsorted(b, grid, side="right") / len(b))))
+
+
+def pair_cosines(vectors):
+    v = np.asarray(vectors, dtype=float)
+    v = v / np.linalg.norm(v, axis=1, keepdims=True)
+    return (v @ v.T)[np.tril_indices(len(v), -1)]
+
+
+@pytest.mark.parametrize("d", [2, 3, 10, 100, 4096])
+def test_random_directions_in_their_own_axes_have_the_cosines_of_full_gaussian_directions(d):
+    """Bartlett: the same distribution as 40 directions with d Gaussian coordinates each (numpy), for the
+    cosine of a pair (KS distance) and for the product of the three cosines of a triple, whose mean is
+    tr((I/d)³) = 1/d² (it would be 0 if the cosines were drawn independently)."""
+    n, seeds = 40, 25
+    ours = [la.random_directions(n, d, la.seeded_rng(s)) for s in range(seeds)]
+    assert all(len(v) == min(n, d) and la.norm(v) == pytest.approx(1, abs=1e-12) for vs in ours for v in vs)
+    assert all(v[k + 1:] == [0.0] * (min(n, d) - k - 1) for vs in ours for k, v in enumerate(vs[:d]))
+    numpy = np.random.default_rng(d).standard_normal((seeds, n, d))
+    a = np.concatenate([pair_cosines(vs) for vs in ours])
+    b = np.concatenate([pair_cosines(vs) for vs in numpy])
+    limit = 1.95 * math.sqrt(2 / len(a))  # 0,1 % of false alarms for independent samples; pairs are pairwise independent
+    assert ks_distance(a, b) < limit
+    if d >= n:  # the same test tells a wrong shortcut: along the new axis one Gaussian |g|, not √χ² with d − k degrees
+        wrong = []
+        for s in range(seeds):
+            rows = np.tril(np.random.default_rng(1000 + s).standard_normal((n, min(n, d))))
+            rows[np.arange(min(n, d)), np.arange(min(n, d))] = np.abs(np.diag(rows))
+            wrong.append(rows)
+        assert ks_distance(np.concatenate([pair_cosines(vs) for vs in wrong]), b) > 5 * limit
+
+    def triples(vs):
+        c = np.asarray(vs) @ np.asarray(vs).T
+        return [c[i, j] * c[i, k] * c[j, k] for i in range(n) for j in range(i) for k in range(j)]
+    assert np.mean(triples(ours[0]) + triples(ours[1])) == pytest.approx(1 / d ** 2, rel=0.25, abs=2e-7)
+
+
+def test_random_directions_are_seeded():
+    assert la.random_directions(40, 4096, la.seeded_rng(3)) == la.random_directions(40, 4096, la.seeded_rng(3))
+    assert la.random_directions(40, 4096, la.seeded_rng(3)) != la.random_directions(40, 4096, la.seeded_rng(4))

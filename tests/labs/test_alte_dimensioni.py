@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 
 import labs
-from core.linalg import seeded_rng, unit
-from core.stats import gaussian_sample
+from core.linalg import random_directions, seeded_rng
 
 LAB = labs.get("alte-dimensioni")
 MODULE = LAB.module
@@ -55,8 +54,7 @@ def test_shapes_in_two_and_three_dimensions():
 
 def test_counts_are_the_histogram_of_the_real_cosines():
     for d, zoom in ((10, False), (1000, True)):
-        rng = seeded_rng(5)
-        vectors = np.array([unit(gaussian_sample(d, rng)) for _ in range(40)])
+        vectors = np.array(random_directions(40, d, seeded_rng(5)))
         cosines = (vectors @ vectors.T)[np.tril_indices(40, -1)]
         s = state(d=d, seme=5, zoom=int(zoom))
         reach = min(1, 5 / math.sqrt(d)) if zoom else 1
@@ -94,3 +92,12 @@ def test_the_zoom_fits_the_axis_to_the_width_of_the_bell():
     s = lab.compute(lab.parse({"d": "1000", "zoom": "1"}))
     assert s["reach"] == pytest.approx(5 / math.sqrt(1000)) and s["outside"] == 0
     assert lab.compute(lab.parse({"d": "1000"}))["reach"] == 1
+
+
+def test_the_prose_on_the_shortcut():
+    """«con d = 4.096 bastano 820 numeri casuali invece di 163.840, e ogni freccia ha al massimo 40 coordinate»
+    (tests/test_core_linalg.py checks that the cosines have the distribution of full Gaussian directions)."""
+    directions = random_directions(40, 4096, seeded_rng(1))
+    assert max(len(v) for v in directions) == 40 and 40 * 4096 == 163_840
+    assert sum(x != 0 for v in directions for x in v) == 820 == 780 + 40
+    assert "820 numeri casuali invece di 163.840" in " ".join(MODULE.__doc__.split())
