@@ -62,7 +62,8 @@ def mse(ys, targets):
     """L'errore quadratico medio: la media di (yᵢ − tᵢ)²."""
     if len(ys) != len(targets) or not ys:
         raise ValueError("servono due liste della stessa lunghezza, non vuote")
-    return math.fsum((y - t) ** 2 for y, t in zip(ys, targets)) / len(ys)
+    gaps = [y - t for y, t in zip(ys, targets)]
+    return math.sumprod(gaps, gaps) / len(ys)  # Σ gap², in C with extended precision
 
 
 def design_columns(xs, elbows):
@@ -101,8 +102,75 @@ def least_squares(columns, ys):
     return beta
 
 
+def broken_line(xs, knots, heights):
+    """La spezzata per i punti (nodo, altezza), letta in ogni x della griglia.
+
+    xs sorted, inside [knots[0], knots[-1]]: one walk along both lists, each
+    x read on the segment it falls in, (1 − t)·hⱼ + t·hⱼ₊₁."""
+    out, j, last = [], 0, len(knots) - 2
+    for x in xs:
+        while j < last and x > knots[j + 1]:
+            j += 1
+        t = (x - knots[j]) / (knots[j + 1] - knots[j])
+        out.append((1 - t) * heights[j] + t * heights[j + 1])
+    return out
+
+
+def fit_broken_line(xs, ys, knots):
+    """Le altezze nei nodi della spezzata più vicina ai dati, con i minimi quadrati.
+
+    A broken line with corners at the knots k₀ < k₁ < … < kₘ is Σ hⱼ·φⱼ(x),
+    where the «hat» φⱼ is 1 at kⱼ, 0 at every other knot and straight in
+    between. A grid x between kⱼ and kⱼ₊₁ sees only two hats, φⱼ = 1 − t and
+    φⱼ₊₁ = t (t = (x − kⱼ)/(kⱼ₊₁ − kⱼ)), so the normal equations ΦᵀΦ·h = Φᵀy
+    are tridiagonal: one pass over the grid writes them, one sweep down and
+    one back up solve them (Thomas's algorithm). These are the broken lines
+    of elbow_curve, so the answer is the one of least_squares(design_columns),
+    but its cost grows with the grid only, not with the grid × elbows².
+    xs sorted, inside [k₀, kₘ]; every hat must touch some x."""
+    m = len(knots)
+    if m < 2 or any(b <= a for a, b in zip(knots, knots[1:])):
+        raise ValueError("servono almeno due nodi, in ordine crescente e diversi")
+    if xs[0] < knots[0] or xs[-1] > knots[-1]:
+        raise ValueError("la griglia deve stare tra il primo e l'ultimo nodo")
+    diag, off, rhs = [0.0] * m, [0.0] * (m - 1), [0.0] * m
+    j = 0
+    for x, y in zip(xs, ys, strict=True):
+        while j < m - 2 and x > knots[j + 1]:
+            j += 1
+        t = (x - knots[j]) / (knots[j + 1] - knots[j])
+        s = 1 - t
+        diag[j] += s * s
+        diag[j + 1] += t * t
+        off[j] += s * t
+        rhs[j] += s * y
+        rhs[j + 1] += t * y
+    def undetermined(j):
+        where = f"{knots[j]:g}".replace(".", ",")
+        return ValueError(f"nessun punto della griglia vicino al nodo in x = {where}: la spezzata non è determinata")
+
+    if diag[0] <= 0:
+        raise undetermined(0)
+    for j in range(1, m):  # down: eliminate the entry under the diagonal
+        w = off[j - 1] / diag[j - 1]
+        alone = diag[j]
+        diag[j] -= w * off[j - 1]
+        rhs[j] -= w * rhs[j - 1]
+        if diag[j] <= 1e-12 * alone:  # nothing left to fix this height (or no grid point touched it)
+            raise undetermined(j)
+    heights = [0.0] * m
+    heights[-1] = rhs[-1] / diag[-1]
+    for j in reversed(range(m - 1)):  # up: each height from the one after it
+        heights[j] = (rhs[j] - off[j] * heights[j + 1]) / diag[j]
+    return heights
+
+
 def fit_elbows(xs, targets, elbows):
-    """The elbow curve with these elbow positions closest to the targets on
-    the grid xs, in the least-squares sense: returns (c, s₀, slopes)."""
-    c, s0, *slopes = least_squares(design_columns(xs, elbows), targets)
+    """La curva a gomiti, con questi gomiti, più vicina ai dati sulla griglia xs.
+
+    In the least-squares sense; returns (c, s₀, slopes). The elbows are
+    increasing and inside the grid: the fit is the broken line with corners
+    at them (fit_broken_line), rewritten as elbows by from_points."""
+    knots = [xs[0], *elbows, xs[-1]]
+    c, s0, _, slopes = from_points(list(zip(knots, fit_broken_line(xs, targets, knots))))
     return c, s0, slopes

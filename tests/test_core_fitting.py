@@ -82,6 +82,33 @@ def test_fit_matches_numpy_lstsq(n, target):
     np.testing.assert_allclose(fit.evaluate(XS, c, s0, elbows, slopes), A @ beta, atol=1e-12)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_fit_broken_line_is_least_squares_on_uneven_knots_and_grids(seed):
+    rng = np.random.default_rng(seed)
+    xs = np.sort(rng.uniform(-1, 1, 60))
+    knots = [xs[0] - 0.1, *np.sort(rng.choice(xs[3:-3], size=int(rng.integers(1, 8)), replace=False)), xs[-1]]
+    ys = rng.normal(size=60)
+    heights = fit.fit_broken_line(list(xs), list(ys), knots)
+    hats = np.array([np.interp(xs, knots, np.eye(len(knots))[j]) for j in range(len(knots))]).T
+    np.testing.assert_allclose(heights, np.linalg.lstsq(hats, ys, rcond=None)[0], atol=1e-10)
+    np.testing.assert_allclose(fit.broken_line(list(xs), knots, heights), hats @ heights, atol=1e-12)
+
+
+def test_broken_line_reads_the_line_through_the_points():
+    xs = list(np.linspace(-1, 1, 41))
+    np.testing.assert_allclose(fit.broken_line(xs, [-1.0, -0.3, 0.5, 1.0], [0.0, 2.0, -1.0, 1.0]),
+                               np.interp(xs, [-1.0, -0.3, 0.5, 1.0], [0.0, 2.0, -1.0, 1.0]), atol=1e-15)
+
+
+def test_fit_broken_line_refuses_what_it_cannot_determine():
+    with pytest.raises(ValueError, match="crescente"):
+        fit.fit_broken_line([0.0, 1.0], [0.0, 1.0], [0.0, 0.0, 1.0])
+    with pytest.raises(ValueError, match="tra il primo e l'ultimo"):
+        fit.fit_broken_line([0.0, 2.0], [0.0, 1.0], [0.0, 1.0])
+    with pytest.raises(ValueError, match="nodo in x = 0,5"):  # no grid point between 0,2 and 0,8: the hat at 0,5 sees nothing
+        fit.fit_broken_line([0.0, 0.1, 0.2, 0.8, 0.9, 1.0], [0.0] * 6, [0.0, 0.2, 0.5, 0.8, 1.0])
+
+
 def test_least_squares_on_random_systems():
     rng = np.random.default_rng(7)
     for m, n in ((5, 1), (30, 4), (100, 10)):

@@ -26,7 +26,7 @@ rete, ogni neurone nascosto con la ReLU porta il suo gomito.
 import math
 from functools import cache
 
-from core.fitting import elbow_curve, evaluate, even_elbows, fit_elbows, from_points, grid, mse
+from core.fitting import broken_line, even_elbows, fit_broken_line, from_points, grid, mse
 from labs.kit import (Choice, Follow, Group, Handle, Marker, Series, Slider, Toggle, callout, formula, line_chart,
                       num, plural, stat, stats, tag)
 
@@ -69,15 +69,17 @@ CONTROLS = [
 @cache
 def automatic_fits(name):
     """The least-squares fits with 1 … 20 even elbows. They depend on the target only, so dragging a
-    hand-made elbow does not redo them."""
+    hand-made elbow does not redo them; each is found as the heights of the broken line at its corners
+    (fit_broken_line: one pass over the grid, 20 fits in about 3 ms instead of 42 with a QR per fit)."""
     target = [TARGETS[name][2](x) for x in XS]
     fits = []
     for n in range(1, MAX_FIT + 1):
         at = even_elbows(-1.0, 1.0, n)
-        c, s0, slopes = fit_elbows(XS, target, at)
+        knots = [-1.0, *at, 1.0]
+        heights = fit_broken_line(XS, target, knots)
+        c, s0, _, slopes = from_points(list(zip(knots, heights)))
         fits.append({"n": n, "c": c, "s0": s0, "elbows": at, "slopes": slopes,
-                     "mse": mse(evaluate(XS, c, s0, at, slopes), target),
-                     "knots": [(x, elbow_curve(x, c, s0, at, slopes)) for x in (-1.0, *at, 1.0)]})
+                     "mse": mse(broken_line(XS, knots, heights), target), "knots": list(zip(knots, heights))})
     return target, fits
 
 
@@ -94,7 +96,7 @@ def compute(p):
     return {"target": p["bersaglio"], "curve": target[::2], "terms": p["termini"], "clashes": [i for *_, i in clashes],
             "in_use": p["gomiti"],
             "hand": {"c": c, "s0": s0, "elbows": elbows, "slopes": slopes, "knots": knots, "handles": used,
-                     "mse": mse(evaluate(XS, c, s0, elbows, slopes), target)},
+                     "mse": mse(broken_line(XS, *zip(*knots)), target)},
             "fit": dict(fits[p["automatici"] - 1]), "errors": [f["mse"] for f in fits]}
 
 
