@@ -25,6 +25,7 @@ from .kit import LabError, timeline
 from .kit.contract import ContractError, check_module, check_view, import_problem, place
 from .kit.controls import ParamError, flatten, parse_params
 from .kit.spoken import spoken_summary
+from .kit.svg import unique_ids
 
 
 @dataclass(frozen=True)
@@ -257,7 +258,7 @@ def draw(lab, params, check=lambda state: None):
     if narrowed != params:  # a value the control can no longer take: show the state at the nearest one
         params, state = narrowed, lab.compute(narrowed)
     check(state)
-    html = lab.view(state)
+    html = unique_ids(lab.view(state))  # a figure drawn twice in the view: its description keeps one id each
     extras = {"controls": {name: f.as_json() for name, f in follows.items()},
               "summary": spoken_summary(lab.module, state, html)}  # the aria-live line
     if lab.steps:

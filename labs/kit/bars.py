@@ -17,7 +17,7 @@ import math
 from dataclasses import KW_ONLY, dataclass
 
 from .html import num, tag
-from .svg import frame, group, line, rect, svg, text
+from .svg import counted, description_text, frame, group, line, rect, svg, text
 
 CHAR = 7.8  # width of a character of 14px text, roughly: the columns are sized from it
 TEXT = 14  # the size of every text of the bars (.lab-bar-label, -value, -legend in labs.css), in user units
@@ -44,7 +44,35 @@ def finite(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
-def bars(items, *, label, lo=0.0, hi=1.0, before_label="", width=420, row_height=30, part=None):
+def describe_bars(items, texts):
+    """«3 barre. Valore più alto: gatto, 62 %; più basso: topo, 7 %.»: the
+    count, the highest and lowest bar with the text they show, and the row
+    in evidence when it is neither."""
+    head = counted(len(items), "barra", "barre", feminine=True)
+    shown = [(b, t) for b, t in zip(items, texts) if finite(b.value)]
+    if not shown:
+        return f"{head.capitalize()}, senza valori."
+    top = max(shown, key=lambda bt: bt[0].value)
+    low = min(shown, key=lambda bt: bt[0].value)
+
+    def who(bt):
+        ties = sum(1 for b, _ in shown if b.value == bt[0].value) - 1
+        more = " (e un'altra)" if ties == 1 else f" (e altre {ties})" if ties else ""
+        return f"{bt[0].label}{more}, {bt[1]}"
+
+    if len(shown) == 1:
+        text_ = f"{head.capitalize()}: {who(top)}."
+    elif top[0].value == low[0].value:
+        text_ = f"{head.capitalize()}, tutte a {top[1]}."
+    else:
+        text_ = f"{head.capitalize()}. Valore più alto: {who(top)}; più basso: {who(low)}."
+    marked = [bt for bt in shown if bt[0].highlight]
+    if len(marked) == 1 and marked[0][0].value not in (top[0].value, low[0].value):
+        text_ += f" In evidenza: {marked[0][0].label}, {marked[0][1]}."
+    return text_
+
+
+def bars(items, *, label, lo=0.0, hi=1.0, before_label="", width=420, row_height=30, part=None, description=None):
     """Bars for items (a list of Bar) on a common scale from lo to hi.
 
     Values outside the range are cut at its edge (the text still says the
@@ -52,6 +80,10 @@ def bars(items, *, label, lo=0.0, hi=1.0, before_label="", width=420, row_height
     drawing is at least wide enough for the names, the numbers and a bar of
     120 units between them: long names make it wider, and on a narrow
     screen its frame scrolls rather than the text shrinking.
+
+    description: what a screen reader hears after the label. By default the
+    number of bars, the highest and the lowest with their text; a string
+    replaces it, a function gets it and returns the sentence to use.
     """
     if not hi > lo:
         lo, hi = lo - 0.5, hi + 0.5
@@ -105,7 +137,7 @@ def bars(items, *, label, lo=0.0, hi=1.0, before_label="", width=420, row_height
         extra.append(group(rect(x0, 8, 22, 12, class_="lab-bar-before"),
                            text(x0 + 30, 14, before_label, class_="lab-bar-legend", anchor="start")))
     drawing, narrowest = svg(width, bottom + 6, *rows, *extra, label=label, class_="lab-svg lab-bars", text=TEXT,
-                             framed=False)
+                             framed=False, description=description_text(description, lambda: describe_bars(items, texts)))
     return frame(drawing, narrowest, data_part=part)
 
 

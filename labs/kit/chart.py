@@ -16,8 +16,9 @@ from dataclasses import KW_ONLY, dataclass
 from core.stats import bin_counts, bin_edges
 
 from .html import num, tag
+from .italian import plural
 from .label_layout import place_labels, text_box
-from .svg import circle, group, line, path, rect, svg, text
+from .svg import amount, circle, counted, description_text, group, line, path, rect, svg, text
 
 # The smallest text of a chart, in user units: .lab-chart-tick, -legend and
 # -caption in labs.css. A chart never shrinks below the width where it reads
@@ -289,15 +290,32 @@ def marker_legend(markers):
     return items
 
 
+def describe_histogram(counts, edges):
+    """«20 classi da −1 a 1, 100 valori; la più piena va da 0,1 a 0,2, con 14.»"""
+    total = sum(counts)
+    head = f"{counted(len(counts), 'classe', 'classi', feminine=True)} da {amount(edges[0])} a {amount(edges[-1])}"
+    head = head[0].upper() + head[1:]
+    if not total:
+        return f"{head}, nessun valore."
+    k = max(range(len(counts)), key=lambda i: counts[i])  # the first of the fullest
+    if all(float(c).is_integer() for c in counts):
+        total, fullest = plural(round(total), "valore", "valori"), plural(round(counts[k]), "valore", "valori")
+    else:
+        total, fullest = f"{amount(total)} in tutto", amount(counts[k])
+    return f"{head}, {total}; la più piena va da {amount(edges[k])} a {amount(edges[k + 1])}, con {fullest}."
+
+
 def histogram(values=None, *, label, counts=None, edges=None, bins=20, lo=None, hi=None, markers=(),
-              bar_label="", x_label="", y_label="", x_ticks=None, class_="s1", width=420, height=300):
+              bar_label="", x_label="", y_label="", x_ticks=None, class_="s1", width=420, height=300,
+              description=None):
     """Bars for how many values fall in each class.
 
     Either values, counted here as numpy.histogram does (in the classes
     between edges, or in `bins` equal classes of [lo, hi], by default their
     own range), or counts already made, with their edges (or lo and hi for
     equal classes). markers draws vertical lines (e.g. the mean and
-    mean ± std); bar_label names the bars in the legend.
+    mean ± std); bar_label names the bars in the legend. description, as
+    for bars(): by default the classes, the count and the fullest class.
     """
     if counts is None and edges is not None:
         counts = [0] * (len(edges) - 1)
@@ -335,7 +353,8 @@ def histogram(values=None, *, label, counts=None, edges=None, bins=20, lo=None, 
                         class_=f"lab-chart-bar {class_}", data_count=c))
     return svg(width, height, axes(f),
                plot_area(f, group(*bars), marker_lines(f, markers)), f["legend"],
-               label=label, class_="lab-svg lab-chart", text=TEXT)
+               label=label, class_="lab-svg lab-chart", text=TEXT,
+               description=description_text(description, lambda: describe_histogram(counts, edges)))
 
 
 def series_path(f, points):
@@ -350,13 +369,78 @@ def series_path(f, points):
     return " ".join(d)
 
 
+SERIES_TOLD = 3  # a description names this many series at most: a sentence, not the data
+TOLD_LENGTH = 240  # characters: a further series is told only while the sentence stays this short
+
+
+def x_words(x_label):
+    """How a description names a place on the x axis: «passo 4» for the x
+    label «passo di training» (its first word), «η = 0,5» for a symbol."""
+    word = (x_label.split("(")[0].split() or ["x"])[0]
+    return (lambda x: f"{word} = {amount(x)}") if len(word) == 1 else (lambda x: f"{word} {amount(x)}")
+
+
+def describe_series(s, where, whole_x):
+    """«loss scende da 2,3 a 0,741, minimo 0,5 (passo 3)»: where a series
+    starts and ends (and at which x, unless whole_x: every series told spans
+    the same x), and its extremes when they lie between."""
+    name = (s.label if "«" in s.label else f"«{s.label}»") if s.label else "la curva"
+    points = [(x, y) for x, y in s.points if finite(x) and finite(y)]
+    if not points:
+        return f"{name}: nessun punto"
+    (x0, y0), (x1, y1) = points[0], points[-1]
+    if len(points) == 1:
+        return f"{name}: un punto, {amount(y0)} ({where(x0)})"
+    # a difference far below the series' own size is rounding, not a rise (sin(πx) at −1 and 1)
+    noise = 1e-12 * max(abs(y) for _, y in points)
+    say = lambda y: "0" if abs(y) <= noise else amount(y)  # noqa: E731
+    ends = (f"da {say(y0)} a {say(y1)}" if whole_x
+            else f"da {say(y0)} ({where(x0)}) a {say(y1)} ({where(x1)})")
+    if y1 - y0 > noise or y0 - y1 > noise:
+        text_ = f"{name} {'sale' if y1 > y0 else 'scende'} {ends}"
+    elif all(abs(y - y0) <= noise for _, y in points):
+        return f"{name} resta a {say(y0)}"
+    else:
+        text_ = f"{name} vale {say(y0)} all'inizio e alla fine"
+    low, high = min(points, key=lambda p: p[1]), max(points, key=lambda p: p[1])
+    if low[1] < min(y0, y1) - noise:
+        text_ += f", minimo {say(low[1])} ({where(low[0])})"
+    if high[1] > max(y0, y1) + noise:
+        text_ += f", massimo {say(high[1])} ({where(high[0])})"
+    return text_
+
+
+def describe_chart(series, x_label):
+    """What a line chart shows: each series (the first SERIES_TOLD) from
+    start to end, with its extremes; the x range once when they share it."""
+    told = series[:SERIES_TOLD]
+    if not told:
+        return "Grafico vuoto."
+    where = x_words(x_label)
+    spans = {(p[0][0], p[-1][0]) for p in ([q for q in s.points if finite(q[0]) and finite(q[1])] for s in told)
+             if len(p) > 1}
+    whole_x = len(spans) == 1 and all(sum(1 for q in s.points if finite(q[0]) and finite(q[1])) != 1 for s in told)
+    head = f"Da {where(min(spans)[0])} a {where(min(spans)[1])}: " if whole_x else ""
+    parts = [describe_series(told[0], where, whole_x)]
+    for s in told[1:]:
+        part = describe_series(s, where, whole_x)
+        if len(head) + sum(len(p) + 2 for p in parts) + len(part) > TOLD_LENGTH:
+            break
+        parts.append(part)
+    more = len(series) - len(parts)
+    tail = "; e un'altra serie" if more == 1 else f"; e altre {more} serie" if more > 1 else ""
+    return head + "; ".join(parts) + tail + "."
+
+
 def line_chart(series, *, label, x_range=None, y_range=None, x_label="", y_label="", handles=(), markers=(),
-               x_log=False, y_log=False, x_ticks=None, y_ticks=None, legend=True, width=420, height=320):
+               x_log=False, y_log=False, x_ticks=None, y_ticks=None, legend=True, width=420, height=320,
+               description=None):
     """Several named series of (x, y) points on the same axes.
 
     Ranges are the data's unless fixed; handles (draggable) need fixed,
     linear ranges, because the drag maps pixels back onto them. x_ticks and
-    y_ticks may list values or (value, label) pairs.
+    y_ticks may list values or (value, label) pairs. description, as for
+    bars(): by default where each series starts and ends, and its extremes.
     """
     xs = [p[0] for s in series for p in s.points] + [h.x for h in handles]
     ys = [p[1] for s in series for p in s.points] + [h.y for h in handles]
@@ -419,7 +503,8 @@ def line_chart(series, *, label, x_range=None, y_range=None, x_label="", y_label
                plot_area(f, marker_lines(f, markers), *drawn),
                plot_area(f, *on_top, *grips, clip=False, plane=plane) if on_top or grips else None,
                f["legend"] if legend else None,
-               label=label, class_="lab-svg lab-chart", text=TEXT)
+               label=label, class_="lab-svg lab-chart", text=TEXT,
+               description=description_text(description, lambda: describe_chart(series, x_label)))
 
 
 __all__ = ["Series", "Handle", "Marker", "histogram", "line_chart", "nice_ticks"]

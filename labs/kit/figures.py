@@ -6,7 +6,8 @@ from dataclasses import KW_ONLY, dataclass
 
 from .html import Html, join, num, tag
 from .label_layout import place_labels, text_width
-from .svg import arrow_marker, circle, group, line, rect, svg, text
+from .matrix import cell_text
+from .svg import arrow_marker, circle, counted, description_text, group, line, rect, svg, text
 
 # Text sizes in user units, as labs.css draws them (network, chain of
 # operations): a figure never shrinks below the width where its smallest
@@ -28,7 +29,32 @@ class Node:
     caption: str = ""
 
 
-def network(layers, weights, label, width=420, row_gap=120, radius=26):
+OUTPUTS_TOLD = 3  # a description names the outputs of a network only when there are this many or fewer
+
+
+def describe_network(layers, weights):
+    """«Rete con 3 strati (2, 3 e 1 nodi) e 9 pesi; il più forte è 0,9, da
+    nuvole a ombrello. In uscita: ombrello 0,62.»"""
+    sizes = [len(layer) for layer in layers]
+    shown = [str(n) for n in sizes]
+    head = (f"Rete con {len(layers)} strati ({', '.join(shown[:-1])} e {shown[-1]} nodi)" if len(layers) > 1
+            else f"Rete con {counted(sizes[0] if sizes else 0, 'nodo', 'nodi')}")
+    name = lambda k, i: layers[k][i].label or f"il nodo {i + 1} dello strato {k + 1}"  # noqa: E731
+    found = [(abs(w), w, k, j, i) for k, rows in enumerate(weights) for j, row in enumerate(rows)
+             for i, w in enumerate(row)]
+    text_ = head
+    if found:
+        _, w, k, j, i = max(found, key=lambda f: f[0])  # the first of the strongest
+        text_ += (f" e {counted(len(found), 'peso', 'pesi')}; il più forte è {cell_text(float(w))}, "
+                  f"da {name(k, i)} a {name(k + 1, j)}")
+    last = layers[-1] if layers else []
+    outputs = [f"{node.label or f'il nodo {i + 1}'} {node.caption}" for i, node in enumerate(last) if node.caption]
+    if outputs and len(last) <= OUTPUTS_TOLD:
+        text_ += f". In uscita: {', '.join(outputs)}"
+    return text_ + "."
+
+
+def network(layers, weights, label, width=420, row_gap=120, radius=26, description=None):
     """A layered network: layers[k] is a list of Node, weights[k][j][i] the
     weight from node i of layer k to node j of layer k + 1 (one row per
     neuron, as core.neuron.dense takes them).
@@ -36,7 +62,8 @@ def network(layers, weights, label, width=420, row_gap=120, radius=26):
     Edge thickness grows with |weight|; its colour says the sign. Each
     weight is written on its edge, near its start, where it covers neither
     another weight nor a node (label_layout). The drawing is at least 120
-    units per column gap wide.
+    units per column gap wide. description, as for bars(): by default the
+    layers, the strongest weight and the outputs' captions.
     """
     height = max(len(layer) for layer in layers) * row_gap + 40
     margin = radius + 62  # room for the name under a node of the first and last column
@@ -80,7 +107,8 @@ def network(layers, weights, label, width=420, row_gap=120, radius=26):
                 text(x, y + radius + 16, node.label, class_="lab-node-label"),
                 data_activation=round(lit, 4),
             ))
-    return svg(width, height, group(*edges), group(*edge_labels), group(*nodes), label=label, text=NETWORK_TEXT)
+    return svg(width, height, group(*edges), group(*edge_labels), group(*nodes), label=label, text=NETWORK_TEXT,
+               description=description_text(description, lambda: describe_network(layers, weights)))
 
 
 @dataclass(frozen=True)
@@ -96,10 +124,19 @@ class ChainNode:
     off: bool = False
 
 
-def chain(nodes, edge_labels, label, active_edge=None, width=640):
+def describe_chain(nodes):
+    """«w = 0,5 → z = w·x = 1 → L = ? . Gradienti: w −0,4, z = w·x −0,2.»: the
+    boxes in order with their values (? while unknown), then the gradients known."""
+    text_ = " → ".join(f"{node.name} = {node.value if node.value is not None else '?'}" for node in nodes)
+    grads = [f"{node.name}: {node.grad}" for node in nodes if node.grad is not None]
+    return f"Catena: {text_}." + (f" Gradienti: {'; '.join(grads)}." if grads else " Gradienti non ancora calcolati.")
+
+
+def chain(nodes, edge_labels, label, active_edge=None, width=640, description=None):
     """Boxes left to right joined by arrows; above each arrow its label
     (a local derivative, once revealed). Values sit inside the boxes,
-    gradients under them."""
+    gradients under them. description, as for bars(): by default the
+    boxes with their values, then the gradients known."""
     box_w, box_h, top = 100, 70, 44
     gap = (width - box_w * len(nodes)) / max(1, len(nodes) - 1)
     parts = [arrow_marker()]
@@ -121,7 +158,8 @@ def chain(nodes, edge_labels, label, active_edge=None, width=640):
                 # alternate heights so neighbouring labels never touch
                 parts.append(text((x1 + x2) / 2, top - 12 - 18 * (i % 2), edge_labels[i], class_="lab-flow-label"
                                   + (" is-active" if active_edge == i else "")))
-    return svg(width, top + box_h + 40, *parts, label=label, text=CHAIN_TEXT)
+    return svg(width, top + box_h + 40, *parts, label=label, text=CHAIN_TEXT,
+               description=description_text(description, lambda: describe_chain(nodes)))
 
 
 def callout(*content, tone="info"):

@@ -20,6 +20,7 @@ import math
 import re
 
 from .html import Html, num, tag
+from .svg import counted, described, description_text
 
 HEAT_LEVELS = 4
 PHONE = 340  # px: a table of numbers wider than this does not fit a phone's view, and gets its picture
@@ -104,9 +105,61 @@ def _plain(value):
     return re.sub(r"<[^>]*>", "", str(value)) if isinstance(value, Html) else str(value)
 
 
+def is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def describe_matrix(rows, n_rows, n_cols, row_labels, col_labels, digits, trim, hl_cells=(), hl_rows=(), hl_cols=()):
+    """«2 righe e 3 colonne; il valore più grande è 2 (riga 2, colonna b), il
+    più piccolo −1,5 (riga 2, colonna a).» A single row or column is told
+    by position (its names, or «posizione 2»); a value in several cells by
+    how many; then the cell, row or column in evidence, if only one."""
+    line = n_rows == 1 or n_cols == 1
+
+    def row_name(i):
+        return f"«{_plain(row_labels[i])}»" if row_labels and i < len(row_labels) else str(i + 1)
+
+    def col_name(j):
+        return f"«{_plain(col_labels[j])}»" if col_labels and j < len(col_labels) else str(j + 1)
+
+    def where(i, j):
+        if n_cols == 1:
+            return f"posizione {row_name(i)}"
+        if n_rows == 1:
+            return f"posizione {col_name(j)}"
+        return f"riga {row_name(i)}, colonna {col_name(j)}"
+
+    head = (counted(max(n_rows, n_cols), "valore", "valori") if line
+            else f"{counted(n_rows, 'riga', 'righe', feminine=True)} e {counted(n_cols, 'colonna', 'colonne', feminine=True)}")
+    head = head[0].upper() + head[1:]
+    cells = [(v, i, j) for i, row in enumerate(rows) for j, v in enumerate(row) if is_number(v)]
+    if not cells:
+        return f"{head} di testo, senza numeri."
+    shown = lambda v: cell_text(v, digits, trim)  # noqa: E731  as the cell writes it
+
+    def told(cell):
+        same = sum(1 for v, _, _ in cells if v == cell[0])
+        return f"{shown(cell[0])} ({where(cell[1], cell[2]) if same == 1 else f'in {same} caselle'})"
+
+    top, low = max(cells, key=lambda c: c[0]), min(cells, key=lambda c: c[0])
+    if top[0] == low[0]:
+        text_ = f"{head}, {'tutti uguali a ' if len(cells) > 1 else ''}{shown(top[0])}."
+    else:
+        text_ = f"{head}; il valore più grande è {told(top)}, il più piccolo {told(low)}."
+    hl_cells = [c for c in hl_cells if c[0] < n_rows and c[1] < len(rows[c[0]])]
+    if len(hl_cells) == 1:
+        i, j = hl_cells[0]
+        text_ += f" In evidenza: {where(i, j)}, {shown(rows[i][j]) or 'vuota'}."
+    elif not hl_cells and len(hl_rows) == 1 and not line:
+        text_ += f" In evidenza la riga {row_name(next(iter(hl_rows)))}."
+    elif not hl_cells and len(hl_cols) == 1 and not line:
+        text_ += f" In evidenza la colonna {col_name(next(iter(hl_cols)))}."
+    return text_
+
+
 def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=(), highlight_cols=(),
            highlight_cells=(), muted_rows=(), muted_cols=(), digits=2, trim=True, clickable=None, heat=False,
-           shape=True, caption=None, part=None):
+           shape=True, caption=None, part=None, description=None):
     """A matrix (a list of rows) as a bracketed table.
 
     label: its name (A, W₁, «Embedding»), written above with the shape
@@ -120,7 +173,9 @@ def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=
     largest |value|); a number fixes the scale instead. part names the
     figure (data-part) for tests and styling. A matrix too wide for a phone
     is also drawn as a picture (see the module's docstring): its cells are
-    heat-coloured even without heat=True.
+    heat-coloured even without heat=True. description: what a screen
+    reader hears of the table besides its cells, as for bars(): by default
+    its size, its largest and smallest value and where they are.
     """
     rows = [list(r) for r in values]
     n_rows = len(rows)
@@ -191,24 +246,29 @@ def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=
                     tag("span", " · tocca una casella per leggerla", class_="lab-mx-hint") if big else None,
                     class_="lab-mx-title")
     note = tag("p", caption, class_="lab-mx-note") if caption is not None else None
-    table = tag("table", head, tag("tbody", *body_rows), class_="lab-mx-table" + (" has-heat" if heat else ""))
+    told = description_text(description, lambda: describe_matrix(rows, n_rows, n_cols, row_labels, col_labels, digits,
+                                                                 trim, hl_cells, hl_rows, hl_cols))
+    _, hidden, describedby = described(_plain(label) if label is not None else shape_text or "", told)
+    table = tag("table", head, tag("tbody", *body_rows), class_="lab-mx-table" + (" has-heat" if heat else ""),
+                aria_describedby=describedby)
     # the picture's switch back to numbers: a <details>, whose state survives the view's updates
     numbers = tag("details", tag("summary", tag("span", "Mostra i numeri", class_="lab-mx-show"),
                                  tag("span", "Torna alla figura", class_="lab-mx-back")),
                   class_="lab-mx-numbers") if big else None
-    return tag("figure", title, tag("div", table, class_="lab-mx-scroll", data_scroll_frame=""), numbers, note,
+    return tag("figure", title, tag("div", table, class_="lab-mx-scroll", data_scroll_frame=""), numbers, note, hidden,
                class_="lab-mx" + (f" is-big {fit_class(needed)}" if big else ""), data_part=part,
                data_rows=n_rows, data_cols=n_cols)
 
 
 def vector(values, label=None, labels=None, highlight=(), muted=(), column=True, digits=2, trim=True,
-           clickable=None, heat=False, shape=True, caption=None, part=None, emphasize=False):
+           clickable=None, heat=False, shape=True, caption=None, part=None, emphasize=False, description=None):
     """A vector as a one-column (column=True) or one-row table, shape «[n]».
 
     labels name the positions; highlight and muted are positions;
     emphasize tints the whole vector (a result, say) without ringing each
     cell; clickable(k) gives the data-set string (or (data-set,
-    aria-label)) of position k."""
+    aria-label)) of position k. description as for matrix(): by default
+    how many values, the largest and the smallest and where."""
     values = list(values)
     n = len(values)
     positions = set(highlight)
@@ -222,7 +282,8 @@ def vector(values, label=None, labels=None, highlight=(), muted=(), column=True,
                 return target
             return target, f"Seleziona {labels[k] if labels and k < len(labels) else f'la posizione {k}'}"
     common = {"label": label, "digits": digits, "trim": trim, "clickable": click, "heat": heat,
-              "shape": shape_label(n) if shape is True else shape, "caption": caption, "part": part}
+              "shape": shape_label(n) if shape is True else shape, "caption": caption, "part": part,
+              "description": description}
     if column:
         return matrix([[v] for v in values], row_labels=labels, highlight_cells=[(k, 0) for k in positions],
                       muted_rows=faded, highlight_cols=[0] if emphasize else (), **common)

@@ -17,10 +17,10 @@ takes a style among STYLES.
 import math
 from dataclasses import KW_ONLY, dataclass
 
-from .html import svg_number, tag
+from .html import join, svg_number, tag
 from .label_layout import overlap, place_labels, text_box, text_width
 from .matrix import cell_text
-from .svg import circle, fit, frame as scroll_frame, line, path, text
+from .svg import circle, counted, described, description_text, fit, frame as scroll_frame, line, path, text
 
 STYLES = ("a", "b", "c", "d", "result", "muted")
 # Text sizes in user units, as labs.css draws them («kit: plane»): the plane
@@ -347,8 +347,37 @@ def grid_and_axes(frame, grid, ticks, axis_names, boxes):
     return tag("g", *parts, class_="lab-plane-frame")
 
 
+NAMED_TOLD = 4  # up to this many named points are all told; beyond, the farthest and nearest
+
+
+def describe_plane(items):
+    """«2 frecce e 1 punto: a [2 ; 1], b [−1 ; 1,5], c [0 ; 0]»: what is on the
+    plane and where; with more than NAMED_TOLD named points, the farthest
+    from the origin and the nearest, and the result (style "result")."""
+    arrows = [item for item in items if isinstance(item, Arrow)]
+    points = [item for item in items if isinstance(item, Point)]
+    kinds = [counted(len(arrows), "freccia", "frecce", feminine=True)] * bool(arrows) \
+        + [counted(len(points), "punto", "punti")] * bool(points)
+    if not kinds:
+        return "Un piano senza frecce né punti."
+    head = " e ".join(kinds)
+    head = head[0].upper() + head[1:]
+    named = [(item.label, item.end if isinstance(item, Arrow) else item.at, item.style)
+             for item in items if isinstance(item, (Arrow, Point)) and item.label]
+    if not named:
+        return f"{head}, senza nomi."
+    where = lambda n: f"{n[0]} {vector_text(n[1])}"  # noqa: E731
+    if len(named) <= NAMED_TOLD:
+        return f"{head}: {', '.join(map(where, named))}."
+    far = max(named, key=lambda n: math.hypot(*n[1]))
+    near = min(named, key=lambda n: math.hypot(*n[1]))
+    text_ = f"{head}; il più lontano dall'origine è {where(far)}, il più vicino {where(near)}"
+    results = [n for n in named if n[2] == "result" and n not in (far, near)]
+    return text_ + (f"; in evidenza {where(results[0])}" if results else "") + "."
+
+
 def plane(items, x_range, y_range, label, width=400, height=None, grid=1.0, ticks=None, axis_names=("", ""),
-          small=False):
+          small=False, description=None):
     """An SVG plane showing x_range × y_range, with the items drawn in order.
 
     Both axes have the same scale unless a height is given. grid is the
@@ -356,8 +385,10 @@ def plane(items, x_range, y_range, label, width=400, height=None, grid=1.0, tick
     default). axis_names names the x and y axes (e.g. «regale», «femminile»).
     small=True keeps it about half as wide on the page, for a detail beside
     a main plane (give it a smaller width too, so its text keeps its size).
-    label is what a screen reader says of the figure. Two planes in the
-    same view need different ranges: the runtime finds a plane again by them.
+    label is what a screen reader says of the figure, then description
+    (as for bars(): by default the arrows and points and where they are).
+    Two planes in the same view need different ranges: the runtime finds a
+    plane again by them.
     """
     (xmin, xmax), (ymin, ymax) = x_range, y_range
     if not (xmax > xmin and ymax > ymin):
@@ -381,11 +412,13 @@ def plane(items, x_range, y_range, label, width=400, height=None, grid=1.0, tick
                 tag("g", *write_labels(frame, labels, taken), class_="lab-plane-labels"), tag("g", *handles),
                 x=0.0, y=0.0, width=float(width), height=float(height), class_="lab-plane-clip")
     narrowest, widest = fit(width, TICK)
-    return scroll_frame(tag(
-        "svg", tag("title", label), inner, viewBox=f"0 0 {svg_number(width)} {svg_number(height)}",
+    desc, note, describedby = described(label, description_text(description, lambda: describe_plane(items)))
+    return scroll_frame(join(tag(
+        "svg", tag("title", label), desc, inner, viewBox=f"0 0 {svg_number(width)} {svg_number(height)}",
         width=str(widest), class_="lab-svg lab-plane" + (" is-small" if small else ""),
                role="group" if 'tabindex="0"' in str(inner) else "img",  # points to press are controls, not an image
-        xmlns="http://www.w3.org/2000/svg", data_plane=" ".join(f"{v:.12g}" for v in (xmin, xmax, ymin, ymax))),
+        xmlns="http://www.w3.org/2000/svg", data_plane=" ".join(f"{v:.12g}" for v in (xmin, xmax, ymin, ymax)),
+        aria_describedby=describedby), note),
         narrowest)
 
 

@@ -1,7 +1,21 @@
 """SVG primitives. Colours come from CSS classes (see labs.css), so every
-drawing follows the site's light or dark scheme."""
+drawing follows the site's light or dark scheme.
 
-from .html import Html, tag
+Every figure also says in words what it shows now: a short Italian
+description of its current data (the kit's figures compute one, a lab may
+replace or extend it with description=), written in the drawing's <desc>
+and in a paragraph only screen readers see (class lab-sr), which the
+drawing names with aria-describedby: a screen reader hears the title, then
+what the figure shows. It is drawn with the view, so it follows the state.
+"""
+
+import math
+import re
+import zlib
+
+from .html import Html, join, num, tag
+from .italian import plural
+from .quantities import big, sci, significant
 
 
 MIN_TEXT = 11.0  # CSS px: no text of a figure reads smaller, at any width (tests/browser/test_layout.py)
@@ -27,20 +41,25 @@ def frame(figure, narrowest, **attrs):
     return tag("div", strut, figure, class_="lab-fig", data_scroll_frame="", **attrs)
 
 
-def svg(width, height, *children, label, class_="lab-svg", text=12.0, grow=GROW, framed=True, **attrs):
+def svg(width, height, *children, label, class_="lab-svg", text=12.0, grow=GROW, framed=True, description=None,
+        **attrs):
     """An SVG canvas of width × height user units that scales to its box,
-    in a frame (framed=False returns the <svg> and its narrowest width in
-    px, for the caller to frame).
+    in a frame (framed=False returns the <svg>, with its description, and
+    its narrowest width in px, for the caller to frame).
 
-    label is read by screen readers (role="img"). text is the size of the
-    smallest text inside, in user units (the CSS of its classes; labs.css
-    writes none under 12): the figure never shrinks below the width where
-    it reads MIN_TEXT px (fit()).
+    label is read by screen readers (role="img"). description says what the
+    drawing shows now, in a sentence or two of Italian (a lab's own drawing
+    writes it from its state): read after the label (described()). text is
+    the size of the smallest text inside, in user units (the CSS of its
+    classes; labs.css writes none under 12): the figure never shrinks below
+    the width where it reads MIN_TEXT px (fit()).
     """
     narrowest, widest = fit(width, text, grow)
+    desc, note, attrs["aria_describedby"] = described(label, description)
     drawing = tag(
         "svg",
         tag("title", label),
+        desc,
         *children,
         viewBox=f"0 0 {width} {height}",
         width=str(widest),
@@ -50,7 +69,84 @@ def svg(width, height, *children, label, class_="lab-svg", text=12.0, grow=GROW,
         xmlns="http://www.w3.org/2000/svg",
         **attrs,
     )
+    if note is not None:
+        drawing = join(drawing, note)
     return frame(drawing, narrowest) if framed else (drawing, narrowest)
+
+
+def description_text(description, automatic):
+    """The description a figure shows: the lab's own sentence (a string), or
+    the kit's automatic one (automatic(), called only when needed), or what
+    the lab's function makes of it (description=lambda auto: auto + " …")."""
+    if description is None:
+        return automatic()
+    if callable(description):
+        return str(description(automatic()))
+    return description
+
+
+def described(label, description):
+    """(<desc>, the hidden paragraph, its id) for a figure named label that
+    shows description; (None, None, None) without a description.
+
+    The id comes from the label and the text, so the same view always
+    writes the same ids (the page morphs a view into the next one, and the
+    build's page equals the browser's) and two figures of a view get two."""
+    if description is None or not str(description).strip():
+        return None, None, None
+    id_ = f"lab-d-{zlib.crc32(f'{label}|{description}'.encode()):08x}"
+    return tag("desc", description), tag("p", description, id=id_, class_="lab-sr"), id_
+
+
+def counted(n, one, many, feminine=False):
+    """A count as a sentence says it: «una barra», «un punto», «3 barre»."""
+    return f"{'una' if feminine else 'un'} {one}" if n == 1 else plural(n, one, many)
+
+
+DESCRIPTION_ID = re.compile(r'(?<=\s)id="(lab-d-[0-9a-f]{8})"')
+DESCRIPTION_REF = re.compile(r'(?<=\s)(aria-describedby|id)="(lab-d-[0-9a-f]{8})"')
+
+
+def unique_ids(html):
+    """The view with every description's id unique. A figure drawn twice in
+    one view (the same matrix in a formula and in its product) writes the
+    same id twice; the second pair (aria-describedby, then the paragraph's
+    id, as described() writes them) becomes lab-d-…-2, the third -3. Any
+    other value (a lab's view that is not Html) is returned as it is."""
+    if not isinstance(html, Html):
+        return html
+    ids = DESCRIPTION_ID.findall(html)
+    if len(ids) == len(set(ids)):
+        return html
+    seen = {}
+
+    def rename(match):
+        attribute, id_ = match.groups()
+        n = seen.get(id_, 0) + 1
+        if attribute == "id":
+            seen[id_] = n
+        return match.group(0) if n == 1 else f'{attribute}="{id_}-{n}"'
+
+    return Html(DESCRIPTION_REF.sub(rename, html))
+
+
+def amount(x, sig=3):
+    """A number for a sentence: about sig significant digits, Italian
+    (0,741; 2,3; −0,88); counts of a million and more in words (6,74
+    miliardi), tiny values as a power of ten (4,2 × 10⁻⁵)."""
+    if isinstance(x, bool):
+        x = int(x)
+    if not math.isfinite(x):
+        return num(float(x))
+    if x == 0:
+        return "0"
+    if abs(x) >= 1e6:
+        return big(x)
+    if isinstance(x, int):
+        return num(x)
+    if abs(x) < 1e-3:
+        return sci(x)
+    return significant(x, sig)
 
 
 def focusable(children):

@@ -8,7 +8,8 @@ nothing about them. The prerendered page and the live one use this same code.
 """
 
 from .controls import Jump
-from .html import Html, num, svg_number, tag
+from .html import Html, join, num, svg_number, tag
+from .svg import amount, described
 
 
 def round_length(steps):
@@ -80,11 +81,29 @@ def sparkline(curve, values, width=240, height=56):
     y = lambda v: height - 4 - (height - 8) * (v - low) / ((high - low) or 1.0)  # noqa: E731
     points = " ".join(f"{svg_number(x(i))},{svg_number(y(v))}" for i, v in enumerate(values))
     last = len(values) - 1
-    return tag("svg", tag("title", f"{curve.label}: {len(values)} valori finora"),
-               tag("polyline", points=points, class_="lab-spark-line") if values else None,
-               tag("circle", cx=x(last), cy=y(values[last]), r=3, class_="lab-spark-dot") if values else None,
-               viewBox=f"0 0 {width} {height}", class_="lab-spark", role="img",
-               aria_label=f"Andamento di {curve.label} finora")
+    label = f"Andamento di {curve.label} finora"
+    desc, note, describedby = described(label, describe_spark(values))
+    return join(tag("svg", tag("title", f"{curve.label}: {len(values)} valori finora"), desc,
+                    tag("polyline", points=points, class_="lab-spark-line") if values else None,
+                    tag("circle", cx=x(last), cy=y(values[last]), r=3, class_="lab-spark-dot") if values else None,
+                    viewBox=f"0 0 {width} {height}", class_="lab-spark", role="img", aria_label=label,
+                    aria_describedby=describedby),
+                note)
+
+
+def describe_spark(values):
+    """«12 valori: dal primo, 2,68, all'ultimo, 1,2; il più basso 1,1.»"""
+    if not values:
+        return "Ancora nessun valore."
+    if len(values) == 1:
+        return f"Un valore: {amount(values[0])}."
+    text_ = f"{num(len(values))} valori: dal primo, {amount(values[0])}, all'ultimo, {amount(values[-1])}"
+    low, high = min(values), max(values)
+    if low < min(values[0], values[-1]):
+        text_ += f"; il più basso {amount(low)}"
+    if high > max(values[0], values[-1]):
+        text_ += f"; il più alto {amount(high)}"
+    return text_ + "."
 
 
 def timeline(steps, step, state):
