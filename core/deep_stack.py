@@ -18,10 +18,12 @@ EPS = 1e-5
 
 def draw_stack(seed, layers, sigma):
     """Il vettore d'ingresso e una matrice D×D per strato, con valori estratti da N(0, σ²/D)."""
-    rng = seeded_rng(seed)
-    x = gaussian_sample(D, rng)
-    return x, [[[v * sigma / math.sqrt(D) for v in gaussian_sample(D, rng)] for _ in range(D)]
-               for _ in range(layers)]
+    # one draw for all (the same numbers as one per row: D is even, so no pair is split)
+    numbers = gaussian_sample(D + layers * D * D, seeded_rng(seed))
+    root = math.sqrt(D)
+    w = [v * sigma / root for v in numbers[D:]]
+    rows = [w[i:i + D] for i in range(0, len(w), D)]
+    return numbers[:D], [rows[i:i + D] for i in range(0, len(rows), D)]
 
 
 def stack_forward(x, weights, residual, norm):
@@ -29,7 +31,7 @@ def stack_forward(x, weights, residual, norm):
     h, tape = list(x), []
     for w in weights:
         u = rms_norm(h, EPS) if norm == "pre" else h
-        t = [math.tanh(math.fsum(a * b for a, b in zip(row, u))) for row in w]
+        t = [math.tanh(math.sumprod(row, u)) for row in w]  # W·u, each row's sum in C with extended precision
         out = [a + b for a, b in zip(h, t)] if residual else t
         tape.append((h, t, out))
         h = rms_norm(out, EPS) if norm == "post" else out
@@ -41,10 +43,11 @@ def stack_backward(weights, tape, residual, norm):
     g = [1.0] * D
     sizes = [math.hypot(*g)]
     for w, (h, t, out) in zip(reversed(weights), reversed(tape)):
+        columns = list(zip(*w))
         if norm == "post":
             g = rms_norm_backward(out, g, EPS)
         gz = [gi * (1 - ti * ti) for gi, ti in zip(g, t)]  # through tanh: its slope is 1 − tanh²
-        gu = [math.fsum(w[i][j] * gz[i] for i in range(D)) for j in range(D)]  # through W: Wᵀ·g
+        gu = [math.sumprod(column, gz) for column in columns]  # through W: Wᵀ·g, a column of W at a time
         if norm == "pre":
             gu = rms_norm_backward(h, gu, EPS)
         g = [a + b for a, b in zip(g, gu)] if residual else gu  # the direct branch adds g itself

@@ -23,7 +23,7 @@ def layer_norm(x, eps=1e-5, gain=None, bias=None):
 
 def rms(x, eps=0.0):
     """La radice della media dei quadrati √(media di xᵢ² + ε): la taglia tipica di un numero."""
-    return math.sqrt(math.fsum(v * v for v in x) / len(x) + eps)
+    return math.sqrt(math.sumprod(x, x) / len(x) + eps)  # Σ xᵢ², in C with extended precision
 
 
 def rms_norm(x, eps=1e-5, gain=None):
@@ -43,5 +43,5 @@ def rms_norm_backward(x, grad_out, eps=1e-5):
     """
     n, r = len(x), rms(x, eps)
     y = [v / r for v in x]
-    along = math.fsum(a * b for a, b in zip(y, grad_out)) / n
+    along = math.sumprod(y, grad_out) / n
     return [(g - yi * along) / r for g, yi in zip(grad_out, y)]
