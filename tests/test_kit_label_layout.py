@@ -1,5 +1,8 @@
 from labs.kit import label_sides
-from labs.kit.label_layout import label_box, overlap
+from hypothesis import given
+from hypothesis import strategies as st
+
+from labs.kit.label_layout import covered, label_box, overlap
 
 
 def test_a_lonely_point_keeps_the_default_side():
@@ -40,3 +43,12 @@ def test_stopping_at_the_first_free_place_picks_what_min_picks(monkeypatch):
     monkeypatch.setattr(label_layout, "cheapest", lambda candidates, cost: min(candidates, key=cost))
     assert results() == fast
     assert [str(lab.view(lab.compute(lab.parse({})))) for lab in labs.all_labs()] == views
+
+
+@given(st.lists(st.tuples(*[st.floats(-50, 50)] * 4), max_size=12), st.tuples(*[st.floats(-50, 50)] * 4),
+       st.one_of(st.none(), st.integers(0, 12)))
+def test_covered_adds_up_the_overlaps(boxes, box, skip):
+    boxes = [(min(a, c), min(b, d), max(a, c), max(b, d)) for a, b, c, d in boxes]
+    box = (min(box[0], box[2]), min(box[1], box[3]), max(box[0], box[2]), max(box[1], box[3]))
+    expected = sum(overlap(box, other) for k, other in enumerate(boxes) if k != skip)
+    assert covered(box, boxes, skip) == expected

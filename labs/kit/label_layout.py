@@ -47,7 +47,7 @@ def place_labels(requests, taken=(), bounds=None):
             box = text_box(*place[:2], text, size, place[2])
             area = (box[2] - box[0]) * (box[3] - box[1])
             outside = area - overlap(box, bounds) if bounds else 0.0
-            return sum(overlap(box, other) for other in taken) + outside
+            return covered(box, taken) + outside
         best = cheapest(candidates, cost)  # the first of equal costs: the preferred place when it is free
         chosen.append(best)
         taken.append(text_box(*best[:2], text, size, best[2]))
@@ -59,6 +59,18 @@ SIDES = ("ne", "nw", "se", "sw", "e", "w", "n", "s")
 def overlap(a, b):
     """Area shared by two boxes (x0, y0, x1, y1)."""
     return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def covered(box, others, skip=None):
+    """L'area che box condivide con gli altri riquadri, sommata.
+
+    The same number as sum(overlap(box, o) for o in others) (without
+    others[skip]), but the boxes that miss it are passed over before any
+    product: a figure asks this thousands of times per drawing."""
+    x0, y0, x1, y1 = box
+    return sum([(min(x1, a1) - max(x0, a0)) * (min(y1, b1) - max(y0, b0))
+                for k, (a0, b0, a1, b1) in enumerate(others)
+                if a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1 and k != skip])
 
 
 def label_box(x, y, text, side, char, line):
@@ -85,8 +97,7 @@ def label_sides(points, texts, x_range, y_range, width, height=None, char=7.6, l
             box = label_box(x, y, text, side, char, line)
             inside = overlap(box, (0.0, 0.0, width, height))
             area = (box[2] - box[0]) * (box[3] - box[1])
-            return (sum(overlap(box, other) for other in placed)
-                    + sum(overlap(box, d) for j, d in enumerate(dots) if j != i) + (area - inside))
+            return covered(box, placed) + covered(box, dots, skip=i) + (area - inside)
         best = cheapest(SIDES, cost)  # the first of equal costs: ne when nothing is in the way
         sides.append(best)
         placed.append(label_box(x, y, text, best, char, line))
