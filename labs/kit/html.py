@@ -12,11 +12,26 @@ class Html(str):
     """Markup that is already safe to insert (built by tag() or raw())."""
 
 
+_ESCAPED = {}  # short texts already escaped: views write the same class names and numbers thousands of times
+
+
+def escape(text):
+    """Il testo con & < > " ' scritti come entità HTML (html.escape), ricordato se è corto."""
+    done = _ESCAPED.get(text)
+    if done is None:
+        done = html.escape(text, quote=True)
+        if len(text) <= 40:
+            if len(_ESCAPED) >= 8192:
+                _ESCAPED.clear()
+            _ESCAPED[text] = done
+    return done
+
+
 def esc(value):
     """value as safe Html: escaped text, or itself if it is Html already."""
     if isinstance(value, Html):
         return value
-    return Html(html.escape(str(value), quote=True))
+    return Html(escape(str(value)))
 
 
 def raw(markup):
@@ -44,13 +59,13 @@ def attrs_html(attrs):
         elif isinstance(value, float):
             parts.append(f' {name}="{svg_number(value)}"')
         else:
-            parts.append(f' {name}="{html.escape(str(value), quote=True)}"')
+            parts.append(f' {name}="{escape(str(value))}"')
     return "".join(parts)
 
 
 def tag(name, *children, **attrs):
     """<name attrs>children</name>, with every child that is not Html escaped."""
-    inner = "".join([c if isinstance(c, Html) else html.escape(str(c), quote=True) for c in children if c is not None])
+    inner = "".join([c if isinstance(c, Html) else escape(str(c)) for c in children if c is not None])
     return Html(f"<{name}{attrs_html(attrs)}>{inner}</{name}>")
 
 
