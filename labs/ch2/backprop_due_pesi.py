@@ -197,7 +197,20 @@ def graph(s):
     ]
     return svg(column_x(4) + BOX_W + 6, BOTTOM + BOX_H + 34, *parts,
                label="Il grafo del calcolo: x e w₁ danno z, poi h, poi con w₂ ŷ, poi con y la loss L; "
-                     "in ogni nodo il valore del forward, accanto il gradiente del backward")
+                     "in ogni nodo il valore del forward, accanto il gradiente del backward",
+               description=graph_description(s))
+
+
+def graph_description(s):
+    """What the graph shows at this phase: the forward values found so far, then the gradients."""
+    ph, g = s["phase"], s["grad"]
+    known = [f"{name} = {num(s[key], 3)}" for at, name, key in
+             ((1, "z", "z"), (2, "h", "h"), (3, "ŷ", "y_hat"), (4, "L", "loss")) if ph >= at]
+    grads = [f"∂L/∂{name} = {num(g[key], 3)}" for at, name, key in
+             ((5, "ŷ", "y_hat"), (9, "w₂", "w2"), (10, "h", "h"), (11, "z", "z"), (12, "w₁", "w1")) if ph >= at]
+    text = f"Con x = {num(s['x'], 1)}, w₁ = {num(s['w1'], 3)}, w₂ = {num(s['w2'], 3)} e y = {num(s['y'], 1)}: "
+    text += ", ".join(known) + "." if known else "il forward non è ancora cominciato."
+    return text + (f" Gradienti: {', '.join(grads)}." if grads else "")
 
 
 def view(s):

@@ -73,6 +73,7 @@ from core.transformer import (OptimizerConfig, TransformerConfig, apply_gradient
 from labs.kit import (Bar, Choice, Curve, Follow, Group, Jump, Marker, Point, Series, Slider, Steps, Text, bars,
                       callout, join, line_chart, matrix, nice_ticks, num, plane, plural, share, stat,
                       stats, step_machine, table, tag)
+from labs.kit.matrix import describe_matrix
 from labs.kit.svg import path, svg, text as svg_text
 
 TITLE = "Alleniamo un piccolo transformer"
@@ -599,7 +600,8 @@ def heat_picture(values, label, row_labels=None):
     return svg(round(width), round(height), tag("rect", x=float(left), y=4.0, width=float(cols * cell),
                                                  height=float(rows * height_cell), class_="lab-ta-heat-frame"),
                *(path(" ".join(d), class_=f"lab-heat-{level}") for level, d in shapes.items() if d), *names,
-               label=label, class_="lab-svg lab-ta-heat", text=12)
+               label=label, class_="lab-svg lab-ta-heat", text=12,
+               description=describe_matrix(values, [str(r) for r in row_labels] if row_labels else None))
 
 
 def largest(values):

@@ -164,6 +164,15 @@ def rms_of(n):
     return 1.0 / n["inv_rms"]  # √(mean of the squares + ε), as RMSNorm divides by it
 
 
+def strip_description(values):
+    """The strip in words: how many neurons are above, at and below zero, and the two extremes."""
+    top = max(range(len(values)), key=lambda k: values[k])
+    low = min(range(len(values)), key=lambda k: values[k])
+    signs = [sum(1 for v in values if v > 0), sum(1 for v in values if v == 0), sum(1 for v in values if v < 0)]
+    return (f"{len(values)} neuroni: {signs[0]} sopra lo zero, {signs[1]} a zero, {signs[2]} sotto; il più alto è "
+            f"il neurone {top + 1} ({num(values[top])}), il più basso il neurone {low + 1} ({num(values[low])}).")
+
+
 def strip(values, before, label):
     """The 64 numbers of the feed-forward as thin bars around zero, the dashed ones before this step."""
     col, pad, height, mid, reach = 6, 20, 160, 72, 56  # reach: the tallest bar, above or below the zero line
@@ -182,7 +191,8 @@ def strip(values, before, label):
         parts.append(group(*shape, data_value=round(v, 12)))
     for k in (1, 16, 32, 48, 64):
         parts.append(text(pad + (k - 0.5) * col, height - 14, str(k), class_="lab-bar-label"))
-    return tag("div", svg(width, height, *parts, label=label, class_="lab-svg lab-bars", text=14),
+    return tag("div", svg(width, height, *parts, label=label, class_="lab-svg lab-bars", text=14,
+                          description=strip_description(values)),
                class_="lab-gt-strip", data_part="barre")
 
 

@@ -18,7 +18,7 @@ from core.stats import bin_counts, bin_edges
 from .html import num, tag
 from .italian import plural
 from .label_layout import place_labels, text_box
-from .svg import amount, circle, counted, description_text, group, line, path, rect, svg, text
+from .svg import amount, circle, counted, description_text, quoted, group, line, path, rect, svg, text
 
 # The smallest text of a chart, in user units: .lab-chart-tick, -legend and
 # -caption in labs.css. A chart never shrinks below the width where it reads
@@ -384,7 +384,7 @@ def describe_series(s, where, whole_x):
     """«loss scende da 2,3 a 0,741, minimo 0,5 (passo 3)»: where a series
     starts and ends (and at which x, unless whole_x: every series told spans
     the same x), and its extremes when they lie between."""
-    name = (s.label if "«" in s.label else f"«{s.label}»") if s.label else "la curva"
+    name = quoted(s.label) if s.label else "la curva"
     points = [(x, y) for x, y in s.points if finite(x) and finite(y)]
     if not points:
         return f"{name}: nessun punto"
@@ -394,6 +394,10 @@ def describe_series(s, where, whole_x):
     # a difference far below the series' own size is rounding, not a rise (sin(πx) at −1 and 1)
     noise = 1e-12 * max(abs(y) for _, y in points)
     say = lambda y: "0" if abs(y) <= noise else amount(y)  # noqa: E731
+    low, high = min(points, key=lambda p: p[1]), max(points, key=lambda p: p[1])
+    if not s.line:  # dots in no order: where the lowest and the highest are
+        return (f"{name + ': ' if s.label else ''}{len(points)} punti, il più basso {say(low[1])} ({where(low[0])}), "
+                f"il più alto {say(high[1])} ({where(high[0])})")
     ends = (f"da {say(y0)} a {say(y1)}" if whole_x
             else f"da {say(y0)} ({where(x0)}) a {say(y1)} ({where(x1)})")
     if y1 - y0 > noise or y0 - y1 > noise:
@@ -402,7 +406,6 @@ def describe_series(s, where, whole_x):
         return f"{name} resta a {say(y0)}"
     else:
         text_ = f"{name} vale {say(y0)} all'inizio e alla fine"
-    low, high = min(points, key=lambda p: p[1]), max(points, key=lambda p: p[1])
     if low[1] < min(y0, y1) - noise:
         text_ += f", minimo {say(low[1])} ({where(low[0])})"
     if high[1] > max(y0, y1) + noise:
@@ -410,16 +413,28 @@ def describe_series(s, where, whole_x):
     return text_
 
 
-def describe_chart(series, x_label):
+def describe_handles(handles, where):
+    """« Punto da trascinare: passo 12, a 0,5.» (its caption too), or how many there are."""
+    if len(handles) > 1:
+        return f" {len(handles)} punti da trascinare."
+    if not handles:
+        return ""
+    h = handles[0]
+    return f" Punto da trascinare: {where(h.x)}, a {amount(h.y)}{f' ({h.caption})' if h.caption else ''}."
+
+
+def describe_chart(series, x_label, handles=()):
     """What a line chart shows: each series (the first SERIES_TOLD) from
-    start to end, with its extremes; the x range once when they share it."""
+    start to end, with its extremes; the x range once when they share it;
+    then the point to drag, where it is."""
     told = series[:SERIES_TOLD]
-    if not told:
-        return "Grafico vuoto."
     where = x_words(x_label)
-    spans = {(p[0][0], p[-1][0]) for p in ([q for q in s.points if finite(q[0]) and finite(q[1])] for s in told)
-             if len(p) > 1}
-    whole_x = len(spans) == 1 and all(sum(1 for q in s.points if finite(q[0]) and finite(q[1])) != 1 for s in told)
+    if not told:
+        return "Grafico vuoto." + describe_handles(handles, where)
+    # the lines' common x range, said once (a single point and dots always say where they are)
+    spans = {(p[0][0], p[-1][0]) for p in ([q for q in s.points if finite(q[0]) and finite(q[1])]
+                                           for s in told if s.line) if len(p) > 1}
+    whole_x = len(spans) == 1
     head = f"Da {where(min(spans)[0])} a {where(min(spans)[1])}: " if whole_x else ""
     parts = [describe_series(told[0], where, whole_x)]
     for s in told[1:]:
@@ -429,7 +444,7 @@ def describe_chart(series, x_label):
         parts.append(part)
     more = len(series) - len(parts)
     tail = "; e un'altra serie" if more == 1 else f"; e altre {more} serie" if more > 1 else ""
-    return head + "; ".join(parts) + tail + "."
+    return head + "; ".join(parts) + tail + "." + describe_handles(handles, where)
 
 
 def line_chart(series, *, label, x_range=None, y_range=None, x_label="", y_label="", handles=(), markers=(),
@@ -440,7 +455,8 @@ def line_chart(series, *, label, x_range=None, y_range=None, x_label="", y_label
     Ranges are the data's unless fixed; handles (draggable) need fixed,
     linear ranges, because the drag maps pixels back onto them. x_ticks and
     y_ticks may list values or (value, label) pairs. description, as for
-    bars(): by default where each series starts and ends, and its extremes.
+    bars(): by default where each series starts and ends, its extremes, and
+    where the point to drag is.
     """
     xs = [p[0] for s in series for p in s.points] + [h.x for h in handles]
     ys = [p[1] for s in series for p in s.points] + [h.y for h in handles]
@@ -504,7 +520,7 @@ def line_chart(series, *, label, x_range=None, y_range=None, x_label="", y_label
                plot_area(f, *on_top, *grips, clip=False, plane=plane) if on_top or grips else None,
                f["legend"] if legend else None,
                label=label, class_="lab-svg lab-chart", text=TEXT,
-               description=description_text(description, lambda: describe_chart(series, x_label)))
+               description=description_text(description, lambda: describe_chart(series, x_label, handles)))
 
 
 __all__ = ["Series", "Handle", "Marker", "histogram", "line_chart", "nice_ticks"]

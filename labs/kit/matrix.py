@@ -20,7 +20,7 @@ import math
 import re
 
 from .html import Html, num, tag
-from .svg import counted, described, description_text
+from .svg import counted, described, description_text, quoted
 
 HEAT_LEVELS = 4
 PHONE = 340  # px: a table of numbers wider than this does not fit a phone's view, and gets its picture
@@ -109,18 +109,20 @@ def is_number(value):
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def describe_matrix(rows, n_rows, n_cols, row_labels, col_labels, digits, trim, hl_cells=(), hl_rows=(), hl_cols=()):
+def describe_matrix(rows, row_labels=None, col_labels=None, digits=2, trim=True, hl_cells=(), hl_rows=(), hl_cols=()):
     """«2 righe e 3 colonne; il valore più grande è 2 (riga 2, colonna b), il
     più piccolo −1,5 (riga 2, colonna a).» A single row or column is told
     by position (its names, or «posizione 2»); a value in several cells by
-    how many; then the cell, row or column in evidence, if only one."""
+    how many; then the cell, row or column in evidence, if only one. A lab
+    that draws a matrix its own way (a heat picture) describes it with this."""
+    n_rows, n_cols = len(rows), max((len(r) for r in rows), default=0)
     line = n_rows == 1 or n_cols == 1
 
     def row_name(i):
-        return f"«{_plain(row_labels[i])}»" if row_labels and i < len(row_labels) else str(i + 1)
+        return quoted(_plain(row_labels[i])) if row_labels and i < len(row_labels) else str(i + 1)
 
     def col_name(j):
-        return f"«{_plain(col_labels[j])}»" if col_labels and j < len(col_labels) else str(j + 1)
+        return quoted(_plain(col_labels[j])) if col_labels and j < len(col_labels) else str(j + 1)
 
     def where(i, j):
         if n_cols == 1:
@@ -246,8 +248,8 @@ def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=
                     tag("span", " · tocca una casella per leggerla", class_="lab-mx-hint") if big else None,
                     class_="lab-mx-title")
     note = tag("p", caption, class_="lab-mx-note") if caption is not None else None
-    told = description_text(description, lambda: describe_matrix(rows, n_rows, n_cols, row_labels, col_labels, digits,
-                                                                 trim, hl_cells, hl_rows, hl_cols))
+    told = description_text(description, lambda: describe_matrix(rows, row_labels, col_labels, digits, trim,
+                                                                 hl_cells, hl_rows, hl_cols))
     _, hidden, describedby = described(_plain(label) if label is not None else shape_text or "", told)
     table = tag("table", head, tag("tbody", *body_rows), class_="lab-mx-table" + (" has-heat" if heat else ""),
                 aria_describedby=describedby)

@@ -98,6 +98,12 @@ def described(label, description):
     return tag("desc", description), tag("p", description, id=id_, class_="lab-sr"), id_
 
 
+def quoted(name):
+    """A name inside a sentence, in «»: once, if the name has them already («gatto»)."""
+    name = str(name)
+    return name if name.startswith("«") else f"«{name}»"
+
+
 def counted(n, one, many, feminine=False):
     """A count as a sentence says it: «una barra», «un punto», «3 barre»."""
     return f"{'una' if feminine else 'un'} {one}" if n == 1 else plural(n, one, many)
