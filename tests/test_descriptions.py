@@ -339,3 +339,13 @@ def test_a_figure_drawn_twice_in_a_view_keeps_one_id_each():
     once = tag("div", matrix([[1, 2]], label="W"))
     assert unique_ids(once) is once  # nothing to rename: the view is not copied
     assert unique_ids("<p>non Html</p>") == "<p>non Html</p>"
+
+
+def test_the_authors_guide_documents_the_description_keyword_every_figure_takes():
+    import inspect
+    from pathlib import Path
+
+    guide = (Path(__file__).resolve().parent.parent / "templates" / "guide.md.j2").read_text(encoding="utf-8")
+    assert "description=" in guide and "aria-describedby" in guide
+    for figure in (bars, line_chart, histogram, plane, network, chain, matrix, vector, svg):
+        assert "description" in inspect.signature(figure).parameters, figure.__name__
