@@ -54,7 +54,7 @@ def grid(a, b, n):
 
 
 def even_elbows(a, b, n):
-    """n elbow positions that cut [a, b] into n + 1 equal pieces."""
+    """n posizioni di gomiti che tagliano [a, b] in n + 1 pezzi uguali."""
     return [a + (b - a) * k / (n + 1) for k in range(1, n + 1)]
 
 

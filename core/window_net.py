@@ -79,7 +79,7 @@ def train_window_net(examples, n_hidden, n_out, seed=0, steps=2000, eta=0.5, spr
 
 
 def rounded(W, digits=1):
-    """Every weight rounded (to one decimal by default), with −0.0 written as 0.0."""
+    """Ogni peso arrotondato (a un decimale, se non si dice altro), con −0,0 scritto come 0,0."""
     return [[round(w, digits) + 0.0 for w in row] for row in W]
 
 

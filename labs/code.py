@@ -59,12 +59,18 @@ def shown_objects(module):
         found.append(obj)
         scope = vars(inspect.getmodule(obj))
         for name in sorted(names_used(obj)):
-            target = scope.get(name)
+            target = unwrapped(scope.get(name))
             if (inspect.isfunction(target) or inspect.isclass(target)) and is_ours(target, module) \
                     and target not in found and target.__name__ == name:
                 queue.append(target)
     lab_part = [o for o in found if o.__module__ == module.__name__]
     return lab_part + [o for o in found if o.__module__ != module.__name__]
+
+
+def unwrapped(obj):
+    """The function under a functools.cache or lru_cache: shown with its decorator, run again with it."""
+    inner = getattr(obj, "__wrapped__", None)
+    return inner if callable(obj) and inspect.isfunction(inner) else obj
 
 
 def is_ours(obj, module):
@@ -228,3 +234,82 @@ def check_html(html):
     if not isinstance(html, Html):
         raise CodeError("La vista deve restituire l'HTML del kit (Html), non "
                         f"{'niente' if html is None else type(html).__name__}.")
+
+
+# ── «Prova a cambiare…»: the edits a lab suggests (labs.kit.Edit, in its EDITS list)
+
+def edit_change(module, edit):
+    """(old, new) in the panel's text: the edit's own pair, or for a function's
+    new source the shown source of the function with that name and the new one."""
+    if isinstance(edit.change, str):
+        new = textwrap.dedent(edit.change).strip("\n")
+        defined = [node.name for node in ast.parse(new).body
+                   if isinstance(node, (ast.FunctionDef, ast.ClassDef))]
+        shown = {name: source for _, name, _, source in listing(module)}
+        if len(defined) != 1 or defined[0] not in shown:
+            raise LookupError(f"il nuovo codice deve definire una funzione del pannello ({', '.join(shown)}), "
+                              f"non {', '.join(defined) or 'niente'}")
+        return shown[defined[0]].rstrip("\n"), new
+    old, new = edit.change
+    return old, new
+
+
+def edit_problem(module, edit):
+    """None if the edit applies to the panel's text; else one Italian line saying why not."""
+    try:
+        old, new = edit_change(module, edit)
+    except (LookupError, SyntaxError) as error:
+        return f"la modifica «{edit.title}»: {error}"
+    if not (isinstance(old, str) and isinstance(new, str)) or old == new or not old:
+        return f"la modifica «{edit.title}»: change dev'essere (vecchio, nuovo), due testi diversi e non vuoti"
+    found = editable_text(module).count(old)
+    if found != 1:
+        where = "non c'è" if found == 0 else f"compare {found} volte"
+        return (f"la modifica «{edit.title}»: il testo da cambiare {where} nel codice del pannello "
+                f"(deve comparire una volta sola): «{old[:60]}»")
+    return None
+
+
+def apply_edit(module, edit):
+    """The panel's text with the edit made, and the line (from 1) of its first changed line."""
+    text = editable_text(module)
+    old, new = edit_change(module, edit)
+    at = text.index(old)
+    same = 0
+    for a, b in zip(old.split("\n"), new.split("\n")):
+        if a != b:
+            break
+        same += 1
+    line = text[:at].count("\n") + 1 + min(same, new.count("\n"))
+    return text[:at] + new + text[at + len(old):], line
+
+
+def raw_params(params):
+    """An edit's params as the page writes them (a toggle as 1 or 0)."""
+    return {k: ("1" if v else "0") if isinstance(v, bool) else str(v) for k, v in params.items()}
+
+
+class Outcome:
+    """What the reader sees of one run: the state (None if it failed), the view's HTML and the error line."""
+
+    def __init__(self, state=None, html=None, error=None):
+        self.state, self.html, self.error = state, html, error
+
+    def __repr__(self):
+        return f"Outcome(error={self.error!r})" if self.error else f"Outcome(state keys={sorted(self.state)[:8]})"
+
+
+def try_edit(lab, edit):
+    """(before, after): the lab with the edit's params, on its own code and on the edited one."""
+    import labs  # labs imports this module: here it is already loaded
+
+    raw = raw_params(edit.params)
+    before = labs.render(lab.id, raw)
+    params = before["params"]
+    original = Outcome(lab.compute(params), before.get("html"), before.get("error")) if before["ok"] \
+        else Outcome(None, None, before["error"])
+    text, _ = apply_edit(lab.module, edit)
+    after = labs.render_edited(lab.id, text, raw)
+    if not after["ok"]:
+        return original, Outcome(None, None, after["error"])
+    return original, Outcome(edited_module(lab.module, text).compute(after["params"]), after["html"], None)

@@ -20,7 +20,7 @@ della rete e, finito l'allenamento, restano gli stessi tutti i giorni.
 """
 
 from core.neuron import clamp, dense, threshold_neuron
-from labs.kit import Group, Node, Slider, callout, formula, network, num, stat, stats, table, tag
+from labs.kit import Edit, Group, Node, Slider, callout, formula, network, num, stat, stats, table, tag
 
 TITLE = "Il neurone dell'ombrello"
 REF = "1.2"
@@ -122,3 +122,17 @@ def view(s):
         class_="lab-panel", data_part="rete",
     )
     return tag("div", single_panel, net_panel, class_="lab-columns")
+
+
+EDITS = [
+    Edit("la rete senza il limite tra 0 e 1",
+         change=("    hidden_totals, hidden = dense(x, w_hidden, clamp)\n"
+                 "    (out_total,), (out,) = dense(hidden, w_out, clamp)",
+                 "    hidden_totals, hidden = dense(x, w_hidden, lambda t: t)\n"
+                 "    (out_total,), (out,) = dense(hidden, w_out, lambda t: t)"),
+         expect="Con nuvole, pioggia e vento al massimo, «brutto tempo» vale 1,4 invece di 1 e vince su «è "
+                "scomodo»: l'uscita sale a 0,6 e l'ombrello arriva, mentre con il limite restava a casa.",
+         params={"nuvole": 1, "pioggia": 1, "vento": 1},
+         check=lambda before, after: (not before.state["network"]["umbrella"] and after.state["network"]["umbrella"]
+                                      and after.state["network"]["hidden"][0] > 1)),
+]

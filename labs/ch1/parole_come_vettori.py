@@ -28,8 +28,8 @@ la più vicina spesso è ancora quella giusta.
 """
 
 from core.linalg import add, norm, sub
-from labs.kit import (Arrow, Choice, Group, Label, Point, Slider, callout, cell_text, formula, plane, stat, stats,
-                      table, tag, vector_text)
+from labs.kit import (Arrow, Choice, Edit, Group, Label, Point, Slider, callout, cell_text, formula, plane, stat,
+                      stats, table, tag, vector_text)
 
 TITLE = "Parole come vettori"
 REF = "1.1"
@@ -123,3 +123,13 @@ def view(s):
     if s["moved"]:
         parts.append(callout("I cerchi vuoti grigi segnano dove stavano le parole che hai spostato."))
     return tag("div", *parts, class_="lab-panel", data_part="analogia")
+
+
+EDITS = [
+    Edit("la differenza presa al contrario",
+         change=('step = [round(x, 10) for x in sub(c, b)]', 'step = [round(x, 10) for x in sub(b, c)]'),
+         expect="Lo spostamento ora va da donna a uomo: il punto scende sotto re, fuori dal quadrato, e la "
+                "parola più vicina non è più regina. L'ordine di a − b + c conta.",
+         check=lambda before, after: (before.state["nearest"][0]["word"] == "regina"
+                                      and after.state["nearest"][0]["word"] != "regina")),
+]

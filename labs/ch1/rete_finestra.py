@@ -29,8 +29,8 @@ from functools import cache
 
 from core.linalg import add
 from core.window_net import concat, first_layer_size, rounded, train_window_net, window_forward, window_loss
-from labs.kit import (Bar, Choice, Group, Slider, bars, big, callout, equation, factor, formula, matrix, num, percent,
-                      presets, shape_label, stat, stats, table, tag, vector)
+from labs.kit import (Bar, Choice, Edit, Group, Slider, bars, big, callout, equation, factor, formula, matrix, num,
+                      percent, presets, shape_label, stat, stats, table, tag, vector)
 
 TITLE = "La rete a finestra fissa, numero per numero"
 REF = "1.3"
@@ -60,7 +60,7 @@ def training_set():
 
 @cache
 def trained_weights():
-    """W₁ and W₂ after the training, rounded to one decimal (computed once)."""
+    """W₁ e W₂ dopo il training, arrotondati a un decimale (calcolati una volta sola)."""
     W1, W2 = train_window_net(training_set(), HIDDEN, len(VOCAB), seed=SEED, steps=STEPS, eta=ETA)
     return rounded(W1), rounded(W2)
 
@@ -145,3 +145,12 @@ def view(s):
                 "stessi pesi."),
         class_="lab-panel", data_part="finestra", data_prediction=s["predicted"],
     )
+
+
+EDITS = [
+    Edit("le due parole in ordine inverso",
+         change=('    x = concat([VECTORS[a], VECTORS[b]])', '    x = concat([VECTORS[b], VECTORS[a]])'),
+         expect="«gatto il» invece di «il gatto»: gli stessi numeri in un altro ordine, e la previsione cambia. "
+                "Concatenare tiene il posto di ogni parola nella finestra.",
+         check=lambda before, after: after.state["probs"] != before.state["probs"]),
+]

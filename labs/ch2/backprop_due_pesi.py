@@ -19,7 +19,8 @@ correzione.
 """
 
 from core.autograd import Value
-from labs.kit import Curve, Group, Slider, Steps, callout, factor, formula, num, stat, stats, step_machine, table, tag
+from labs.kit import (Curve, Edit, Group, Slider, Steps, callout, factor, formula, num, stat, stats, step_machine,
+                      table, tag)
 from labs.kit.svg import arrow_marker, group, line, rect, svg, text
 
 TITLE = "Backprop su due pesi"
@@ -236,3 +237,15 @@ def view(s):
         ["w₂", num(s["w2"], 4), num(g["w2"], 4) if ph >= 9 else "?", num(s["new_w2"], 4) if ph >= PHASES else "?"],
     ]))
     return tag("div", *parts, class_="lab-panel", data_part="catena")
+
+
+EDITS = [
+    Edit("le derivate locali del prodotto scambiate",
+         change=('        return Value(self.data * other.data, (self, other), (other.data, self.data), "×")',
+                 '        return Value(self.data * other.data, (self, other), (self.data, other.data), "×")'),
+         expect="∂(a·b)/∂a è b, non a: scambiandole il gradiente di w₁ e quello di w₂ escono sbagliati, e "
+                "dopo l'aggiornamento la loss non scende come prima.",
+         params={"passo": 13},
+         check=lambda before, after: (after.state["grad"]["w1"] != before.state["grad"]["w1"]
+                                      and after.state["loss_after"] > before.state["loss_after"])),
+]

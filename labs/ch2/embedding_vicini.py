@@ -26,7 +26,7 @@ from core.bigram import best_loss, build_vocab, encode, make_pairs, tokenize
 from core.descent import sgd_update
 from core.embedding_training import initial_tables, loss_and_gradients, pair_counts, similarity, train_embeddings
 from core.pca import orient, principal_directions, project, total_variance
-from labs.kit import (Choice, Curve, Guide, Marker, Point, Series, Slider, Steps, callout, formula, label_sides,
+from labs.kit import (Choice, Curve, Edit, Guide, Marker, Point, Series, Slider, Steps, callout, formula, label_sides,
                       line_chart, num, plane, plural, stat, stats, step_machine, tag)
 
 TITLE = "Embedding che si avvicinano"
@@ -151,3 +151,16 @@ def view(s):
                 "sono seguiti dalle stesse parole, quindi il gradiente li corregge nello stesso modo."),
         class_="lab-panel", data_part="embedding", data_step=at,
     )
+
+
+EDITS = [
+    Edit("il passo in salita",
+         change=('sgd_update(m["E_in"], m["G_in"], ETA), sgd_update(m["E_out"], m["G_out"], ETA)',
+                 'sgd_update(m["E_in"], m["G_in"], -ETA), sgd_update(m["E_out"], m["G_out"], -ETA)'),
+         expect="Con il passo nel verso del gradiente la loss sale invece di scendere e in 40 passi i vettori "
+                "scappano verso numeri enormi: è il segno meno di w ← w − η·gradiente a far imparare la tabella.",
+         params={"passo": 40},
+         check=lambda before, after: (before.state["losses"][-1] < before.state["losses"][0]
+                                      and after.state["losses"][-1] > after.state["losses"][0]
+                                      and after.state["reach"] > 1000 > before.state["reach"])),
+]

@@ -29,7 +29,7 @@ import math
 
 from core.losses import cross_entropy_from_logits, softmax_cross_entropy_grad
 from core.softmax import softmax
-from labs.kit import Bar, Choice, Slider, bars, callout, formula, num, percent, stat, stats, table, tag
+from labs.kit import Bar, Choice, Edit, Slider, bars, callout, formula, num, percent, stat, stats, table, tag
 
 TITLE = "Il gradiente dei logit"
 REF = "2.2"
@@ -95,3 +95,14 @@ def view(s):
                 "muoversi.") if s["eta"] == 0 else None,
         class_="lab-panel", data_part="logit",
     )
+
+
+EDITS = [
+    Edit("il passo nel verso del gradiente",
+         change=("new_z = [zj - eta * g for zj, g in zip(z, grad)]",
+                 "new_z = [zj + eta * g for zj, g in zip(z, grad)]"),
+         expect="Il logit del token giusto scende invece di salire e gli altri salgono: dopo il passo la loss "
+                "è più alta di prima. Il segno meno di w ← w − η·gradiente è quello che fa scendere la loss.",
+         check=lambda before, after: (before.state["new_loss"] < before.state["loss"]
+                                      and after.state["new_loss"] > after.state["loss"])),
+]

@@ -26,8 +26,8 @@ pre-training.
 """
 
 from core.descent import descend
-from labs.kit import (Handle, Marker, Series, Slider, callout, formula, line_chart, num, plural, presets, share, stat,
-                      stats, table, tag, the)
+from labs.kit import (Edit, Handle, Marker, Series, Slider, callout, formula, line_chart, num, plural, presets, share,
+                      stat, stats, table, tag, the)
 
 TITLE = "Il learning rate"
 REF = "2.4"
@@ -138,3 +138,14 @@ def view(s):
         if len(rows) > 6 else None,
         class_="lab-panel", data_part="learning-rate",
     )
+
+
+EDITS = [
+    Edit("una derivata sbagliata di un fattore 2",
+         change=("    return 2 * (w - W_STAR)", "    return (w - W_STAR)"),
+         expect="Con η = 0,9 il passo giusto scavalca il minimo e oscilla; con la derivata dimezzata ogni passo "
+                "è la metà e arriva quasi in un colpo solo: il learning rate buono dipende da quanto è ripida "
+                "la loss.",
+         params={"eta": 0.9},
+         check=lambda before, after: before.state["verdict"] == "oscilla" and after.state["verdict"] == "converge"),
+]

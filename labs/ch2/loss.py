@@ -27,8 +27,8 @@ intorno a 2, perché il testo stesso è incerto.
 import math
 
 from core.losses import cross_entropy, perplexity
-from labs.kit import (Handle, Marker, Series, Slider, callout, cell_text, formula, line_chart, num, percent, stat,
-                      stats, table, tag)
+from labs.kit import (Edit, Handle, Marker, Series, Slider, callout, cell_text, formula, line_chart, num, percent,
+                      stat, stats, table, tag)
 
 TITLE = "La loss"
 REF = "2.1"
@@ -100,3 +100,13 @@ def view(s):
         table(["p", "loss = −log p", "perplexity = 1/p"], rows),
         class_="lab-panel", data_part="loss",
     )
+
+
+EDITS = [
+    Edit("la loss come 1 − p invece di −log p",
+         change=("    return -math.log(p_correct)", "    return 1 - p_correct"),
+         expect="Con p = 0,01 la loss scende da 4,6 a 0,99: sbagliare con sicurezza costa quasi quanto "
+                "sbagliare di poco, e la curva non sale più verso l'infinito vicino a p = 0.",
+         params={"p": 0.01},
+         check=lambda before, after: before.state["loss"] > 4.6 and after.state["loss"] < 1),
+]

@@ -32,7 +32,7 @@ la figura; in cima resta, in piccolo, il risultato della fase prima.
 from core.attention import attention_weights
 from core.linalg import transpose
 from core.sequence_layer import errors, layer, row_suggestions, squared_loss, weight_gradient
-from labs.kit import (Choice, Follow, Slider, Toggle, callout, equation, formula, matrix, num, shape_label, stat,
+from labs.kit import (Choice, Edit, Follow, Slider, Toggle, callout, equation, formula, matrix, num, shape_label, stat,
                       stats, tag, vector)
 
 TITLE = "Frasi di lunghezze diverse"
@@ -232,3 +232,15 @@ VIEWS = {"forme": view_shapes, "attention": view_attention, "gradiente": view_gr
 def view(s):
     return tag("div", stage_buttons(s["stage"]), *VIEWS[s["stage"]](s), class_="lab-panel", data_part="lunghezze",
                data_stage=s["stage"], data_masked="si" if s["masked"] else "no")
+
+
+EDITS = [
+    Edit("il gradiente che ignora la maschera",
+         change=("    masked = [[m * e for e in row] for m, row in zip(mask, errors(X, W, T))]",
+                 "    masked = errors(X, W, T)"),
+         expect="Anche con la maschera accesa le righe PAD della frase corta votano: il gradiente del batch "
+                "cambia, e non è più quello che le due frasi darebbero da sole.",
+         params={"fase": "batch"},
+         check=lambda before, after: (before.state["batch_G"] == before.state["batch_G_right"]
+                                      and after.state["batch_G"] != before.state["batch_G"])),
+]

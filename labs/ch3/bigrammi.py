@@ -53,8 +53,8 @@ from core.bigram import (batch_loss, best_loss, build_vocab, cut_batches, datase
 from core.descent import sgd_update
 from core.losses import softmax_cross_entropy_grad
 from core.softmax import softmax
-from labs.kit import (Curve, Follow, Group, Jump, Marker, Series, Slider, Steps, Text, callout, factor, formula, join,
-                      line_chart, matrix, num, percent, stat, stats, step_machine, table, tag)
+from labs.kit import (Curve, Edit, Follow, Group, Jump, Marker, Series, Slider, Steps, Text, callout, factor, formula,
+                      join, line_chart, matrix, num, percent, stat, stats, step_machine, table, tag)
 
 TITLE = "Il modello a bigrammi, allenato passo per passo"
 REF = "3.1"
@@ -437,3 +437,14 @@ def view(s):
     big = " is-big" if len(s["vocab"]) > 16 else ""  # smaller type, so that a 20 × 20 table still fits
     return tag("div", *header(s), tag("h3", f"{s['screen']}. {SCREENS[s['screen'] - 1]}"),
                *screens[s["screen"] - 1](s), class_="lab-bigram" + big, data_screen=s["screen"])
+
+
+EDITS = [
+    Edit("il gradiente senza il −1 del token giusto",
+         change=("            row[j] += ((p[j] - 1.0) if j == nxt else p[j]) / size",
+                 "            row[j] += p[j] / size"),
+         expect="Senza y il gradiente spinge giù ogni peso della riga, il giusto come gli altri: dopo un'epoch "
+                "la loss sul testo non scende più, si avvicina a quella di chi tira a indovinare.",
+         params={"passo": 60},
+         check=lambda before, after: after.state["curve"][-1] > before.state["curve"][-1]),
+]

@@ -70,7 +70,7 @@ from core.pca import principal_directions, project, total_variance
 from core.transformer import (OptimizerConfig, TransformerConfig, apply_gradients, batch_for_step, grad_norm,
                               init_state, layer_grad_norms, learning_rate, loss_and_grads, next_token, param_count,
                               param_shapes, text_loss, trace, transformer_generate)
-from labs.kit import (Bar, Choice, Curve, Follow, Group, Jump, Marker, Point, Series, Slider, Steps, Text, bars,
+from labs.kit import (Bar, Choice, Curve, Edit, Follow, Group, Jump, Marker, Point, Series, Slider, Steps, Text, bars,
                       callout, join, line_chart, matrix, nice_ticks, num, plane, plural, share, stat,
                       stats, step_machine, table, tag)
 from labs.kit.matrix import describe_matrix
@@ -645,3 +645,14 @@ def view(s):
     return tag("div", headline(s), loss_chart(s), tag("p", setup, class_="lab-ta-note"), *comparison(s),
                attention_section(s), embedding_section(s), gradients_section(s), matrix_section(s),
                class_="lab-ta", data_step=s["step"])
+
+
+EDITS = [
+    Edit("i pesi iniziali dieci volte più grandi",
+         change=("        params[name] = [[std * g for g in gaussian_sample(shape[1], rng)]",
+                 "        params[name] = [[10 * std * g for g in gaussian_sample(shape[1], rng)]"),
+         expect="Al passo 0 il modello è già sicuro di sé, e sbaglia: la loss di partenza sale da circa 3,5 a più "
+                "di 8, ben sopra log V ≈ 3,3 di chi tira a indovinare. Per questo si parte da pesi piccoli.",
+         check=lambda before, after: (before.state["loss"] < before.state["uniform"] + 0.5
+                                      and after.state["loss"] > before.state["uniform"] + 4)),
+]

@@ -33,7 +33,7 @@ import math
 
 from core.activations import sigmoid
 from core.alignment import dpo_gradient, dpo_loss, dpo_margin, sft_loss
-from labs.kit import (Bar, Group, Handle, Marker, Series, Slider, bars, callout, formula, line_chart, num, stat,
+from labs.kit import (Bar, Edit, Group, Handle, Marker, Series, Slider, bars, callout, formula, line_chart, num, stat,
                       stats, tag, the)
 
 TITLE = "SFT e DPO"
@@ -162,3 +162,14 @@ def dpo_panel(d):
 
 def view(s):
     return tag("div", sft_panel(s), dpo_panel(s["dpo"]), class_="lab-panel", data_part="allineamento")
+
+
+EDITS = [
+    Edit("la loss SFT anche sui token della domanda",
+         change=("    return masked_mean([-math.log(p) for p in probabilities], mask)",
+                 "    return masked_mean([-math.log(p) for p in probabilities], [1] * len(mask))"),
+         expect="La loss SFT diventa la media su tutti i token, domanda compresa: il modello verrebbe "
+                "premiato anche per saper scrivere le domande, che non deve produrre.",
+         check=lambda before, after: (before.state["sft_answer"] != before.state["sft_all"]
+                                      and abs(after.state["sft_answer"] - before.state["sft_all"]) < 1e-12)),
+]

@@ -30,8 +30,9 @@ basso del laboratorio 9B.11): scegli r e quali matrici adattare.
 
 from core.model_size import (LLAMA2_7B, TRAINING_BYTES, chinchilla_optimum, chinchilla_tokens, gpu_hours,
                              gpus_needed, lora_params, parameter_counts, training_bytes, training_flops)
-from labs.kit import (Bar, Choice, Follow, Group, Series, Slider, Toggle, bars, big, callout, data_size, duration,
-                      formula, line_chart, num, percent, presets, sci, share, significant, stat, stats, tag, the)
+from labs.kit import (Bar, Choice, Edit, Follow, Group, Series, Slider, Toggle, bars, big, callout, data_size,
+                      duration, formula, line_chart, num, percent, presets, sci, share, significant, stat, stats, tag,
+                      the)
 
 TITLE = "Il costo del pre-training"
 REF = "4.1"
@@ -165,3 +166,13 @@ def view(s):
                  "pagano i 16 byte.", class_="lab-step-counter"),
         class_="lab-panel", data_part="costo-pretraining",
     )
+
+
+EDITS = [
+    Edit("contare solo il forward: 2·N·D",
+         change=("    return 6 * n * tokens", "    return 2 * n * tokens"),
+         expect="Le operazioni e le ore di GPU si dividono per tre: 7 miliardi di parametri su 2.000 miliardi "
+                "di token sembrano costare 2,8·10²² operazioni invece di 8,4·10²². Il backward costa il doppio "
+                "del forward.",
+         check=lambda before, after: abs(before.state["flops"] / after.state["flops"] - 3) < 1e-9),
+]

@@ -33,7 +33,7 @@ from statistics import fmean, pstdev
 
 from core.alignment import grpo_advantages, reverse_kl
 from core.softmax import softmax
-from labs.kit import (Bar, Follow, Group, Slider, bars, callout, formula, num, presets, stat, stats, table, tag)
+from labs.kit import (Bar, Edit, Follow, Group, Slider, bars, callout, formula, num, presets, stat, stats, table, tag)
 
 TITLE = "GRPO e distillazione on-policy"
 REF = "4.4"
@@ -141,3 +141,13 @@ def distill_panel(s):
 
 def view(s):
     return tag("div", grpo_panel(s), distill_panel(s), class_="lab-panel", data_part="grpo-distillazione")
+
+
+EDITS = [
+    Edit("i vantaggi senza dividere per la deviazione standard",
+         change=("    return [(r - centre) / spread for r in rewards]", "    return [r - centre for r in rewards]"),
+         expect="Con 2 risposte giuste su 6 i vantaggi valgono +0,67 e −0,33 invece di +1,41 e −0,71: restano "
+                "nella scala delle ricompense, e un gruppo con ricompense più grandi spingerebbe di più.",
+         check=lambda before, after: (abs(before.state["advantages"][0] - 2 ** 0.5) < 1e-9
+                                      and abs(after.state["advantages"][0] - 2 / 3) < 1e-9)),
+]

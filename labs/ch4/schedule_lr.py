@@ -24,8 +24,8 @@ fino in fondo; accorcia il training e la stessa curva si comprime.
 """
 
 from core.schedules import warmup_cosine_lr
-from labs.kit import (Follow, Group, Handle, Marker, Series, Slider, big, callout, formula, line_chart, num, percent,
-                      stat, stats, table, tag)
+from labs.kit import (Edit, Follow, Group, Handle, Marker, Series, Slider, big, callout, formula, line_chart, num,
+                      percent, stat, stats, table, tag)
 
 TITLE = "Warm-up e coseno"
 REF = "4.2"
@@ -117,3 +117,14 @@ def view(s):
                  f"{big(s['total_tokens'])} di token.", class_="lab-step-counter"),
         class_="lab-panel", data_part="schedule-lr",
     )
+
+
+EDITS = [
+    Edit("niente warm-up: il picco dal primo passo",
+         change=("        return peak * step / warmup", "        return peak"),
+         expect="Al passo 1.000 il learning rate è già il picco, 3·10⁻⁴, invece della metà: i primi "
+                "aggiornamenti, con pesi ancora casuali, diventano i più grandi di tutto il training.",
+         params={"passo": 1000},
+         check=lambda before, after: (abs(before.state["share"] - 0.5) < 1e-9
+                                      and abs(after.state["share"] - 1) < 1e-9)),
+]

@@ -47,8 +47,8 @@ from statistics import fmean, pstdev
 
 from core.linalg import dot, random_directions, seeded_rng
 from core.stats import bin_counts
-from labs.kit import (Choice, Marker, Series, Slider, Toggle, callout, formula, histogram, line_chart, num, plural,
-                      percent, stat, stats, tag)
+from labs.kit import (Choice, Edit, Marker, Series, Slider, Toggle, callout, formula, histogram, line_chart, num,
+                      plural, percent, stat, stats, tag)
 
 TITLE = "Alte dimensioni"
 REF = "9B.4"
@@ -66,7 +66,7 @@ CONTROLS = [
 
 @lru_cache(maxsize=16)
 def pair_cosines(d, seed):
-    """The cosines of every pair of DIRECTIONS random directions in d dimensions.
+    """I coseni di ogni coppia tra DIRECTIONS direzioni a caso in d dimensioni.
 
     Written on axes that fit them (random_directions), the 40 directions
     need 820 random numbers and at most 40 coordinates each, whatever d:
@@ -136,3 +136,14 @@ def view(s):
         tag("p", "Clicca un punto della curva per passare a quella dimensione.", class_="lab-step-counter"),
         class_="lab-panel", data_part="coseni",
     )
+
+
+EDITS = [
+    Edit("direzioni sempre in 3 dimensioni",
+         change=('cosines = pair_cosines(d, p["seme"])', 'cosines = pair_cosines(3, p["seme"])'),
+         expect="Con d = 4096 ma vettori di 3 numeri, l'istogramma resta largo come a d = 3: la deviazione "
+                "standard non scende a 1/√d ≈ 0,016. Sono le tante dimensioni a rendere quasi perpendicolari "
+                "due direzioni a caso.",
+         params={"d": "4096"},
+         check=lambda before, after: before.state["std"] < 0.03 and after.state["std"] > 0.3),
+]

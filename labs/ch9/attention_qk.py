@@ -26,8 +26,8 @@ prezzo dell'attention.
 """
 
 from core.attention import MASKED, comparisons, dot_scores, is_visible, softmax_rows
-from labs.kit import (Arrow, Bar, Choice, Slider, Toggle, bars, cell_text, equation, formula, matrix, num, plane, stat,
-                      stats, table, tag)
+from labs.kit import (Arrow, Bar, Choice, Edit, Slider, Toggle, bars, cell_text, equation, formula, matrix, num, plane,
+                      stat, stats, table, tag)
 
 TITLE = "Query e key già pronte"
 REF = "9D.1"
@@ -122,3 +122,12 @@ def view(s):
               [[num(m), num(c), num(f)] for m, c, f in s["costs"]]),
         class_="lab-panel", data_part="attention-qk", data_row=r,
     )
+
+
+EDITS = [
+    Edit("un token che non guarda sé stesso",
+         change=("    return j <= i or not causal", "    return j < i or not causal"),
+         expect="Il primo token non ha più nessuno da guardare: la sua riga è tutta −∞ e la softmax si ferma "
+                "con «una riga tutta mascherata non ha pesi». Per questo la diagonale resta visibile.",
+         check=lambda before, after: before.error is None and "mascherata" in after.error),
+]

@@ -25,7 +25,7 @@ memoria finché il backward non le ha usate.
 import math
 
 from core.tanh_chain import descend_chain, forward_backward, update
-from labs.kit import (ChainNode, Curve, Group, Marker, Series, Slider, Steps, callout, chain, factor, formula,
+from labs.kit import (ChainNode, Curve, Edit, Group, Marker, Series, Slider, Steps, callout, chain, factor, formula,
                       line_chart, num, sci, stat, stats, step_machine, table, tag)
 
 TITLE = "Backprop su due strati"
@@ -177,3 +177,17 @@ def view(s):
                  "il modello."),
         class_="lab-panel", data_part="due-strati", data_step=s["step"],
     )
+
+
+EDITS = [
+    Edit("ReLU al posto di tanh",
+         change=("    h = math.tanh(z)\n    y_hat = w2 * h\n    dL_dyhat = 2 * (y_hat - y)\n"
+                 "    dL_dh = dL_dyhat * w2\n    dh_dz = 1 - h * h",
+                 "    h = max(0.0, z)\n    y_hat = w2 * h\n    dL_dyhat = 2 * (y_hat - y)\n"
+                 "    dL_dh = dL_dyhat * w2\n    dh_dz = 1.0 if z > 0 else 0.0"),
+         expect="Con w₁ = −0,5 la ReLU è spenta (z < 0, h = 0): i due gradienti valgono zero e la loss resta "
+                "ferma per tutti i 200 passi, mentre tanh lascia passare un gradiente anche sotto zero.",
+         params={"w1": -0.5, "passo": 200},
+         check=lambda before, after: (before.state["losses"][-1] < 0.5 * before.state["losses"][0]
+                                      and after.state["losses"][-1] == after.state["losses"][0])),
+]

@@ -36,7 +36,7 @@ from operator import mul
 
 from core.bpe import (BASE_VOCAB, SPLIT_PATTERN, Trainer, build_vocab, encode_chunks, pretokenize, ranked_pairs,
                       token_text)
-from labs.kit import Curve, Steps, Text, callout, num, percent, stat, stats, step_machine, tag
+from labs.kit import Curve, Edit, Steps, Text, callout, num, percent, stat, stats, step_machine, tag
 
 TITLE = "Il tokenizer BPE"
 REF = "9A"
@@ -278,3 +278,19 @@ def view(s):
                   tag("p", "Tra parentesi, quante volte compariva la coppia quando è stata scelta. Clicca una regola "
                            "per tornare al suo passo.", class_="lab-bpe-note"), merge_list(s["merges"], newest)]
     return tag("div", *parts, class_="lab-panel", data_merges=s["done"])
+
+
+EDITS = [
+    Edit("a parità di conteggio, la coppia più grande",
+         change=("        heap, counts = self._heap, self.counts\n"
+                 "        while heap and counts.get(heap[0][1]) != -heap[0][0]:\n"
+                 "            heappop(heap)  # an entry written before its pair's count changed\n"
+                 "        return heap[0][1] if heap else None",
+                 "        counts = self.counts\n"
+                 "        return max(counts, key=lambda pair: (counts[pair], pair)) if counts else None"),
+         expect="Quando due coppie hanno lo stesso conteggio vince quella con i byte più alti invece di quella con "
+                "i più bassi: qualche regola cambia, e con lei i token del testo. Senza una regola per i pari, "
+                "due tokenizer allenati sullo stesso testo non sarebbero uguali.",
+         params={"passo": 20},
+         check=lambda before, after: before.html != after.html),
+]

@@ -23,7 +23,7 @@ lineare a pezzi: ogni gomito è un posto dove il comportamento cambia.
 
 from core.activations import relu
 from core.linalg import matmul, matvec
-from labs.kit import Group, Slider, Toggle, callout, equation, matrix, num, stat, stats, tag, vector
+from labs.kit import Edit, Group, Slider, Toggle, callout, equation, matrix, num, stat, stats, tag, vector
 
 TITLE = "Il collasso e la piega"
 REF = "9B.9"
@@ -97,3 +97,13 @@ def view(s):
               stat("Le due strade", "coincidono" if s["agree"] else "divergono", tone="ok" if s["agree"] else "warn")),
         data_agree="si" if s["agree"] else "no",
     )
+
+
+EDITS = [
+    Edit("un'attivazione lineare al posto della ReLU",
+         change=("    return x if x > 0 else 0.0", "    return 2 * x"),
+         expect="Con 2·x al posto della ReLU i due strati tornano una matrice sola: il risultato è esattamente "
+                "il doppio di W₂W₁·x, per ogni x. Nessuna funzione lineare fa la piega.",
+         check=lambda before, after: (before.state["two_layers"] != before.state["one_matrix"]
+                                      and after.state["two_layers"] == [2 * v for v in after.state["one_matrix"]])),
+]

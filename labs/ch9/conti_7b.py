@@ -29,8 +29,8 @@ allarghi d_ff insieme a d), il vocabolario solo con d.
 
 from core.model_size import (BYTES, Decoder, attention_params, kv_width, mlp_params, mlp_share, parameter_counts,
                              training_bytes, weight_bytes)
-from labs.kit import (Bar, Choice, Follow, Group, Slider, Toggle, bars, big, callout, data_size, formula, num, percent,
-                      plural, presets, share, stat, stats, table, tag, the)
+from labs.kit import (Bar, Choice, Edit, Follow, Group, Slider, Toggle, bars, big, callout, data_size, formula, num,
+                      percent, plural, presets, share, stat, stats, table, tag, the)
 
 TITLE = "I conti di un 7B"
 REF = "9F"
@@ -162,3 +162,13 @@ def view(s):
             class_="lab-step-counter"),
         class_="lab-panel", data_part="conti-7b",
     )
+
+
+EDITS = [
+    Edit("un MLP con due matrici invece delle tre di SwiGLU",
+         change=('    widening = 2 if m.mlp == "swiglu" else 1', '    widening = 1'),
+         expect="Senza la matrice del «cancello» ogni blocco perde 4.096 × 11.008 numeri: il totale scende da "
+                "circa 6,7 a circa 5,3 miliardi. Per questo Llama porta d_ff a 11.008 invece di 4 × 4.096.",
+         check=lambda before, after: (6.7e9 < before.state["counts"]["total"] < 6.8e9
+                                      and 5.2e9 < after.state["counts"]["total"] < 5.4e9)),
+]

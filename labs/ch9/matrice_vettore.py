@@ -29,7 +29,7 @@ allo specchio.
 import math
 
 from core.linalg import column, matvec, matvec_by_columns
-from labs.kit import (Arrow, Group, Shape, Slider, callout, cell_text, equation, formula, matrix, plane, presets,
+from labs.kit import (Arrow, Edit, Group, Shape, Slider, callout, cell_text, equation, formula, matrix, plane, presets,
                       stat, stats, tag, term, vector, vector_text)
 
 TITLE = "Matrice × vettore"
@@ -134,3 +134,12 @@ def view(s):
     if not s["in_view"]:
         parts.insert(2, callout(f"Ax = {vector_text(ax)} esce dal disegno.", tone="warn"))
     return tag("div", *parts, class_="lab-panel", data_part="trasformazione")
+
+
+EDITS = [
+    Edit("le colonne di A al posto delle righe",
+         change=("    return [dot(row, v) for row in m]", "    return [dot(col, v) for col in transpose(m)]"),
+         expect="La lettura riga per riga dà [2 ; 2] invece di [3 ; 1], mentre quella per colonne resta [3 ; 1]: "
+                "le due strade non tornano più, perché ora si calcola Aᵀ·x.",
+         check=lambda before, after: after.state["Ax"] == [2.0, 2.0] and after.state["by_columns"] == [3.0, 1.0]),
+]

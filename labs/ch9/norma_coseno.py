@@ -25,8 +25,8 @@ direzione, e il coseno non si può calcolare.
 import math
 
 from core.linalg import cosine, dot, norm, unit
-from labs.kit import (Arc, Arrow, Circle, Group, Slider, callout, cell_text, formula, plane, presets, stat, stats, tag,
-                      term, vector_text)
+from labs.kit import (Arc, Arrow, Circle, Edit, Group, Slider, callout, cell_text, formula, plane, presets, stat,
+                      stats, tag, term, vector_text)
 
 TITLE = "Norma, vettore unitario, coseno"
 REF = "9B.3"
@@ -115,3 +115,13 @@ def view(s):
               stat("Angolo θ", f"{cell_text(s['angle'], 1)}°"), stat("Che cosa dice", meaning(s["cos"]))),
     ]
     return tag("div", *parts, class_="lab-panel", data_part="norma")
+
+
+EDITS = [
+    Edit("la norma senza la radice",
+         change=("    return math.sqrt(dot(a, a))", "    return dot(a, a)"),
+         expect="|[3 ; 4]| diventa 25 invece di 5, il «vettore unitario» non è più lungo 1 e il coseno di due "
+                "frecce parallele non vale più 1: la radice riporta il quadrato a una lunghezza.",
+         check=lambda before, after: (before.state["norm_a"] == 5 and after.state["norm_a"] == 25
+                                      and before.state["cos"] == 1 and after.state["cos"] < 0.1)),
+]

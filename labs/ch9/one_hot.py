@@ -22,7 +22,7 @@ lo stesso, il lavoro molto meno.
 """
 
 from core.linalg import matmul, one_hot, scale, shape
-from labs.kit import Slider, callout, equation, formula, matrix, num, shape_label, stat, stats, tag, vector
+from labs.kit import Edit, Slider, callout, equation, formula, matrix, num, shape_label, stat, stats, tag, vector
 
 TITLE = "One-hot × matrice"
 REF = "9B.6"
@@ -96,3 +96,14 @@ def view(s):
               stat("Numeri letti con l'indice", num(s["useful"]), tone="ok")),
         data_pos=pos,
     )
+
+
+EDITS = [
+    Edit("un one-hot spostato di un posto",
+         change=("    return [1.0 if j == i else 0.0 for j in range(n)]",
+                 "    return [1.0 if j == i + 1 else 0.0 for j in range(n)]"),
+         expect="L'1 finisce nella posizione dopo: il prodotto tira fuori la riga del token successivo, e il "
+                "controllo «è proprio la riga di E» non torna più.",
+         check=lambda before, after: (before.state["same"] and not after.state["same"]
+                                      and after.state["product"] == after.state["E"][after.state["pos"] + 1])),
+]

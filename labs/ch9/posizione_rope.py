@@ -35,8 +35,8 @@ import random
 
 from core.attention import rope, rope_frequencies, rope_score
 from core.linalg import dot
-from labs.kit import (Arc, Arrow, Group, Slider, callout, cell_text, formula, matrix, num, plane, stat, stats, table,
-                      tag, vector_text)
+from labs.kit import (Arc, Arrow, Edit, Group, Slider, callout, cell_text, formula, matrix, num, plane, stat, stats,
+                      table, tag, vector_text)
 
 TITLE = "Embedding e posizione"
 REF = "9C"
@@ -131,3 +131,14 @@ def view(s):
         formula("θᵢ = 10.000^(−2i/d), qui con d = 8"),
         class_="lab-panel", data_part="posizione",
     )
+
+
+EDITS = [
+    Edit("RoPE che ruota solo la query",
+         change=("    return dot(rope(q, m, base, frequencies), rope(k, n, base, frequencies))",
+                 "    return dot(rope(q, m, base, frequencies), k)"),
+         expect="Spostando la frase di 1, 5 o 100 posizioni il punteggio cambia, anche se la distanza tra i due "
+                "token è la stessa: è girando entrambi i vettori che conta solo m − n.",
+         check=lambda before, after: (len({round(s, 9) for *_, s in before.state["pairs"]}) == 1
+                                      and len({round(s, 9) for *_, s in after.state["pairs"]}) > 1)),
+]

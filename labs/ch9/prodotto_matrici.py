@@ -22,8 +22,8 @@ risultato ha m · p caselle e ognuna chiede n moltiplicazioni.
 import random
 
 from core.linalg import column, matmul, shape
-from labs.kit import (Follow, Group, Slider, callout, equation, factor, formula, matrix, num, plural, shape_label, stat,
-                      stats, tag)
+from labs.kit import (Edit, Follow, Group, Slider, callout, equation, factor, formula, matrix, num, plural,
+                      shape_label, stat, stats, tag)
 
 TITLE = "Prodotto tra matrici"
 REF = "9B.8"
@@ -124,3 +124,13 @@ def view(s):
               stat("Moltiplicazioni in tutto", f"{m} · {n} · {p} = {num(s['multiplications'])}")),
         other, data_ok="si", data_cell=f"{i},{j}",
     )
+
+
+EDITS = [
+    Edit("B·A al posto di A·B",
+         change=("        C = matmul(A, B)", "        C = matmul(B, A)"),
+         expect="Con A 2 × 3 e B 3 × 2, B·A è una tabella 3 × 3 e non 2 × 2, con altri numeri: il prodotto "
+                "tra matrici dipende dall'ordine.",
+         check=lambda before, after: (len(before.state["C"]) == 2 and len(after.state["C"]) == 3
+                                      and len(after.state["C"][0]) == 3)),
+]

@@ -26,7 +26,7 @@ opposta ad a e il prodotto diventa negativo.
 import math
 
 from core.linalg import cosine, dot, norm, projection
-from labs.kit import (Arc, Arrow, Choice, Group, Guide, Slider, callout, cell_text, formula, plane, stat, stats,
+from labs.kit import (Arc, Arrow, Choice, Edit, Group, Guide, Slider, callout, cell_text, formula, plane, stat, stats,
                       table, tag, term, vector_text)
 
 TITLE = "Prodotto scalare"
@@ -123,3 +123,13 @@ def arrows_panel(g):
 
 def view(s):
     return tag("div", films_panel(s), arrows_panel(s["plane"]), class_="lab-columns")
+
+
+EDITS = [
+    Edit("l'ombra senza dividere per a · a",
+         change=("    return scale(dot(a, b) / aa, a)", "    return scale(dot(a, b), a)"),
+         expect="Con a = [3 ; 1] la freccia dell'ombra diventa dieci volte più lunga (a · a = 10) ed esce dal "
+                "piano: dividere per a · a è ciò che riporta l'ombra alla misura di b.",
+         check=lambda before, after: all(abs(y - 10 * x) < 1e-9 for x, y in zip(before.state["plane"]["projection"],
+                                                                                 after.state["plane"]["projection"]))),
+]

@@ -25,7 +25,7 @@ import random
 
 from core.linalg import dot, matmul, matvec, outer, scale
 from core.rank import matrix_rank
-from labs.kit import (Choice, Group, Slider, callout, equation, formula, matrix, num, shape_label, stat, stats,
+from labs.kit import (Choice, Edit, Group, Slider, callout, equation, formula, matrix, num, shape_label, stat, stats,
                       table, tag, vector)
 
 TITLE = "Rango 1 e rango basso"
@@ -127,3 +127,12 @@ def view(s):
               stat("Numeri di W", num(sm["full"]))),
     )
     return tag("div", rank1, low, small)
+
+
+EDITS = [
+    Edit("uᵢ + vⱼ al posto di uᵢ·vⱼ",
+         change=("    return [[x * y for y in v] for x in u]", "    return [[x + y for y in v] for x in u]"),
+         expect="La tabella delle somme non è più di rango 1: il rango sale a 2, e M·x non è più un multiplo "
+                "di u. Solo il prodotto riga × colonna dà una matrice fatta di una direzione sola.",
+         check=lambda before, after: before.state["rank_M"] == 1 and after.state["rank_M"] == 2),
+]

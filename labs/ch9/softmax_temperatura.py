@@ -41,8 +41,8 @@ import math
 
 from core.sampling import counts, draw
 from core.softmax import entropy, naive_exp, softmax, softmax_steps
-from labs.kit import (Bar, Group, Marker, Series, Slider, bars, callout, formula, line_chart, num, percent, plural,
-                      share, stat, stats, table, tag, the)
+from labs.kit import (Bar, Edit, Group, Marker, Series, Slider, bars, callout, formula, line_chart, num, percent,
+                      plural, share, stat, stats, table, tag, the)
 
 TITLE = "Softmax e temperatura"
 REF = "9E"
@@ -173,3 +173,21 @@ def view(s):
         chart(s),
         class_="lab-panel", data_part="softmax",
     )
+
+
+EDITS = [
+    Edit("la softmax senza togliere il massimo",
+         change=("shifted = [s - top for s in scaled]", "shifted = scaled"),
+         expect="Con +1000 su ogni logit, e^1000 non sta in un numero in virgola mobile: il pannello segnala "
+                "l'overflow alla riga di math.exp. Il codice originale toglie il massimo e dà le stesse "
+                "probabilità di prima.",
+         params={"aggiunta": 1000},
+         check=lambda before, after: before.error is None and "overflow" in after.error),
+    Edit("la temperatura che moltiplica invece di dividere",
+         change=("scaled = [z / temperature for z in logits]", "scaled = [z * temperature for z in logits]"),
+         expect="Con T = 2 la distribuzione si fa più appuntita invece di appiattirsi: «divano» sale al 70 % "
+                "circa invece di scendere al 34 %, e l'entropia diminuisce.",
+         params={"temperatura": 2},
+         check=lambda before, after: (after.state["entropy"] < before.state["entropy"]
+                                      and after.state["probs"][0] > 0.65 > 0.4 > before.state["probs"][0])),
+]

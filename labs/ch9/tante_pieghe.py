@@ -27,8 +27,8 @@ import math
 from functools import cache
 
 from core.fitting import broken_line, even_elbows, fit_broken_line, from_points, grid, mse
-from labs.kit import (Choice, Follow, Group, Handle, Marker, Series, Slider, Toggle, callout, formula, line_chart,
-                      num, plural, stat, stats, tag)
+from labs.kit import (Choice, Edit, Follow, Group, Handle, Marker, Series, Slider, Toggle, callout, formula,
+                      line_chart, num, plural, stat, stats, tag)
 
 TITLE = "Tante pieghe, una curva"
 REF = "9B.10"
@@ -68,9 +68,12 @@ CONTROLS = [
 
 @cache
 def automatic_fits(name):
-    """The least-squares fits with 1 … 20 even elbows. They depend on the target only, so dragging a
+    """Le curve dei minimi quadrati con da 1 a 20 gomiti equidistanti, per il bersaglio scelto.
+
+    The least-squares fits with 1 … 20 even elbows. They depend on the target only, so dragging a
     hand-made elbow does not redo them; each is found as the heights of the broken line at its corners
-    (fit_broken_line: one pass over the grid, 20 fits in about 3 ms instead of 42 with a QR per fit)."""
+    (fit_broken_line: one pass over the grid, 20 fits in about 3 ms instead of 42 with a QR per fit).
+    """
     target = [TARGETS[name][2](x) for x in XS]
     fits = []
     for n in range(1, MAX_FIT + 1):
@@ -199,3 +202,13 @@ def view(s):
         tag("p", "Clicca un punto per vedere quel fit nel grafico in alto.", class_="lab-step-counter"),
         class_="lab-panel", data_part="pieghe",
     )
+
+
+EDITS = [
+    Edit("gradini al posto dei segmenti",
+         change=("        out.append((1 - t) * heights[j] + t * heights[j + 1])", "        out.append(heights[j])"),
+         expect="Tra un nodo e l'altro la curva resta all'altezza del nodo di sinistra invece di scendere o salire "
+                "in linea retta: l'errore della curva fatta a mano cresce. Sono i segmenti inclinati a seguire "
+                "il bersaglio.",
+         check=lambda before, after: after.state["hand"]["mse"] > before.state["hand"]["mse"] + 0.01),
+]

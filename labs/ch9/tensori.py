@@ -26,8 +26,8 @@ dice e usa l'ultimo valore possibile.
 import random
 
 from core.tensor import filled, result_shape, selected, size, take, tensor_shape
-from labs.kit import (Choice, Follow, Group, Slider, callout, equation, formula, matrix, num, plural, shape_label, stat,
-                      stats, tag, vector)
+from labs.kit import (Choice, Edit, Follow, Group, Slider, callout, equation, formula, matrix, num, plural,
+                      shape_label, stat, stats, tag, vector)
 
 TITLE = "Tensori"
 REF = "9B.7"
@@ -161,3 +161,12 @@ def view(s):
         result_view(s),
         data_expr=s["expr"],
     )
+
+
+EDITS = [
+    Edit("la taglia come somma delle lunghezze",
+         change=("    return math.prod(shape)", "    return sum(shape)"),
+         expect="Il tensore 2 × 3 × 4 dichiara 9 numeri, ma la figura ne disegna ancora 24: un tensore tiene "
+                "il prodotto delle sue lunghezze, una casella per ogni combinazione di indici.",
+         check=lambda before, after: before.state["size"] == 24 and after.state["size"] == 9),
+]

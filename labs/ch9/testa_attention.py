@@ -35,8 +35,8 @@ alto, in piccolo, quello che arriva dalla fase prima.
 
 from core.attention import comparisons, concat_columns, head, is_visible
 from core.linalg import transpose
-from labs.kit import (Bar, Choice, Follow, Slider, Toggle, bars, callout, equation, formula, matrix, num, shape_label,
-                      stat, stats, tag, vector_text)
+from labs.kit import (Bar, Choice, Edit, Follow, Slider, Toggle, bars, callout, equation, formula, matrix, num,
+                      shape_label, stat, stats, tag, vector_text)
 
 TITLE = "Un'intera testa di attention"
 REF = "9D.2"
@@ -197,3 +197,14 @@ def view(s):
                              "(BERT), non per generarlo, dove il futuro non c'è ancora.", tone="warn"))
     return tag("div", stage_buttons(stage), *parts, class_="lab-panel", data_part="testa", data_row=r,
                data_stage=stage)
+
+
+EDITS = [
+    Edit("i punteggi senza dividere per √d",
+         change=("    return [[s / math.sqrt(d_k) for s in row] for row in dot_scores(Q, K)]",
+                 "    return dot_scores(Q, K)"),
+         expect="Senza la divisione per √2 i punteggi restano più distanti tra loro e la softmax più netta: "
+                "nella riga di «dorme» il peso di «gatto» sale e quello degli altri scende.",
+         params={"fase": "softmax"},
+         check=lambda before, after: after.state["A"][2][1] > before.state["A"][2][1] + 0.05),
+]

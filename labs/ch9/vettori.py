@@ -21,7 +21,7 @@ cambiano i conti sotto i disegni. Prova k = −1, k = 0,5 e k = 0.
 """
 
 from core.linalg import add, scale
-from labs.kit import Arrow, Group, Guide, Slider, callout, cell_text, formula, plane, tag, term, vector_text
+from labs.kit import Arrow, Edit, Group, Guide, Slider, callout, cell_text, formula, plane, tag, term, vector_text
 
 TITLE = "Vettori"
 REF = "9B.1"
@@ -96,3 +96,12 @@ def view(s):
         callout(f"Con k = {ks} la freccia {s['effect']}."),
         class_="lab-panel", data_part="scala")
     return tag("div", sum_panel, scale_panel, class_="lab-columns")
+
+
+EDITS = [
+    Edit("moltiplicare per k sommando k",
+         change=("    return [k * x for x in a]", "    return [k + x for x in a]"),
+         expect="Con k = 2, [−1 ; 1,5] diventa [1 ; 3,5] invece di [−2 ; 3]: la freccia non resta sulla retta "
+                "di b, quindi sommare un numero non è scalare.",
+         check=lambda before, after: before.state["scaled"] == [-2.0, 3.0] and after.state["scaled"] == [1.0, 3.5]),
+]

@@ -26,8 +26,8 @@ value scende a 128 KiB per token.
 from core.attention import comparisons
 from core.kv_cache import kv_cache_bytes, kv_vectors
 from core.model_size import BYTES
-from labs.kit import (Choice, Group, Marker, Series, Slider, big, data_size, formula, line_chart, num, plural, presets,
-                      significant, stat, stats, table, tag)
+from labs.kit import (Choice, Edit, Group, Marker, Series, Slider, big, data_size, formula, line_chart, num, plural,
+                      presets, significant, stat, stats, table, tag)
 
 TITLE = "Il costo dell'attention e la KV cache"
 REF = "A.5"
@@ -116,3 +116,13 @@ def view(s):
         table(["Modello (bf16)", "strati × teste KV × numeri", "Per token", "Finestra piena"], rows),
         class_="lab-panel", data_part="costo-kv-cache",
     )
+
+
+EDITS = [
+    Edit("una cache con le sole chiavi",
+         change=("    return 2 * layers * kv_heads * d_head * tokens * bytes_per_number",
+                 "    return layers * kv_heads * d_head * tokens * bytes_per_number"),
+         expect="La memoria della cache si dimezza: il 2 contava una chiave e un valore per token. Senza i valori, "
+                "però, l'attention saprebbe dove guardare ma non che cosa prendere.",
+         check=lambda before, after: after.state["cache"] * 2 == before.state["cache"]),
+]

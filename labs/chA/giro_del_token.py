@@ -46,8 +46,8 @@ from core.linalg import norm
 from core.transformer import token_trip
 from labs.chA._giro_modello import CONFIG, VOCAB
 from labs.chA._giro_pesi import WEIGHTS
-from labs.kit import (Bar, Choice, Follow, Slider, Steps, Text, bars, callout, factor, formula, num, plural, shape_label,
-                      share, stat, stats, step_machine, tag, the)
+from labs.kit import (Bar, Choice, Edit, Follow, Slider, Steps, Text, bars, callout, factor, formula, num, plural,
+                      shape_label, share, stat, stats, step_machine, tag, the)
 from labs.kit.svg import group, line, rect, svg, text
 
 TITLE = "Il giro di un token nel blocco"
@@ -551,3 +551,13 @@ def view(s):
                        data_part="cambiato"),
                    class_="lab-panel", data_part="passo", data_phase=s["step"]),
                class_="lab-gt")
+
+
+EDITS = [
+    Edit("l'attention senza il ramo residuo",
+         change=("    X_mid = add_rows(X, attn_out)", "    X_mid = attn_out"),
+         expect="Dopo l'attention resta solo ciò che l'attention ha scritto: il vettore del token e della sua "
+                "posizione non arriva più al feed-forward, e le probabilità finali cambiano.",
+         params={"passo": len(PHASES) - 1},
+         check=lambda before, after: after.state["probabilities"] != before.state["probabilities"]),
+]

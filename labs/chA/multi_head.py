@@ -32,7 +32,7 @@ import math
 from functools import lru_cache
 
 from core.attention import comparisons, is_visible, multi_head
-from labs.kit import Choice, Slider, Toggle, callout, equation, formula, matrix, num, shape_label, table, tag
+from labs.kit import Choice, Edit, Slider, Toggle, callout, equation, formula, matrix, num, shape_label, table, tag
 
 TITLE = "Più teste, più modi di guardare"
 REF = "A.4"
@@ -151,3 +151,13 @@ def view(s):
                 "non per generare.", tone="info" if s["causal"] else "warn"),
         class_="lab-panel", data_part="multi-head", data_row=r,
     )
+
+
+EDITS = [
+    Edit("le teste senza W_o",
+         change=('"out": matmul(concat, W_o) if W_o is not None else concat}', '"out": concat}'),
+         expect="L'uscita è solo l'affiancamento delle teste: ogni numero viene da una testa sola. È W_o a "
+                "mescolarle, perché ogni dimensione del risultato possa usare ciò che hanno visto tutte.",
+         check=lambda before, after: (before.state["out"] != before.state["concat"]
+                                      and after.state["out"] == after.state["concat"])),
+]

@@ -33,7 +33,7 @@ per zero).
 from statistics import fmean, pstdev
 
 from core.normalization import layer_norm, rms, rms_norm
-from labs.kit import Bar, Follow, Group, Slider, bars, callout, num, stat, stats, table, tag
+from labs.kit import Bar, Edit, Follow, Group, Slider, bars, callout, num, stat, stats, table, tag
 
 TITLE = "LayerNorm e RMSNorm"
 REF = "A.1"
@@ -153,3 +153,14 @@ def view(s):
             title=None if doubled(s) else f"Qualche numero supererebbe {num(LIMIT, 0)}, il limite dei cursori"),
         class_="lab-panel", data_part="normalizzazione",
     )
+
+
+EDITS = [
+    Edit("LayerNorm senza togliere la media",
+         change=("    return [g * (v - m) / s + b for v, g, b in zip(x, gain, bias)]",
+                 "    return [g * v / s + b for v, g, b in zip(x, gain, bias)]"),
+         expect="Spostando tutti i numeri di +10, l'uscita di LayerNorm ora cambia: togliere la media è ciò che "
+                "la rende indifferente a uno spostamento comune, che RMSNorm invece sente.",
+         params={"c": 10},
+         check=lambda before, after: before.state["layer_shift"] < 1e-6 and after.state["layer_shift"] > 0.5),
+]

@@ -25,8 +25,8 @@ con d = 4.096 ne servono 16.384. Sotto, conta la feed-forward; sopra,
 l'attention.
 """
 
-from labs.kit import (Bar, Choice, Marker, Series, bars, big, callout, formula, line_chart, num, percent, stat, stats,
-                      tag)
+from labs.kit import (Bar, Choice, Edit, Marker, Series, bars, big, callout, formula, line_chart, num, percent, stat,
+                      stats, tag)
 
 TITLE = "Dove stanno i parametri"
 REF = "A.3"
@@ -109,3 +109,14 @@ def view(s):
                 f"a n = {num(round(2 * s['crossover_scores']))}."),
         class_="lab-panel", data_part="quota",
     )
+
+
+EDITS = [
+    Edit("un FFN largo d invece di 4d",
+         change=("attention, ffn = 4 * d * d, matrices * d * ratio * d",
+                 "attention, ffn = 4 * d * d, matrices * d * d"),
+         expect="Con d_ff = d le due matrici dell'FFN valgono 2d² contro i 4d² dell'attention: la quota "
+                "dell'FFN scende da due terzi a un terzo.",
+         check=lambda before, after: (abs(before.state["ffn_share"] - 2 / 3) < 1e-9
+                                      and abs(after.state["ffn_share"] - 1 / 3) < 1e-9)),
+]

@@ -35,8 +35,8 @@ tabella sotto il grafico riassume i sei casi.
 import math
 
 from core.deep_stack import draw_stack, gradient_sizes
-from labs.kit import (Choice, Series, Slider, callout, formula, line_chart, num, plural, sci, significant, stat, stats,
-                      table, tag)
+from labs.kit import (Choice, Edit, Series, Slider, callout, formula, line_chart, num, plural, sci, significant, stat,
+                      stats, table, tag)
 
 TITLE = "Residui e profondità: un esperimento"
 REF = "A.2"
@@ -147,3 +147,13 @@ def view(s):
                for k, (a, b) in s["summary"].items()]),
         class_="lab-panel", data_part="profondita",
     )
+
+
+EDITS = [
+    Edit("il backward che dimentica il ramo diretto",
+         change=("        g = [a + b for a, b in zip(g, gu)] if residual else gu  # the direct branch adds g itself",
+                 "        g = gu"),
+         expect="La curva «con residuo» crolla come quella senza: dopo 50 strati il gradiente all'ingresso è "
+                "quasi zero. È il «+ g» del ramo diretto a portare il gradiente intatto fino in fondo.",
+         check=lambda before, after: after.state["residual"][0] < 1e-3 * before.state["residual"][0]),
+]

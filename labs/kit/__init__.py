@@ -6,6 +6,7 @@ A lab imports what it needs from here; nothing in the kit knows any lab.
 from .bars import Bar, bars
 from .chart import Handle, Marker, Series, histogram, line_chart, nice_ticks
 from .controls import Choice, Curve, Follow, Group, Jump, ParamError, Slider, Steps, Text, Toggle
+from .edits import Edit
 from .figures import ChainNode, Node, callout, chain, formula, network, stat, stats, table
 from .html import Html, esc, factor, join, num, percent, raw, tag
 from .italian import plural, share, the
@@ -23,7 +24,7 @@ class LabError(Exception):
 
 __all__ = [
     "Choice", "Curve", "Follow", "Group", "Jump", "ParamError", "Slider", "Steps", "Text", "Toggle", "LabError",
-    "step_machine", "timeline",
+    "step_machine", "timeline", "Edit",
     "Html", "esc", "factor", "join", "num", "percent", "raw", "tag",
     "plural", "share", "the",
     "ChainNode", "Node", "callout", "chain", "formula", "network", "stat", "stats", "table",

@@ -146,6 +146,40 @@ def check_module(module, chapter):
         if not one_argument(function):
             argument = "params" if name == "compute" else "state"
             refuse(name, f"{name} deve accettare un argomento ({name}({argument}))")
+    if hasattr(module, "EDITS"):
+        problem = edits_problem(module)
+        if problem:
+            refuse("EDITS", problem)
+
+
+def edits_problem(module):
+    """None if the lab's EDITS («Prova a cambiare…») are sound, else one Italian line."""
+    from labs import code  # the panel's text: labs.code builds on the kit, so it is imported here
+
+    from .controls import ParamError, parse_params
+    from .edits import Edit, sounds_italian
+
+    edits = module.EDITS
+    if not isinstance(edits, (list, tuple)) or not 1 <= len(edits) <= 3:
+        return f"EDITS dev'essere una lista di una, due o tre modifiche Edit(…) (è {short(edits)})"
+    for edit in edits:
+        if not isinstance(edit, Edit):
+            return f"in EDITS c'è {short(edit)}, che non è un Edit(titolo, change=(vecchio, nuovo), expect=…) del kit"
+        for what, text in (("il titolo", edit.title), ("expect, l'effetto atteso,", edit.expect)):
+            if not isinstance(text, str) or not text.strip():
+                return f"una modifica di EDITS ha {what} vuoto: scrivilo in italiano"
+            if not sounds_italian(text):
+                return f"la modifica «{edit.title}»: {what} dev'essere in italiano («{text}»)"
+        if edit.check is not None and not callable(edit.check):
+            return f"la modifica «{edit.title}»: check dev'essere una funzione check(prima, dopo)"
+        try:
+            parse_params(module.CONTROLS, edit.params, strict=True)
+        except ParamError as error:
+            return f"la modifica «{edit.title}»: params non va ({error})"
+        problem = code.edit_problem(module, edit)
+        if problem:
+            return problem
+    return None
 
 
 def flatten_any(controls):

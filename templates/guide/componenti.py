@@ -106,5 +106,8 @@ CONTROLS = ["Slider", "Choice", "Text", "Toggle", "Group", "Follow"]
 # Stepped labs: being reworked, listed with their signatures only.
 STEPPED = ["Steps", "Jump", "Curve", "step_machine", "timeline"]
 
+# «Il codice Python»: the edits a lab suggests to its own code («Prova a cambiare…»).
+CODE = ["Edit"]
+
 # Errors a lab raises or meets.
 ERRORS = ["LabError", "ParamError"]

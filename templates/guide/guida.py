@@ -98,7 +98,8 @@ def texts(catalogue):
 def documented(catalogue):
     """Every kit name the catalogue covers."""
     names = [n for name, parts, _ in catalogue.FIGURES for n in (name, *parts)]
-    names += [name for name, _ in catalogue.TEXT] + catalogue.CONTROLS + catalogue.STEPPED + catalogue.ERRORS
+    names += [name for name, _ in catalogue.TEXT] + catalogue.CONTROLS + catalogue.STEPPED + catalogue.CODE
+    names += catalogue.ERRORS
     return names
 
 
@@ -124,5 +125,6 @@ def context():
         "controls": [entry(name) for name in catalogue.CONTROLS],
         "stepped": [entry(name) for name in catalogue.STEPPED],
         "errors": [entry(name) for name in catalogue.ERRORS],
+        "code": [entry(name) for name in catalogue.CODE],
         "sample_error": sample_error(),
     }
