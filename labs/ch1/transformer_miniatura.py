@@ -57,7 +57,7 @@ import random
 from core.mini_transformer import mini_forward, mini_generate
 from core.sampling import greedy
 from core.softmax import softmax
-from labs.kit import (Bar, Choice, Follow, Group, Slider, Text, bars, callout, equation, formula, matrix, num,
+from labs.kit import (Bar, Choice, Edit, Follow, Group, Slider, Text, bars, callout, equation, formula, matrix, num,
                       percent, plural, stat, stats, table, tag, vector)
 
 TITLE = "Il transformer in miniatura"
@@ -469,3 +469,13 @@ def view(s):
         return tag("div", callout(s["problem"], tone="warn"), class_="lab-mt")
     return tag("div", chips(s), buttons(s), panel_ids(s), panel_embeddings(s), panel_attention(s), panel_mlp(s),
                panel_output(s), panel_generation(s), class_="lab-mt")
+
+
+EDITS = [
+    Edit("il blocco senza la connessione residua",
+         change=('            "output": [a + b for a, b in zip(x, contribution)]}',
+                 '            "output": contribution}'),
+         expect="Dal blocco esce solo ciò che aggiungono i neuroni, senza il vettore di partenza: quello che "
+                "l'attention aveva raccolto si perde e le probabilità dopo «sul» cambiano.",
+         check=lambda before, after: after.state["probs"] != before.state["probs"]),
+]
