@@ -53,6 +53,7 @@ la generazione usa sempre il modello intero.
 """
 
 import random
+from functools import lru_cache
 
 from core.mini_transformer import mini_forward, mini_generate
 from core.sampling import greedy
@@ -306,6 +307,23 @@ def panel_ids(s):
                  part="id")
 
 
+# E and W_q do not change with the controls: each is drawn once and kept (160 cells, a third of the view's
+# time), keyed by its numbers (tuples), so a reader's edited weights still show their own.
+@lru_cache(maxsize=4)
+def e_matrix(values):
+    return matrix(values, label="E", row_labels=[f"{i} {name(i)}" for i in range(len(VOCAB))], col_labels=DIMS,
+                  heat=1.0)
+
+
+@lru_cache(maxsize=4)
+def w_q_matrix(values):
+    return matrix(values, label="W_q", row_labels=DIMS, col_labels=DIMS, heat=True)
+
+
+def frozen(rows):
+    return tuple(map(tuple, rows))
+
+
 def panel_embeddings(s):
     ids, pos = s["ids"], s["pos"]
     labels = [f"{k + 1}. {name(i)}" for k, i in enumerate(ids)]
@@ -316,9 +334,7 @@ def panel_embeddings(s):
                         part="embedding",
                         caption="Ogni riga è la riga di E dell'ID del token. Le righe sbiadite vengono dopo il "
                                 "token scelto: l'attention non le vede."),
-                 details("La tabella E completa: 12 token × 8 dimensioni",
-                         matrix(E, label="E", row_labels=[f"{i} {name(i)}" for i in range(len(VOCAB))], col_labels=DIMS,
-                                heat=1.0)),
+                 details("La tabella E completa: 12 token × 8 dimensioni", e_matrix(frozen(E))),
                  part="embedding")
 
 
@@ -341,7 +357,7 @@ def panel_attention(s):
                           "· W_q =", vector(att["query"], label="domanda q", labels=DIMS, column=False, shape=False,
                                             heat=True, part="domanda")),
                  details("La matrice W_q (8 × 8): riga = caratteristica del token, colonna = che cosa cerca",
-                         matrix(W_Q, label="W_q", row_labels=DIMS, col_labels=DIMS, heat=True)),
+                         w_q_matrix(frozen(W_Q))),
                  tag("p", "Punteggio = domanda · vettore di ogni token fino a lì; la softmax li fa diventare pesi "
                           "che sommano a 1."),
                  bars(weights, label=f"I pesi dell'attention di {me}", part="pesi"),
