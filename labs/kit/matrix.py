@@ -105,10 +105,6 @@ def _plain(value):
     return re.sub(r"<[^>]*>", "", str(value)) if isinstance(value, Html) else str(value)
 
 
-def is_number(value):
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-
-
 def describe_matrix(rows, row_labels=None, col_labels=None, digits=2, trim=True, hl_cells=(), hl_rows=(), hl_cols=()):
     """«2 righe e 3 colonne; il valore più grande è 2 (riga 2, colonna b), il
     più piccolo −1,5 (riga 2, colonna a).» A single row or column is told
@@ -134,18 +130,23 @@ def describe_matrix(rows, row_labels=None, col_labels=None, digits=2, trim=True,
     head = (counted(max(n_rows, n_cols), "valore", "valori") if line
             else f"{counted(n_rows, 'riga', 'righe', feminine=True)} e {counted(n_cols, 'colonna', 'colonne', feminine=True)}")
     head = head[0].upper() + head[1:]
-    cells = [(v, i, j) for i, row in enumerate(rows) for j, v in enumerate(row) if is_number(v)]
-    if not cells:
+    # max, min, count and index run in C: a 64 × 16 picture is described at every step of a training
+    values = [v for row in rows for v in row if v.__class__ in (int, float) and -math.inf < v < math.inf]
+    if not values:
         return f"{head} di testo, senza numeri."
     shown = lambda v: cell_text(v, digits, trim)  # noqa: E731  as the cell writes it
 
-    def told(cell):
-        same = sum(1 for v, _, _ in cells if v == cell[0])
-        return f"{shown(cell[0])} ({where(cell[1], cell[2]) if same == 1 else f'in {same} caselle'})"
+    def told(value):
+        same = values.count(value)
+        if same > 1:
+            return f"{shown(value)} (in {same} caselle)"
+        i, j = next((i, j) for i, row in enumerate(rows) if value in row
+                    for j, v in enumerate(row) if v == value and v.__class__ is not bool)
+        return f"{shown(value)} ({where(i, j)})"
 
-    top, low = max(cells, key=lambda c: c[0]), min(cells, key=lambda c: c[0])
-    if top[0] == low[0]:
-        text_ = f"{head}, {'tutti uguali a ' if len(cells) > 1 else ''}{shown(top[0])}."
+    top, low = max(values), min(values)
+    if top == low:
+        text_ = f"{head}, {'tutti uguali a ' if len(values) > 1 else ''}{shown(top)}."
     else:
         text_ = f"{head}; il valore più grande è {told(top)}, il più piccolo {told(low)}."
     hl_cells = [c for c in hl_cells if c[0] < n_rows and c[1] < len(rows[c[0]])]

@@ -109,8 +109,9 @@ def counted(n, one, many, feminine=False):
     return f"{'una' if feminine else 'un'} {one}" if n == 1 else plural(n, one, many)
 
 
-DESCRIPTION_ID = re.compile(r'(?<=\s)id="(lab-d-[0-9a-f]{8})"')
-DESCRIPTION_REF = re.compile(r'(?<=\s)(aria-describedby|id)="(lab-d-[0-9a-f]{8})"')
+# patterns that start with a literal, which the regex engine finds fast (a view can be 100 kB)
+DESCRIPTION_ID = re.compile(r' id="(lab-d-[0-9a-f]{8})"')
+DESCRIPTION_VALUE = re.compile(r'="(lab-d-[0-9a-f]{8})"')
 
 
 def unique_ids(html):
@@ -127,13 +128,13 @@ def unique_ids(html):
     seen = {}
 
     def rename(match):
-        attribute, id_ = match.groups()
+        id_ = match.group(1)
         n = seen.get(id_, 0) + 1
-        if attribute == "id":
+        if match.string.startswith(" id", match.start() - 3):  # the paragraph; else the figure's aria-describedby
             seen[id_] = n
-        return match.group(0) if n == 1 else f'{attribute}="{id_}-{n}"'
+        return match.group(0) if n == 1 else f'="{id_}-{n}"'
 
-    return Html(DESCRIPTION_REF.sub(rename, html))
+    return Html(DESCRIPTION_VALUE.sub(rename, html))
 
 
 def amount(x, sig=3):
