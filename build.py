@@ -160,9 +160,16 @@ def pyodide_cli():
 
 
 def write_lockfile(wheel, target):
-    """Pyodide's lockfile plus our wheel, so the page can loadPackage() it."""
-    run([pyodide_cli(), "lockfile", "add-wheels", "--input", str(PYODIDE / "pyodide-lock.json"),
+    """A lockfile that lists only what the site serves: our wheel, so the page
+    can loadPackage() it. Pyodide's own catalogue (119 kB) stays out: the labs
+    use the standard library only, which python_stdlib.zip holds whole; its
+    "info" (Python version, ABI) is kept, as Pyodide checks it."""
+    catalogue = json.loads((PYODIDE / "pyodide-lock.json").read_text(encoding="utf-8"))
+    empty = target.with_name("pyodide-lock.empty.json")
+    empty.write_text(json.dumps({**catalogue, "packages": {}}), encoding="utf-8")
+    run([pyodide_cli(), "lockfile", "add-wheels", "--input", str(empty),
          "--output", str(target), "--base-path", str(wheel.parent), str(wheel)])
+    empty.unlink()
 
 
 def write_pages(env, download_bytes):

@@ -7,8 +7,9 @@ ratio to a baseline measured in the same run (bare Pyodide in a worker,
 same server); run it twice to see the noise. Sections:
 
 - load: per lab, cold loads (new browser context each): first contentful
-  paint of the prerendered lab, data-ready, and its ratio to bare Pyodide;
-  our bytes (gzip) vs Pyodide's own.
+  paint of the prerendered lab, data-ready, and its ratio to a bare page
+  that only starts Pyodide (same server, same CSP, loads alternated); our
+  bytes (gzip) that the page needs before it is ready (--bytes: file by file).
 - controls: per lab, control → view updated, median and p95 over ≥ 30
   changes spread over every control (ends and random values), and main
   thread long tasks (> 50 ms) after first paint.
@@ -20,6 +21,7 @@ Budgets (issues 7 and 11) are printed beside each number; nothing asserts.
 """
 
 import argparse
+import functools
 import gzip
 import json
 import os
@@ -44,14 +46,43 @@ from serve import make_server  # noqa: E402
 FLAGS = ["--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync",
          "--no-sandbox", "--disable-gpu", "--disable-quic"]
 
-BARE_PYODIDE = """async (base) => {
-  const t0 = performance.now();
-  const source = `import { loadPyodide } from "${base}pyodide/pyodide.mjs";
-    await loadPyodide({ indexURL: "${base}pyodide/" }); postMessage("ok");`;
-  const worker = new Worker(URL.createObjectURL(new Blob([source], { type: "text/javascript" })), { type: "module" });
-  await new Promise((resolve, reject) => { worker.onmessage = resolve; worker.onerror = reject; });
-  return performance.now() - t0;
-}"""
+# The baseline: a bare page whose worker only starts the site's own copy of
+# Pyodide, with Pyodide's own lockfile (what a page that just loads Pyodide
+# does). Served by the bench's server beside the site, under the same CSP
+# (a blob: worker would break it), and timed the same way as a lab page.
+BARE_PAGE = b"""<!doctype html><meta charset="utf-8"><title>Pyodide</title>
+<script type="module" src="bare.js"></script>"""
+BARE_SCRIPT = b"""const worker = new Worker(new URL("bare-worker.js", import.meta.url), { type: "module" });
+worker.onmessage = () => { document.documentElement.dataset.ready = "true"; };"""
+BARE_WORKER = b"""import { loadPyodide } from "../pyodide/pyodide.mjs";
+await loadPyodide({ indexURL: new URL("../pyodide/", import.meta.url).href,
+                    lockFileURL: new URL("pyodide-lock.json", import.meta.url).href });
+postMessage("ok");"""
+BARE = {"bare.html": (BARE_PAGE, "text/html"), "bare.js": (BARE_SCRIPT, "text/javascript"),
+        "bare-worker.js": (BARE_WORKER, "text/javascript"),
+        "pyodide-lock.json": ((ROOT / "node_modules" / "pyodide" / "pyodide-lock.json").read_bytes(), "application/json")}
+
+
+def bench_server():
+    """The site's server, plus the bare Pyodide page under /__bench/."""
+    server = make_server(SITE)
+    site_handler = server.RequestHandlerClass
+
+    class Handler(site_handler.func):
+        def do_GET(self):
+            name = self.path.split("?")[0].removeprefix("/__bench/")
+            if name not in BARE or not self.path.startswith("/__bench/"):
+                return super().do_GET()
+            body, kind = BARE[name]
+            self.send_response(200)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server.RequestHandlerClass = functools.partial(Handler, *site_handler.args, **site_handler.keywords)
+    return server
+
 
 # Set controls (or press a timeline button) and wait until the view is drawn.
 ACT = """async ([values, button]) => {
@@ -88,6 +119,11 @@ PLAY = """async (max) => {
   return performance.now() - t0;
 }"""
 
+# When the page (lab or bare) first says data-ready="true", in the page's own clock.
+READY_TIME = """new MutationObserver((_, observer) => {
+  if (document.querySelector("[data-ready=true]")) { window.__ready = performance.now(); observer.disconnect(); }
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-ready"] });"""
+
 LONG_TASKS = """() => { window.__long = []; new PerformanceObserver((list) => {
   for (const e of list.getEntries()) window.__long.push(e.duration); }).observe({ type: "longtask", buffered: true }); }"""
 
@@ -112,40 +148,66 @@ def gzip_size(path):
     return len(gzip.compress(path.read_bytes(), 9))
 
 
-def our_bytes(lab):
-    """gzip bytes of what a lab page loads that is ours (Pyodide's own files apart)."""
+STATIC_IMPORT = re.compile(r'^\s*import\s[^;]*?from\s*"(\.{1,2}/[^"]+)"|^\s*import\s*"(\.{1,2}/[^"]+)"', re.M)
+
+
+def our_files(lab):
+    """What a lab page fetches before it is ready that is ours (Pyodide's own files
+    apart): the page, its stylesheets and scripts with their static imports, the
+    worker, the lockfile the page names and the wheels of the package it loads
+    (with their dependencies). The editor, imported only on «Modifica», is not among them."""
     page = SITE / lab.path / "index.html"
     text = page.read_text(encoding="utf-8")
-    linked = {(page.parent / ref.split("?")[0]).resolve()
-              for ref in re.findall(r'(?:href|src)="([^"#]+\.(?:css|js|mjs))', text) if "://" not in ref}
-    linked |= set((SITE / "assets" / "labs").rglob("*.js"))  # the runtime's own imports and its worker
-    ours = gzip_size(page) + sum(gzip_size(f) for f in linked if f.is_file())
+    files = {page}
+    todo = [(page.parent / ref.split("?")[0]).resolve()
+            for ref in re.findall(r'(?:href|src)="([^"#]+\.(?:css|js|mjs))', text) if "://" not in ref]
+    todo.append(SITE / "assets" / "labs" / "worker.js")
+    while todo:
+        path = todo.pop()
+        if path in files or not path.is_file():
+            continue
+        files.add(path)
+        if path.suffix in (".js", ".mjs") and "pyodide" not in path.parts:
+            todo += [(path.parent / (a or b)).resolve() for a, b in STATIC_IMPORT.findall(path.read_text(encoding="utf-8"))]
     runtime = SITE / "pyodide"
-    ours += sum(gzip_size(f) for f in runtime.glob("*.whl")) + gzip_size(runtime / "pyodide-lock.json")
-    return ours
+    lockfile = runtime / re.search(r'data-lockfile="([^"]+)"', text).group(1)
+    files.add(lockfile)
+    packages = json.loads(lockfile.read_text(encoding="utf-8"))["packages"]
+    wanted = [re.search(r'data-package="([^"]+)"', text).group(1)]
+    seen = set()
+    while wanted:
+        name = wanted.pop()
+        if name not in seen:
+            seen.add(name)
+            files.add(runtime / packages[name]["file_name"])
+            wanted += packages[name]["depends"]
+    return {path.relative_to(SITE).as_posix(): gzip_size(path) for path in files}
 
 
-def bench_load(browser, base, lab, runs, out):
+def bench_load(browser, base, lab, runs, out, show_bytes=False):
     paint, ready, bare = [], [], []
-    for _ in range(runs):
-        context = browser.new_context()
-        page = context.new_page()
-        page.goto(f"{base}{lab.path}")
-        page.wait_for_selector("[data-lab][data-ready=true]", timeout=120_000)
-        ready.append(page.evaluate("performance.now()"))
-        paint.append(page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN"))
-        context.close()
-        context = browser.new_context()
-        page = context.new_page()
-        page.goto(base + "404.html")
-        bare.append(page.evaluate(BARE_PYODIDE, base))
-        context.close()
+    for run in range(runs):
+        # alternate which goes first, so a slow moment of the machine does not always fall on the same one
+        for which in ("lab", "bare") if run % 2 == 0 else ("bare", "lab"):
+            context = browser.new_context()
+            context.add_init_script(READY_TIME)
+            page = context.new_page()
+            page.goto(f"{base}{lab.path}" if which == "lab" else f"{base}__bench/bare.html")
+            page.wait_for_selector("[data-ready=true]", timeout=120_000)
+            (ready if which == "lab" else bare).append(page.evaluate("window.__ready"))
+            if which == "lab":
+                paint.append(page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN"))
+            context.close()
     ratio = statistics.median(ready) / statistics.median(bare)
+    files = our_files(lab)
     out["load"] = {"fcp": stats(paint), "ready": stats(ready), "bare_pyodide": stats(bare), "ratio": round(ratio, 2),
-                   "our_gzip_bytes": our_bytes(lab)}
+                   "our_gzip_bytes": sum(files.values()), "files": files}
     print(f"  carico a freddo: FCP {statistics.median(paint):.0f} ms · pronto {statistics.median(ready):.0f} ms · "
           f"Pyodide da solo {statistics.median(bare):.0f} ms · rapporto {ratio:.2f} (budget ≤ 1,05) · "
-          f"nostri byte gzip {out['load']['our_gzip_bytes'] / 1000:.0f} kB (budget ≤ 300)")
+          f"nostri byte gzip {sum(files.values()) / 1000:.0f} kB (budget ≤ 300)")
+    if show_bytes:
+        for name, size in sorted(files.items(), key=lambda item: -item[1]):
+            print(f"    {size / 1000:7.1f} kB  {name}")
 
 
 def bench_controls(browser, base, lab, out):
@@ -196,11 +258,12 @@ def main():
     parser.add_argument("--labs", default="", help="id dei laboratori, separati da virgole (tutti se vuoto)")
     parser.add_argument("--load-labs", default="ombrello,bigrammi,transformer-miniatura",
                         help="laboratori per i caricamenti a freddo (sono i più lenti da misurare)")
+    parser.add_argument("--bytes", action="store_true", help="elenca i nostri file di ogni pagina con i loro byte gzip")
     parser.add_argument("--json", default="", help="scrivi anche i risultati in questo file")
     args = parser.parse_args()
     sections = set(args.only.split(","))
     chosen = [lab for lab in labs.all_labs() if not args.labs or lab.id in args.labs.split(",")]
-    server = make_server(SITE)
+    server = bench_server()
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_port}/"
     results = {}
@@ -210,7 +273,7 @@ def main():
             print(f"{lab.ref} {lab.id}")
             out = results.setdefault(lab.id, {})
             if "load" in sections and lab.id in args.load_labs.split(","):
-                bench_load(browser, base, lab, args.runs, out)
+                bench_load(browser, base, lab, args.runs, out, args.bytes)
             if "controls" in sections:
                 bench_controls(browser, base, lab, out)
             if "steps" in sections and lab.stepped:

@@ -5,8 +5,11 @@ import hashlib
 import html
 import json
 import re
+from pathlib import Path
 
 import labs
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def page(site_dir, lab):
@@ -42,6 +45,11 @@ def test_pyodide_runtime_and_our_wheel_are_served(site_dir):
     for name in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"):
         assert (runtime / name).stat().st_size > 0
     assert lock["info"]["python"].startswith("3.")
+    # only what the site serves: Pyodide's catalogue (numpy & co., 119 kB) is not the labs' business
+    pyodide_lock = json.loads((ROOT / "node_modules" / "pyodide" / "pyodide-lock.json").read_text())
+    assert lock["info"] == pyodide_lock["info"]
+    assert set(lock["packages"]) == {"laboratori-llm"}
+    assert lockfile.stat().st_size < 2000
 
 
 def test_our_assets_load_nothing_from_outside(site_dir):

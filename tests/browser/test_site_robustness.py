@@ -231,6 +231,47 @@ def test_a_stalled_download_ends_with_the_retry_message(page, site_url):
     ready(page, "ombrello")
 
 
+def test_a_runtime_module_held_open_by_the_server_ends_with_the_retry_message(page, site_url):
+    """import() has no timeout of its own: a held pyodide.asm.mjs fails like a stalled download."""
+    held = []
+    page.route("**/pyodide.asm.mjs", lambda route: held.append(route))
+    page.goto(f"{site_url}capitolo-1/ombrello/")
+    lab = page.locator("[data-lab='ombrello']")
+    expect(lab.locator("[data-lab-message]")).to_contain_text("pyodide.asm.mjs si è fermato", timeout=40_000)
+    expect(lab.locator("[data-lab-retry]")).to_be_visible()
+    page.unroute("**/pyodide.asm.mjs")
+    lab.locator("[data-lab-retry]").click()
+    ready(page, "ombrello")
+
+
+def test_the_service_worker_registers_on_load_and_after_pythons_first_start(browser, site_url):
+    """A page without a lab registers sw.js once loaded; a lab page waits for
+    Python's first start to end, so the copies never compete with that download."""
+    has_worker = "async () => Boolean(await navigator.serviceWorker.getRegistration())"
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{site_url}scrivere-un-laboratorio/")
+    page.wait_for_function(has_worker, timeout=15_000)
+    context.close()
+    context = browser.new_context()
+    page = context.new_page()
+    held = []
+    page.route("**/*.whl", lambda route: held.append(route))
+    page.goto(f"{site_url}capitolo-1/ombrello/")
+    page.wait_for_load_state("load")
+    while not held:
+        page.wait_for_timeout(100)
+    page.wait_for_timeout(1000)
+    assert page.evaluate("window.labsRuntime.status") == "loading"
+    assert not page.evaluate(has_worker)
+    for route in held:
+        route.continue_()
+    page.unroute("**/*.whl")
+    ready(page, "ombrello")
+    page.wait_for_function(has_worker, timeout=15_000)
+    context.close()
+
+
 def test_a_corrupted_wheel_is_named_in_italian_and_retry_recovers(page, site_url, site_dir):
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))

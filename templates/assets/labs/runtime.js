@@ -48,10 +48,7 @@ const python = {
     }
     if (message.type === "progress") this.loaded = message.loaded;
     if (message.type === "phase") this.phase = message.phase;
-    if (message.type === "ready") {
-      this.status = "ready";
-      keepOffline();
-    }
+    if (message.type === "ready") this.status = "ready";
     if (message.type === "failed") {
       if (message.detail) console.warn("Python:", message.detail); // for developers; the reader gets the Italian line
       this.status = "failed";
@@ -60,6 +57,7 @@ const python = {
       this.calls.clear();
     }
     this.notify();
+    if (this.status !== "loading") keepOffline();
   },
 
   call(message) {
@@ -93,14 +91,24 @@ const python = {
 
 // After one visit every page works offline: sw.js, written by the build at the
 // site's root (its scope is the whole site, under any sub-path), keeps this
-// build's files. Registered once Python is ready, so it never competes with
-// the first download (its copies then come from the browser's cache).
+// build's files. Registered on every page once it has loaded and the browser
+// is idle; on a lab page, also not before Python's first start has ended
+// (ready or failed), so its copies never compete with that download (they
+// then come from the browser's cache).
 const SITE_ROOT = new URL("../../", import.meta.url);
+let pageLoaded = document.readyState === "complete";
+let offlineAsked = false;
 function keepOffline() {
+  if (offlineAsked || !pageLoaded || python.status === "loading") return; // asked again when these change
+  offlineAsked = true;
   if (!("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol)) return;
-  navigator.serviceWorker.register(new URL("sw.js", SITE_ROOT), { scope: SITE_ROOT.pathname })
+  const register = () => navigator.serviceWorker.register(new URL("sw.js", SITE_ROOT), { scope: SITE_ROOT.pathname })
     .catch((error) => console.warn("sw.js:", error.message));
+  if (self.requestIdleCallback) requestIdleCallback(register, { timeout: 5000 });
+  else setTimeout(register, 500);
 }
+if (!pageLoaded) addEventListener("load", () => { pageLoaded = true; keepOffline(); }, { once: true });
+else setTimeout(keepOffline); // after the labs of the page have been mounted
 
 const formatNumber = (value) => {
   const number = Number(value);

@@ -15,6 +15,7 @@ let pending = []; // lab modules still to import when the reader is idle
 let gaveUp = false;
 let stallSeconds = 15;
 let revalidate = false; // after «Riprova»: ask the server again instead of trusting the HTTP cache
+let lastByte = 0; // when the last downloaded byte arrived (performance.now())
 const runtimeFiles = new Set(["pyodide.asm.wasm", "python_stdlib.zip"]); // downloaded before Python starts
 
 // The first failure is the one the reader is told about, in Italian; what
@@ -91,6 +92,7 @@ self.fetch = async (input, init = {}) => {
         return controller.close();
       }
       watch();
+      lastByte = performance.now();
       loaded += chunk.value.byteLength;
       self.postMessage({ type: "progress", loaded });
       controller.enqueue(chunk.value);
@@ -123,15 +125,43 @@ function importWhenIdle() {
   }, 800);
 }
 
+// A module import() has no stall timeout of its own: a server that holds it
+// open would keep Python from starting for ever. It fails like a stalled
+// download when no byte of any download has arrived for stallSeconds
+// (the runtime's other files download beside it: while they flow, the
+// connection is alive).
+function imported(url) {
+  const name = url.split("/").pop();
+  let timer = null;
+  const stalled = new Promise((_, reject) => {
+    const check = () => {
+      if (performance.now() - lastByte < stallSeconds * 1000) return (timer = setTimeout(check, 1000));
+      failed(`il download di ${name} si è fermato: nessun dato da ${stallSeconds} secondi. Controlla la connessione e premi «Riprova»`);
+      reject(new Error(`${name} stalled`));
+    };
+    timer = setTimeout(check, stallSeconds * 1000);
+  });
+  const module = import(url).catch((error) => {
+    failed(`il download di ${name} non è riuscito. Controlla la connessione e premi «Riprova»`, error);
+    throw error;
+  });
+  return Promise.race([module, stalled]).finally(() => clearTimeout(timer));
+}
+
 async function init({ indexURL, package: name, lockfile, module, stallSeconds: seconds, revalidate: again }) {
   stallSeconds = seconds || stallSeconds;
   revalidate = Boolean(again);
+  lastByte = performance.now();
   try {
     phase("download");
-    const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
-    pyodide = await loadPyodide({ indexURL, lockFileURL: new URL(lockfile || "pyodide-lock.json", indexURL).href });
+    // both modules at once; the labs' package is downloaded while the runtime
+    // compiles and Python starts (loadPyodide's «packages»), not after it
+    const runtime = imported(new URL("pyodide.asm.mjs", indexURL).href);
+    runtime.catch(() => {}); // said by failed(); awaited below
+    const { loadPyodide } = await imported(new URL("pyodide.mjs", indexURL).href);
+    pyodide = await loadPyodide({ indexURL, lockFileURL: new URL(lockfile || "pyodide-lock.json", indexURL).href,
+                                  createPyodideModule: (await runtime).default, packages: [name] });
     phase("labs");
-    await pyodide.loadPackage(name, { messageCallback: () => {}, errorCallback: () => {} });
     if (!(name in pyodide.loadedPackages)) throw new Error(`${name} not loaded`); // failed() has said why
     render = pyodide.runPython("import labs; labs.render_json");
     load = pyodide.runPython("labs.load");
