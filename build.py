@@ -127,7 +127,20 @@ def code_panel(lab):
     functions = [{"file": file, "name": name, "caption": caption,
                   "html": pygments.highlight(source, PythonLexer(), formatter).replace("\n", "&#10;")}
                  for file, name, caption, source in code.listing(lab.module)]
-    return {"functions": functions, "text": code.editable_text(lab.module)}
+    return {"functions": functions, "text": code.editable_text(lab.module), "edits": suggested_edits(lab)}
+
+
+def suggested_edits(lab):
+    """«Prova a cambiare…»: each edit of the lab's EDITS as the panel's button needs it (the text to
+    replace and its replacement, the line to go to, the controls to set as name=value;…)."""
+    edits = []
+    for edit in getattr(lab.module, "EDITS", ()):
+        old, new = code.edit_change(lab.module, edit)
+        _, line = code.apply_edit(lab.module, edit)
+        params = ";".join(f"{k}={v}" for k, v in code.raw_params(edit.params).items())
+        edits.append({"title": edit.title, "expect": edit.expect, "old": old, "new": new, "line": line,
+                      "params": params})
+    return edits
 
 
 def bundle_editor():

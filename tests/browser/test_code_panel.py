@@ -120,3 +120,52 @@ def test_no_editor_download_without_modifica(page, site_url):
     # and the read-only panel is in the page's HTML, highlighted, before any script runs
     html = page.evaluate("() => document.querySelector('[data-lab-code]').outerHTML")
     assert 'class="highlight"' in html and "def start" in html or "def compute" in html
+
+
+def test_a_suggested_edit_shows_its_effect_and_ripristina_undoes_it(page, site_url):
+    """9E's two suggested edits: one click opens the editor with the edit made, sets the controls
+    (T = 2, then +1000), runs it and goes to the changed line, or shows the overflow with its line;
+    «Ripristina» puts back the code and the controls."""
+    lab = open_ready(page, f"{site_url}capitolo-9/softmax-temperatura/")
+    panel = page.locator("[data-lab-code]")
+    status = panel.locator("[data-lab-code-status]")
+    expected = panel.locator("[data-lab-code-expected]")
+    panel.locator("summary").click()
+    start_view = lab.locator("[data-lab-view]").inner_html()
+    expect(panel.locator(".lab-code-try")).to_contain_text("Prova a cambiare")
+    button = panel.get_by_role("button", name="Prova: la softmax senza togliere il massimo")
+    expect(button).to_be_visible()
+    assert panel.locator(".lab-code-try li").first.locator(".lab-code-expect").inner_text().startswith("Con +1000")
+
+    # an edit that runs: the editor goes to the changed line, the controls to where the effect shows
+    panel.get_by_role("button", name="Prova: la temperatura che moltiplica invece di dividere").click()
+    expect(panel.locator(".cm-editor")).to_be_visible()
+    expect(status).to_contain_text("usa il tuo codice")
+    expect(panel.locator(".cm-activeLine")).to_contain_text("scaled = [z * temperature for z in logits]")
+    expect(expected).to_contain_text("Che cosa aspettarsi")
+    assert page.locator('input[name="temperatura"]').input_value() == "2"
+    idle(page, lab)
+    assert lab.locator("[data-lab-view]").inner_html() != start_view
+
+    # the softmax without the max: +1000 on every logit, the overflow and its line
+    button.click()
+    expect(status).to_contain_text("overflow")
+    expect(status).to_contain_text("riga")
+    expect(expected).to_contain_text("non sta in un numero")
+    assert page.locator('input[name="aggiunta"]').input_value() == "1000"
+    edited = editor_text(page)
+    assert WITHOUT_MAX in edited and MAX_SUBTRACTION not in edited
+    expect(panel.locator(".cm-activeLine")).to_contain_text("math.exp(s)")  # then the line that failed
+    idle(page, lab)
+    error_view = lab.locator("[data-lab-view]").inner_html()
+
+    panel.locator('[data-code="reset"]').click()
+    expect(status).to_contain_text("ripristinato")
+    expect(expected).to_be_hidden()
+    idle(page, lab)
+    assert page.locator('input[name="aggiunta"]').input_value() == "0"  # both edits' controls as they were
+    assert page.locator('input[name="temperatura"]').input_value() == "1"
+    assert error_view != start_view  # the failed run kept the temperature edit's view
+    assert MAX_SUBTRACTION in editor_text(page) and WITHOUT_MAX not in editor_text(page)
+    expect(lab.locator("[data-lab-error]")).to_be_hidden()
+    assert lab.locator("[data-lab-view]").inner_html() == start_view

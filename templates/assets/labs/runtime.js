@@ -503,9 +503,12 @@ class CodePanel {
     this.editor = null;
     this.running = null; // the edited text the lab runs on, or null for the original
     this.slow = null;
+    this.expected = panel.querySelector("[data-lab-code-expected]");
+    this.saved = null; // the controls a suggested edit changed, as they were before it
     panel.addEventListener("click", (event) => {
       const button = event.target.closest("[data-code]");
-      if (button) this[button.dataset.code]();
+      if (button?.dataset.code === "try") this.tryEdit(button.closest("[data-edit]"));
+      else if (button) this[button.dataset.code]();
     });
     const shared = new URLSearchParams(location.hash.slice(1)).get("codice");
     if (shared) this.openShared(shared);
@@ -560,7 +563,46 @@ class CodePanel {
     if (result.line && this.editor) this.editor.goToLine(result.line);
   }
 
+  // «Prova: …»: the editor opens with the lab's suggested edit made, the controls where its effect
+  // shows, the edited code running and the changed line in sight; «Ripristina» undoes all of it.
+  async tryEdit(item) {
+    const old = item.querySelector("[data-edit-old]").value;
+    const at = this.original.indexOf(old);
+    if (at < 0) return this.say("Questa modifica non si applica più al codice della pagina: ricaricala.", "error");
+    await this.edit(this.original.slice(0, at) + item.querySelector("[data-edit-new]").value
+      + this.original.slice(at + old.length));
+    const pairs = item.dataset.editParams.split(";").filter(Boolean).map((pair) => pair.split("="));
+    const before = this.controller.params();
+    this.saved ??= [];
+    for (const [name, value] of pairs) {
+      const input = this.controller.inputs.find((i) => i.name === name);
+      if (!input) continue;
+      if (!this.saved.some(([saved]) => saved === name)) this.saved.push([name, before[name]]);
+      writeInput(input, value);
+    }
+    this.controller.showOutputs();
+    const title = item.querySelector("[data-code=try]").textContent;
+    this.expected.textContent = `${title}. Che cosa aspettarsi: ${item.querySelector(".lab-code-expect").textContent}`;
+    this.expected.hidden = false;
+    if (python.status === "ready") this.run();
+    else this.say("La modifica è nell'editor: premi «Esegui» quando Python è pronto.", "warn");
+    this.editor.goToLine(Number(item.dataset.editLine));
+    this.panel.querySelector("[data-lab-code-editor]").scrollIntoView({ block: "center" });
+  }
+
+  restoreControls() {
+    if (!this.saved) return;
+    for (const [name, value] of this.saved) {
+      const input = this.controller.inputs.find((i) => i.name === name);
+      if (input) writeInput(input, value);
+    }
+    this.saved = null;
+    this.expected.hidden = true;
+    this.controller.showOutputs();
+  }
+
   reset() {
+    this.restoreControls();
     if (this.editor) this.editor.text = this.original;
     this.running = null;
     this.panel.dataset.edited = "false";
