@@ -36,6 +36,8 @@ the same losses.
 
 import math
 from dataclasses import dataclass
+from itertools import compress, repeat
+from operator import add, mul
 
 from core.attention import concat_columns, rope_frequencies, softmax_row
 from core.linalg import seeded_rng, transpose
@@ -141,22 +143,44 @@ def init_params(config):
 
 
 # --- fast matrix helpers -----------------------------------------------------
-# Each cell is one math.sumprod over two rows: the loop over the inner index
-# runs in C. The second matrix is passed by its columns (transpose), made
-# once per matrix, not once per cell.
+# Each cell of a product is one math.sumprod over two rows: the loop over the
+# inner index runs in C, and map() runs the loop over the cells in C too. The
+# second matrix is passed by its columns, taken once per matrix with zip
+# (in C), not once per cell.
 
 def times_columns(X, cols):
-    """X·W given the columns of W: cell (n, j) = row n of X · column j of W."""
-    return [[sumprod(x, c) for c in cols] for x in X]
+    """Il prodotto X·W, data la lista delle colonne di W.
+
+    Cell (n, j) = row n of X · column j of W, one sumprod per cell.
+    """
+    return [list(map(sumprod, repeat(x), cols)) for x in X]
+
+
+def times_active(X, masks, W):
+    """Il prodotto X·W dove la riga n di X vale 0 fuori da masks[n]: si moltiplica solo il resto.
+
+    ReLU leaves about half of the hidden units at exactly 0, and the products
+    of the feed-forward pass through them four times (forward, ∂W₂, ∂W₁ and
+    ∂ of its input). Row n keeps only its active entries and the rows of W
+    they meet (itertools.compress, in C), so each sumprod is about half as
+    long. The terms left out are exact zeros, and sumprod adds the others in
+    the same order: the result is the same number to the last bit.
+    """
+    zero = [0.0] * len(W[0])
+    return [list(map(sumprod, repeat(list(compress(x, on))), zip(*compress(W, on)))) or list(zero)
+            for x, on in zip(X, masks)]
 
 
 def add_rows(X, Y):
-    """X + Y, two matrices of the same shape."""
-    return [[a + b for a, b in zip(x, y)] for x, y in zip(X, Y)]
+    """La somma X + Y di due matrici della stessa forma, riga per riga."""
+    return [list(map(add, x, y)) for x, y in zip(X, Y)]
 
 
 def split_columns(M, widths):
-    """[M₁ | M₂ | …] → M₁, M₂, …: the rows of M cut into consecutive slices."""
+    """Le fette di colonne consecutive di una matrice: [M₁ | M₂ | …] → M₁, M₂, ….
+
+    The rows of M cut into consecutive slices of the given widths.
+    """
     out, start = [], 0
     for w in widths:
         out.append([row[start:start + w] for row in M])
@@ -167,8 +191,11 @@ def split_columns(M, widths):
 # --- layers: forward and backward --------------------------------------------
 
 def rms_norm_rows(X, gain):
-    """RMSNorm of every row (core.normalization.rms_norm, row by row):
-    x̂ = x/√(mean x² + ε), y = gain ⊙ x̂. Returns y, x̂ and the factors 1/√(…)."""
+    """La RMSNorm di ogni riga: x̂ = x/√(media di x² + ε), poi gain ⊙ x̂.
+
+    core.normalization.rms_norm, row by row. Returns y, x̂ and the factors
+    1/√(…) that the backward pass needs.
+    """
     d = len(gain)
     Y, Xhat, inv = [], [], []
     for x in X:
@@ -176,25 +203,30 @@ def rms_norm_rows(X, gain):
         xh = [v * r for v in x]
         Xhat.append(xh)
         inv.append(r)
-        Y.append([a * g for a, g in zip(xh, gain)])
+        Y.append(list(map(mul, xh, gain)))
     return Y, Xhat, inv
 
 
 def rms_norm_rows_backward(dY, Xhat, inv, gain):
-    """∂x = (∂x̂ − x̂·(x̂·∂x̂)/d)/rms with ∂x̂ = gain ⊙ ∂y; ∂gain = Σ over rows of ∂y ⊙ x̂."""
+    """Il gradiente della RMSNorm: ∂x = (∂x̂ − x̂·(x̂·∂x̂)/d)/rms, con ∂x̂ = gain ⊙ ∂y.
+
+    And ∂gain = Σ over the rows of ∂y ⊙ x̂.
+    """
     d = len(gain)
     dX = []
     for dy, xh, r in zip(dY, Xhat, inv):
-        dxh = [a * g for a, g in zip(dy, gain)]
+        dxh = list(map(mul, dy, gain))
         along = sumprod(xh, dxh) / d
         dX.append([r * (a - b * along) for a, b in zip(dxh, xh)])
-    dgain = [sumprod(a, b) for a, b in zip(zip(*dY), zip(*Xhat))]
-    return dX, dgain
+    return dX, list(map(sumprod, zip(*dY), zip(*Xhat)))
 
 
 def rope_tables(config, T):
-    """cos and sin of position·θᵢ for positions 0 … T−1, one entry per pair of
-    dimensions of the whole row (the same θᵢ repeated for every head)."""
+    """Coseni e seni di posizione·θᵢ per le posizioni da 0 a T − 1.
+
+    One entry per pair of dimensions of the whole row: the same θᵢ repeated
+    for every head.
+    """
     thetas = rope_frequencies(config.d_head) * config.n_heads
     cos = [[math.cos(t * th) for th in thetas] for t in range(T)]
     sin = [[math.sin(t * th) for th in thetas] for t in range(T)]
@@ -202,9 +234,11 @@ def rope_tables(config, T):
 
 
 def rope_rows(X, cos, sin, T, inverse=False):
-    """core.attention.rope on every row of X (row n sits at position n mod T):
-    each pair (x₂ᵢ, x₂ᵢ₊₁) turned by position·θᵢ. A rotation's transpose is the
-    rotation by minus the angle, so inverse=True carries a gradient back."""
+    """RoPE su ogni riga: ogni coppia (x₂ᵢ, x₂ᵢ₊₁) girata di posizione·θᵢ (riga n in posizione n mod T).
+
+    core.attention.rope on every row of X. A rotation's transpose is the
+    rotation by minus the angle, so inverse=True carries a gradient back.
+    """
     sign = -1.0 if inverse else 1.0
     out = []
     for n, row in enumerate(X):
@@ -215,72 +249,80 @@ def rope_rows(X, cos, sin, T, inverse=False):
 
 
 def causal_scores(q, k, i):
-    """The scores of query i of one head: qᵢ·kⱼ/√d_head for the keys j = 0 … i.
-    The keys after i are not scored at all: that is the causal mask (weight 0)."""
+    """I punteggi della query i di una testa: qᵢ·kⱼ/√d_head per le chiavi j = 0 … i.
+
+    The keys after i are not scored at all: that is the causal mask (weight 0).
+    """
     scale = 1.0 / math.sqrt(len(q[i]))
     return [sumprod(q[i], kj) * scale for kj in k[:i + 1]]
 
 
-def head_attention(q, k, v):
-    """One head on one sequence (T rows each): A = causal softmax(q kᵀ/√d_head),
-    O = A v. A is returned T × T, with exact zeros above the diagonal."""
+def causal_weights(q, k):
+    """I pesi di attention di una testa su una sequenza: softmax causale di q kᵀ/√d_head.
+
+    A is T × T, with exact zeros above the diagonal (the keys after the query).
+    """
     T = len(q)
-    A = []
-    for i in range(T):
-        weights = softmax_row(causal_scores(q, k, i))
-        A.append(weights + [0.0] * (T - i - 1))
-    return A, times_columns(A, transpose(v))
+    return [softmax_row(causal_scores(q, k, i)) + [0.0] * (T - i - 1) for i in range(T)]
 
 
-def head_attention_backward(q, k, v, A, dO):
-    """∂q, ∂k, ∂v of one head from ∂O: ∂A = ∂O·vᵀ, ∂S = A ⊙ (∂A − rowsum(A ⊙ ∂A)),
-    ∂q = ∂S·k/√d, ∂k = ∂Sᵀ·q/√d, ∂v = Aᵀ·∂O (only j ≤ i is ever non-zero)."""
-    T, scale = len(q), 1.0 / math.sqrt(len(q[0]))
-    dS = []
-    for i in range(T):
-        a = A[i][:i + 1]
-        dA = [sumprod(dO[i], vj) for vj in v[:i + 1]]
-        along = sumprod(a, dA)
-        dS.append([w * (g - along) * scale for w, g in zip(a, dA)] + [0.0] * (T - i - 1))
-    dq = times_columns(dS, transpose(k))
-    dk = times_columns(transpose(dS), transpose(q))
-    dv = times_columns(transpose(A), transpose(dO))
-    return dq, dk, dv
-
-
-def sequence_rows(M, b, T):
-    return M[b * T:(b + 1) * T]
+def head_slices(M, rows, config):
+    """Le righe rows di una matrice N × d tagliate testa per testa: una lista di T righe per testa."""
+    dh = config.d_head
+    return [[M[n][h * dh:(h + 1) * dh] for n in rows] for h in range(config.n_heads)]
 
 
 def attention_forward(Q, K, V, config, T):
-    """Causal multi-head attention of N = B·T rows: every sequence and every
-    head on its own, the heads' outputs put side by side. Returns O (N × d)
-    and the weights A[b][h] (T × T)."""
+    """L'attention causale a più teste su N = B·T righe: ogni sequenza e ogni testa per conto suo.
+
+    Returns O (N × d), the heads' outputs side by side, and the weights
+    A[b][h] (T × T). Row i of O, column c of head h, is Aʰᵢ · (column c of V
+    in this sequence): one sumprod per cell, all the heads of a row in one map.
+    """
     dh = config.d_head
     O, weights = [], []
-    for b in range(len(Q) // T):
-        q, k, v = (split_columns(sequence_rows(M, b, T), [dh] * config.n_heads) for M in (Q, K, V))
-        per_head = [head_attention(*qkv) for qkv in zip(q, k, v)]
-        weights.append([A for A, _ in per_head])
-        O += concat_columns(*(o for _, o in per_head))
+    for start in range(0, len(Q), T):
+        rows = range(start, start + T)
+        maps = [causal_weights(q, k) for q, k in zip(head_slices(Q, rows, config), head_slices(K, rows, config))]
+        weights.append(maps)
+        V_cols = transpose(V[start:start + T])
+        for i in range(T):
+            O.append(list(map(sumprod, [A[i] for A in maps for _ in range(dh)], V_cols)))
     return O, weights
 
 
 def attention_backward(Q, K, V, weights, dO, config, T):
-    """∂Q, ∂K, ∂V (N × d each) from ∂O, head by head."""
+    """Il gradiente dell'attention: ∂Q, ∂K, ∂V (N × d ciascuno) da ∂O, testa per testa.
+
+    Per head: ∂A = ∂O·vᵀ (only j ≤ i), ∂S = A ⊙ (∂A − rowsum(A ⊙ ∂A)),
+    ∂q = ∂S·k/√d, ∂k = ∂Sᵀ·q/√d, ∂v = Aᵀ·∂O; the scale is folded into ∂S.
+    """
     dh = config.d_head
+    scale = 1.0 / math.sqrt(dh)
     dQ, dK, dV = [], [], []
-    for b in range(len(Q) // T):
-        split = [split_columns(sequence_rows(M, b, T), [dh] * config.n_heads) for M in (Q, K, V, dO)]
-        grads = [head_attention_backward(q, k, v, A, do) for q, k, v, A, do in zip(*split[:3], weights[b], split[3])]
-        dQ += concat_columns(*(g[0] for g in grads))
-        dK += concat_columns(*(g[1] for g in grads))
-        dV += concat_columns(*(g[2] for g in grads))
+    for b, start in enumerate(range(0, len(Q), T)):
+        rows = range(start, start + T)
+        dS_heads = []
+        for A, do, v in zip(weights[b], head_slices(dO, rows, config), head_slices(V, rows, config)):
+            dS = []
+            for i in range(T):
+                a = A[i][:i + 1]
+                dA = [sumprod(do[i], vj) for vj in v[:i + 1]]
+                along = sumprod(a, dA)
+                dS.append([w * (g - along) * scale for w, g in zip(a, dA)] + [0.0] * (T - i - 1))
+            dS_heads.append(dS)
+        Q_cols, K_cols, dO_cols = (transpose(M[start:start + T]) for M in (Q, K, dO))
+        dS_cols = [transpose(dS) for dS in dS_heads]
+        A_cols = [transpose(A) for A in weights[b]]
+        for i in range(T):
+            dQ.append(list(map(sumprod, [dS[i] for dS in dS_heads for _ in range(dh)], K_cols)))
+            dK.append(list(map(sumprod, [c[i] for c in dS_cols for _ in range(dh)], Q_cols)))
+            dV.append(list(map(sumprod, [c[i] for c in A_cols for _ in range(dh)], dO_cols)))
     return dQ, dK, dV
 
 
 def activation_forward(H, kind):
-    """ReLU max(0, h), or GELU in its tanh form ½h(1 + tanh(√(2/π)(h + 0.044715h³))), on every entry."""
+    """L'attivazione su ogni numero: ReLU max(0, h), oppure GELU ½h(1 + tanh(√(2/π)(h + 0,044715h³)))."""
     if kind == "relu":
         return [[h if h > 0.0 else 0.0 for h in row] for row in H]
     tanh = math.tanh
@@ -288,35 +330,31 @@ def activation_forward(H, kind):
 
 
 def gelu_slope(h):
-    """GELU′(h) = ½(1 + t) + ½h(1 − t²)·√(2/π)(1 + 3·0.044715h²), with t the tanh of GELU."""
+    """La derivata della GELU: ½(1 + t) + ½h(1 − t²)·√(2/π)(1 + 3·0,044715h²), con t la sua tanh."""
     t = math.tanh(GELU_C * (h + GELU_A * h * h * h))
     return 0.5 * (1.0 + t) + 0.5 * h * (1.0 - t * t) * GELU_C * (1.0 + 3 * GELU_A * h * h)
 
 
-def hidden_backward(H, dOut, W_2, kind):
-    """∂ of the hidden layer before its activation, from ∂ of the feed-forward
-    output: ∂a = ∂out·W₂ᵀ, then ∂h = act′(h)·∂a. ReLU′ is 0 for an inactive
-    unit, so there ∂a is not even computed: about half the work."""
-    if kind == "relu":
-        return [[sumprod(g, w) if h > 0.0 else 0.0 for h, w in zip(hr, W_2)] for hr, g in zip(H, dOut)]
-    dA = times_columns(dOut, W_2)
-    return [[g * gelu_slope(h) for h, g in zip(hr, gr)] for hr, gr in zip(H, dA)]
+def relu_masks(H):
+    """Quali unità nascoste sono attive (h > 0), riga per riga: dove la ReLU lascia passare."""
+    return [[h > 0.0 for h in row] for row in H]
 
 
 def block_params(params, layer):
-    """The parameters of one block, by their short names (W_q, norm_ffn, …)."""
+    """I parametri di un blocco, con i loro nomi brevi (W_q, norm_ffn, …)."""
     prefix = f"block{layer}."
     return {name.removeprefix(prefix): t for name, t in params.items() if name.startswith(prefix)}
 
 
 def block_forward(params, layer, X, config, T, rope):
-    """One pre-norm block on N rows: attention then feed-forward, each added
-    to the residual stream. Returns the new X and everything the backward
-    pass (and a view) needs."""
+    """Un blocco pre-norm su N righe: attention e poi feed-forward, ciascuno sommato al flusso residuo.
+
+    Returns the new X and everything the backward pass (and a view) needs.
+    """
     p, d = block_params(params, layer), config.d_model
     U1, Xhat1, inv1 = rms_norm_rows(X, p["norm_attn"])
-    QKV = times_columns(U1, transpose(p["W_q"]) + transpose(p["W_k"]) + transpose(p["W_v"]))
-    Q, K, V = split_columns(QKV, [d, d, d])
+    Q, K, V = split_columns(times_columns(U1, transpose(p["W_q"]) + transpose(p["W_k"]) + transpose(p["W_v"])),
+                            [d, d, d])
     if rope:
         Q, K = rope_rows(Q, *rope, T), rope_rows(K, *rope, T)
     O, weights = attention_forward(Q, K, V, config, T)
@@ -325,23 +363,46 @@ def block_forward(params, layer, X, config, T, rope):
     U2, Xhat2, inv2 = rms_norm_rows(X_mid, p["norm_ffn"])
     hidden = times_columns(U2, transpose(p["W_1"]))
     active = activation_forward(hidden, config.activation)
-    ffn_out = times_columns(active, transpose(p["W_2"]))
+    masks = relu_masks(hidden) if config.activation == "relu" else None
+    ffn_out = times_active(active, masks, p["W_2"]) if masks else times_columns(active, transpose(p["W_2"]))
     X_out = add_rows(X_mid, ffn_out)
     return X_out, {"input": X, "normed_attn": U1, "xhat_attn": Xhat1, "inv_attn": inv1, "Q": Q, "K": K, "V": V,
                    "attention": weights, "heads_out": O, "attn_out": attn_out, "after_attn": X_mid,
                    "normed_ffn": U2, "xhat_ffn": Xhat2, "inv_ffn": inv2, "hidden": hidden, "active": active,
-                   "ffn_out": ffn_out, "output": X_out}
+                   "masks": masks, "ffn_out": ffn_out, "output": X_out}
+
+
+def feed_forward_backward(p, cache, dX, kind, grads, b):
+    """Il gradiente del feed-forward act(u·W₁)·W₂: ∂W₂, ∂W₁ in grads e ∂u come risultato.
+
+    ∂W₂ = actᵀ·∂out, ∂act = ∂out·W₂ᵀ, ∂h = act′(h) ⊙ ∂act, ∂W₁ = uᵀ·∂h,
+    ∂u = ∂h·W₁ᵀ. With ReLU, act′ is 0 on an inactive unit: there ∂h is 0
+    and is not even computed, and every product skips it (times_active).
+    """
+    H, U2, masks = cache["hidden"], cache["normed_ffn"], cache["masks"]
+    if kind == "relu":
+        unit_masks = transpose(masks)
+        grads[b + "W_2"] = times_active(transpose(cache["active"]), unit_masks, dX)
+        d_hidden = []
+        for g, on in zip(dX, masks):
+            computed = iter(map(sumprod, repeat(g), compress(p["W_2"], on)))
+            d_hidden.append([next(computed) if active else 0.0 for active in on])
+        grads[b + "W_1"] = transpose(times_active(transpose(d_hidden), unit_masks, U2))
+        return times_active(d_hidden, masks, transpose(p["W_1"]))
+    grads[b + "W_2"] = times_columns(transpose(cache["active"]), transpose(dX))
+    d_act = times_columns(dX, p["W_2"])
+    d_hidden = [[g * gelu_slope(h) for h, g in zip(hr, gr)] for hr, gr in zip(H, d_act)]
+    grads[b + "W_1"] = times_columns(transpose(U2), transpose(d_hidden))
+    return times_columns(d_hidden, p["W_1"])
 
 
 def block_backward(params, layer, cache, dX, config, T, rope, grads):
-    """From ∂(block output) to ∂(block input), storing ∂ of the block's
-    parameters in grads. The residual passes ∂X through unchanged and each
-    branch adds its own share."""
+    """Il gradiente di un blocco: da ∂(uscita) a ∂(ingresso), con ∂ dei suoi parametri in grads.
+
+    The residual passes ∂X through unchanged and each branch adds its own share.
+    """
     p, b, d = block_params(params, layer), f"block{layer}.", config.d_model
-    grads[b + "W_2"] = times_columns(transpose(cache["active"]), transpose(dX))
-    d_hidden = hidden_backward(cache["hidden"], dX, p["W_2"], config.activation)
-    grads[b + "W_1"] = times_columns(transpose(cache["normed_ffn"]), transpose(d_hidden))
-    dU2 = times_columns(d_hidden, p["W_1"])
+    dU2 = feed_forward_backward(p, cache, dX, config.activation, grads, b)
     dX_norm, grads[b + "norm_ffn"] = rms_norm_rows_backward(dU2, cache["xhat_ffn"], cache["inv_ffn"], p["norm_ffn"])
     dX = add_rows(dX, dX_norm)
 
@@ -361,17 +422,20 @@ def block_backward(params, layer, cache, dX, config, T, rope, grads):
 
 
 def head_columns(params, config):
-    """The columns of the output matrix (d × V): the rows of E when tied."""
+    """Le colonne della matrice di uscita (d × V): le righe di E quando la testa è legata."""
     return params["tok_emb"] if config.tied else transpose(params["W_out"])
 
 
 # --- the whole model -----------------------------------------------------------
 
 def transformer_forward(params, config, inputs):
-    """The forward pass of B sequences of T ≤ context token IDs (a list of
-    lists). Returns a dict with the logits (N × V, row b·T + t for token t of
-    sequence b) and every intermediate, by name; "blocks" holds one dict per
-    block, with the attention weights as A[b][h] (T × T)."""
+    """Il forward di B sequenze di T ≤ context ID di token: i logit e ogni passaggio intermedio.
+
+    inputs is a list of lists. Returns a dict with the logits (N × V, row
+    b·T + t for token t of sequence b) and every intermediate, by name;
+    "blocks" holds one dict per block, with the attention weights as
+    A[b][h] (T × T).
+    """
     T = len(inputs[0])
     if not 0 < T <= config.context or any(len(seq) != T for seq in inputs):
         raise ValueError(f"le sequenze devono avere la stessa lunghezza, da 1 a {config.context} token")
@@ -382,7 +446,7 @@ def transformer_forward(params, config, inputs):
                 raise IndexError(f"ID {i} fuori dal vocabolario (0…{config.vocab_size - 1})")
     if config.positions == "learned":
         P = params["pos_emb"]
-        X = [[a + b for a, b in zip(E[i], P[t])] for seq in inputs for t, i in enumerate(seq)]
+        X = [list(map(add, E[i], P[t])) for seq in inputs for t, i in enumerate(seq)]
     else:
         X = [list(E[i]) for seq in inputs for i in seq]
     rope = rope_tables(config, T) if config.positions == "rope" else None
@@ -397,12 +461,15 @@ def transformer_forward(params, config, inputs):
 
 
 def cross_entropy_rows(logits, targets):
-    """The mean over rows of −log softmax(z)[target], and its gradient with
-    respect to the logits, (p − onehot(target))/N."""
+    """La loss media −log softmax(z)[target] sulle righe, e il suo gradiente (p − onehot)/N.
+
+    The gradient is with respect to the logits.
+    """
     N, total, dZ = len(logits), 0.0, []
+    exp = math.exp
     for z, y in zip(logits, targets):
         top = max(z)
-        exps = [math.exp(v - top) for v in z]
+        exps = [exp(v - top) for v in z]
         s = sum(exps)
         total += top + math.log(s) - z[y]
         p = [e / s / N for e in exps]
@@ -412,6 +479,7 @@ def cross_entropy_rows(logits, targets):
 
 
 def flat_targets(targets, config):
+    """Gli ID da prevedere di tutte le sequenze, in una lista sola, controllati."""
     flat = [t for seq in targets for t in seq]
     for t in flat:
         if not 0 <= t < config.vocab_size:
@@ -420,32 +488,36 @@ def flat_targets(targets, config):
 
 
 def head_backward(params, config, U, dZ):
-    """From ∂logits back through z = U·W_out: ∂U = ∂Z·W_outᵀ and ∂W_out = Uᵀ·∂Z.
-    With a tied head W_out = Eᵀ, so the second is returned as ∂E = ∂Zᵀ·U (V × d)."""
+    """Il gradiente della testa di uscita z = U·W_out: ∂U = ∂Z·W_outᵀ e ∂W_out = Uᵀ·∂Z.
+
+    With a tied head W_out = Eᵀ, so the second is returned as ∂E = ∂Zᵀ·U (V × d).
+    """
     if config.tied:
         return times_columns(dZ, transpose(params["tok_emb"])), times_columns(transpose(dZ), transpose(U))
     return times_columns(dZ, params["W_out"]), times_columns(transpose(U), transpose(dZ))
 
 
 def embedding_backward(config, inputs, dX, dE=None):
-    """∂E: the row of each token collects the ∂x of every place where it was
+    """Il gradiente degli embedding: ogni riga di E e di P raccoglie i ∂x dei posti dove è stata letta.
+
+    ∂E: the row of each token collects the ∂x of every place where it was
     read, on top of dE (the tied head's share); ∂P: the row of each position
-    collects the ∂x of that position in every sequence."""
+    collects the ∂x of that position in every sequence.
+    """
     T = len(inputs[0])
     dE = dE or [[0.0] * config.d_model for _ in range(config.vocab_size)]
     for i, dx in zip((i for seq in inputs for i in seq), dX):
-        dE[i] = [a + b for a, b in zip(dE[i], dx)]
+        dE[i] = list(map(add, dE[i], dx))
     if config.positions != "learned":
         return {"tok_emb": dE}
     dP = [[0.0] * config.d_model for _ in range(config.context)]
     for n, dx in enumerate(dX):
-        dP[n % T] = [a + b for a, b in zip(dP[n % T], dx)]
+        dP[n % T] = list(map(add, dP[n % T], dx))
     return {"tok_emb": dE, "pos_emb": dP}
 
 
 def transformer_backward(params, config, cache, targets):
-    """The loss of the batch and ∂loss/∂(every parameter): a dict with the
-    same names and shapes as params."""
+    """La loss del batch e il suo gradiente rispetto a ogni parametro, con gli stessi nomi e forme."""
     loss, dZ = cross_entropy_rows(cache["logits"], flat_targets(targets, config))
     grads = {}
     dU, head_grad = head_backward(params, config, cache["normed_final"], dZ)
@@ -460,7 +532,7 @@ def transformer_backward(params, config, cache, targets):
 
 
 def loss_and_grads(params, config, inputs, targets):
-    """Forward, then backward: (mean loss, gradients by name)."""
+    """Forward e poi backward: la loss media e i gradienti, per nome."""
     return transformer_backward(params, config, transformer_forward(params, config, inputs), targets)
 
 

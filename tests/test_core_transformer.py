@@ -180,6 +180,40 @@ def test_every_gradient_matches_finite_differences(activation, positions, tied):
         assert all(v == 0.0 for row in grads["pos_emb"][len(inputs[0]):] for v in row)
 
 
+@pytest.mark.parametrize("activation,positions,tied", VARIANTS)
+def test_every_entry_of_every_gradient_along_random_directions(activation, positions, tied):
+    """(L(p + hD) − L(p − hD))/2h = Σ ∂L/∂p ⊙ D for a direction D that moves every entry of one tensor:
+    a wrong entry anywhere in the tensor shows, not only at the entries drawn above."""
+    config = tiny(activation, positions, tied, seed=7)
+    params = lively_params(config, seed=4)
+    inputs, targets = random_batch(config, B=3, T=5, seed=8)
+    _, grads = tr.loss_and_grads(params, config, inputs, targets)
+    rng, h = random.Random(5), 1e-5
+    for name, tensor in params.items():
+        base = np.array(tensor, dtype=float)
+        for _ in range(2):
+            D = np.array([rng.gauss(0, 1) for _ in range(base.size)]).reshape(base.shape)
+            moved = lambda sign: {**params, name: (base + sign * h * D).tolist()}  # noqa: E731
+            numeric = (loss_of(moved(1), config, inputs, targets) - loss_of(moved(-1), config, inputs, targets)) / (2 * h)
+            analytic = float(np.sum(np.array(grads[name]) * D))
+            assert abs(analytic - numeric) <= 1e-7 + 1e-6 * abs(numeric), (name, analytic, numeric)
+
+
+def test_products_through_relu_skip_only_exact_zeros():
+    """times_active gives, to the last bit, the dense product: a row with no active unit, a unit never active."""
+    rng = random.Random(11)
+    H = [[rng.gauss(0, 1) for _ in range(7)] for _ in range(6)]
+    H[2] = [-abs(v) for v in H[2]]            # a row where every unit is off
+    for row in H:
+        row[4] = -1.0                           # a unit that no row turns on
+    A, masks = tr.activation_forward(H, "relu"), tr.relu_masks(H)
+    W = [[rng.gauss(0, 1) for _ in range(3)] for _ in range(7)]
+    assert tr.times_active(A, masks, W) == tr.times_columns(A, tr.transpose(W))
+    assert tr.times_active(A, masks, W)[2] == [0.0] * 3
+    assert tr.times_active(tr.transpose(A), tr.transpose(masks), tr.times_columns(A, tr.transpose(W)))[4] == [0.0] * 3
+    assert np.allclose(tr.times_active(A, masks, W), np.array(A) @ np.array(W), rtol=0, atol=1e-12)
+
+
 def test_gradient_norms_by_layer_add_up_to_the_global_norm():
     config = tiny()
     _, grads = tr.loss_and_grads(lively_params(config), config, *random_batch(config, 2, 5))
@@ -389,10 +423,10 @@ def test_token_trip_is_the_forward_row_of_one_token(activation, positions, tied)
         tr.token_trip(params, config, ids, len(ids))
 
 
-def test_causal_scores_are_the_scores_that_head_attention_softmaxes():
+def test_causal_scores_are_the_scores_that_causal_weights_softmaxes():
     rng = random.Random(3)
-    q, k, v = ([[rng.gauss(0, 1) for _ in range(4)] for _ in range(5)] for _ in range(3))
-    A, _ = tr.head_attention(q, k, v)
+    q, k = ([[rng.gauss(0, 1) for _ in range(4)] for _ in range(5)] for _ in range(2))
+    A = tr.causal_weights(q, k)
     for i in range(5):
         scores = tr.causal_scores(q, k, i)
         assert len(scores) == i + 1
