@@ -112,6 +112,8 @@ def describe_matrix(rows, row_labels=None, col_labels=None, digits=2, trim=True,
     how many; then the cell, row or column in evidence, if only one. A lab
     that draws a matrix its own way (a heat picture) describes it with this."""
     n_rows, n_cols = len(rows), max((len(r) for r in rows), default=0)
+    if not n_cols:
+        return "Una tabella vuota."
     line = n_rows == 1 or n_cols == 1
 
     def row_name(i):
@@ -130,23 +132,31 @@ def describe_matrix(rows, row_labels=None, col_labels=None, digits=2, trim=True,
     head = (counted(max(n_rows, n_cols), "valore", "valori") if line
             else f"{counted(n_rows, 'riga', 'righe', feminine=True)} e {counted(n_cols, 'colonna', 'colonne', feminine=True)}")
     head = head[0].upper() + head[1:]
-    # max, min, count and index run in C: a 64 × 16 picture is described at every step of a training
-    values = [v for row in rows for v in row if v.__class__ in (int, float) and -math.inf < v < math.inf]
-    if not values:
-        return f"{head} di testo, senza numeri."
+    # max, min, count and index run in C: a lab redraws a 96 × 24 picture of weights at every training step
+    try:  # every cell a finite number (the sum would be nan or infinite otherwise)
+        top, low = max(map(max, rows)), min(map(min, rows))
+        whole = math.isfinite(sum(map(sum, rows)))
+    except (TypeError, ValueError):  # text, None or an empty row
+        whole = False
+    if whole:
+        count = lambda value: sum(row.count(value) for row in rows)  # noqa: E731
+        n_values = sum(map(len, rows))
+    else:
+        values = [v for row in rows for v in row if v.__class__ in (int, float) and -math.inf < v < math.inf]
+        if not values:
+            return f"{head} di testo, senza numeri."
+        top, low, count, n_values = max(values), min(values), values.count, len(values)
     shown = lambda v: cell_text(v, digits, trim)  # noqa: E731  as the cell writes it
 
     def told(value):
-        same = values.count(value)
+        same = count(value)
         if same > 1:
             return f"{shown(value)} (in {same} caselle)"
-        i, j = next((i, j) for i, row in enumerate(rows) if value in row
-                    for j, v in enumerate(row) if v == value and v.__class__ is not bool)
-        return f"{shown(value)} ({where(i, j)})"
+        i = next(i for i, row in enumerate(rows) if value in row)
+        return f"{shown(value)} ({where(i, list(rows[i]).index(value))})"
 
-    top, low = max(values), min(values)
     if top == low:
-        text_ = f"{head}, {'tutti uguali a ' if len(values) > 1 else ''}{shown(top)}."
+        text_ = f"{head}, {'tutti uguali a ' if n_values > 1 else ''}{shown(top)}."
     else:
         text_ = f"{head}; il valore più grande è {told(top)}, il più piccolo {told(low)}."
     hl_cells = [c for c in hl_cells if c[0] < n_rows and c[1] < len(rows[c[0]])]
