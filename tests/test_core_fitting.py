@@ -105,7 +105,8 @@ def test_fit_broken_line_refuses_what_it_cannot_determine():
         fit.fit_broken_line([0.0, 1.0], [0.0, 1.0], [0.0, 0.0, 1.0])
     with pytest.raises(ValueError, match="tra il primo e l'ultimo"):
         fit.fit_broken_line([0.0, 2.0], [0.0, 1.0], [0.0, 1.0])
-    with pytest.raises(ValueError, match="nodo in x = 0,5"):  # no grid point between 0,2 and 0,8: the hat at 0,5 sees nothing
+    # no grid point strictly between 0,2 and 0,8: the hat at 0,5 sees nothing
+    with pytest.raises(ValueError, match="nodo in x = 0,5"):
         fit.fit_broken_line([0.0, 0.1, 0.2, 0.8, 0.9, 1.0], [0.0] * 6, [0.0, 0.2, 0.5, 0.8, 1.0])
 
 

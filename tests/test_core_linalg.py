@@ -120,9 +120,10 @@ def test_random_directions_in_their_own_axes_have_the_cosines_of_full_gaussian_d
     numpy = np.random.default_rng(d).standard_normal((seeds, n, d))
     a = np.concatenate([pair_cosines(vs) for vs in ours])
     b = np.concatenate([pair_cosines(vs) for vs in numpy])
-    limit = 1.95 * math.sqrt(2 / len(a))  # 0,1 % of false alarms for independent samples; pairs are pairwise independent
+    # 0,1 % of false alarms for independent samples (the pairs are pairwise independent)
+    limit = 1.95 * math.sqrt(2 / len(a))
     assert ks_distance(a, b) < limit
-    if d >= n:  # the same test tells a wrong shortcut: along the new axis one Gaussian |g|, not √χ² with d − k degrees
+    if d >= n:  # the same test tells a wrong shortcut: along the new axis one Gaussian |g|, not √χ²(d − k)
         wrong = []
         for s in range(seeds):
             rows = np.tril(np.random.default_rng(1000 + s).standard_normal((n, min(n, d))))

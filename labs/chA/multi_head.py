@@ -116,7 +116,9 @@ def frozen(rows):
 def view(s):
     tokens, r, n = s["tokens"], s["row"], len(s["tokens"])
     names = [f"«{t}»" for t in tokens]
-    pick = (lambda i, j: (f"riga={i + 1}", f"Segui la riga di «{tokens[i]}»"))
+    # a cell hidden by the mask is empty: it is not one more button (and tab stop) for the same row
+    pick = (lambda i, j: (f"riga={i + 1}", f"Segui la riga di «{tokens[i]}»")
+            if is_visible(i, j, s["causal"]) else None)
 
     def weights(h, i):
         # a masked cell stays empty: the −∞ of the mask is not a weight
