@@ -1,5 +1,7 @@
 """A.4 Più teste: three hand-set heads on «il trofeo non entra nella valigia .»."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -89,3 +91,17 @@ def test_kept_matrices_equal_freshly_drawn_ones():
     assert module.w_o_matrix(module.frozen(s["W_o"])) == module.w_o_matrix.__wrapped__(module.frozen(s["W_o"]))
     edited = dict(s, X=[[0.5] * 6 for _ in s["X"]])  # a reader's edited compute: its own X is drawn
     assert "0,5" in str(module.x_matrix(module.frozen(edited["X"]), tokens, 2)) and str(LAB.view(edited)) != first
+
+
+@pytest.mark.parametrize("causal", [1, 0])
+def test_only_the_cells_a_token_sees_follow_its_row(causal):
+    """A cell hidden by the mask is empty and not a button; every visible one follows its row."""
+    html = str(LAB.view(state(maschera=causal)))
+    for k in (1, 2, 3):
+        table = re.search(rf'data-part="A{k}".*?</table>', html, re.S).group(0)
+        cells = re.findall(r'<td class="lab-mx-cell[^"]*" data-i="(\d)" data-j="(\d)"([^>]*)>', table)
+        assert len(cells) == 49
+        for i, j, rest in cells:
+            assert ('data-set="riga=' in rest) == (not causal or int(j) <= int(i))
+            if 'data-set="riga=' in rest:
+                assert f'data-set="riga={int(i) + 1}"' in rest
