@@ -36,7 +36,7 @@ the same losses.
 
 import math
 from dataclasses import dataclass
-from itertools import compress, repeat
+from itertools import chain, compress, repeat
 from operator import add, mul
 
 from core.attention import concat_columns, rope_frequencies, softmax_row
@@ -383,10 +383,8 @@ def feed_forward_backward(p, cache, dX, kind, grads, b):
     if kind == "relu":
         unit_masks = transpose(masks)
         grads[b + "W_2"] = times_active(transpose(cache["active"]), unit_masks, dX)
-        d_hidden = []
-        for g, on in zip(dX, masks):
-            computed = iter(map(sumprod, repeat(g), compress(p["W_2"], on)))
-            d_hidden.append([next(computed) if active else 0.0 for active in on])
+        d_hidden = [[sumprod(g, w) if active else 0.0 for active, w in zip(on, p["W_2"])]
+                    for g, on in zip(dX, masks)]
         grads[b + "W_1"] = transpose(times_active(transpose(d_hidden), unit_masks, U2))
         return times_active(d_hidden, masks, transpose(p["W_1"]))
     grads[b + "W_2"] = times_columns(transpose(cache["active"]), transpose(dX))
@@ -644,43 +642,59 @@ class OptimizerConfig:
 
 @dataclass(frozen=True)
 class TrainState:
-    """Everything training needs to continue: the weights, Adam's running means
-    of g (m) and g² (v), and how many steps were taken. Steps never modify a
-    state: they return a new one, so a saved state stays valid."""
+    """Lo stato del training: i pesi, le medie mobili di Adam e quanti passi sono stati fatti.
+
+    Everything training needs to continue: the weights, Adam's running means
+    of g (m) and g² (v), each tensor's as one flat list, row after row, and
+    how many steps were taken. Steps never modify a state: they return a new
+    one, so a saved state stays valid.
+    """
     params: dict
     m: dict
     v: dict
     step: int = 0
 
 
-def zeros_like(tensor):
-    return [[0.0] * len(r) for r in tensor] if isinstance(tensor[0], list) else [0.0] * len(tensor)
+def flat(tensor):
+    """I numeri di un tensore in una lista sola, riga dopo riga."""
+    return list(chain.from_iterable(tensor)) if isinstance(tensor[0], list) else list(tensor)
+
+
+def shaped(values, like):
+    """Una lista di numeri rimessa nella forma di like: le righe di una matrice, o un vettore."""
+    if not isinstance(like[0], list):
+        return values
+    width = len(like[0])
+    return [values[i:i + width] for i in range(0, len(values), width)]
 
 
 def init_state(config):
-    """Step 0: the seeded initial weights, Adam's running means at zero."""
+    """Il passo 0: i pesi iniziali dal seme e le medie mobili di Adam a zero."""
     params = init_params(config)
-    zeros = lambda: {name: zeros_like(t) for name, t in params.items()}
+    zeros = lambda: {name: [0.0] * math.prod(shape) for name, shape in param_shapes(config).items()}  # noqa: E731
     return TrainState(params, zeros(), zeros(), 0)
 
 
 def learning_rate(step, opt):
-    """The rate of the update that ends step `step` (counted from 0): the
-    schedule read at step + 1, so the first update already moves."""
+    """Il learning rate dell'aggiornamento che chiude il passo `step` (contato da 0).
+
+    The schedule read at step + 1, so the first update already moves.
+    """
     return warmup_cosine_lr(step + 1, opt.lr, opt.warmup, opt.total_steps, opt.floor)
 
 
 def clip_factor(norm, clip):
-    """The factor that brings the gradient norm down to clip when it is above it."""
+    """Il fattore che riporta la norma del gradiente a clip quando la supera."""
     return 1.0 if clip is None or norm <= clip else clip / norm
 
 
-def adam_rows(p, g, m, v, lr, k, opt, t):
-    """Adam on one row: m ← β₁m + (1−β₁)g, v ← β₂v + (1−β₂)g², then
-    p ← p − lr·m̂/(√v̂ + ε), where m̂ = m/(1−β₁ᵗ) and v̂ = v/(1−β₂ᵗ) undo the
-    pull towards 0 of the first steps; g is first multiplied by the
-    clipping factor k. The corrections are folded into lr and ε, so each
-    entry costs a few multiplications."""
+def adam_update(p, g, m, v, lr, k, opt, t):
+    """Adam su una lista di pesi: m ← β₁m + (1−β₁)g, v ← β₂v + (1−β₂)g², p ← p − lr·m̂/(√v̂ + ε).
+
+    m̂ = m/(1−β₁ᵗ) and v̂ = v/(1−β₂ᵗ) undo the pull towards 0 of the first
+    steps; g is first multiplied by the clipping factor k. The corrections
+    are folded into lr and ε, so each entry costs a few multiplications.
+    """
     b1, b2 = opt.beta1, opt.beta2
     gm, gv = (1.0 - b1) * k, (1.0 - b2) * k * k
     root = math.sqrt(1.0 - b2 ** t)
@@ -691,24 +705,19 @@ def adam_rows(p, g, m, v, lr, k, opt, t):
     return p, m, v
 
 
-def adam_tensor(p, g, m, v, lr, k, opt, t):
-    """adam_rows on a vector, or on every row of a matrix."""
-    if not isinstance(p[0], list):
-        return adam_rows(p, g, m, v, lr, k, opt, t)
-    rows = [adam_rows(*row, lr, k, opt, t) for row in zip(p, g, m, v)]
-    return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]
-
-
 def sgd_tensor(p, g, lr):
-    """p ← p − lr·g, on a vector or a matrix."""
+    """La discesa del gradiente semplice p ← p − lr·g, su un vettore o su una matrice."""
     if not isinstance(p[0], list):
         return [w - lr * x for w, x in zip(p, g)]
     return [[w - lr * x for w, x in zip(pr, gr)] for pr, gr in zip(p, g)]
 
 
 def apply_gradients(state, grads, opt):
-    """One optimiser update: clipping, learning rate of the step, Adam or SGD.
-    Returns the new state and the norm of the gradient before clipping."""
+    """Un aggiornamento dell'ottimizzatore: clipping, learning rate del passo, Adam o SGD.
+
+    Returns the new state and the norm of the gradient before clipping. Adam
+    runs on each tensor as one flat list (one loop per tensor, not per row).
+    """
     norm = grad_norm(grads)
     k, lr = clip_factor(norm, opt.clip), learning_rate(state.step, opt)
     if opt.kind == "sgd":
@@ -716,7 +725,8 @@ def apply_gradients(state, grads, opt):
         return TrainState(params, state.m, state.v, state.step + 1), norm
     params, m, v, t = {}, {}, {}, state.step + 1
     for name, p in state.params.items():
-        params[name], m[name], v[name] = adam_tensor(p, grads[name], state.m[name], state.v[name], lr, k, opt, t)
+        new, m[name], v[name] = adam_update(flat(p), flat(grads[name]), state.m[name], state.v[name], lr, k, opt, t)
+        params[name] = shaped(new, p)
     return TrainState(params, m, v, t), norm
 
 
