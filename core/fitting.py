@@ -7,23 +7,19 @@ A piecewise-linear function on the real line is a sum of elbows:
 c and s₀ give the line it starts on; at each elbow position eᵢ the slope
 changes by sᵢ (ReLU(x − e) is 0 before e and x − e after it). Given the
 elbow positions, f is linear in (c, s₀, s₁, …, sₙ), so the best ones for a
-target sampled on a grid come from linear least squares.
+target sampled on a grid come from linear least squares. The same curves
+are the broken lines with corners at the elbows, and in that form
+(fit_broken_line) the least squares take one pass over the grid.
 """
 
 import math
 
 from .activations import relu
-from .linalg import dot, norm, scale
 
 
 def elbow_curve(x, c, s0, elbows, slopes):
     """La curva a gomiti f(x) = c + s₀·x + Σ sᵢ·ReLU(x − eᵢ)."""
     return c + s0 * x + math.fsum(s * relu(x - e) for e, s in zip(elbows, slopes, strict=True))
-
-
-def evaluate(xs, c, s0, elbows, slopes):
-    """La curva a gomiti calcolata in ogni x di una griglia."""
-    return [elbow_curve(x, c, s0, elbows, slopes) for x in xs]
 
 
 def from_points(points):
@@ -66,42 +62,6 @@ def mse(ys, targets):
     return math.sumprod(gaps, gaps) / len(ys)  # Σ gap², in C with extended precision
 
 
-def design_columns(xs, elbows):
-    """The columns of the design matrix A for the elbow curve on the grid xs:
-    1, x, ReLU(x − e₁), …, ReLU(x − eₙ). Then f(xs) = A·(c, s₀, s₁, …, sₙ)."""
-    return [[1.0] * len(xs), list(xs)] + [[relu(x - e) for x in xs] for e in elbows]
-
-
-def least_squares(columns, ys):
-    """β minimising |A·β − y|², where A is given by its columns (independent).
-
-    Modified Gram–Schmidt writes A = Q·R, Q with orthonormal columns and R
-    upper triangular; treating y as one more column gives z = Qᵀy (and the
-    residual), which keeps the method stable. Then R·β = z is solved from
-    the last unknown back to the first.
-    """
-    n = len(columns)
-    q, r = [], [[0.0] * n for _ in range(n)]
-    for j, column in enumerate(columns):
-        v, size = list(column), norm(column)
-        for k, qk in enumerate(q):
-            r[k][j] = rk = dot(qk, v)
-            v = [vi - rk * qi for vi, qi in zip(v, qk)]
-        r[j][j] = norm(v)
-        if size == 0 or r[j][j] <= 1e-12 * size:
-            raise ValueError(f"la colonna {j} dipende dalle precedenti: il sistema non ha una sola soluzione")
-        q.append(scale(1 / r[j][j], v))
-    z, residual = [], list(ys)
-    for qk in q:
-        t = dot(qk, residual)
-        z.append(t)
-        residual = [ri - t * qi for ri, qi in zip(residual, qk)]
-    beta = [0.0] * n
-    for i in reversed(range(n)):
-        beta[i] = (z[i] - math.fsum(r[i][k] * beta[k] for k in range(i + 1, n))) / r[i][i]
-    return beta
-
-
 def broken_line(xs, knots, heights):
     """La spezzata per i punti (nodo, altezza), letta in ogni x della griglia.
 
@@ -125,8 +85,9 @@ def fit_broken_line(xs, ys, knots):
     φⱼ₊₁ = t (t = (x − kⱼ)/(kⱼ₊₁ − kⱼ)), so the normal equations ΦᵀΦ·h = Φᵀy
     are tridiagonal: one pass over the grid writes them, one sweep down and
     one back up solve them (Thomas's algorithm). These are the broken lines
-    of elbow_curve, so the answer is the one of least_squares(design_columns),
-    but its cost grows with the grid only, not with the grid × elbows².
+    of elbow_curve, so the answer is its least-squares fit (numpy's lstsq on
+    the columns 1, x, ReLU(x − eᵢ) in tests/test_core_fitting.py), but the
+    cost grows with the grid only: a QR of those columns costs grid × elbows².
     xs sorted, inside [k₀, kₘ]; every hat must touch some x."""
     m = len(knots)
     if m < 2 or any(b <= a for a, b in zip(knots, knots[1:])):

@@ -154,8 +154,9 @@ def random_directions(n, d, rng):
     coordinates on the axes already used are Gaussian, as before; the part
     of it that sticks out of them has the length of a Gaussian vector in the
     other d − k dimensions, √χ² with d − k degrees of freedom, drawn in one
-    go (χ²ₘ = gammavariate(m/2, 2)). From the d-th on, every axis is used.
-    This is Bartlett's decomposition: the cosines have exactly the joint
+    go (χ²ₘ = gammavariate(m/2, 2)). From the d-th on, every axis is in use
+    and a direction is drawn as random_direction() draws it. This is
+    Bartlett's decomposition: the cosines have exactly the joint
     distribution of n random_direction(d) (tests/test_core_linalg.py
     compares them), from about n²/2 random numbers instead of n·d, and each
     vector has min(n, d) coordinates, so a cosine costs min(n, d) products,
@@ -164,10 +165,10 @@ def random_directions(n, d, rng):
     out = []
     while len(out) < n:
         k = len(out)
-        if k < d:
-            v = gaussian_sample(k, rng) + [math.sqrt(rng.gammavariate((d - k) / 2, 2.0))] + [0.0] * (m - k - 1)
-        else:
-            v = gaussian_sample(d, rng)
+        if k >= d:
+            out.append(random_direction(d, rng))
+            continue
+        v = gaussian_sample(k, rng) + [math.sqrt(rng.gammavariate((d - k) / 2, 2.0))] + [0.0] * (m - k - 1)
         size = norm(v)
         if size > 0:
             out.append(scale(1 / size, v))
