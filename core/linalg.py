@@ -136,8 +136,11 @@ def one_hot(i, n):
 
 
 def random_direction(d, rng):
-    """A direction drawn uniformly on the sphere in d dimensions (Gaussian
-    coordinates, normalised). rng is a random.Random, so results are seeded."""
+    """Una direzione estratta uniformemente sulla sfera in d dimensioni.
+
+    A direction drawn uniformly on the sphere in d dimensions (Gaussian
+    coordinates, normalised). rng is a random.Random, so results are seeded.
+    """
     while True:
         v = gaussian_sample(d, rng)
         n = norm(v)
