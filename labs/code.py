@@ -194,7 +194,9 @@ def italian(error):
         return CodeError(f"Divisione per zero{where}.", line)
     if isinstance(error, RecursionError):
         return CodeError(f"Troppe chiamate annidate (ricorsione senza fine?){where}.", line)
-    return CodeError(f"Il codice si è fermato{where} con {type(error).__name__}: {error}", line)
+    text = f"{error}".rstrip()
+    end = "" if text.endswith((".", "!", "?", "»")) else "."
+    return CodeError(f"Il codice si è fermato{where} con {type(error).__name__}: {text}{end}", line)
 
 
 _MODULES = {}  # (lab module, sha256 of the text) → the edited module, so moving a slider does not re-exec
