@@ -4,18 +4,21 @@
 
 1. find every lab and prerender its default state with CPython;
 2. render the pages (home, one per lab) through the Jinja templates;
-3. pack core/ + labs/ as a pure-Python wheel and list it in a copy of
-   Pyodide's pyodide-lock.json (`pyodide lockfile add-wheels`);
+3. pack core/ + labs/ as small pure-Python wheels (the base, each core module,
+   each chapter, each lab) and list them in a lockfile with Pyodide's "info"
+   (`pyodide lockfile add-wheels`): a page downloads only its lab's wheels;
 4. run mkdocs (strict) and copy the Pyodide runtime from node_modules/pyodide.
 
 Nothing is downloaded: Pyodide comes from the npm package installed by
 `npm ci`, everything else from this repository.
 """
 
+import ast
 import base64
 import hashlib
 import html
 import importlib.util
+import io
 import json
 import os
 import re
@@ -23,6 +26,8 @@ import shutil
 import subprocess
 import sys
 import time
+import tomllib
+import zipfile
 from pathlib import Path
 
 import jinja2
@@ -149,22 +154,106 @@ def bundle_editor():
          "--bundle", "--format=esm", "--minify", "--log-level=warning", f"--outfile={DOCS / EDITOR}"])
 
 
-def build_wheel():
-    # from a copy of the sources: setuptools writes build/ and *.egg-info beside
-    # them, and a stale or shared folder would leak into the wheel
-    source = WORK / "source"
-    shutil.rmtree(source, ignore_errors=True)
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for name in ("core", "labs"):
-        shutil.copytree(ROOT / name, source / name, ignore=ignore)
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy2(ROOT / name, source / name)
-    # cwd=WORK: from ROOT, `python -m build` would import this file instead of PyPA's build
-    run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(DIST), str(source)], cwd=WORK)
-    wheels = sorted(DIST.glob("*.whl"))
-    if len(wheels) != 1:
-        fail(f"attesa una wheel in {DIST}, trovate {len(wheels)}")
-    return wheels[0]
+# The labs' Python as wheels for Pyodide, so that a page downloads only what
+# its lab needs: the base (the kit, labs/__init__), the modules of core/ that
+# it imports, the lab's chapter (its __init__ and _helpers) and the lab
+# itself; the worker fetches the other labs when the reader is idle. Each wheel's Requires-Dist names the
+# wheels its imports need, which become the lockfile's "depends".
+NOT_IN_BROWSER = {"labs/__main__.py", "labs/cli.py", "labs/scaffold.py", "labs/styles.py"}  # command line, build
+
+
+def wheel_owner(module):
+    """(package, the package it sits on) for the wheel that holds a module:
+    labs.ch3.bigrammi → (laboratori-llm-ch3-bigrammi, laboratori-llm-ch3);
+    labs.ch3._comune → (laboratori-llm-ch3, laboratori-llm); core.bpe → (laboratori-llm-core-bpe,
+    laboratori-llm-core); core → (laboratori-llm-core, None); labs.kit.chart → (laboratori-llm, None)."""
+    parts = module.split(".")
+    if parts[0] == "core":  # a page gets only the maths its lab uses
+        if len(parts) == 1:
+            return f"{PACKAGE}-core", None
+        return f"{PACKAGE}-core-{parts[1]}".replace("_", "-"), f"{PACKAGE}-core"
+    if parts[0] != "labs" or len(parts) < 2 or not re.fullmatch(r"ch\w+", parts[1]):
+        return PACKAGE, None
+    chapter = f"{PACKAGE}-{parts[1]}".lower()
+    if len(parts) > 2 and not parts[2].startswith("_"):
+        return f"{chapter}-{parts[2]}".lower().replace("_", "-"), chapter
+    return chapter, PACKAGE
+
+
+def imported_modules(path, module):
+    """Every module a source file imports (relative imports resolved), at any depth in the file."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            # a relative import counts from the file's package: a package's __init__ is its own
+            parts = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+            package = parts[: len(parts) - node.level + 1] if node.level else []
+            base = ".".join(package + ([node.module] if node.module else []))
+            found.add(base)
+            found |= {f"{base}.{alias.name}" for alias in node.names}  # «from . import _comune» is a module
+    return found
+
+
+def write_wheel(name, version, files, requires):
+    """A pure-Python wheel (PEP 427) of {path in the wheel: source file}, the same bytes from the
+    same sources (fixed dates), named by its content hash (its build tag) in DIST."""
+    dist = name.replace("-", "_")
+    info = f"{dist}-{version}.dist-info"
+    entries = {arcname: source.read_bytes() for arcname, source in sorted(files.items())}
+    entries[f"{info}/METADATA"] = "".join(
+        [f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\nRequires-Python: >=3.12\n",
+         *(f"Requires-Dist: {r}\n" for r in sorted(requires))]).encode()
+    entries[f"{info}/WHEEL"] = b"Wheel-Version: 1.0\nGenerator: build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    record = [f"{arcname},sha256={base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b'=').decode()},"
+              f"{len(data)}" for arcname, data in entries.items()]
+    entries[f"{info}/RECORD"] = "\n".join([*record, f"{info}/RECORD,,", ""]).encode()
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for arcname, data in entries.items():
+            entry = zipfile.ZipInfo(arcname, date_time=(1980, 1, 1, 0, 0, 0))
+            entry.external_attr = 0o644 << 16
+            archive.writestr(entry, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+    data = buffer.getvalue()
+    wheel = DIST / f"{dist}-{version}-0{hashlib.sha256(data).hexdigest()[:12]}-py3-none-any.whl"
+    wheel.write_bytes(data)
+    return wheel
+
+
+def build_wheels():
+    """[wheel], {lab module: its package}: the base, one wheel per chapter, one per lab."""
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    groups, parents = {}, {}  # package → {path in the wheel: source file}, package → the one it sits on
+    for path in sorted([*(ROOT / "core").rglob("*.py"), *(ROOT / "labs").rglob("*.py")]):
+        arcname = path.relative_to(ROOT).as_posix()
+        if arcname not in NOT_IN_BROWSER and "__pycache__" not in arcname:
+            name, parents[name] = wheel_owner(module_of(arcname))
+            groups.setdefault(name, {})[arcname] = path
+    DIST.mkdir(parents=True, exist_ok=True)
+    wheels, modules, requires = [], {}, {}
+    for name, files in groups.items():
+        needed = {wheel_owner(m)[0] for arcname, path in files.items()
+                  for m in imported_modules(path, module_of(arcname)) if m.split(".")[0] in ("core", "labs")}
+        requires[name] = (needed | {parents[name]}) - {name, None}
+        wheels.append(write_wheel(name, version, files, requires[name]))
+        if parents[name] not in (PACKAGE, f"{PACKAGE}-core", None):  # a lab's own wheel
+            modules |= {module_of(arcname): name for arcname in files}
+    for name in requires:  # Pyodide's loadPackage would wait for ever on a cycle
+        path, todo = [], [(name, [name])]
+        while todo:
+            current, path = todo.pop()
+            for other in requires[current]:
+                if other == name:
+                    fail(f"le wheel dipendono l'una dall'altra in cerchio: {' → '.join([*path, name])}")
+                if other not in path:
+                    todo.append((other, [*path, other]))
+    return wheels, modules
+
+
+def module_of(arcname):
+    """core/bpe.py → core.bpe; labs/ch1/__init__.py → labs.ch1."""
+    return arcname.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
 
 
 def pyodide_cli():
@@ -172,17 +261,33 @@ def pyodide_cli():
     return str(cli) if cli.exists() else shutil.which("pyodide") or fail("manca il comando 'pyodide' (pyodide-build)")
 
 
-def write_lockfile(wheel, target):
-    """A lockfile that lists only what the site serves: our wheel, so the page
-    can loadPackage() it. Pyodide's own catalogue (119 kB) stays out: the labs
+def write_lockfile(wheels, modules, target):
+    """A lockfile that lists only what the site serves: our wheels, so the page
+    can loadPackage() them. Pyodide's own catalogue (119 kB) stays out: the labs
     use the standard library only, which python_stdlib.zip holds whole; its
-    "info" (Python version, ABI) is kept, as Pyodide checks it."""
+    "info" (Python version, ABI) is kept, as Pyodide checks it. Under "tool",
+    which package holds each lab module, for the worker."""
     catalogue = json.loads((PYODIDE / "pyodide-lock.json").read_text(encoding="utf-8"))
     empty = target.with_name("pyodide-lock.empty.json")
     empty.write_text(json.dumps({**catalogue, "packages": {}}), encoding="utf-8")
     run([pyodide_cli(), "lockfile", "add-wheels", "--input", str(empty),
-         "--output", str(target), "--base-path", str(wheel.parent), str(wheel)])
+         "--output", str(target), "--base-path", str(DIST), *map(str, wheels)])
     empty.unlink()
+    lock = json.loads(target.read_text(encoding="utf-8"))
+    lock.setdefault("tool", {})[PACKAGE] = {"modules": modules}
+    target.write_text(json.dumps(lock, separators=(",", ":")), encoding="utf-8")
+    return lock
+
+
+def download_size(lock, package):
+    """Bytes a page downloads for a package of ours: its wheel and those it depends on."""
+    seen, todo = set(), [package]
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo += lock["packages"][name]["depends"]
+    return sum((DIST / lock["packages"][name]["file_name"]).stat().st_size for name in seen)
 
 
 def write_pages(env, download_bytes):
@@ -198,7 +303,7 @@ def write_pages(env, download_bytes):
         page = DOCS / lab.chapter.slug / f"{lab.id}.md"
         page.parent.mkdir(parents=True, exist_ok=True)
         page.write_text(env.get_template("lab.md.j2").render(
-            lab=lab, result=prerender(lab), code=code_panel(lab), package=PACKAGE, download_bytes=download_bytes), encoding="utf-8")
+            lab=lab, result=prerender(lab), code=code_panel(lab), package=PACKAGE, download_bytes=download_bytes[lab.id]), encoding="utf-8")
     (DOCS / "index.md").write_text(env.get_template("index.md.j2").render(chapters=chapters.items()), encoding="utf-8")
     nav = [{"Tutti i laboratori": "index.md"}]
     for chapter, chapter_labs in chapters.items():
@@ -211,14 +316,6 @@ def write_pages(env, download_bytes):
 
 def content_hash(path):
     return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
-
-
-def content_named_wheel(wheel):
-    """The wheel with its content hash as build tag (laboratori_llm-0.1.0-0<hash>-py3-none-any.whl):
-    each build's wheel has its own URL, so a host's ordinary caching can never
-    pair an old wheel with a new lockfile."""
-    name, version, *tags = wheel.stem.split("-")
-    return wheel.rename(wheel.with_name("-".join([name, version, f"0{content_hash(wheel)}", *tags]) + ".whl"))
 
 
 def content_named_lockfile(lockfile):
@@ -367,11 +464,12 @@ def main():
     shutil.rmtree(DIST, ignore_errors=True)
     DOCS.mkdir(parents=True)  # also makes WORK
 
-    wheel = content_named_wheel(build_wheel())
+    wheels, modules = build_wheels()
     lockfile = DIST / "pyodide-lock.json"
-    write_lockfile(wheel, lockfile)
+    lock = write_lockfile(wheels, modules, lockfile)
     lockfile = content_named_lockfile(lockfile)
-    download_bytes = sum((PYODIDE / f).stat().st_size for f in FETCHED) + wheel.stat().st_size
+    runtime_bytes = sum((PYODIDE / f).stat().st_size for f in FETCHED)
+    download_bytes = {lab.id: runtime_bytes + download_size(lock, modules[lab.module.__name__]) for lab in labs.all_labs()}
 
     env = templates()
     env.globals["lockfile"] = lockfile.name
@@ -386,7 +484,8 @@ def main():
     runtime.mkdir()
     for name in PYODIDE_FILES:
         shutil.copy2(PYODIDE / name, runtime / name)
-    shutil.copy2(wheel, runtime / wheel.name)
+    for wheel in wheels:
+        shutil.copy2(wheel, runtime / wheel.name)
     shutil.copy2(lockfile, runtime / lockfile.name)
     secure_pages()
     build, count, size = write_service_worker()

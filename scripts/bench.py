@@ -172,8 +172,12 @@ def our_files(lab):
     runtime = SITE / "pyodide"
     lockfile = runtime / re.search(r'data-lockfile="([^"]+)"', text).group(1)
     files.add(lockfile)
-    packages = json.loads(lockfile.read_text(encoding="utf-8"))["packages"]
-    wanted = [re.search(r'data-package="([^"]+)"', text).group(1)]
+    lock = json.loads(lockfile.read_text(encoding="utf-8"))
+    packages = lock["packages"]
+    module = re.search(r'data-module="([^"]+)"', text).group(1)
+    # the lab's own wheel (on its chapter's and the base's), as the worker asks for it
+    wanted = [lock.get("tool", {}).get("laboratori-llm", {}).get("modules", {}).get(module)
+              or re.search(r'data-package="([^"]+)"', text).group(1)]
     seen = set()
     while wanted:
         name = wanted.pop()

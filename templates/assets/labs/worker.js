@@ -1,5 +1,6 @@
 // The Python side of every lab: one Pyodide per tab, started once.
-// Messages in:  {type: "init", indexURL, package, lockfile, module, stallSeconds, revalidate} · {type: "render", id, lab, module, params}
+// Messages in:  {type: "init", indexURL, package (the base wheel's), lockfile, module, stallSeconds, revalidate}
+//               {type: "render", id, lab, module, params}
 // Messages out: {type: "progress", loaded} · {type: "phase", phase: "download" | "python" | "labs"}
 //               {type: "ready"} · {type: "failed", error (Italian), detail?}
 //               {type: "result", id, ok, html?, error?, params, controls?, timeline?, summary?}
@@ -120,8 +121,16 @@ function importWhenIdle() {
   clearTimeout(idleTimer);
   if (!pending.length) return;
   idleTimer = setTimeout(() => {
-    load(pending.shift());
-    importWhenIdle();
+    const module = pending.shift();
+    queued(async () => {
+      try {
+        await install(module);
+        load(module);
+      } catch (error) {
+        console.warn(`${module}:`, error.message); // imported again when a page asks for it
+      }
+      importWhenIdle();
+    });
   }, 800);
 }
 
@@ -148,21 +157,41 @@ function imported(url) {
   return Promise.race([module, stalled]).finally(() => clearTimeout(timer));
 }
 
-async function init({ indexURL, package: name, lockfile, module, stallSeconds: seconds, revalidate: again }) {
+// Each lab module has its own small wheel (on its chapter's and on the base
+// one, core/ and the kit): the lockfile says which, under "tool". A lab whose
+// wheel is not installed yet (instant navigation, the idle imports) has it
+// loaded first.
+let packages = {};
+class DownloadError extends Error {}
+async function install(module) {
+  const name = packages[module];
+  if (!name || name in pyodide.loadedPackages) return;
+  await pyodide.loadPackage(name, { messageCallback: () => {}, errorCallback: () => {} });
+  if (!(name in pyodide.loadedPackages)) {
+    throw new DownloadError(`Il codice di questo laboratorio (${name}) non si è scaricato: controlla la connessione e ricarica la pagina.`);
+  }
+}
+
+async function init({ indexURL, package: base, lockfile, module, stallSeconds: seconds, revalidate: again }) {
   stallSeconds = seconds || stallSeconds;
   revalidate = Boolean(again);
   lastByte = performance.now();
   try {
     phase("download");
-    // both modules at once; the labs' package is downloaded while the runtime
-    // compiles and Python starts (loadPyodide's «packages»), not after it
+    // both modules and the lockfile at once; the lab's wheels are downloaded while the
+    // runtime compiles and Python starts (loadPyodide's «packages»), not after it
     const runtime = imported(new URL("pyodide.asm.mjs", indexURL).href);
     runtime.catch(() => {}); // said by failed(); awaited below
+    const lock = fetch(new URL(lockfile || "pyodide-lock.json", indexURL).href).then((response) => response.json());
+    lock.catch(() => {});
     const { loadPyodide } = await imported(new URL("pyodide.mjs", indexURL).href);
-    pyodide = await loadPyodide({ indexURL, lockFileURL: new URL(lockfile || "pyodide-lock.json", indexURL).href,
-                                  createPyodideModule: (await runtime).default, packages: [name] });
+    const lockFileContents = await lock;
+    packages = lockFileContents.tool?.[base]?.modules || {};
+    const first = packages[module] || base;
+    pyodide = await loadPyodide({ indexURL, lockFileContents, packageBaseUrl: indexURL,
+                                  createPyodideModule: (await runtime).default, packages: [first] });
     phase("labs");
-    if (!(name in pyodide.loadedPackages)) throw new Error(`${name} not loaded`); // failed() has said why
+    if (!(first in pyodide.loadedPackages)) throw new Error(`${first} not loaded`); // failed() has said why
     render = pyodide.runPython("import labs; labs.render_json");
     load = pyodide.runPython("labs.load");
     renderEdited = pyodide.runPython("labs.render_edited_json");
@@ -171,10 +200,7 @@ async function init({ indexURL, package: name, lockfile, module, stallSeconds: s
     // first change then costs what every later one costs
     if (module) pyodide.runPython(`labs.render(labs.load(${JSON.stringify(module)}).id, {})`);
     self.postMessage({ type: "ready" });
-    pending = pyodide.runPython(`
-import pkgutil, labs
-[f"labs.{c.name}.{m.name}" for c in pkgutil.iter_modules(labs.__path__) if c.name.startswith("ch")
- for m in pkgutil.iter_modules([f"{labs.__path__[0]}/{c.name}"]) if not m.name.startswith("_")]`).toJs();
+    pending = Object.keys(packages).filter((other) => other !== module);
     importWhenIdle();
   } catch (error) {
     failed("Python non è partito per un errore inatteso durante l'avvio. Premi «Riprova»; se si ripete, ricarica la pagina", error);
@@ -190,13 +216,22 @@ function answer(data) {
   throw new Error(`messaggio sconosciuto: ${data.type}`);
 }
 
+// One message at a time, in order: a lab's wheel may have to be loaded first.
+let queue = Promise.resolve();
+const queued = (task) => (queue = queue.then(task));
+
 self.onmessage = ({ data }) => {
   if (data.type === "init") return init(data);
-  try {
-    self.postMessage({ type: "result", id: data.id, ...answer(data) });
-  } catch (error) {
-    self.postMessage({ type: "result", id: data.id, ok: false, params: data.params,
-                       error: `Errore inatteso in Python: ${error && error.message || error}` });
-  }
-  importWhenIdle();
+  clearTimeout(idleTimer);
+  queued(async () => {
+    try {
+      if (data.module) await install(data.module);
+      self.postMessage({ type: "result", id: data.id, ...answer(data) });
+    } catch (error) {
+      self.postMessage({ type: "result", id: data.id, ok: false, params: data.params,
+                         error: error instanceof DownloadError ? error.message
+                           : `Errore inatteso in Python: ${error && error.message || error}` });
+    }
+    importWhenIdle();
+  });
 };
