@@ -19,7 +19,7 @@ numbers, as any other matrix. Nothing is drawn twice: the page stays light.
 import math
 import re
 
-from .html import Html, num, tag
+from .html import Html, attrs_html, escape, num, tag
 from .svg import counted, described, description_text, quoted
 
 HEAT_LEVELS = 4
@@ -83,12 +83,14 @@ def _corners(i, j, n_rows, n_cols):
     return parts
 
 
-def numbers_width(rows, row_labels, col_labels, digits, trim):
+def numbers_width(rows, row_labels, col_labels, digits, trim, texts=None):
     """Roughly how many px the table of numbers needs (labs.css: cells in
-    0.75rem text, names in 0.65rem, at the site's 20 px rem)."""
+    0.75rem text, names in 0.65rem, at the site's 20 px rem). texts: the
+    cells as cell_text() writes them, if already known."""
     n_cols = max((len(r) for r in rows), default=0)
-    widest = [max([len(str(cell_text(r[j], digits, trim))) for r in rows if j < len(r)] or [0])
-              for j in range(n_cols)]
+    if texts is None:
+        texts = [[cell_text(v, digits, trim) for v in r] for r in rows]
+    widest = [max([len(str(r[j])) for r in texts if j < len(r)] or [0]) for j in range(n_cols)]
     names = [len(str(col_labels[j])) if col_labels and j < len(col_labels) else 0 for j in range(n_cols)]
     cells = sum(max(33, 8.4 * w + 18, 7.3 * c + 16) for w, c in zip(widest, names))
     side = 7.3 * max((len(str(r)) for r in row_labels or ()), default=0) + 16 if row_labels else 0
@@ -195,7 +197,8 @@ def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=
     n_cols = max((len(r) for r in rows), default=0)
     hl_rows, hl_cols, hl_cells = set(highlight_rows), set(highlight_cols), {tuple(c) for c in highlight_cells}
     mute_rows, mute_cols = set(muted_rows), set(muted_cols)
-    needed = numbers_width(rows, row_labels, col_labels, digits, trim)
+    texts = [[cell_text(v, digits, trim) for v in r] for r in rows]
+    needed = numbers_width(rows, row_labels, col_labels, digits, trim, texts)
     big = needed > PHONE
     if big and heat is False:
         heat = True
@@ -210,19 +213,38 @@ def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=
             for j in range(n_cols))))
 
     body_rows = []
+    # one string per cell, written here rather than through tag(): a view draws hundreds of cells per step
+    col_names = [_plain(col_labels[j]) if col_labels and j < len(col_labels) else f"colonna {j + 1}"
+                 for j in range(n_cols)] if big else None
+    col_class = [" is-col" if j in hl_cols else "" for j in range(n_cols)]
+    col_muted = [j in mute_cols for j in range(n_cols)]
+    last_row, last_col = n_rows - 1, n_cols - 1
     for i, row in enumerate(rows):
         cells = []
         if row_labels is not None:
             cells.append(tag("th", row_labels[i] if i < len(row_labels) else "", scope="row",
                              class_="lab-mx-row" + (" is-hl" if i in hl_rows else "")))
+        row_name = (_plain(row_labels[i]) if row_labels and i < len(row_labels) else f"riga {i + 1}") if big else None
+        row_class = " is-row" if i in hl_rows else ""
+        row_muted = i in mute_rows
+        first = " mx-l mx-tl mx-bl" if i == 0 == last_row else (
+            " mx-l mx-tl" if i == 0 else " mx-l mx-bl" if i == last_row else " mx-l")
+        final = " mx-r mx-tr mx-br" if i == 0 == last_row else (
+            " mx-r mx-tr" if i == 0 else " mx-r mx-br" if i == last_row else " mx-r")
+        width = len(row)
         for j in range(n_cols):
-            value = row[j] if j < len(row) else None
-            classes = ["lab-mx-cell", *_corners(i, j, n_rows, n_cols)]
-            classes += ["is-row"] * (i in hl_rows) + ["is-col"] * (j in hl_cols)
-            classes += ["is-hl"] * ((i, j) in hl_cells) + ["is-muted"] * (i in mute_rows or j in mute_cols)
+            value = row[j] if j < width else None
+            classes = "lab-mx-cell" + (first if j == 0 else "") + (final if j == last_col else "")
+            classes += row_class + col_class[j]
+            if hl_cells and (i, j) in hl_cells:
+                classes += " is-hl"
+            if row_muted or col_muted[j]:
+                classes += " is-muted"
             if heat is not False:
-                classes.append(heat_class(value, scale) or "")
-            attrs = {"tabindex": "-1"} if big else {}  # a tap on a cell of the picture writes its value
+                level = heat_class(value, scale)
+                if level:
+                    classes += " " + level
+            shown = texts[i][j] if j < width else ""
             target = clickable(i, j) if clickable else None
             if target:
                 data_set, aria = target if isinstance(target, tuple) else (target, None)
@@ -235,17 +257,16 @@ def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=
                         where = where[1:]
                     aria = "Seleziona " + ", ".join(str(w) for w in where)
                 # the name holds the number the cell shows (what a voice-control user says), then what it does
-                shown = cell_text(value, digits, trim)
-                attrs = {"data_set": data_set, "tabindex": "0", "role": "button",
-                         "aria_label": f"{shown}: {aria}" if shown else aria}
-                classes.append("is-clickable")
-            shown = cell_text(value, digits, trim)
+                extra = attrs_html({"data_set": data_set, "tabindex": "0", "role": "button",
+                                    "aria_label": f"{shown}: {aria}" if shown else aria})
+                classes += " is-clickable"
+            else:
+                extra = ' tabindex="-1"' if big else ""  # a tap on a cell of the picture writes its value
             if big:
-                where = [_plain(row_labels[i]) if row_labels and i < len(row_labels) else f"riga {i + 1}",
-                         _plain(col_labels[j]) if col_labels and j < len(col_labels) else f"colonna {j + 1}"]
-                attrs["data_tip"] = f"{where[0]} · {where[1]}: {_plain(shown) or 'vuota'}"
-            cells.append(tag("td", shown, class_=" ".join(c for c in classes if c), data_i=i, data_j=j, **attrs))
-        body_rows.append(tag("tr", *cells))
+                extra += f' data-tip="{escape(f"{row_name} · {col_names[j]}: {_plain(shown) or 'vuota'}")}"'
+            text = shown if isinstance(shown, Html) else escape(str(shown))
+            cells.append(f'<td class="{classes}" data-i="{i}" data-j="{j}"{extra}>{text}</td>')
+        body_rows.append(Html(f"<tr>{''.join(cells)}</tr>"))
 
     if shape is True:
         shape_text = shape_label(n_rows, n_cols)
