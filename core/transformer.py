@@ -26,6 +26,18 @@ the parameters. There is no scalar autograd graph (core.autograd): one
 Python object per multiplication would make a step take seconds, where
 rows multiplied by math.sumprod, whose loop runs in C, take milliseconds.
 
+Speed, with every number unchanged. In Pyodide (the reader's browser)
+sumprod costs about 0.06 µs per product, most of it the fused multiply-add
+that keeps its sum exact, which WebAssembly has to emulate; so a step costs
+about as much as its products, and the products are what is saved:
+- ReLU leaves about half of the hidden units at exactly 0, and the four
+  products of the feed-forward that pass through them skip them
+  (times_active). The terms left out are exact zeros and sumprod adds the
+  others in the same order: the same number to the last bit.
+- map(sumprod, …) runs the loop over the cells in C, the columns of a
+  matrix are taken once per product (zip, in C), all the heads of a row of
+  attention are computed in one map, Adam runs on each tensor as one list.
+
 Parameters are a dict name → matrix (list of rows) or vector (list), so a
 view can show any of them next to its gradient. Training is Adam (or plain
 SGD) with a warm-up + cosine learning rate (core.schedules) and clipping
@@ -53,8 +65,11 @@ GELU_C, GELU_A = math.sqrt(2 / math.pi), 0.044715   # GELU's tanh form, as in GP
 
 @dataclass(frozen=True)
 class TransformerConfig:
-    """The shape of the model. d_model must split evenly into n_heads heads
-    (and, with RoPE, each head into pairs of dimensions)."""
+    """La forma del modello: dimensioni, teste, blocchi, contesto, attivazione, posizioni, testa di uscita.
+
+    d_model must split evenly into n_heads heads (and, with RoPE, each head
+    into pairs of dimensions).
+    """
     vocab_size: int
     d_model: int = 16
     n_heads: int = 2
@@ -90,7 +105,7 @@ class TransformerConfig:
 # --- parameters --------------------------------------------------------------
 
 def param_shapes(config):
-    """name → shape, in a fixed order: (rows, columns) for a matrix, (n,) for a vector."""
+    """La forma di ogni parametro per nome, in un ordine fisso: (righe, colonne) o (n,)."""
     d, f, V = config.d_model, config.d_ffn, config.vocab_size
     shapes = {"tok_emb": (V, d)}
     if config.positions == "learned":
@@ -110,14 +125,16 @@ PARTS = {"tok_emb": "token_embedding", "pos_emb": "position_embedding", "W_q": "
 
 
 def part_of(name):
-    """The part of the model a parameter belongs to: "block1.W_k" → "attention"."""
+    """La parte del modello a cui appartiene un parametro: "block1.W_k" → "attention"."""
     leaf = name.split(".")[-1]
     return "norms" if leaf.startswith("norm") else PARTS[leaf]
 
 
 def param_count(config):
-    """How many numbers each part of the model holds, and the total.
-    A tied head adds nothing: it reuses the token embedding."""
+    """Quanti numeri ha ogni parte del modello, e il totale.
+
+    A tied head adds nothing: it reuses the token embedding.
+    """
     counts = dict.fromkeys(["token_embedding", "position_embedding", "attention", "feed_forward", "norms",
                             "head"], 0)
     for name, shape in param_shapes(config).items():
@@ -127,10 +144,12 @@ def param_count(config):
 
 
 def init_params(config):
-    """Seeded initial weights: gains of RMSNorm at 1; every other entry drawn
-    from N(0, INIT_STD²), except W_o and W_2 — the two that write into the
-    residual stream — which are shrunk by 1/√(2·n_layers) so that the stream
-    does not grow with depth."""
+    """I pesi iniziali dal seme: i guadagni della RMSNorm a 1, gli altri numeri piccoli e a caso.
+
+    Every other entry is drawn from N(0, INIT_STD²), except W_o and W_2 — the
+    two that write into the residual stream — which are shrunk by
+    1/√(2·n_layers) so that the stream does not grow with depth.
+    """
     rng = seeded_rng(config.seed)
     params = {}
     for name, shape in param_shapes(config).items():
@@ -267,7 +286,7 @@ def causal_weights(q, k):
 
 
 def head_slices(M, rows, config):
-    """Le righe rows di una matrice N × d tagliate testa per testa: una lista di T righe per testa."""
+    """Le righe `rows` di una matrice N × d tagliate testa per testa: T righe per ogni testa."""
     dh = config.d_head
     return [[M[n][h * dh:(h + 1) * dh] for n in rows] for h in range(config.n_heads)]
 
@@ -537,10 +556,12 @@ def loss_and_grads(params, config, inputs, targets):
 # --- looking inside ------------------------------------------------------------
 
 def trace(params, config, ids):
-    """Every intermediate of one sequence, as JSON-able lists indexed by
-    position: what a view needs to follow a token through the blocks or to
-    draw the attention maps (layers[ℓ]["attention"][h] is T × T). Q and K
-    are after RoPE; heads_out is [o¹ | o² | …], before W_o."""
+    """Ogni passaggio intermedio di una sequenza, posizione per posizione, in liste pronte per JSON.
+
+    What a view needs to follow a token through the blocks or to draw the
+    attention maps (layers[ℓ]["attention"][h] is T × T). Q and K are after
+    RoPE; heads_out is [o¹ | o² | …], before W_o.
+    """
     cache = transformer_forward(params, config, [ids])
     shown = ("input", "normed_attn", "Q", "K", "V", "heads_out", "attn_out", "after_attn", "normed_ffn",
              "hidden", "active", "ffn_out", "output")
@@ -552,13 +573,16 @@ def trace(params, config, ids):
 
 
 def token_trip(params, config, ids, position):
-    """One token's trip through the model: every intermediate of the row of
-    the token at `position` in the sequence ids, read from transformer_forward
-    (the trip is the forward itself, not a second model). RMSNorm is told in
-    its three moves: the mean of the squares, x̂ = x/√(mean + ε), gain ⊙ x̂.
-    Attention is the one place where other rows come in: per head, the query
-    of this token, the keys and values of positions 0 … position, the scores
-    qᵢ·kⱼ/√d_head and their softmax."""
+    """Il giro di un token nel modello: ogni passaggio della sua riga, letto dal forward.
+
+    Every intermediate of the row of the token at `position` in the sequence
+    ids, read from transformer_forward (the trip is the forward itself, not a
+    second model). RMSNorm is told in its three moves: the mean of the
+    squares, x̂ = x/√(mean + ε), gain ⊙ x̂. Attention is the one place where
+    other rows come in: per head, the query of this token, the keys and
+    values of positions 0 … position, the scores qᵢ·kⱼ/√d_head and their
+    softmax.
+    """
     if not 0 <= position < len(ids):
         raise IndexError(f"posizione {position} fuori dalla sequenza (0…{len(ids) - 1})")
     cache = transformer_forward(params, config, [ids])
@@ -598,19 +622,23 @@ def token_trip(params, config, ids, position):
 
 
 def grad_norm(grads):
-    """‖g‖ = √(Σ g²) over every entry of every tensor: the global gradient norm."""
+    """La norma globale del gradiente ‖g‖ = √(Σ g²), su ogni numero di ogni tensore."""
     return math.sqrt(sum(squared_norm(g) for g in grads.values()))
 
 
 def squared_norm(tensor):
+    """La somma dei quadrati dei numeri di un tensore (vettore o matrice)."""
     rows = tensor if isinstance(tensor[0], list) else [tensor]
     return sum(sumprod(r, r) for r in rows)
 
 
 def layer_grad_norms(grads):
-    """The gradient norm of each layer: "embedding" (token and position
-    embeddings; a tied head's share is in the token embedding's gradient),
-    "block0", "block1", …, and "final" (last norm and untied head)."""
+    """La norma del gradiente di ogni strato: embedding, blocchi, parte finale.
+
+    "embedding" (token and position embeddings; a tied head's share is in the
+    token embedding's gradient), "block0", "block1", …, and "final" (last
+    norm and untied head).
+    """
     sums = {}
     for name, g in grads.items():
         group = name.split(".")[0] if name.startswith("block") else (
@@ -623,8 +651,11 @@ def layer_grad_norms(grads):
 
 @dataclass(frozen=True)
 class OptimizerConfig:
-    """Adam (or plain SGD) with warm-up + cosine learning rate and clipping of
-    the global gradient norm at clip (None: no clipping)."""
+    """Le scelte dell'ottimizzatore: Adam o SGD, learning rate con warm-up e coseno, clipping.
+
+    Adam (or plain SGD) with warm-up + cosine learning rate and clipping of
+    the global gradient norm at clip (None: no clipping).
+    """
     kind: str = "adam"            # "adam" | "sgd"
     lr: float = 1e-2
     warmup: int = 10
@@ -731,9 +762,12 @@ def apply_gradients(state, grads, opt):
 
 
 def train_step(state, batch, config, opt):
-    """One step on batch = (inputs, targets): forward, backward, update.
-    Returns the new state and what the step measured: the batch loss (before
-    the update), the learning rate, the gradient norm before clipping."""
+    """Un passo di training su un batch: forward, backward e aggiornamento dei pesi.
+
+    batch = (inputs, targets). Returns the new state and what the step
+    measured: the batch loss (before the update), the learning rate, the
+    gradient norm before clipping.
+    """
     inputs, targets = batch
     value, grads = loss_and_grads(state.params, config, inputs, targets)
     new_state, norm = apply_gradients(state, grads, opt)
@@ -741,9 +775,11 @@ def train_step(state, batch, config, opt):
 
 
 def sample_batch(ids, config, batch_size, rng):
-    """batch_size windows of context + 1 consecutive tokens at random starts
-    in ids: inputs are the first context tokens, targets the same shifted by
-    one (each token's next)."""
+    """Un batch di finestre di context + 1 token consecutivi, da posizioni a caso del testo.
+
+    inputs are the first context tokens, targets the same shifted by one
+    (each token's next).
+    """
     if len(ids) <= config.context:
         raise ValueError(f"il testo deve avere più di {config.context} token")
     starts = [rng.randrange(len(ids) - config.context) for _ in range(batch_size)]
@@ -751,17 +787,22 @@ def sample_batch(ids, config, batch_size, rng):
 
 
 def batch_for_step(ids, config, batch_size, seed, step):
-    """The batch of a given step, drawn with its own random.Random: any step
-    can be recomputed from a saved state without replaying the ones before."""
+    """Il batch di un passo dato, estratto con un suo generatore casuale.
+
+    Any step can be recomputed from a saved state without replaying the ones
+    before.
+    """
     return sample_batch(ids, config, batch_size, seeded_rng(seed * 1_000_003 + step))
 
 
 def text_windows(ids, context, limit=None):
-    """ids cut into consecutive windows of up to context + 1 tokens, each
-    starting on the last token of the one before: every pair (ids[n],
-    ids[n+1]) is predicted in exactly one window, as in a training window
-    (the first token of a window is read with no context before it). With
-    limit, at most that many windows, evenly spaced along the text."""
+    """Il testo tagliato in finestre consecutive di al massimo context + 1 token.
+
+    Each window starts on the last token of the one before: every pair
+    (ids[n], ids[n+1]) is predicted in exactly one window, as in a training
+    window (the first token of a window is read with no context before it).
+    With limit, at most that many windows, evenly spaced along the text.
+    """
     starts = list(range(0, len(ids) - 1, context))
     if limit is not None and len(starts) > limit:
         starts = [starts[round(k * (len(starts) - 1) / (limit - 1))] for k in range(limit)] if limit > 1 else starts[:1]
@@ -769,9 +810,11 @@ def text_windows(ids, context, limit=None):
 
 
 def text_loss(params, config, ids, limit=None):
-    """The mean loss per predicted token over a text (a list of IDs), read in
-    the windows of text_windows: what the model pays on the whole text, not
-    on one batch. Windows of the same length go through the model together."""
+    """La loss media per token previsto su un intero testo, letto nelle finestre di text_windows.
+
+    What the model pays on the whole text, not on one batch. Windows of the
+    same length go through the model together.
+    """
     by_length = {}
     for inputs, targets in text_windows(ids, config.context, limit):
         by_length.setdefault(len(inputs), []).append((inputs, targets))
@@ -789,8 +832,11 @@ def text_loss(params, config, ids, limit=None):
 # --- generation ----------------------------------------------------------------
 
 def next_token(logits, temperature, rng):
-    """Temperature 0: the most likely ID (the lowest on a tie). Otherwise one
-    ID drawn with the probabilities softmax(z/T), from rng."""
+    """Il prossimo ID: il più probabile a temperatura 0, altrimenti estratto da softmax(z/T).
+
+    Temperature 0: the most likely ID (the lowest on a tie). Otherwise one ID
+    drawn with the probabilities softmax(z/T), from rng.
+    """
     if temperature == 0:
         return max(range(len(logits)), key=logits.__getitem__)
     u, total = rng.random(), 0.0
@@ -803,8 +849,10 @@ def next_token(logits, temperature, rng):
 
 
 def transformer_generate(params, config, prompt_ids, n, temperature=0.0, rng=None):
-    """n new IDs after prompt_ids, each chosen from the logits of the last
-    position, reading at most the last context tokens. Returns only the new IDs."""
+    """Gli n nuovi ID dopo il prompt, ognuno scelto dai logit dell'ultima posizione.
+
+    Reads at most the last context tokens. Returns only the new IDs.
+    """
     if not prompt_ids:
         raise ValueError("serve almeno un token di partenza")
     if temperature > 0 and rng is None:

@@ -1,6 +1,6 @@
 """Time one training step of core.transformer (forward + backward + Adam), in CPython and in Chromium.
 
-    python scripts/bench_transformer.py [--steps 50] [--vocab 30] [--batch 8] [--wall] [--lab] [--browser]
+    python scripts/bench_transformer.py [--steps 50] [--vocab 30] [--batch 4] [--wall] [--lab] [--browser]
 
 CPython: for a model of the lab's shape (vocabulary --vocab, d = 16,
 2 heads, context 8, batch --batch) with 1 and 2 blocks and each variant of
@@ -100,6 +100,11 @@ def lab_avanti_ms(steps):
     return times
 
 
+def load():
+    """The machine's load average over the last minute, and its cores: wall-clock times in the browser count it."""
+    return f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+
+
 def summary(times):
     ordered = sorted(times)
     return {"median": statistics.median(times), "p95": ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))],
@@ -115,7 +120,7 @@ def show(label, s, budget=None):
 def cpython_table(args):
     opt = tr.OptimizerConfig()
     print(f"CPython {sys.version.split()[0]}, empty loop of 10⁶ turns: {min(empty_loop_ms() for _ in range(3)):.1f} ms"
-          f" · {'wall' if args.wall else 'CPU'} time · {args.steps} steps")
+          f" · {'wall' if args.wall else 'CPU'} time · {args.steps} steps · load average {load()}")
     print(f"vocab {args.vocab}, batch {args.batch}")
     print(f"{'blocks':>6}  {'variant':<16} {'params':>7}  {'median ms':>9}  {'best ms':>7}")
     for layers in (1, 2):
@@ -209,7 +214,7 @@ def browser_numbers(args):
     try:
         with sync_playwright() as p:
             browser = launch(p)
-            print(f"Chromium {browser.version}, site {site}")
+            print(f"Chromium {browser.version}, site {site}, load average {load()}")
             context = browser.new_context(bypass_csp=True)
             page = context.new_page()
             page.goto(base + "404.html")
@@ -239,7 +244,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=50)
     parser.add_argument("--vocab", type=int, default=30)
-    parser.add_argument("--batch", type=int, default=8)
+    parser.add_argument("--batch", type=int, default=4)
     parser.add_argument("--wall", action="store_true", help="wall-clock time instead of CPU time")
     parser.add_argument("--lab", action="store_true", help="the lab's losses and greedy text at its defaults")
     parser.add_argument("--browser", action="store_true", help="also in Pyodide inside Chromium (needs a built site)")

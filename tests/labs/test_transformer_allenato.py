@@ -54,8 +54,8 @@ def test_seed_figures_of_the_default_run(capsys):
             e = ev[step]
             print(f"  {step:>5}: {e['train']:.3f} {e['held']:.3f} | {e['bigram_train']:.3f} {e['bigram_held']:.3f}")
         print(f"  il meglio di un bigramma: {s['bigram_best']:.3f}; pesi: {s['counts']['total']}")
-    expected = {0: (3.396, 3.491, 3.328, 3.303), 100: (1.080, 1.117, 1.337, 1.414),
-                300: (0.648, 0.718, 0.993, 1.046), 1000: (0.410, 0.856, 0.890, 0.971)}
+    expected = {0: (3.396, 3.491, 3.328, 3.303), 100: (1.021, 1.073, 1.336, 1.429),
+                300: (0.655, 0.702, 0.995, 1.064), 1000: (0.424, 0.911, 0.893, 0.980)}
     for step, figures in expected.items():
         assert tuple(ev[step].values()) == pytest.approx(figures, abs=1e-3), step
     assert s["bigram_best"] == pytest.approx(0.843, abs=1e-3)
@@ -85,7 +85,7 @@ def test_held_out_loss_goes_down_then_back_up_while_the_training_loss_keeps_fall
     held = [e[2] for e in s["evals"]]
     train = [e[1] for e in s["evals"]]
     low = held.index(min(held))
-    assert steps[low] == 320
+    assert steps[low] == 380
     assert held[-1] > held[low] + 0.15
     assert train[-1] < train[low] - 0.15
 
@@ -159,10 +159,17 @@ def test_prova_a_generare_da_il_papa_pesca_the_bigram_goes_to_the_same_place_wha
     assert len({tuple(p) for p in places.values()}) == 1 and places["il papà pesca"][0] == "al"
 
 
+def first_difference(a, b):
+    return next(k for k, (x, y) in enumerate(zip(a, b)) if x != y)
+
+
 def test_prova_una_temperatura_bassa_poi_alta():
     cold = state(M.STEPS, temperatura=0.1)["samples"]
-    assert cold["transformer"][1] == cold["transformer"][0]
-    assert cold["bigram"][1] != cold["bigram"][0]
+    greedy, sampled = (text.split() for text in cold["transformer"])
+    at = first_difference(greedy, sampled)
+    assert at > greedy.index(".") + 5  # the whole first sentence, and the subject of the next, as greedy
+    assert M.ROLES[greedy[at]] == M.ROLES[sampled[at]] == "b"  # it leaves greedy on a verb: any subject does anything
+    assert first_difference(*(text.split() for text in cold["bigram"])) < at
     words = cold["bigram"][0].split()  # greedy, the bigram always takes the same subject after «il»
     assert len({b for a, b in zip(words, words[1:]) if a == "il"}) == 1
     sampled = cold["bigram"][1].split()
@@ -234,7 +241,7 @@ def test_the_parameter_count_by_part():
 
 # ---------------------------------------------------------------- the training is the real one
 
-def replay_params(steps, seed=0, lr=0.003):
+def replay_params(steps, seed=0, lr=0.004):
     """The default training redone with core alone: Adam with warm-up and cosine on the same batches."""
     tokens = tokenize(M.CORPUS)
     ids = encode(tokens, build_vocab(tokens))[:240]
@@ -258,7 +265,7 @@ def test_the_steps_are_core_train_steps_and_the_bigram_learns_from_the_same_batc
         W = sgd_update(W, gradient(W, [p for i, t in zip(*batch) for p in zip(i, t)]), M.BIGRAM_ETA)
     from core.bigram import dataset_loss
     assert evals_at(state(20))[20]["bigram_train"] == pytest.approx(dataset_loss(W, make_pairs(ids)), abs=1e-12)
-    assert s["lr_next"] == tr.learning_rate(12, tr.OptimizerConfig(lr=0.003, warmup=20, total_steps=1000))
+    assert s["lr_next"] == tr.learning_rate(12, tr.OptimizerConfig(lr=0.004, warmup=20, total_steps=1000))
 
 
 def test_text_loss_is_measured_on_the_whole_training_text():
@@ -345,16 +352,16 @@ def test_the_timeline_curve_and_the_jump_to_the_next_generated_text():
 
 def test_prova_un_learning_rate_di_0_01_memory_is_not_understanding():
     fast = evals_at(state(M.STEPS, lr=0.01))
-    assert fast[1000]["train"] < 0.410  # the default run's, at 1,000 steps
+    assert fast[1000]["train"] < 0.424  # the default run's, at 1,000 steps
     assert fast[1000]["held"] > fast[1000]["bigram_held"]
-    assert min(fast, key=lambda k: fast[k]["held"]) < 300  # the default run's held-out loss is lowest at 320
+    assert min(fast, key=lambda k: fast[k]["held"]) < 380  # the default run's held-out loss is lowest at 380
 
 
 def test_prova_i_caratteri_the_gap_to_the_bigram_grows():
     words, chars = state(300), state(300, token="caratteri")
     gap = lambda s: s["bigram_best"] - evals_at(s)[300]["train"]  # noqa: E731
     assert len(chars["vocab"]) == 19 and "␣" in chars["vocab"]
-    assert gap(chars) > gap(words) + 0.1
+    assert gap(chars) > gap(words) + 0.05
     assert chars["attention"]["tokens"] == list("legge") + ["␣", "i", "n"]
 
 
