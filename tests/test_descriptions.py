@@ -89,7 +89,8 @@ def parsed(html):
 def descriptions(html):
     """{figure's title or class: its description}, checking that each figure is described as it should be."""
     found = parsed(html)
-    assert len(found.ids) == len(set(found.ids)), f"id ripetuti: {sorted(i for i in found.ids if found.ids.count(i) > 1)}"
+    twice = sorted(i for i in found.ids if found.ids.count(i) > 1)
+    assert not twice, f"id ripetuti: {twice}"
     told = []
     for figure in found.figures:
         name = figure["title"] or figure["class"]
@@ -187,7 +188,8 @@ def test_bars_name_the_highest_and_lowest_bar_with_their_text_and_change_with_th
         items = [Bar(f"token{k}", v) for k, v in enumerate(values)]
         text = described(bars(items, label="Valori", lo=-1, hi=1))
         top, low = int(np.argmax(values)), int(np.argmin(values))
-        shown = lambda v: ("+" if v > 0 and f"{v:.2f}" != "0.00" else "") + f"{v:.2f}".replace(".", ",").replace("-", "−")  # noqa: E731
+        def shown(v):  # as bars() writes a signed value: +0,30, −0,88
+            return ("+" if v > 0 and f"{v:.2f}" != "0.00" else "") + f"{v:.2f}".replace(".", ",").replace("-", "−")
         assert f"Valore più alto: token{top}, {shown(values[top])}" in text, text
         assert f"più basso: token{low}, {shown(values[low])}" in text, text
         assert text.startswith(f"{len(values)} barre")
@@ -201,7 +203,8 @@ def test_bars_use_the_text_they_show_and_say_ties_and_the_row_in_evidence():
                            Bar("«topo»", 0.07, text="7 %")], label="Probabilità"))
     assert text == "3 barre. Valore più alto: «gatto», 62 %; più basso: «topo», 7 %. In evidenza: «cane», 31 %."
     assert described(bars([Bar("a", 0.5), Bar("b", 0.5)], label="P")) == "2 barre, tutte a 0,50."
-    assert "più alto: a (e un'altra), 0,50" in described(bars([Bar("a", 0.5), Bar("b", 0.5), Bar("c", 0.1)], label="P"))
+    ties = bars([Bar("a", 0.5), Bar("b", 0.5), Bar("c", 0.1)], label="P")
+    assert "più alto: a (e un'altra), 0,50" in described(ties)
     assert described(bars([Bar("solo", 0.25)], label="P")) == "Una barra: solo, 0,25."
 
 
@@ -226,7 +229,8 @@ def test_a_line_chart_with_many_series_stays_a_sentence():
     assert re.search(r"e altre \d serie\.$", text)
     apart = described(line_chart([Series("a", ((0, 1), (1, 2))), Series("b", ((5, 3), (9, 1))),
                                   Series("c", ((0, 7),))], label="Sparse", x_label="η"))
-    assert apart == "«a» sale da 1 (η = 0) a 2 (η = 1); «b» scende da 3 (η = 5) a 1 (η = 9); «c»: un punto, 7 (η = 0)."
+    assert apart == ("«a» sale da 1 (η = 0) a 2 (η = 1); «b» scende da 3 (η = 5) a 1 (η = 9); "
+                     "«c»: un punto, 7 (η = 0).")
 
 
 def test_a_histogram_names_its_fullest_class_as_numpy_counts_it():
@@ -242,7 +246,8 @@ def test_a_histogram_names_its_fullest_class_as_numpy_counts_it():
     counts, edges = np.histogram(shifted, bins=12)
     k = int(np.argmax(counts))
     changed = described(histogram(shifted, bins=12, label="Valori"))
-    assert changed != text and f"va da {amount(float(edges[k]))} a {amount(float(edges[k + 1]))}, con {counts[k]} valori" in changed
+    fullest = f"va da {amount(float(edges[k]))} a {amount(float(edges[k + 1]))}, con {counts[k]} valori"
+    assert changed != text and fullest in changed
 
 
 # planes
@@ -276,20 +281,23 @@ def test_a_matrix_names_its_largest_and_smallest_cell_where_numpy_finds_them():
         (ti, tj), (li, lj) = np.unravel_index(a.argmax(), a.shape), np.unravel_index(a.argmin(), a.shape)
         text = described(matrix(m, label="W", col_labels=["a", "b", "c", "d"]))
         assert text.startswith("3 righe e 4 colonne; ")
-        assert f"il valore più grande è {cell_text(m[ti][tj])} (riga {ti + 1}, colonna «{'abcd'[tj]}»)" in text, text
+        assert f"il valore più grande è {cell_text(m[ti][tj])} (riga {ti + 1}, colonna «{'abcd'[tj]}»)" in text, \
+            text
         assert f"il più piccolo {cell_text(m[li][lj])} (riga {li + 1}, colonna «{'abcd'[lj]}»)" in text, text
     m[0][0] = 99.0
-    assert "il valore più grande è 99 (riga 1, colonna «a»)" in described(matrix(m, col_labels=["a", "b", "c", "d"]))
+    changed = described(matrix(m, col_labels=["a", "b", "c", "d"]))
+    assert changed != text and "il valore più grande è 99 (riga 1, colonna «a»)" in changed
 
 
 def test_a_vector_is_told_by_position_and_a_repeated_value_by_how_many_cells():
     text = described(vector([0.2, -1.0, 0.7], label="x", labels=["il", "gatto", "dorme"], highlight=[1]))
-    assert text == ("3 valori; il valore più grande è 0,7 (posizione «dorme»), il più piccolo −1 (posizione «gatto»). "
-                    "In evidenza: posizione «gatto», −1.")
+    assert text == ("3 valori; il valore più grande è 0,7 (posizione «dorme»), "
+                    "il più piccolo −1 (posizione «gatto»). In evidenza: posizione «gatto», −1.")
     assert described(vector([0, 1, 0, 0], column=False)) == \
         "4 valori; il valore più grande è 1 (posizione 2), il più piccolo 0 (in 3 caselle)."
     assert described(matrix([[1, 0], [0, 1]], highlight_rows=[1])) == \
-        "2 righe e 2 colonne; il valore più grande è 1 (in 2 caselle), il più piccolo 0 (in 2 caselle). In evidenza la riga 2."
+        ("2 righe e 2 colonne; il valore più grande è 1 (in 2 caselle), il più piccolo 0 (in 2 caselle). "
+         "In evidenza la riga 2.")
     assert described(matrix([["a", "b"]])) == "2 valori di testo, senza numeri."
 
 
@@ -313,7 +321,8 @@ def test_a_network_names_its_strongest_weight_and_its_outputs():
     rng = random.Random(2)
     weights = [[[rng.uniform(-1, 1) for _ in range(3)] for _ in range(4)], [[rng.uniform(-1, 1) for _ in range(4)]]]
     layers = [[Node(f"x{i}") for i in range(3)], [Node(f"h{j}") for j in range(4)], [Node("y", caption="1")]]
-    flat = [(abs(w), k, j, i) for k, rows in enumerate(weights) for j, row in enumerate(rows) for i, w in enumerate(row)]
+    flat = [(abs(w), k, j, i) for k, rows in enumerate(weights) for j, row in enumerate(rows)
+            for i, w in enumerate(row)]
     _, k, j, i = max(flat)
     text = described(network(layers, weights, label="Rete"))
     names = [["x0", "x1", "x2"], ["h0", "h1", "h2", "h3"], ["y"]]

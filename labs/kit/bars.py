@@ -137,7 +137,8 @@ def bars(items, *, label, lo=0.0, hi=1.0, before_label="", width=420, row_height
         extra.append(group(rect(x0, 8, 22, 12, class_="lab-bar-before"),
                            text(x0 + 30, 14, before_label, class_="lab-bar-legend", anchor="start")))
     drawing, narrowest = svg(width, bottom + 6, *rows, *extra, label=label, class_="lab-svg lab-bars", text=TEXT,
-                             framed=False, description=description_text(description, lambda: describe_bars(items, texts)))
+                             framed=False,
+                             description=description_text(description, lambda: describe_bars(items, texts)))
     return frame(drawing, narrowest, data_part=part)
 
 

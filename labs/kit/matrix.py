@@ -131,8 +131,9 @@ def describe_matrix(rows, row_labels=None, col_labels=None, digits=2, trim=True,
             return f"posizione {col_name(j)}"
         return f"riga {row_name(i)}, colonna {col_name(j)}"
 
-    head = (counted(max(n_rows, n_cols), "valore", "valori") if line
-            else f"{counted(n_rows, 'riga', 'righe', feminine=True)} e {counted(n_cols, 'colonna', 'colonne', feminine=True)}")
+    head = (counted(max(n_rows, n_cols), "valore", "valori") if line else
+            f"{counted(n_rows, 'riga', 'righe', feminine=True)} e "
+            f"{counted(n_cols, 'colonna', 'colonne', feminine=True)}")
     head = head[0].upper() + head[1:]
     # max, min, count and index run in C: a lab redraws a 96 × 24 picture of weights at every training step
     try:  # every cell a finite number (the sum would be nan or infinite otherwise)
