@@ -14,7 +14,6 @@ working. Asking for it by id raises ContractError with that line.
 import importlib
 import json
 import math
-import pkgutil
 import re
 import sys
 from dataclasses import dataclass
@@ -134,9 +133,27 @@ def load(module_name):
     return LOADED[module_name]
 
 
+def warm_up(module_name, stage="page"):
+    """Disegna in anticipo il laboratorio della pagina, perché il primo gesto del lettore costi quanto i successivi.
+
+    stage "page": the lab at its defaults (the worker does it before it says
+    «ready»). stage "next": a stepped lab's step after the default too (the
+    worker does it right after «ready»): the code paths of a step have run
+    once and the step machine holds the step «Avanti» asks for first."""
+    lab = load(module_name)
+    if stage == "page":
+        return render(lab.id, {})["ok"]
+    steps = lab.steps
+    if steps and steps.default < steps.max:
+        return render(lab.id, {steps.name: str(steps.default + 1)})["ok"]
+    return True
+
+
 def discover(package):
     """The labs under package's ch<N> packages, in chapter and ref order, and
     the modules that break the contract: (labs, {id: Italian line})."""
+    import pkgutil  # here: the browser loads labs one by one (load()) and need not pay for its import
+
     found, problems = [], {}
     for chapter_info in pkgutil.iter_modules(package.__path__):
         match = re.fullmatch(r"ch(\w+)", chapter_info.name)
@@ -319,4 +336,4 @@ def render_json(lab_id, raw_json):
 
 
 __all__ = ["Chapter", "ContractError", "Lab", "LabError", "ParamError", "all_labs", "check_finite", "discover", "from_file", "get",
-           "load", "problems", "ref_key", "render", "render_json", "view_problem"]
+           "load", "problems", "ref_key", "render", "render_json", "view_problem", "warm_up"]

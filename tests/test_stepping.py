@@ -156,3 +156,20 @@ def test_one_counter_for_every_stepped_lab(lab):
         assert result["ok"], result.get("error")
         assert counter(steps, at) in result["timeline"]
         assert "lab-step-counter" not in result["html"], f"{lab.id}: un secondo contatore dei passi nella vista"
+
+
+@pytest.mark.parametrize("lab", STEPPED, ids=[lab.id for lab in STEPPED])
+def test_warm_up_leaves_the_first_avanti_nothing_to_compute(lab):
+    """The worker draws the page's lab, then its next step, before the reader acts:
+    the reader's first «Avanti» then runs no step of training (labs.warm_up)."""
+    machine = lab.module.compute
+    machine.cache.clear()
+    assert labs.warm_up(lab.module.__name__, "page")
+    assert labs.warm_up(lab.module.__name__, "next")
+    advance, calls = machine.advance, []
+    machine.advance = lambda m, p: calls.append(1) or advance(m, p)
+    try:
+        result = labs.render(lab.id, {lab.steps.name: str(lab.steps.default + 1)})
+    finally:
+        machine.advance = advance
+    assert result["ok"] and calls == []
