@@ -8,7 +8,6 @@ inside the kit, and never as a failure of every other lab.
 """
 
 import ast
-import difflib
 import inspect
 import os
 import re
@@ -108,6 +107,8 @@ def check_module(module, chapter):
         if hasattr(module, name):
             return getattr(module, name)
         names = {n.lower(): n for n in vars(module) if not n.startswith("__")}
+        import difflib  # here, only for a broken lab: its import costs Pyodide's start about 0.08 s
+
         near = difflib.get_close_matches(name.lower(), names, n=1, cutoff=0.6)
         hint = f" (c'è «{names[near[0]]}»: forse volevi scrivere {name}?)" if near else ""
         raise ContractError(f"{place(file)}: manca {name}, {what}{hint}. "

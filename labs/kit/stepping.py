@@ -21,7 +21,6 @@ copies a checkpoint before it lets advance touch it.
 import copy
 import json
 import math
-import pickle
 from collections import OrderedDict
 
 MACHINES_KEPT = 3  # parameter settings whose checkpoints stay in memory
@@ -91,6 +90,8 @@ class StepMachine:
 
     def cache_bytes(self):
         """Size of every kept machine, pickled: an honest measure of the cache's memory."""
+        import pickle  # here: importing it costs about 0.1 s in Pyodide before a lab is ready
+
         return sum(len(pickle.dumps(m)) for e in self.cache.values()
                    for m in [*e["checkpoints"].values(), e["live"][1]])
 
