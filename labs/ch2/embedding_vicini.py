@@ -26,6 +26,7 @@ from core.bigram import best_loss, build_vocab, encode, make_pairs, tokenize
 from core.descent import sgd_update
 from core.embedding_training import initial_tables, loss_and_gradients, pair_counts, similarity, train_embeddings
 from core.pca import orient, principal_directions, project, total_variance
+from labs.ch2._embedding_cornici import FRAMES
 from labs.kit import (Choice, Curve, Edit, Guide, Marker, Point, Series, Slider, Steps, callout, formula, label_sides,
                       line_chart, num, plane, plural, stat, stats, step_machine, tag)
 
@@ -66,21 +67,27 @@ def cosines(E):
     return {f"{a}-{b}": similarity(E, VOCAB.index(a), VOCAB.index(b)) for a, b, _ in PAIRS}
 
 
-def start(p):
-    """Le tabelle al passo 0 con la loro loss e i gradienti, e la cornice del piano.
+def frame(seed):
+    """La cornice del piano per un seme: le direzioni principali dell'ultimo passo e la scala.
 
-    The frame comes from the whole run, trained once here: the principal
-    directions of the last step orient every step's (so the cloud never
-    mirrors itself) and the reach of the first and last clouds fixes the
-    plane's scale (so it never zooms while the reader steps)."""
-    tables, _ = train_embeddings(IDS, len(VOCAB), DIM, STEPS, ETA, p["seme"])
+    The frame comes from the whole run: the principal directions of the
+    last step orient every step's (so the cloud never mirrors itself) and
+    the reach of the first and last clouds fixes the plane's scale (so it
+    never zooms while the reader steps). Training the whole run costs
+    about 20 ms, so the frames of the slider's seeds are kept in
+    _embedding_cornici.py (a test computes them again and compares)."""
+    tables, _ = train_embeddings(IDS, len(VOCAB), DIM, STEPS, ETA, seed)
     final, _ = principal_directions(tables[-1])
     ends = [project(tables[0], orient(principal_directions(tables[0])[0], final)), project(tables[-1], final)]
+    return {"final": final, "reach": max(abs(c) for pts in ends for pt in pts for c in pt)}
+
+
+def start(p):
+    """Le tabelle al passo 0 con la loro loss e i gradienti, e la cornice del piano."""
     E_in, E_out = initial_tables(len(VOCAB), DIM, p["seme"])
     loss, G_in, G_out = loss_and_gradients(E_in, E_out, COUNTS)
     return {"E_in": E_in, "E_out": E_out, "G_in": G_in, "G_out": G_out, "losses": [loss],
-            "curves": {k: [c] for k, c in cosines(E_in).items()}, "final": final,
-            "reach": max(abs(c) for pts in ends for pt in pts for c in pt)}
+            "curves": {k: [c] for k, c in cosines(E_in).items()}, **(FRAMES.get(p["seme"]) or frame(p["seme"]))}
 
 
 def advance(m, p):

@@ -153,3 +153,17 @@ def test_the_view_shows_only_the_past_and_no_counter_of_its_own(at):
     text = re.sub(r"<[^>]+>", " ", html)
     assert "step" not in text.lower(), "un'unità sola per i passi: «passo»"
     assert f"al passo {at}" in text
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_kept_frames_are_the_frames_of_the_whole_run(seed):
+    """_embedding_cornici.py keeps each seed's frame (20 ms of training): it must be what frame() computes now."""
+    from labs.ch2._embedding_cornici import FRAMES
+
+    assert set(FRAMES) == set(range(10))
+    assert FRAMES[seed] == MOD.frame(seed), "rigenera con: python -m labs.ch2._embedding_cornici"
+
+
+def test_a_new_seed_costs_no_training_of_the_whole_run(monkeypatch):
+    monkeypatch.setattr(MOD, "train_embeddings", lambda *a: pytest.fail("training di tutta la corsa"))
+    assert MOD.compute.replay(LAB.parse({"seme": "7", "passo": "3"}))["step"] == 3
