@@ -181,9 +181,20 @@ def wheel_owner(module):
 
 
 def imported_modules(path, module):
-    """Every module a source file imports (relative imports resolved), at any depth in the file."""
+    """Every module a source file imports when imported (relative imports resolved), at any depth
+    in the file except under «if __name__ == "__main__"» (a helper's script part may import its lab)."""
+    def main_block(node):
+        return (isinstance(node, ast.If) and isinstance(node.test, ast.Compare)
+                and ast.unparse(node.test).replace("'", '"') == '__name__ == "__main__"')
+
+    def walk(node):
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if not main_block(child):
+                yield from walk(child)
+
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
