@@ -1,5 +1,5 @@
 """Le cornici del piano di 2.6 per i semi dello slider: scritte da
-`python -m labs.ch2._embedding_cornici` con embedding_vicini.frame(seme).
+`python -m labs.ch2.embedding_vicini` con frame(seme) di quel modulo.
 Non modificare a mano: un test le calcola di nuovo e le confronta."""
 
 FRAMES = {0: {'final': [[0.5326129555845778, 0.13032604005611637, 0.1262108156843569, -0.2392353310207334,
@@ -52,18 +52,3 @@ FRAMES = {0: {'final': [[0.5326129555845778, 0.13032604005611637, 0.126210815684
                [0.5101559839836283, 0.6540627642343301, -0.10893597969227194, 0.08563076274063477,
                 -0.03654439897144362, 0.3372700578248591, 0.022632630335498373, 0.4208851105604878]],
      'reach': 2.359916539035906}}
-
-
-if __name__ == "__main__":
-    import pprint
-
-    from labs.ch2 import embedding_vicini as lab
-
-    seeds = range(lab.CONTROLS[2].min, lab.CONTROLS[2].max + 1)
-    frames = {seed: lab.frame(seed) for seed in seeds}
-    with open(__file__, encoding="utf-8") as source:
-        head, _, rest = source.read().partition("FRAMES = ")
-    main = rest[rest.index("\n\n\nif __name__"):]
-    with open(__file__, "w", encoding="utf-8") as out:
-        out.write(head + "FRAMES = " + pprint.pformat(frames, width=110, compact=True) + main)
-    print(f"{len(frames)} cornici scritte in {__file__}")

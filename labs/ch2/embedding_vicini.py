@@ -42,6 +42,7 @@ il cane dorme sul letto .
 il gatto dorme sul letto .
 il cane dorme sul divano ."""
 DIM, STEPS, ETA = 8, 60, 2.0
+FRAMES_MODULE = "labs.ch2._embedding_cornici"  # the frames of the slider's seeds, kept (see frame())
 PAIRS = (("gatto", "cane", "s1"), ("divano", "letto", "s2"), ("mangia", "beve", "s3"), ("gatto", "divano", "s4"))
 # one colour per group of tokens that share their contexts
 GROUPS = {"gatto": "a", "cane": "a", "divano": "b", "letto": "b", "mangia": "c", "beve": "c", "dorme": "c",
@@ -75,7 +76,8 @@ def frame(seed):
     the reach of the first and last clouds fixes the plane's scale (so it
     never zooms while the reader steps). Training the whole run costs
     about 20 ms, so the frames of the slider's seeds are kept in
-    _embedding_cornici.py (a test computes them again and compares)."""
+    _embedding_cornici.py (a test computes them again and compares;
+    python -m labs.ch2.embedding_vicini writes them)."""
     tables, _ = train_embeddings(IDS, len(VOCAB), DIM, STEPS, ETA, seed)
     final, _ = principal_directions(tables[-1])
     ends = [project(tables[0], orient(principal_directions(tables[0])[0], final)), project(tables[-1], final)]
@@ -171,3 +173,21 @@ EDITS = [
                                       and after.state["losses"][-1] > after.state["losses"][0]
                                       and after.state["reach"] > 1000 > before.state["reach"])),
 ]
+
+
+def write_frames():
+    """Scrive di nuovo _embedding_cornici.py con la cornice di ogni seme dello slider."""
+    import pprint
+    import sys
+
+    frames = {seed: frame(seed) for seed in range(CONTROLS[2].min, CONTROLS[2].max + 1)}
+    path = sys.modules[FRAMES_MODULE].__file__
+    with open(path, encoding="utf-8") as source:
+        head = source.read().partition("FRAMES = ")[0]
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(head + "FRAMES = " + pprint.pformat(frames, width=110, compact=True) + "\n")
+    return path
+
+
+if __name__ == "__main__":  # python -m labs.ch2.embedding_vicini
+    print(f"cornici scritte in {write_frames()}")

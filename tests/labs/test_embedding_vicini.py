@@ -161,7 +161,7 @@ def test_the_kept_frames_are_the_frames_of_the_whole_run(seed):
     from labs.ch2._embedding_cornici import FRAMES
 
     assert set(FRAMES) == set(range(10))
-    assert FRAMES[seed] == MOD.frame(seed), "rigenera con: python -m labs.ch2._embedding_cornici"
+    assert FRAMES[seed] == MOD.frame(seed), "rigenera con: python -m labs.ch2.embedding_vicini"
 
 
 def test_a_new_seed_costs_no_training_of_the_whole_run(monkeypatch):
