@@ -3,9 +3,7 @@
 // and morphs it in. One worker per tab, kept across instant navigation.
 
 import morphdom from "./vendor/morphdom.js";
-
-const WORKER_URL = new URL("./worker.js", import.meta.url);
-const PYODIDE_URL = new URL("../../pyodide/", import.meta.url);
+import { PYODIDE_URL, WORKER_URL, takeEarlyWorker } from "./boot.js";
 
 const python = {
   worker: null,
@@ -27,13 +25,21 @@ const python = {
     this.status = "loading";
     this.phase = "download";
     this.loaded = 0;
-    this.worker = new Worker(WORKER_URL, { type: "module" });
+    // the worker that boot.js started from the page's <head>, if any: it has been loading for a while
+    const early = retrying ? null : takeEarlyWorker(module);
+    this.times = { start: early ? early.started : performance.now() }; // when each phase began, for scripts/bench.py
+    this.worker = early ? early.worker : new Worker(WORKER_URL, { type: "module" });
     this.worker.onmessage = ({ data }) => this.receive(data);
     this.worker.onerror = (event) => this.receive({ type: "failed", detail: event.message,
       error: "il programma che fa girare Python (worker.js) non è partito. Premi «Riprova»; se si ripete, ricarica la pagina" });
-    // a download with no new byte for stallSeconds fails with «Riprova»; a retry revalidates every file
     // the lockfile's name carries its content hash: the page names the one of its own build
     this.lockfile = document.querySelector("[data-lab][data-lockfile]")?.dataset.lockfile || this.lockfile;
+    if (early) {
+      this.notify();
+      for (const event of early.events) event.type === "error" ? this.worker.onerror(event) : this.receive(event.data);
+      return;
+    }
+    // a download with no new byte for stallSeconds fails with «Riprova»; a retry revalidates every file
     this.worker.postMessage({ type: "init", indexURL: PYODIDE_URL.href, package: pkg, lockfile: this.lockfile, module,
                               stallSeconds: this.stallSeconds, revalidate: retrying });
     this.notify();
@@ -47,6 +53,7 @@ const python = {
       return;
     }
     if (message.type === "progress") this.loaded = message.loaded;
+    if (message.type === "phase" || message.type === "ready") this.times[message.phase || "ready"] ??= performance.now();
     if (message.type === "phase") this.phase = message.phase;
     if (message.type === "ready") this.status = "ready";
     if (message.type === "failed") {
@@ -88,6 +95,12 @@ const python = {
     for (const listener of this.listeners) listener();
   },
 };
+
+// Python starts as soon as this module runs (the page is parsed by then), not
+// when the theme's document$ mounts the labs: that waits for the theme's own
+// start, and every millisecond before the worker starts adds to the reader's wait.
+const firstLab = document.querySelector("[data-lab]");
+if (firstLab && location.protocol !== "file:") python.start(firstLab.dataset.package, firstLab.dataset.module);
 
 // After one visit every page works offline: sw.js, written by the build at the
 // site's root (its scope is the whole site, under any sub-path), keeps this
