@@ -196,10 +196,17 @@ async function init({ indexURL, package: base, lockfile, module, stallSeconds: s
     load = pyodide.runPython("labs.load");
     renderEdited = pyodide.runPython("labs.render_edited_json");
     editedSource = pyodide.runPython("import labs.code; labs.code.edited_source");
-    // the page's lab is imported and drawn once before «ready»: the reader's
-    // first change then costs what every later one costs
-    if (module) pyodide.runPython(`labs.render(labs.load(${JSON.stringify(module)}).id, {})`);
+    // the page's lab is imported and drawn once before «ready», and a stepped
+    // lab's next step right after it (labs.warm_up): the reader's first change,
+    // an «Avanti» most of all, then costs what every later one costs
+    const warmUp = pyodide.runPython("labs.warm_up");
+    if (module) warmUp(module, "page");
     self.postMessage({ type: "ready" });
+    if (module) {
+      queued(() => {
+        try { warmUp(module, "next"); } catch (error) { console.warn("warm_up:", error.message); }
+      });
+    }
     pending = Object.keys(packages).filter((other) => other !== module);
     importWhenIdle();
   } catch (error) {
