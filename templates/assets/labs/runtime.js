@@ -68,6 +68,7 @@ const python = {
   },
 
   call(message) {
+    lastActivity = performance.now(); // Play asks for views without any input: the site's copy waits for it too
     return new Promise((resolve) => {
       const id = this.nextId++;
       this.calls.set(id, resolve);
@@ -107,17 +108,31 @@ if (firstLab && location.protocol !== "file:") python.start(firstLab.dataset.pac
 // build's files. Registered on every page once it has loaded and the browser
 // is idle; on a lab page, also not before Python's first start has ended
 // (ready or failed), so its copies never compete with that download (they
-// then come from the browser's cache).
+// then come from the browser's cache), and only once the reader has left the
+// page alone for QUIET ms: copying and checking the site's 20 MB keeps the
+// browser busy for a few seconds, which the first «Avanti» must not wait for.
 const SITE_ROOT = new URL("../../", import.meta.url);
+const QUIET = 3000;
 let pageLoaded = document.readyState === "complete";
 let offlineAsked = false;
+let lastActivity = performance.now(); // the reader's last input, or the last view asked of Python
+for (const type of ["pointerdown", "keydown", "input", "click"]) {
+  addEventListener(type, () => { lastActivity = performance.now(); }, { capture: true, passive: true });
+}
+function whenQuiet(callback) {
+  const wait = lastActivity + QUIET - performance.now();
+  if (wait > 0) setTimeout(() => whenQuiet(callback), wait);
+  else if (self.requestIdleCallback) requestIdleCallback(callback, { timeout: 2000 });
+  else callback();
+}
 function keepOffline() {
   if (offlineAsked || !pageLoaded || python.status === "loading") return; // asked again when these change
   offlineAsked = true;
   if (!("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol)) return;
   const register = () => navigator.serviceWorker.register(new URL("sw.js", SITE_ROOT), { scope: SITE_ROOT.pathname })
     .catch((error) => console.warn("sw.js:", error.message));
-  if (self.requestIdleCallback) requestIdleCallback(register, { timeout: 5000 });
+  if (document.querySelector("[data-lab]")) whenQuiet(register);
+  else if (self.requestIdleCallback) requestIdleCallback(register, { timeout: 5000 });
   else setTimeout(register, 500);
 }
 if (!pageLoaded) addEventListener("load", () => { pageLoaded = true; keepOffline(); }, { once: true });
