@@ -239,27 +239,40 @@ def bench_controls(browser, base, lab, out):
           f"long task {long_tasks}{flag}")
 
 
+SETTLE_MS = 5000  # ms: the page's first seconds are over (see bench_steps)
+
+
 def bench_steps(browser, base, lab, out):
+    """«Avanti» at the first and at the last steps, jumps, Play to the end, and the first change after «ready».
+
+    The first steps are measured twice: right after «ready», while the
+    browser is still busy with the page's first seconds (the theme's search
+    index, the wasm compiled again by the optimising tier, the labs' wheels),
+    and again once the page has settled, as the last steps are; the budget
+    is about the step, so it reads the settled numbers, and both are printed."""
     steps = lab.steps
     page = browser.new_page()
     page.goto(f"{base}{lab.path}")
     page.wait_for_selector("[data-lab][data-ready=true]", timeout=120_000)
     first = page.evaluate(ACT, [{}, "+1"])
-    early = [page.evaluate(ACT, [{}, "+1"]) for _ in range(min(30, steps.max - 1))]
+    fresh = [page.evaluate(ACT, [{}, "+1"]) for _ in range(min(30, steps.max - 1))]
     page.evaluate(ACT, [{steps.name: str(max(0, steps.max - 31))}, None])
     late = [page.evaluate(ACT, [{}, "+1"]) for _ in range(min(30, steps.max))]
     back = page.evaluate(ACT, [{steps.name: "1"}, None])
+    page.wait_for_timeout(SETTLE_MS)
+    early = [page.evaluate(ACT, [{}, "+1"]) for _ in range(min(30, steps.max - 1))]
     rng = random.Random(lab.id)
     jumps = [page.evaluate(ACT, [{steps.name: str(rng.randint(0, steps.max))}, None]) for _ in range(10)]
     page.evaluate(ACT, [{}, "reset"])
     play = page.evaluate(PLAY, steps.max)
     page.close()
-    later = statistics.median(early[1:] or early)
-    out["steps"] = {"first_change": round(first, 1), "avanti_first": stats(early), "avanti_last": stats(late),
-                    "back_to_1": round(back, 1), "jumps": stats(jumps), "play_to_end_s": round(play / 1000, 2),
-                    "max": steps.max}
+    later = statistics.median(early)
+    out["steps"] = {"first_change": round(first, 1), "avanti_right_after_ready": stats(fresh),
+                    "avanti_first": stats(early), "avanti_last": stats(late), "back_to_1": round(back, 1),
+                    "jumps": stats(jumps), "play_to_end_s": round(play / 1000, 2), "max": steps.max}
     print(f"  Avanti all'inizio: mediana {statistics.median(early):.0f} ms, p95 {p95(early):.0f} ms · "
-          f"alla fine: mediana {statistics.median(late):.0f} ms, p95 {p95(late):.0f} ms (budget 16/33)")
+          f"alla fine: mediana {statistics.median(late):.0f} ms, p95 {p95(late):.0f} ms (budget 16/33) · "
+          f"all'inizio subito dopo «pronto»: mediana {statistics.median(fresh):.0f} ms, p95 {p95(fresh):.0f} ms")
     print(f"  salto indietro al passo 1: {back:.0f} ms · salti a caso: max {max(jumps):.0f} ms (budget 100) · "
           f"Play al massimo fino al passo {steps.max}: {play / 1000:.1f} s (budget 10 s) · "
           f"primo cambio dopo «pronto»: {first:.0f} ms = {first / later:.1f} × i successivi (budget 2 ×)")
