@@ -2,6 +2,8 @@ from labs.kit import Html, Slider, Steps, Text, Toggle, callout, esc, num, table
 from labs.kit.controls import Choice, ParamError
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 
 def test_text_is_escaped_and_html_is_kept():
@@ -43,3 +45,13 @@ def test_other_controls():
     assert Steps(max=10).parse("12") == 10
     with pytest.raises(ParamError):
         Steps(max=10).parse("1.5", strict=True)
+
+
+@given(st.text())
+def test_escape_is_the_standard_one_and_unescape_undoes_it(text):
+    import html
+
+    from labs.kit.html import escape, unescape
+
+    assert escape(text) == html.escape(text, quote=True)
+    assert unescape(escape(text)) == text
