@@ -224,8 +224,13 @@ def bench_load(browser, base, lab, runs, out, show_bytes=False):
             print(f"    {size / 1000:7.1f} kB  {name}")
 
 
+SETTLE_MS = 5000  # ms: the page's first seconds are over (see bench_steps)
+
+
 def bench_controls(browser, base, lab, out):
+    """Every control moved (its ends, then random values) once the page has settled (see bench_steps)."""
     page = open_ready(browser, base, lab)
+    page.wait_for_timeout(SETTLE_MS)
     page.evaluate(LONG_TASKS)
     times = [page.evaluate(ACT, [change, None]) for change in changes(lab, random.Random(lab.id))]
     long_tasks = page.evaluate("window.__long.length")
@@ -237,9 +242,6 @@ def bench_controls(browser, base, lab, out):
     flag = "" if s["median"] <= 16 and s["p95"] <= 33 else "  ← fuori budget (16/33 ms)"
     print(f"  comando → vista: mediana {s['median']:.0f} ms, p95 {s['p95']:.0f} ms su {s['n']} cambi; "
           f"long task {long_tasks}{flag}")
-
-
-SETTLE_MS = 5000  # ms: the page's first seconds are over (see bench_steps)
 
 
 def bench_steps(browser, base, lab, out):
