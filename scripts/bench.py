@@ -85,8 +85,8 @@ def bench_server():
     return server
 
 
-# Set controls (or press a timeline button) and wait until the view is drawn.
-ACT = """async ([values, button]) => {
+# The page's lab, and a promise that resolves when it has drawn what it was asked (shared with bench_code.py).
+IDLE = """
   const root = document.querySelector("[data-lab]");
   const idle = () => new Promise((resolve) => {
     const done = () => root.dataset.busy === undefined;
@@ -94,7 +94,10 @@ ACT = """async ([values, button]) => {
     new MutationObserver((_, observer) => { if (done()) { observer.disconnect(); resolve(); } })
       .observe(root, { attributes: true, attributeFilter: ["data-busy"] });
   });
-  await idle();
+"""
+
+# Set controls (or press a timeline button) and wait until the view is drawn.
+ACT = """async ([values, button]) => {""" + IDLE + """  await idle();
   const t0 = performance.now();
   if (button) root.querySelector(`[data-step="${button}"]`).click();
   for (const [name, value] of Object.entries(values)) {

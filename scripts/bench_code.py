@@ -22,7 +22,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench import SITE, launch, open_ready  # noqa: E402
+from bench import IDLE, SITE, launch, open_ready  # noqa: E402
 from bench_plan import p95  # noqa: E402
 from serve import make_server  # noqa: E402
 
@@ -30,15 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import labs  # noqa: E402
 
 # Click «Esegui» with the editor holding text, wait for the view to be drawn again.
-RUN = """async (text) => {
-  const root = document.querySelector("[data-lab]");
+RUN = """async (text) => {""" + IDLE + """
   const panel = document.querySelector("[data-lab-code]").codePanel;
-  const idle = () => new Promise((resolve) => {
-    const done = () => root.dataset.busy === undefined;
-    if (done()) return resolve();
-    new MutationObserver((_, observer) => { if (done()) { observer.disconnect(); resolve(); } })
-      .observe(root, { attributes: true, attributeFilter: ["data-busy"] });
-  });
   await idle();
   panel.editor.text = text;
   const t0 = performance.now();
