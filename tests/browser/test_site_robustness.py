@@ -132,20 +132,34 @@ def test_palette_search_and_instant_navigation_work_under_the_policy(csp_page, s
 
 
 def test_a_late_result_never_writes_its_settings_into_the_next_labs_url(warm_page, site_url):
-    """The race of issue 10: a change, then another lab within a few milliseconds."""
+    """The race of issue 10: a change, then another lab within a few milliseconds.
+
+    3.2 at step 40 with the other tokens replays 40 training steps (over a
+    second): its result surely arrives after the next page is there, and the
+    test checks that it was still on its way. The other labs answer in a few
+    milliseconds: the race is only likely there."""
     page = warm_page
-    for start, query, control, target in (("capitolo-9/alte-dimensioni/", "?d=4096", "seme", "approfondimenti-a/residuo-profondita/"),
-                                          ("capitolo-9/vettori/", "", "ax", "capitolo-9/prodotto-scalare/")):
-        for _ in range(3):
+    cases = (("capitolo-3/transformer-allenato/", "?passo=40", "token", "caratteri", "capitolo-1/ombrello/", True),
+             ("capitolo-9/alte-dimensioni/", "?d=4096", "seme", None, "approfondimenti-a/residuo-profondita/", False),
+             ("capitolo-9/vettori/", "", "ax", None, "capitolo-9/prodotto-scalare/", False))
+    for start, query, control, value, target, surely_late in cases:
+        for _ in range(2 if surely_late else 3):
             go(page, f"{site_url}{start}{query}")  # Python stays warm across instant navigation
             ready(page, start.split("/")[1], timeout=30_000)
-            page.locator(f'[data-param="{control}"]').focus()
-            page.keyboard.press("End")
+            settle(page)
+            if value is None:
+                page.locator(f'[data-param="{control}"]').focus()
+                page.keyboard.press("End")
+            else:
+                page.evaluate("""([name, value]) => { const input = document.querySelector(`[data-param="${name}"]`);
+                    input.value = value; input.dispatchEvent(new Event("input", { bubbles: true })); }""", [control, value])
+            on_its_way = page.evaluate("document.querySelector('[data-lab]').dataset.busy === 'true'")
             go(page, f"{site_url}{target}")
-            ready(page, target.split("/")[1], timeout=30_000)
+            ready(page, target.split("/")[1], timeout=60_000)
             page.wait_for_timeout(400)  # the late result has arrived by now
             assert urlparse(page.url).query == "", page.url
             assert urlparse(page.url).path.endswith(target)
+            assert on_its_way or not surely_late, "il risultato non era in ritardo: la corsa non è stata provata"
 
 
 def test_a_link_to_the_lab_itself_keeps_its_settings(warm_page, site_url):
