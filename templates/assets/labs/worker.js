@@ -38,6 +38,11 @@ self.addEventListener("unhandledrejection", (event) => {
   event.preventDefault();
 });
 
+// What the reader is told when a download (a fetch or a module import) stops or fails.
+const stalled = (name) => failed(`il download di ${name} si è fermato: nessun dato da ${stallSeconds} secondi. ` +
+  "Controlla la connessione e premi «Riprova»");
+const brokeOff = (name, error) => failed(`il download di ${name} non è riuscito. Controlla la connessione e premi «Riprova»`, error);
+
 const hex = (buffer) => [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, "0")).join("");
 
 // Count the bytes Pyodide downloads, for the page's progress bar; give up at
@@ -57,7 +62,7 @@ self.fetch = async (input, init = {}) => {
   const watch = () => {
     clearTimeout(timer);
     timer = setTimeout(() => {
-      failed(`il download di ${name} si è fermato: nessun dato da ${stallSeconds} secondi. Controlla la connessione e premi «Riprova»`);
+      stalled(name);
       abort.abort();
     }, stallSeconds * 1000);
   };
@@ -67,7 +72,7 @@ self.fetch = async (input, init = {}) => {
     response = await plainFetch(input, { ...options, signal: abort.signal, ...(revalidate ? { cache: "no-cache" } : {}) });
   } catch (error) {
     clearTimeout(timer);
-    failed(`il download di ${name} non è riuscito. Controlla la connessione e premi «Riprova»`, error);
+    brokeOff(name, error);
     throw error;
   }
   if (!response.ok) {
@@ -142,19 +147,19 @@ function importWhenIdle() {
 function imported(url) {
   const name = url.split("/").pop();
   let timer = null;
-  const stalled = new Promise((_, reject) => {
+  const held = new Promise((_, reject) => {
     const check = () => {
       if (performance.now() - lastByte < stallSeconds * 1000) return (timer = setTimeout(check, 1000));
-      failed(`il download di ${name} si è fermato: nessun dato da ${stallSeconds} secondi. Controlla la connessione e premi «Riprova»`);
+      stalled(name);
       reject(new Error(`${name} stalled`));
     };
     timer = setTimeout(check, stallSeconds * 1000);
   });
   const module = import(url).catch((error) => {
-    failed(`il download di ${name} non è riuscito. Controlla la connessione e premi «Riprova»`, error);
+    brokeOff(name, error);
     throw error;
   });
-  return Promise.race([module, stalled]).finally(() => clearTimeout(timer));
+  return Promise.race([module, held]).finally(() => clearTimeout(timer));
 }
 
 // Each lab module has its own small wheel (on its chapter's and on the base
