@@ -14,8 +14,14 @@ same server); run it twice to see the noise. Sections:
   changes spread over every control (ends and random values), and main
   thread long tasks (> 50 ms) after first paint.
 - steps: per stepped lab, «Avanti» median/p95 at the first and at the last
-  steps, a jump back to step 1 and to random steps, Play at the fastest speed
-  to the end, and the first change after «ready».
+  steps (one click as soon as the last is drawn) and at a reader's pace (a
+  pause before each click, in which the worker draws the next step ahead),
+  a jump back to step 1 and to random steps, Play at the fastest speed to
+  the end, and the first change after «ready».
+
+Each change also says where its time went (runtime.js's labTiming): in
+Python, waiting for the worker (a view still being drawn ahead, messages),
+and on the page (morph, layout).
 
 Budgets (issues 7 and 11) are printed beside each number; nothing asserts.
 """
@@ -108,6 +114,29 @@ ACT = """async ([values, button]) => {""" + IDLE + """  await idle();
   await idle();
   return performance.now() - t0;
 }"""
+
+# Where the last update's time went (runtime.js): in Python, waiting for the worker, on the page.
+TIMING = """() => document.querySelector("[data-lab]").labTiming"""
+READER_PAUSE_MS = 300  # between two «Avanti» at a reader's pace: the worker draws the next step meanwhile
+
+
+def act(page, values, button=None, pause=0):
+    """One change (ACT) after pause ms: its time and where it went (TIMING)."""
+    if pause:
+        page.wait_for_timeout(pause)
+    return page.evaluate(ACT, [values, button]), page.evaluate(TIMING)
+
+
+def parts(acts):
+    """Median ms in Python, waiting for the worker and on the page, and how many were drawn ahead."""
+    timings = [t for _, t in acts if t]
+    median = lambda key: round(statistics.median(t[key] for t in timings), 1)  # noqa: E731
+    return {"python": median("python"), "wait": median("wait"), "page": median("page"),
+            "ahead": sum(t["ahead"] for t in timings)}
+
+
+def say_parts(p):
+    return f"Python {p['python']} · attesa {p['wait']} · pagina {p['page']} ms (mediane; {p['ahead']} disegnati in anticipo)"
 
 PLAY = """async (max) => {
   const root = document.querySelector("[data-lab]");
@@ -235,16 +264,16 @@ def bench_controls(browser, base, lab, out):
     page = open_ready(browser, base, lab)
     page.wait_for_timeout(SETTLE_MS)
     page.evaluate(LONG_TASKS)
-    times = [page.evaluate(ACT, [change, None]) for change in changes(lab, random.Random(lab.id))]
+    acts = [act(page, change) for change in changes(lab, random.Random(lab.id))]
     long_tasks = page.evaluate("window.__long.length")
     page.close()
-    if not times:
+    if not acts:
         return
-    out["controls"] = stats(times) | {"long_tasks": long_tasks}
+    out["controls"] = stats([t for t, _ in acts]) | {"long_tasks": long_tasks, "parts": parts(acts)}
     s = out["controls"]
     flag = "" if s["median"] <= 16 and s["p95"] <= 33 else "  ← fuori budget (16/33 ms)"
     print(f"  comando → vista: mediana {s['median']:.0f} ms, p95 {s['p95']:.0f} ms su {s['n']} cambi; "
-          f"long task {long_tasks}{flag}")
+          f"long task {long_tasks}{flag}\n    {say_parts(s['parts'])}")
 
 
 def bench_steps(browser, base, lab, out):
@@ -265,7 +294,11 @@ def bench_steps(browser, base, lab, out):
     late = [page.evaluate(ACT, [{}, "+1"]) for _ in range(min(30, steps.max))]
     back = page.evaluate(ACT, [{steps.name: "1"}, None])
     page.wait_for_timeout(SETTLE_MS)
-    early = [page.evaluate(ACT, [{}, "+1"]) for _ in range(min(30, steps.max - 1))]
+    early_acts = [act(page, {}, "+1") for _ in range(min(30, steps.max - 1))]
+    early = [t for t, _ in early_acts]
+    page.evaluate(ACT, [{steps.name: "1"}, None])
+    paced_acts = [act(page, {}, "+1", READER_PAUSE_MS) for _ in range(min(20, steps.max - 1))]
+    paced = [t for t, _ in paced_acts]
     rng = random.Random(lab.id)
     jumps = [page.evaluate(ACT, [{steps.name: str(rng.randint(0, steps.max))}, None]) for _ in range(10)]
     page.evaluate(ACT, [{}, "reset"])
@@ -273,11 +306,16 @@ def bench_steps(browser, base, lab, out):
     page.close()
     later = statistics.median(early)
     out["steps"] = {"first_change": round(first, 1), "avanti_right_after_ready": stats(fresh),
-                    "avanti_first": stats(early), "avanti_last": stats(late), "back_to_1": round(back, 1),
+                    "avanti_first": stats(early) | {"parts": parts(early_acts)},
+                    "avanti_reader_pace": stats(paced) | {"parts": parts(paced_acts)},
+                    "avanti_last": stats(late), "back_to_1": round(back, 1),
                     "jumps": stats(jumps), "play_to_end_s": round(play / 1000, 2), "max": steps.max}
     print(f"  Avanti all'inizio: mediana {statistics.median(early):.0f} ms, p95 {p95(early):.0f} ms · "
           f"alla fine: mediana {statistics.median(late):.0f} ms, p95 {p95(late):.0f} ms (budget 16/33) · "
           f"all'inizio subito dopo «pronto»: mediana {statistics.median(fresh):.0f} ms, p95 {p95(fresh):.0f} ms")
+    print(f"    all'inizio, dove va il tempo: {say_parts(parts(early_acts))}")
+    print(f"  Avanti al ritmo di un lettore (una pausa di {READER_PAUSE_MS} ms prima di ogni clic): "
+          f"mediana {statistics.median(paced):.0f} ms, p95 {p95(paced):.0f} ms · {say_parts(parts(paced_acts))}")
     print(f"  salto indietro al passo 1: {back:.0f} ms · salti a caso: max {max(jumps):.0f} ms (budget 100) · "
           f"Play al massimo fino al passo {steps.max}: {play / 1000:.1f} s (budget 10 s) · "
           f"primo cambio dopo «pronto»: {first:.0f} ms = {first / later:.1f} × i successivi (budget 2 ×)")

@@ -99,3 +99,42 @@ def test_views_keep_their_place_across_steps(page, site_url):
     expect(counter(lab)).to_contain_text("Passo 43 di 260")
     expect(history).to_have_attribute("open", "")
     assert table.evaluate("el => [el.marked, el.scrollLeft]") == ["yes", 25]
+
+
+def test_a_step_drawn_ahead_is_the_step_drawn_on_demand(page, site_url):
+    """While the page shows a step, the worker draws the next one (the same stride
+    again during Play); «Avanti» then only morphs it in. The view drawn ahead is
+    the one a fresh request draws, and a jump is never answered from it."""
+    page.goto(f"{site_url}capitolo-3/bigrammi/")
+    lab = page.locator("[data-lab]")
+    view = lab.locator("[data-lab-view]")
+    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    timing = lambda: lab.evaluate("el => el.labTiming")  # noqa: E731
+    scrubber = lab.locator("input.lab-scrubber")
+
+    def go_to(step):
+        scrubber.evaluate(f"el => {{ el.value = {step}; el.dispatchEvent(new Event('input', {{bubbles: true}})); }}")
+        wait_idle(page, lab)
+
+    go_to(30)
+    assert not timing()["ahead"]  # a jump: drawn on demand
+    lab.locator('[data-step="+1"]').click()
+    wait_idle(page, lab)
+    page.wait_for_timeout(300)  # the worker draws step 32 meanwhile
+    lab.locator('[data-step="+1"]').click()
+    wait_idle(page, lab)
+    expect(counter(lab)).to_contain_text("Passo 32 di 502")
+    assert timing()["ahead"] and timing()["python"] == 0
+    ahead_html = view.inner_html()
+    go_to(0)
+    go_to(32)
+    assert not timing()["ahead"]
+    assert view.inner_html() == ahead_html
+    # «Indietro» twice: the second comes from the worker's drawing ahead, backwards
+    lab.locator('[data-step="-1"]').click()
+    wait_idle(page, lab)
+    page.wait_for_timeout(300)
+    lab.locator('[data-step="-1"]').click()
+    wait_idle(page, lab)
+    expect(counter(lab)).to_contain_text("Passo 30 di 502")
+    assert timing()["ahead"]

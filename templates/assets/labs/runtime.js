@@ -76,8 +76,9 @@ const python = {
     });
   },
 
-  render(lab, module, params, code = null) {
-    return this.call(code === null ? { type: "render", lab, module, params }
+  // step: a stepped lab's {name, max}, so that the worker can draw the next step ahead
+  render(lab, module, params, code = null, step = null) {
+    return this.call(code === null ? { type: "render", lab, module, params, step }
       : { type: "edited", lab, module, params, code });
   },
 
@@ -417,7 +418,9 @@ class LabController {
     this.busy = true;
     this.root.dataset.busy = "true";
     this.view.setAttribute("aria-busy", "true");
-    const result = await python.render(this.id, this.module, { ...this.params(), ...raw }, this.code?.running ?? null);
+    const asked = performance.now();
+    const step = this.stepInput && { name: this.stepInput.name, max: Number(this.stepInput.dataset.max) };
+    const result = await python.render(this.id, this.module, { ...this.params(), ...raw }, this.code?.running ?? null, step);
     // the reader may have left the page meanwhile: a late result must not touch the new one
     // (instant navigation moves the URL to the next page before it swaps the content:
     // a lab still on screen whose page is no longer the URL's is leaving too)
@@ -427,6 +430,7 @@ class LabController {
       this.view.removeAttribute("aria-busy");
       return;
     }
+    const answered = performance.now();
     if (result.ok) this.draw(result);
     else if (this.code?.running != null || result.stopped) this.code?.failed(result);
     else {
@@ -441,6 +445,11 @@ class LabController {
       this.showOutputs();
       this.writeUrl();
     }
+    // where the last update's time went, for scripts/bench.py: in Python (none if the worker had drawn
+    // the view ahead), waiting for the worker and in the messages, on the page (morph, layout, URL)
+    const inPython = result.ahead ? 0 : result.took || 0;
+    this.root.labTiming = { ahead: Boolean(result.ahead), python: inPython, wait: answered - asked - inPython,
+                            page: performance.now() - answered };
     this.busy = false;
     delete this.root.dataset.busy;
     this.view.removeAttribute("aria-busy");

@@ -1,9 +1,10 @@
 // The Python side of every lab: one Pyodide per tab, started once.
 // Messages in:  {type: "init", indexURL, package (the base wheel's), lockfile, module, stallSeconds, revalidate}
-//               {type: "render", id, lab, module, params}
+//               {type: "render", id, lab, module, params, step?: {name, max} (a stepped lab's step control)}
 // Messages out: {type: "progress", loaded} · {type: "phase", phase: "download" | "python" | "labs"}
 //               {type: "ready"} · {type: "failed", error (Italian), detail?}
-//               {type: "result", id, ok, html?, error?, params, controls?, timeline?, summary?}
+//               {type: "result", id, ok, html?, error?, params, controls?, timeline?, summary?,
+//                took (ms in Python), ahead (true if it was drawn before it was asked)}
 
 let pyodide = null;
 let render = null;
@@ -230,15 +231,56 @@ function answer(data) {
 
 // One message at a time, in order: a lab's wheel may have to be loaded first.
 let queue = Promise.resolve();
+let waiting = 0; // messages from the page not answered yet
 const queued = (task) => (queue = queue.then(task));
+
+// The view a stepped lab is most likely to ask for next, drawn while the page
+// shows the last one (the page's morph and layout run on the other core):
+// after «Avanti» or «Indietro» the next step the same way, during Play (the
+// same stride twice) the next stride, after any other change or jump the
+// step after it. render() is a pure function of (lab, params), so a view
+// drawn ahead is the view drawn on demand; one is kept, and none is drawn
+// while a message from the page waits.
+let ahead = null; // {key, result}
+let lastStep = null; // {lab, rest (the other params), at, stride}
+const requestKey = (lab, params) => JSON.stringify([lab, params]);
+
+function drawAhead(data, result) {
+  const { name, max } = data.step;
+  const at = Number(result.params[name]);
+  const rest = requestKey(data.lab, { ...data.params, [name]: null });
+  const moved = lastStep && lastStep.lab === data.lab && lastStep.rest === rest ? at - lastStep.at : 0;
+  const regular = Math.abs(moved) === 1 || (moved !== 0 && moved === lastStep.stride);
+  lastStep = { lab: data.lab, rest, at, stride: moved };
+  const next = at + (regular ? moved : 1);
+  if (next < 0 || next > max) return;
+  const params = { ...data.params, [name]: String(next) };
+  queued(() => {
+    if (waiting) return;
+    const start = performance.now();
+    const drawn = JSON.parse(render(data.lab, JSON.stringify(params)));
+    ahead = { key: requestKey(data.lab, params), result: { ...drawn, took: performance.now() - start } };
+  });
+}
+
+function answerRender(data) {
+  if (ahead && ahead.key === requestKey(data.lab, data.params)) return { ...ahead.result, ahead: true };
+  const start = performance.now();
+  const result = answer(data);
+  return { ...result, took: performance.now() - start };
+}
 
 self.onmessage = ({ data }) => {
   if (data.type === "init") return init(data);
   clearTimeout(idleTimer);
+  waiting += 1;
   queued(async () => {
+    waiting -= 1;
     try {
       if (data.module) await install(data.module);
-      self.postMessage({ type: "result", id: data.id, ...answer(data) });
+      const result = data.type === "render" ? answerRender(data) : answer(data);
+      self.postMessage({ type: "result", id: data.id, ...result });
+      if (data.step && result.ok) drawAhead(data, result);
     } catch (error) {
       self.postMessage({ type: "result", id: data.id, ok: false, params: data.params,
                          error: error instanceof DownloadError ? error.message
