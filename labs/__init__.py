@@ -145,7 +145,7 @@ def warm_up(module_name, stage="page"):
         return render(lab.id, {})["ok"]
     steps = lab.steps
     if steps and steps.default < steps.max:
-        return render(lab.id, {steps.name: str(steps.default + 1)})["ok"]
+        return render_ahead(lab.id, json.dumps({steps.name: str(steps.default + 1)}))
     return True
 
 
@@ -330,10 +330,36 @@ def narrow(params, follows):
     return narrowed
 
 
+AHEAD = {}  # the one view drawn before the reader asked for it: {(lab id, parameters): render_json()'s answer}
+
+
+def ahead_key(lab, raw):
+    return json.dumps([lab.id, lab.parse(raw)], sort_keys=True, default=str)
+
+
+def render_ahead(lab_id, raw_json):
+    """Disegna la vista che il lettore chiederà probabilmente dopo (il passo successivo), mentre guarda questa.
+
+    The worker calls it when it has nothing else to do; render_json() then
+    answers that request from here, marked "ahead". render() is a pure
+    function of the parameters, so the answer is the one it would compute.
+    Returns whether the view could be drawn."""
+    lab, raw = get(lab_id), json.loads(raw_json)
+    answer = render(lab_id, raw)
+    AHEAD.clear()
+    AHEAD[ahead_key(lab, raw)] = json.dumps({**answer, "ahead": True})
+    return answer["ok"]
+
+
 def render_json(lab_id, raw_json):
-    """render() for the browser worker: JSON in, JSON out."""
-    return json.dumps(render(lab_id, json.loads(raw_json)))
+    """render() for the browser worker: JSON in, JSON out (the view drawn ahead, if it is this one)."""
+    raw = json.loads(raw_json)
+    if AHEAD:
+        ahead = AHEAD.get(ahead_key(get(lab_id), raw))
+        if ahead:
+            return ahead
+    return json.dumps(render(lab_id, raw))
 
 
 __all__ = ["Chapter", "ContractError", "Lab", "LabError", "ParamError", "all_labs", "check_finite", "discover", "from_file", "get",
-           "load", "problems", "ref_key", "render", "render_json", "view_problem", "warm_up"]
+           "load", "problems", "ref_key", "render", "render_ahead", "render_json", "view_problem", "warm_up"]

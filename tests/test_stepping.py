@@ -173,3 +173,21 @@ def test_warm_up_leaves_the_first_avanti_nothing_to_compute(lab):
     finally:
         machine.advance = advance
     assert result["ok"] and calls == []
+
+
+@pytest.mark.parametrize("lab", STEPPED, ids=[lab.id for lab in STEPPED])
+def test_a_view_drawn_ahead_is_the_view_drawn_on_demand(lab):
+    """labs.render_ahead draws the step the reader will probably ask for next
+    (the worker calls it while the page shows the last one); render_json then
+    answers that request, and only that one, from it: the same answer, marked."""
+    steps, rng = lab.steps, random.Random(lab.id)
+    for at in (steps.default + 1, rng.randint(0, reach(lab)), reach(lab)):
+        raw = {steps.name: str(at)}
+        assert labs.render_ahead(lab.id, json.dumps(raw))
+        # the page sends every control as text: the same parameters, written as the page writes them
+        page_raw = {name: str(value) for name, value in {**lab.defaults(), **raw}.items()}
+        answered = json.loads(labs.render_json(lab.id, json.dumps(page_raw)))
+        assert answered.pop("ahead") is True
+        assert answered == json.loads(json.dumps(labs.render(lab.id, raw)))
+        other = {steps.name: str(at - 1 if at else at + 1)}
+        assert "ahead" not in json.loads(labs.render_json(lab.id, json.dumps(other)))

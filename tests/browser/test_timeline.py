@@ -103,8 +103,8 @@ def test_views_keep_their_place_across_steps(page, site_url):
 
 def test_a_step_drawn_ahead_is_the_step_drawn_on_demand(page, site_url):
     """While the page shows a step, the worker draws the next one (the same stride
-    again during Play); «Avanti» then only morphs it in. The view drawn ahead is
-    the one a fresh request draws, and a jump is never answered from it."""
+    again during Play; labs.render_ahead); «Avanti» then only morphs it in. The
+    view drawn ahead is the one a fresh request draws, and a jump is not answered from it."""
     page.goto(f"{site_url}capitolo-3/bigrammi/")
     lab = page.locator("[data-lab]")
     view = lab.locator("[data-lab-view]")
@@ -116,6 +116,10 @@ def test_a_step_drawn_ahead_is_the_step_drawn_on_demand(page, site_url):
         scrubber.evaluate(f"el => {{ el.value = {step}; el.dispatchEvent(new Event('input', {{bubbles: true}})); }}")
         wait_idle(page, lab)
 
+    lab.locator('[data-step="+1"]').click()  # the first «Avanti»: drawn before «ready» was said (labs.warm_up)
+    wait_idle(page, lab)
+    expect(counter(lab)).to_contain_text("Passo 1 di 502")
+    assert timing()["ahead"]
     go_to(30)
     assert not timing()["ahead"]  # a jump: drawn on demand
     lab.locator('[data-step="+1"]').click()
@@ -124,7 +128,7 @@ def test_a_step_drawn_ahead_is_the_step_drawn_on_demand(page, site_url):
     lab.locator('[data-step="+1"]').click()
     wait_idle(page, lab)
     expect(counter(lab)).to_contain_text("Passo 32 di 502")
-    assert timing()["ahead"] and timing()["python"] == 0
+    assert timing()["ahead"]
     ahead_html = view.inner_html()
     go_to(0)
     go_to(32)

@@ -55,7 +55,8 @@ const python = {
     if (message.type === "progress") this.loaded = message.loaded;
     if (message.type === "phase" || message.type === "ready") this.times[message.phase || "ready"] ??= performance.now();
     if (message.type === "phase") this.phase = message.phase;
-    if (message.type === "ready") this.status = "ready";
+    // the reader's first changes come right after «ready»: the site's copy waits for quiet from there
+    if (message.type === "ready") { this.status = "ready"; lastActivity = performance.now(); }
     if (message.type === "failed") {
       if (message.detail) console.warn("Python:", message.detail); // for developers; the reader gets the Italian line
       this.status = "failed";
@@ -110,13 +111,14 @@ if (firstLab && location.protocol !== "file:") python.start(firstLab.dataset.pac
 // is idle; on a lab page, also not before Python's first start has ended
 // (ready or failed), so its copies never compete with that download (they
 // then come from the browser's cache), and only once the reader has left the
-// page alone for QUIET ms: copying and checking the site's 20 MB keeps the
-// browser busy for a few seconds, which the first «Avanti» must not wait for.
+// page alone for QUIET ms since «ready» and since the last change: copying and
+// checking the site's 20 MB keeps a core busy for about half a second, which
+// the reader's first changes must not wait for.
 const SITE_ROOT = new URL("../../", import.meta.url);
 const QUIET = 3000;
 let pageLoaded = document.readyState === "complete";
 let offlineAsked = false;
-let lastActivity = performance.now(); // the reader's last input, or the last view asked of Python
+let lastActivity = performance.now(); // the reader's last input, the last view asked of Python, or «ready»
 for (const type of ["pointerdown", "keydown", "input", "click"]) {
   addEventListener(type, () => { lastActivity = performance.now(); }, { capture: true, passive: true });
 }
@@ -445,9 +447,9 @@ class LabController {
       this.showOutputs();
       this.writeUrl();
     }
-    // where the last update's time went, for scripts/bench.py: in Python (none if the worker had drawn
-    // the view ahead), waiting for the worker and in the messages, on the page (morph, layout, URL)
-    const inPython = result.ahead ? 0 : result.took || 0;
+    // where the last update's time went, for scripts/bench.py: in Python (little if the worker had
+    // drawn the view ahead), waiting for the worker and in the messages, on the page (morph, layout, URL)
+    const inPython = result.took || 0;
     this.root.labTiming = { ahead: Boolean(result.ahead), python: inPython, wait: answered - asked - inPython,
                             page: performance.now() - answered };
     this.busy = false;

@@ -4,11 +4,12 @@
 // Messages out: {type: "progress", loaded} · {type: "phase", phase: "download" | "python" | "labs"}
 //               {type: "ready"} · {type: "failed", error (Italian), detail?}
 //               {type: "result", id, ok, html?, error?, params, controls?, timeline?, summary?,
-//                took (ms in Python), ahead (true if it was drawn before it was asked)}
+//                took (ms in Python), ahead (true if it was drawn before it was asked: labs.render_ahead)}
 
 let pyodide = null;
 let render = null;
 let load = null;
+let renderAhead = null;
 let renderEdited = null;
 let editedSource = null;
 let loaded = 0;
@@ -200,6 +201,7 @@ async function init({ indexURL, package: base, lockfile, module, stallSeconds: s
     if (!(first in pyodide.loadedPackages)) throw new Error(`${first} not loaded`); // failed() has said why
     render = pyodide.runPython("import labs; labs.render_json");
     load = pyodide.runPython("labs.load");
+    renderAhead = pyodide.runPython("labs.render_ahead");
     renderEdited = pyodide.runPython("labs.render_edited_json");
     editedSource = pyodide.runPython("import labs.code; labs.code.edited_source");
     // the page's lab is imported and drawn once before «ready», and a stepped
@@ -238,36 +240,24 @@ const queued = (task) => (queue = queue.then(task));
 // shows the last one (the page's morph and layout run on the other core):
 // after «Avanti» or «Indietro» the next step the same way, during Play (the
 // same stride twice) the next stride, after any other change or jump the
-// step after it. render() is a pure function of (lab, params), so a view
-// drawn ahead is the view drawn on demand; one is kept, and none is drawn
-// while a message from the page waits.
-let ahead = null; // {key, result}
+// step after it. Python keeps it (labs.render_ahead) and answers from it
+// when it is asked; none is drawn while a message from the page waits.
 let lastStep = null; // {lab, rest (the other params), at, stride}
-const requestKey = (lab, params) => JSON.stringify([lab, params]);
 
 function drawAhead(data, result) {
   const { name, max } = data.step;
   const at = Number(result.params[name]);
-  const rest = requestKey(data.lab, { ...data.params, [name]: null });
+  const rest = JSON.stringify([data.lab, { ...data.params, [name]: null }]);
   const moved = lastStep && lastStep.lab === data.lab && lastStep.rest === rest ? at - lastStep.at : 0;
   const regular = Math.abs(moved) === 1 || (moved !== 0 && moved === lastStep.stride);
   lastStep = { lab: data.lab, rest, at, stride: moved };
   const next = at + (regular ? moved : 1);
   if (next < 0 || next > max) return;
-  const params = { ...data.params, [name]: String(next) };
   queued(() => {
     if (waiting) return;
-    const start = performance.now();
-    const drawn = JSON.parse(render(data.lab, JSON.stringify(params)));
-    ahead = { key: requestKey(data.lab, params), result: { ...drawn, took: performance.now() - start } };
+    try { renderAhead(data.lab, JSON.stringify({ ...data.params, [name]: String(next) })); }
+    catch (error) { console.warn("render_ahead:", error.message); } // asked again, it is drawn on demand
   });
-}
-
-function answerRender(data) {
-  if (ahead && ahead.key === requestKey(data.lab, data.params)) return { ...ahead.result, ahead: true };
-  const start = performance.now();
-  const result = answer(data);
-  return { ...result, took: performance.now() - start };
 }
 
 self.onmessage = ({ data }) => {
@@ -278,8 +268,9 @@ self.onmessage = ({ data }) => {
     waiting -= 1;
     try {
       if (data.module) await install(data.module);
-      const result = data.type === "render" ? answerRender(data) : answer(data);
-      self.postMessage({ type: "result", id: data.id, ...result });
+      const start = performance.now();
+      const result = answer(data);
+      self.postMessage({ type: "result", id: data.id, took: performance.now() - start, ...result });
       if (data.step && result.ok) drawAhead(data, result);
     } catch (error) {
       self.postMessage({ type: "result", id: data.id, ok: false, params: data.params,
