@@ -19,7 +19,7 @@ numbers, as any other matrix. Nothing is drawn twice: the page stays light.
 import math
 import re
 
-from .html import Html, attrs_html, escape, num, tag
+from .html import Html, escape, num, tag
 from .svg import counted, described, description_text, quoted
 
 HEAT_LEVELS = 4
@@ -258,8 +258,8 @@ def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=
                         where = where[1:]
                     aria = "Seleziona " + ", ".join(str(w) for w in where)
                 # the name holds the number the cell shows (what a voice-control user says), then what it does
-                extra = attrs_html({"data_set": data_set, "tabindex": "0", "role": "button",
-                                    "aria_label": f"{shown}: {aria}" if shown else aria})
+                named = f"{shown}: {aria}" if shown else aria
+                extra = f' data-set="{escape(str(data_set))}" tabindex="0" role="button" aria-label="{escape(str(named))}"'
                 classes += " is-clickable"
             else:
                 extra = ' tabindex="-1"' if big else ""  # a tap on a cell of the picture writes its value
