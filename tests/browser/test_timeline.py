@@ -142,3 +142,30 @@ def test_a_step_drawn_ahead_is_the_step_drawn_on_demand(page, site_url):
     wait_idle(page, lab)
     expect(counter(lab)).to_contain_text("Passo 30 di 502")
     assert timing()["ahead"]
+
+
+def test_a_closed_section_is_brought_up_to_date_when_opened(page, site_url):
+    """A closed <details> keeps what it hides while the steps go by (morphing
+    it would cost every step); opened, it shows the current step's content,
+    the same a fresh page at that step shows."""
+    import labs
+
+    page.goto(f"{site_url}capitolo-2/backprop-due-pesi/?passo=40")
+    lab = page.locator("[data-lab]")
+    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    wait_idle(page, lab)
+    history = lab.locator("[data-lab-view] details").first
+    expect(history).not_to_have_attribute("open", "")
+    hidden = history.inner_html()
+    for _ in range(20):  # past the end of a round (13 steps each): the history of completed rounds grows
+        lab.locator('[data-step="+1"]').click()
+        wait_idle(page, lab)
+    expect(counter(lab)).to_contain_text("Passo 60 di 260")
+    assert history.inner_html() == hidden  # not morphed while closed
+    history.locator("summary").click()
+    expect(history).to_have_attribute("open", "")
+    fresh = labs.render("backprop-due-pesi", {"passo": "60"})["html"]
+    expected = page.evaluate("""html => { const t = document.createElement("template"); t.innerHTML = html;
+      return t.content.querySelector("details").innerHTML; }""", fresh)
+    assert expected != hidden
+    expect(history).to_have_js_property("innerHTML", expected)

@@ -153,13 +153,17 @@ function readInput(input) {
   return input.type === "checkbox" ? (input.checked ? "1" : "0") : input.value;
 }
 
+// (a value left as it is costs nothing: a 4,000-character corpus is not written back at every step)
 function writeInput(input, value) {
   if (input.type === "checkbox") input.checked = value === true || value === "1" || value === "true";
-  else input.value = String(value);
+  else if (input.value !== String(value)) input.value = String(value);
 }
 
 // Morph the old markup into the new: what the reader opened, scrolled or
 // focused survives (an open <details> stays open, a table keeps its scroll).
+// A closed <details> gets its attributes and its summary only: what it hides
+// is brought up to date when the reader opens it (the controller morphs the
+// last view again on «toggle»), so a hidden section costs nothing per step.
 function morphInto(element, html) {
   const next = element.cloneNode(false);
   next.innerHTML = html;
@@ -167,8 +171,14 @@ function morphInto(element, html) {
     childrenOnly: true,
     onBeforeElUpdated(from, to) {
       if (from.isEqualNode(to)) return false;
-      if (from.tagName === "DETAILS") to.open = from.open;
-      return true;
+      if (from.tagName !== "DETAILS") return true;
+      to.open = from.open;
+      if (from.open) return true;
+      for (const { name, value } of to.attributes) if (from.getAttribute(name) !== value) from.setAttribute(name, value);
+      for (const { name } of [...from.attributes]) if (!to.hasAttribute(name)) from.removeAttribute(name);
+      const [summary, nextSummary] = [from, to].map((d) => d.querySelector(":scope > summary"));
+      if (summary && nextSummary && !summary.isEqualNode(nextSummary)) morphdom(summary, nextSummary);
+      return false;
     },
   });
 }
@@ -233,6 +243,10 @@ class LabController {
       if (setter && !setter.disabled) this.set(setter);
     });
     this.root.addEventListener("keydown", (event) => this.key(event));
+    // «toggle» does not bubble: caught on its way down
+    this.view.addEventListener("toggle", (event) => {
+      if (event.target.open && this.html) morphInto(this.view, this.html);
+    }, true);
     this.root.addEventListener("pointerdown", (event) => this.startDrag(event));
   }
 
@@ -462,6 +476,7 @@ class LabController {
   }
 
   draw(result) {
+    this.html = result.html; // morphed again when the reader opens a <details> (see morphInto)
     morphInto(this.view, result.html);
     if (this.timeline && result.timeline !== undefined) morphInto(this.timeline, result.timeline);
     this.follow(result.controls || {});

@@ -5,8 +5,9 @@
 // loaded (on a lab page, once Python's first start has ended).
 //
 // - install: every file of the build into one cache named after the build,
-//   each checked against its sha256; one failure and the whole install
-//   fails (the old cache keeps serving), so a cache is never half a build;
+//   one after the other, each checked against its sha256; one failure and
+//   the whole install fails (the old cache keeps serving, the new one is
+//   deleted), so a cache is never half a build;
 // - activate: the caches of older builds are deleted;
 // - fetch: the build's files from the cache, anything else from the network;
 //   a page asked for offline and not in the cache gets the site's 404 page.
@@ -17,11 +18,24 @@ const FILES = [];
 const PREFIX = "laboratori-llm-";
 const CACHE = PREFIX + BUILD;
 
-self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES.map(([url, integrity]) =>
-    // no-cache: revalidate with the server, never trust an HTTP cache that may hold an older build
-    new Request(url, { cache: "no-cache", integrity })))));
-});
+// One file at a time: the page's own requests (a search, the next page) never
+// wait behind a hundred of ours for the browser's few connections to the site.
+async function copyBuild() {
+  const cache = await caches.open(CACHE);
+  try {
+    for (const [url, integrity] of FILES) {
+      // no-cache: revalidate with the server, never trust an HTTP cache that may hold an older build
+      const response = await fetch(new Request(url, { cache: "no-cache", integrity }));
+      if (!response.ok) throw new Error(`${url}: ${response.status}`);
+      await cache.put(url, response);
+    }
+  } catch (error) {
+    await caches.delete(CACHE); // never half a build
+    throw error;
+  }
+}
+
+self.addEventListener("install", (event) => event.waitUntil(copyBuild()));
 
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
