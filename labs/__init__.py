@@ -334,6 +334,7 @@ AHEAD = {}  # the one view drawn before the reader asked for it: {(lab id, param
 
 
 def ahead_key(lab, raw):
+    """What identifies a request for render_json: the lab and its parameters once parsed (so "0.8" = 0.8)."""
     return json.dumps([lab.id, lab.parse(raw)], sort_keys=True, default=str)
 
 

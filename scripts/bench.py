@@ -313,9 +313,10 @@ def bench_steps(browser, base, lab, out):
     print(f"  Avanti all'inizio: mediana {statistics.median(early):.0f} ms, p95 {p95(early):.0f} ms · "
           f"alla fine: mediana {statistics.median(late):.0f} ms, p95 {p95(late):.0f} ms (budget 16/33) · "
           f"all'inizio subito dopo «pronto»: mediana {statistics.median(fresh):.0f} ms, p95 {p95(fresh):.0f} ms")
-    print(f"    all'inizio, dove va il tempo: {say_parts(parts(early_acts))}")
+    print(f"    all'inizio, dove va il tempo: {say_parts(out['steps']['avanti_first']['parts'])}")
     print(f"  Avanti al ritmo di un lettore (una pausa di {READER_PAUSE_MS} ms prima di ogni clic): "
-          f"mediana {statistics.median(paced):.0f} ms, p95 {p95(paced):.0f} ms · {say_parts(parts(paced_acts))}")
+          f"mediana {statistics.median(paced):.0f} ms, p95 {p95(paced):.0f} ms · "
+          f"{say_parts(out['steps']['avanti_reader_pace']['parts'])}")
     print(f"  salto indietro al passo 1: {back:.0f} ms · salti a caso: max {max(jumps):.0f} ms (budget 100) · "
           f"Play al massimo fino al passo {steps.max}: {play / 1000:.1f} s (budget 10 s) · "
           f"primo cambio dopo «pronto»: {first:.0f} ms = {first / later:.1f} × i successivi (budget 2 ×)")
