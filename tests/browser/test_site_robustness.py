@@ -46,6 +46,16 @@ def settle(page):
     page.wait_for_function("() => document.querySelector('[data-lab]')?.dataset.busy === undefined")
 
 
+def search(page, text):
+    """Types text in the site's search. The theme shuts the search 125 ms after
+    every navigation (the first load too): one opened sooner is closed under
+    the typing, so the test waits that out and checks the search is open."""
+    page.wait_for_timeout(300)
+    page.locator("input.md-search__input").click()
+    expect(page.locator("#__search")).to_be_checked()
+    page.keyboard.type(text, delay=30)
+
+
 def set_value(page, name, value):
     page.locator(f'[data-param="{name}"]').evaluate(
         "(el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); }", str(value))
@@ -115,8 +125,7 @@ def test_palette_search_and_instant_navigation_work_under_the_policy(csp_page, s
     scheme = page.evaluate("document.body.dataset.mdColorScheme")
     page.locator("form[data-md-component=palette] label:visible").first.click()
     expect(page.locator("body")).not_to_have_attribute("data-md-color-scheme", scheme)
-    page.locator("input.md-search__input").click()
-    page.keyboard.type("softmax", delay=30)
+    search(page, "softmax")
     result = page.locator(".md-search-result__item a").first
     expect(result).to_be_visible(timeout=15_000)
     result.click()
@@ -168,8 +177,7 @@ def test_a_link_to_the_lab_itself_keeps_its_settings(warm_page, site_url):
     ready(page, "ombrello", timeout=30_000)
     set_value(page, "vento", 1)
     expect(page).to_have_url(re.compile(r"vento=1"))
-    page.locator("input.md-search__input").click()
-    page.keyboard.type("ombrello", delay=30)
+    search(page, "ombrello")
     result = page.locator(".md-search-result__item > a[href$='ombrello/']:visible").first
     expect(result).to_be_visible(timeout=15_000)
     result.click()
