@@ -399,12 +399,14 @@ THEME_NAMES = {'class="md-progress" data-md-component="progress" role="progressb
                'aria-label="Caricamento della pagina" aria-hidden="true"',
                'class="md-search" data-md-component="search" role="dialog"': 'aria-label="Cerca nel sito"'}
 SKIP = '<div data-md-component="skip">'
+THEME_SCRIPT = re.compile(r'<script src="([^"]*assets/javascripts/bundle\.[0-9a-f]+\.min\.js)"></script>')
 OFFLINE_SKIPPED = re.compile(r"(\.map|\.gz|^_headers|^sw\.js|^assets/javascripts/lunr/"
                              r"(?!min/lunr\.(?:stemmer\.support|it|multi)\.min\.js).*)$")
 
 
 def theme_fixes(html, where):
-    """Names for the theme's progress bar and search dialog; «Vai al laboratorio» on a lab page."""
+    """Names for the theme's progress bar and search dialog; on a lab page «Vai al laboratorio», and the
+    theme's script left for runtime.js to start once Python has started (a prefetch meanwhile)."""
     for markup, name in THEME_NAMES.items():
         if markup in html:
             html = html.replace(markup, f"{markup} {name}", 1)
@@ -412,6 +414,10 @@ def theme_fixes(html, where):
             fail(f"{where}: il tema ha cambiato il markup di «{markup}»: aggiorna THEME_NAMES in build.py")
     if 'id="laboratorio"' in html:
         html = html.replace(SKIP, f'{SKIP}<a href="#laboratorio" class="md-skip">Vai al laboratorio</a>', 1)
+    if 'data-lab="' in html:
+        html, found = THEME_SCRIPT.subn(r'<link rel="prefetch" href="\1" data-theme-script>', html, count=1)
+        if not found:
+            fail(f"{where}: non trovo lo script del tema: aggiorna THEME_SCRIPT in build.py")
     return html
 
 

@@ -253,6 +253,42 @@ def test_a_stalled_download_ends_with_the_retry_message(page, site_url):
     ready(page, "ombrello")
 
 
+# when the theme's script ran (it defines window.document$), from the page's start
+WATCH_THEME = """
+Object.defineProperty(window, "document$", { configurable: true, set(value) {
+  window.themeRanAt = performance.now();
+  Object.defineProperty(window, "document$", { value, writable: true, configurable: true });
+} });
+"""
+
+
+def test_the_theme_waits_for_python_and_a_key_starts_it_sooner(browser, site_url):
+    """On a lab page the theme's script runs once Python has started (phase «labs»),
+    not while Pyodide starts; a reader who presses a key meanwhile gets it at once,
+    and its search then works."""
+    context = browser.new_context()
+    context.add_init_script(WATCH_THEME)
+    page = context.new_page()
+    page.goto(f"{site_url}capitolo-1/ombrello/")
+    ready(page, "ombrello")
+    expect(page.locator("html")).to_have_class(re.compile(r"\bjs\b"))  # the theme has started
+    ran, labs_phase = page.evaluate("[window.themeRanAt, window.labsRuntime.times.labs]")
+    assert ran >= labs_phase, (ran, labs_phase)
+    page.close()
+
+    held = []
+    page = context.new_page()
+    page.route("**/pyodide.asm.wasm", lambda route: held.append(route))  # Python never starts
+    page.goto(f"{site_url}capitolo-1/ombrello/")
+    page.wait_for_timeout(1000)
+    assert page.evaluate("[window.themeRanAt, window.labsRuntime.theme]") == [None, "waiting"]
+    page.keyboard.press("Shift")
+    expect(page.locator("html")).to_have_class(re.compile(r"\bjs\b"))
+    search(page, "softmax")
+    expect(page.locator(".md-search-result__item a").first).to_be_visible(timeout=15_000)
+    context.close()
+
+
 def test_a_runtime_module_held_open_by_the_server_ends_with_the_retry_message(page, site_url):
     """import() has no timeout of its own: a held pyodide.asm.mjs fails like a stalled download."""
     held = []

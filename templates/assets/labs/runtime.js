@@ -65,6 +65,7 @@ const python = {
       this.calls.clear();
     }
     this.notify();
+    if (this.phase === "labs" || this.status !== "loading") startTheme();
     if (this.status !== "loading") keepOffline();
   },
 
@@ -99,11 +100,46 @@ const python = {
   },
 };
 
+// The theme's script (instant navigation, search, palette, sidebars, «Torna su»).
+// On a lab page build.py leaves it as <link rel="prefetch" data-theme-script>:
+// run with the page, its quarter second of work on the main thread and the
+// search index it builds in a worker of its own compete with Pyodide's start
+// for the machine's cores (on two cores «ready» came ~0.45 s later). It starts
+// once Python has (phase «labs»: our imports then run in the worker meanwhile),
+// if Python fails or cannot start, after THEME_LATEST ms whatever happens, and
+// at once if the reader reaches for the header or the keyboard before.
+const THEME_LATEST = 10000;
+const themeScript = document.querySelector("link[data-theme-script]");
+python.theme = window.document$ ? "started" : themeScript ? "waiting" : "none"; // then loading, started or failed
+function startTheme() {
+  if (python.theme !== "waiting") return;
+  python.theme = "loading";
+  const script = document.createElement("script");
+  script.src = themeScript.href;
+  script.onerror = () => { python.theme = "failed"; };
+  script.onload = () => {
+    if (!window.document$) return (python.theme = "failed");
+    window.document$.subscribe(mountLabs);
+    // the theme starts on DOMContentLoaded, by now long past (unless the page is still being read)
+    if (document.readyState !== "loading") document.dispatchEvent(new Event("DOMContentLoaded"));
+    python.theme = "started";
+  };
+  document.body.append(script);
+}
+if (python.theme === "waiting") {
+  setTimeout(startTheme, THEME_LATEST);
+  addEventListener("keydown", startTheme, { capture: true, once: true });
+  for (const type of ["pointerdown", "focusin"]) {
+    document.querySelector(".md-header")?.addEventListener(type, startTheme, { capture: true, once: true });
+  }
+}
+
 // Python starts as soon as this module runs (the page is parsed by then), not
 // when the theme's document$ mounts the labs: that waits for the theme's own
 // start, and every millisecond before the worker starts adds to the reader's wait.
 const firstLab = document.querySelector("[data-lab]");
 if (firstLab && location.protocol !== "file:") python.start(firstLab.dataset.package, firstLab.dataset.module);
+else startTheme();
 
 // After one visit every page works offline: sw.js, written by the build at the
 // site's root (its scope is the whole site, under any sub-path), keeps this
@@ -721,8 +757,9 @@ function mountLabs() {
 }
 
 // mkdocs-material emits document$ on the first load and after every instant navigation.
+// (On a lab page the theme starts later: mountLabs then runs on DOMContentLoaded, and from the theme's start on document$.)
 if (window.document$) window.document$.subscribe(mountLabs);
-else document.addEventListener("DOMContentLoaded", mountLabs);
+else document.addEventListener("DOMContentLoaded", mountLabs, { once: true });
 
 // A link to the lab's own page (the sidebar, a search result) keeps the lab as
 // the reader left it: instant navigation would redraw it from the defaults
