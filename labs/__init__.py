@@ -19,7 +19,6 @@ import sys
 from dataclasses import dataclass
 from functools import cache
 
-from . import code
 from .kit import LabError, timeline
 from .kit.contract import ContractError, check_module, check_view, import_problem, place
 from .kit.controls import ParamError, flatten, parse_params
@@ -290,6 +289,7 @@ def render_edited(lab_id, text, raw=None):
     it happened: {"ok": False, "error", "line", "params"}; the page keeps
     the last good view.
     """
+    from . import code  # here: a page imports it only once the reader edits
     lab = get(lab_id)
     params = lab.parse(raw or {})
     try:

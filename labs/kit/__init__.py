@@ -1,37 +1,60 @@
 """The lab kit: declared controls, safe HTML, SVG and shared figures.
 
 A lab imports what it needs from here; nothing in the kit knows any lab.
+Each name is read from its module the first time a lab asks for it: a page
+of the site imports only the parts of the kit its lab draws with, which in
+the browser (where every module is compiled from source) saves a good part
+of the start.
 """
 
-from .bars import Bar, bars
-from .chart import Handle, Marker, Series, histogram, line_chart, nice_ticks
-from .controls import Choice, Curve, Follow, Group, Jump, ParamError, Slider, Steps, Text, Toggle
-from .edits import Edit
-from .figures import ChainNode, Node, callout, chain, formula, network, stat, stats, table
-from .html import Html, esc, factor, join, num, percent, raw, tag
-from .italian import plural, share, the
-from .label_layout import label_sides
-from .matrix import cell_text, equation, heat_class, matrix, shape_label, vector
-from .plane import Arc, Arrow, Circle, Guide, Label, Point, Shape, plane, presets, term, vector_text
-from .quantities import big, data_size, duration, sci, significant
-from .stepping import step_machine
-from .timeline import timeline
+import importlib
+import sys
+import types
 
 
 class LabError(Exception):
     """A problem the reader can fix (the message is Italian and is shown in the lab)."""
 
 
-__all__ = [
-    "Choice", "Curve", "Follow", "Group", "Jump", "ParamError", "Slider", "Steps", "Text", "Toggle", "LabError",
-    "step_machine", "timeline", "Edit",
-    "Html", "esc", "factor", "join", "num", "percent", "raw", "tag",
-    "plural", "share", "the",
-    "ChainNode", "Node", "callout", "chain", "formula", "network", "stat", "stats", "table",
-    "Handle", "Marker", "Series", "histogram", "line_chart", "nice_ticks",
-    "cell_text", "equation", "heat_class", "matrix", "shape_label", "vector",
-    "Bar", "bars",
-    "label_sides",
-    "Arc", "Arrow", "Circle", "Guide", "Label", "Point", "Shape", "plane", "presets", "term", "vector_text",
-    "big", "data_size", "duration", "sci", "significant",
-]
+PARTS = {
+    "controls": ("Choice", "Curve", "Follow", "Group", "Jump", "ParamError", "Slider", "Steps", "Text", "Toggle"),
+    "stepping": ("step_machine",),
+    "timeline": ("timeline",),
+    "edits": ("Edit",),
+    "html": ("Html", "esc", "factor", "join", "num", "percent", "raw", "tag"),
+    "italian": ("plural", "share", "the"),
+    "figures": ("ChainNode", "Node", "callout", "chain", "formula", "network", "stat", "stats", "table"),
+    "chart": ("Handle", "Marker", "Series", "histogram", "line_chart", "nice_ticks"),
+    "matrix": ("cell_text", "equation", "heat_class", "matrix", "shape_label", "vector"),
+    "bars": ("Bar", "bars"),
+    "label_layout": ("label_sides",),
+    "plane": ("Arc", "Arrow", "Circle", "Guide", "Label", "Point", "Shape", "plane", "presets", "term", "vector_text"),
+    "quantities": ("big", "data_size", "duration", "sci", "significant"),
+}
+WHERE = {name: part for part, names in PARTS.items() for name in names}
+__all__ = ["LabError", *WHERE]
+
+
+def __getattr__(name):
+    """A kit name, imported from its module on first use (PEP 562)."""
+    if name not in WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{WHERE[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return __all__
+
+
+class Kit(types.ModuleType):
+    """This package, which keeps its names when a part is imported: Python binds
+    labs.kit.matrix to the module matrix.py then, but for a lab it is the function."""
+
+    def __setattr__(self, name, value):
+        if not (isinstance(value, types.ModuleType) and name in WHERE):
+            super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = Kit

@@ -203,7 +203,6 @@ async function init({ indexURL, package: base, lockfile, module, stallSeconds: s
     load = pyodide.runPython("labs.load");
     renderAhead = pyodide.runPython("labs.render_ahead");
     renderEdited = pyodide.runPython("labs.render_edited_json");
-    editedSource = pyodide.runPython("import labs.code; labs.code.edited_source");
     // the page's lab is imported and drawn once before «ready», and a stepped
     // lab's next step right after it (labs.warm_up): the reader's first change,
     // an «Avanti» most of all, then costs what every later one costs
@@ -227,7 +226,10 @@ function answer(data) {
   const lab = data.module ? load(data.module) : null;
   if (data.type === "render") return JSON.parse(render(data.lab, JSON.stringify(data.params)));
   if (data.type === "edited") return JSON.parse(renderEdited(data.lab, data.code, JSON.stringify(data.params)));
-  if (data.type === "source") return { source: editedSource(lab.module, data.code) };
+  if (data.type === "source") {
+    editedSource ??= pyodide.runPython("import labs.code; labs.code.edited_source"); // the code panel's, not before
+    return { source: editedSource(lab.module, data.code) };
+  }
   throw new Error(`messaggio sconosciuto: ${data.type}`);
 }
 
