@@ -16,8 +16,9 @@ same server); run it twice to see the noise. Sections:
 - steps: per stepped lab, «Avanti» median/p95 at the first and at the last
   steps (one click as soon as the last is drawn) and at a reader's pace (a
   pause before each click, in which the worker draws the next step ahead),
-  a jump back to step 1 and to random steps, Play at the fastest speed to
-  the end, and the first change after «ready».
+  «Indietro» from the last step, a jump back to step 1 and to random
+  steps, Play at the fastest speed to the end, and the first change after
+  «ready».
 
 Each change also says where its time went (runtime.js's labTiming): in
 Python, waiting for the worker (a view still being drawn ahead, messages),
@@ -292,6 +293,7 @@ def bench_steps(browser, base, lab, out):
     fresh = [page.evaluate(ACT, [{}, "+1"]) for _ in range(min(30, steps.max - 1))]
     page.evaluate(ACT, [{steps.name: str(max(0, steps.max - 31))}, None])
     late = [page.evaluate(ACT, [{}, "+1"]) for _ in range(min(30, steps.max))]
+    backwards = [page.evaluate(ACT, [{}, "-1"]) for _ in range(min(20, steps.max))]
     back = page.evaluate(ACT, [{steps.name: "1"}, None])
     page.wait_for_timeout(SETTLE_MS)
     early_acts = [act(page, {}, "+1") for _ in range(min(30, steps.max - 1))]
@@ -308,7 +310,7 @@ def bench_steps(browser, base, lab, out):
     out["steps"] = {"first_change": round(first, 1), "avanti_right_after_ready": stats(fresh),
                     "avanti_first": stats(early) | {"parts": parts(early_acts)},
                     "avanti_reader_pace": stats(paced) | {"parts": parts(paced_acts)},
-                    "avanti_last": stats(late), "back_to_1": round(back, 1),
+                    "avanti_last": stats(late), "indietro_from_end": stats(backwards), "back_to_1": round(back, 1),
                     "jumps": stats(jumps), "play_to_end_s": round(play / 1000, 2), "max": steps.max}
     print(f"  Avanti all'inizio: mediana {statistics.median(early):.0f} ms, p95 {p95(early):.0f} ms · "
           f"alla fine: mediana {statistics.median(late):.0f} ms, p95 {p95(late):.0f} ms (budget 16/33) · "
@@ -317,7 +319,8 @@ def bench_steps(browser, base, lab, out):
     print(f"  Avanti al ritmo di un lettore (una pausa di {READER_PAUSE_MS} ms prima di ogni clic): "
           f"mediana {statistics.median(paced):.0f} ms, p95 {p95(paced):.0f} ms · "
           f"{say_parts(out['steps']['avanti_reader_pace']['parts'])}")
-    print(f"  salto indietro al passo 1: {back:.0f} ms · salti a caso: max {max(jumps):.0f} ms (budget 100) · "
+    print(f"  Indietro dalla fine, 20 volte: mediana {statistics.median(backwards):.0f} ms, "
+          f"max {max(backwards):.0f} ms (budget 100) · salto indietro al passo 1: {back:.0f} ms · salti a caso: max {max(jumps):.0f} ms (budget 100) · "
           f"Play al massimo fino al passo {steps.max}: {play / 1000:.1f} s (budget 10 s) · "
           f"primo cambio dopo «pronto»: {first:.0f} ms = {first / later:.1f} × i successivi (budget 2 ×)")
 

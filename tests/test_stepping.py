@@ -106,6 +106,25 @@ def test_avanti_costs_one_step_and_indietro_at_most_one_interval():
     assert worst < 500 / MAX_CHECKPOINTS * 2
 
 
+def test_indietro_again_and_again_replays_one_interval_once():
+    machine, calls = counting_machine()
+    machine({"passo": 500})
+    every = next(iter(machine.cache.values()))["every"]
+    costly = []
+    for at in range(499, 399, -1):
+        calls.clear()
+        assert machine({"passo": at}) == {"taken": list(range(at))}
+        if calls:
+            costly.append(len(calls))
+    assert len(costly) <= 100 / every + 1 and max(costly) < every  # one replay per interval, none longer
+    for at in (401, 402, 401, 400):  # back and forth inside the trail: no step recomputed
+        calls.clear()
+        assert machine({"passo": at}) == {"taken": list(range(at))}
+        assert not calls
+    entry = next(iter(machine.cache.values()))
+    assert len(entry["trail"]) <= entry["every"]
+
+
 def test_other_parameters_start_a_new_machine_and_few_are_kept():
     machine, _ = counting_machine()
     for seed in range(10):

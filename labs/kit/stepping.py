@@ -14,6 +14,12 @@ live machine by one step, and «Indietro» or a jump restarts from the
 nearest checkpoint before the target. Changing any other parameter starts a
 new machine (the key is every parameter but the step).
 
+Going back is made cheap too: the machines a replay passes on its way to the
+target, and the live machine the reader leaves, are kept in a short trail
+(at most one checkpoint interval of them), so «Indietro» pressed again and
+again replays at most one interval once, then costs nothing until the trail
+is used up.
+
 `advance` may change the machine in place (and must return it): the cache
 copies a checkpoint before it lets advance touch it.
 """
@@ -55,26 +61,41 @@ class StepMachine:
             self.cache.move_to_end(key)
             return self.cache[key]
         machine = self.start(params)
-        entry = {"every": 1, "checkpoints": {0: copy.deepcopy(machine)}, "live": (0, machine)}
+        entry = {"every": 1, "checkpoints": {0: copy.deepcopy(machine)}, "trail": {}, "live": (0, machine)}
         self.cache[key] = entry
         while len(self.cache) > MACHINES_KEPT:
             self.cache.popitem(last=False)
         return entry
 
     def machine_at(self, params):
-        """The machine at step params[step], advancing the live one or the nearest checkpoint."""
+        """The machine at step params[step], advancing the live one or the nearest kept one."""
         target = params[self.step]
         entry = self.entry(params, target)
         at, machine = entry["live"]
-        nearest = max(s for s in entry["checkpoints"] if s <= target)
-        if at > target or nearest > at:
-            at, machine = nearest, copy.deepcopy(entry["checkpoints"][nearest])
+        kept = {**entry["checkpoints"], **entry["trail"]}
+        nearest = max(s for s in kept if s <= target)
+        replaying = at > target or nearest > at
+        if replaying:
+            if nearest < target:  # steps to recompute: their machines become the trail
+                entry["trail"] = {}
+            entry["trail"].setdefault(at, machine)  # the machine the reader leaves: not advanced any more, no copy
+            at, machine = nearest, copy.deepcopy(kept[nearest])
         while at < target:
             machine = self.advance(machine, params)
             at += 1
             self.remember(entry, at, machine)
+            if replaying and at not in entry["checkpoints"]:
+                entry["trail"][at] = copy.deepcopy(machine)
         entry["live"] = (at, machine)
+        self.trim(entry, target)
         return machine
+
+    @staticmethod
+    def trim(entry, target):
+        """The trail keeps one checkpoint interval of machines at most, those nearest to the target."""
+        trail = entry["trail"]
+        for s in sorted(trail, key=lambda s: abs(s - target))[max(entry["every"], 1):]:
+            del trail[s]
 
     def remember(self, entry, at, machine):
         """Keep a copy every `every` steps; when too many, keep every other one and double the interval."""
@@ -93,7 +114,7 @@ class StepMachine:
         import pickle  # here: importing it costs about 0.1 s in Pyodide before a lab is ready
 
         return sum(len(pickle.dumps(m)) for e in self.cache.values()
-                   for m in [*e["checkpoints"].values(), e["live"][1]])
+                   for m in [*e["checkpoints"].values(), *e["trail"].values(), e["live"][1]])
 
 
 def step_machine(start, advance, present, step="passo", view_only=()):
