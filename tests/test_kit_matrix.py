@@ -162,3 +162,44 @@ def test_emphasize_tints_a_whole_vector_without_rings():
     assert all("is-col" in classes(r[0]) and "is-hl" not in classes(r[0]) for r in col)
     row = Cells(vector([1, 2], column=False, emphasize=True)).grid[0]
     assert all("is-row" in classes(c) for c in row)
+
+
+def test_a_table_drawn_again_is_remembered_and_equal_to_a_new_drawing():
+    import sys
+
+    drawn = sys.modules["labs.kit.matrix"].DRAWN
+    args = dict(row_labels=["a", "b"], col_labels=["x", "y"], highlight_cells=[(0, 1)], heat=True,
+                clickable=lambda i, j: f"i={i};j={j}")
+    first = matrix([[1.5, -2.0], [0.25, 3.0]], "W", **args)
+    again = matrix([[1.5, -2.0], [0.25, 3.0]], "W", **args)
+    assert again is first  # not written again
+    drawn.clear()
+    assert matrix([[1.5, -2.0], [0.25, 3.0]], "W", **args) == first
+    # whatever the markup tells apart, the memory tells apart too
+    others = [matrix([[1.5, -2.0], [0.25, 3.0]], "W", **{**args, "highlight_cells": [(1, 1)]}),
+              matrix([[1.5, -2.0], [0.25, 3.0]], "W", **{**args, "clickable": lambda i, j: f"i={j};j={i}"}),
+              matrix([[1.5, -2.0], [0.25, 3.0]], Html("<b>W</b>"), **args),
+              matrix([[1.5, -2.0], [0.25, 3.0]], "<b>W</b>", **args)]
+    assert len({first, *others}) == 5
+    assert matrix([[1, 2]], trim=False) != matrix([[1.0, 2.0]], trim=False)  # 1 and 1,00
+
+
+@pytest.mark.parametrize("lab_id", ["transformer-miniatura", "multi-head", "bigrammi", "prodotto-matrici", "one-hot"])
+def test_remembered_tables_leave_every_view_as_it_was(lab_id):
+    """Random settings drawn with the tables remembered from the settings before, and from nothing: the same view."""
+    import random
+    import sys
+
+    import labs
+
+    lab = labs.get(lab_id)
+    drawn = sys.modules["labs.kit.matrix"].DRAWN
+    rng = random.Random(lab_id)
+    for _ in range(12):
+        params = {c.name: (rng.choice([c.min, c.max, c.default]) if c.kind == "slider" else
+                           rng.choice(c.options)[0] if c.kind == "choice" else c.default)
+                  for c in lab.params_list if c.kind in ("slider", "choice", "steps")}
+        raw = {k: str(v) for k, v in params.items()}
+        remembered = labs.render(lab_id, raw)
+        drawn.clear()
+        assert labs.render(lab_id, raw) == remembered

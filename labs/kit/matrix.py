@@ -173,6 +173,15 @@ def describe_matrix(rows, row_labels=None, col_labels=None, digits=2, trim=True,
     return text_
 
 
+DRAWN = {}  # the last tables drawn, by everything they show: a view draws the same weights at every change
+DRAWN_KEPT = 64
+
+
+def _typed(items):
+    """A hashable record of a list of values or labels, with their types (1 and 1.0, a text and Html differ)."""
+    return None if items is None else tuple((type(v), v) for v in items)
+
+
 def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=(), highlight_cols=(),
            highlight_cells=(), muted_rows=(), muted_cols=(), digits=2, trim=True, clickable=None, heat=False,
            shape=True, caption=None, part=None, description=None):
@@ -192,10 +201,42 @@ def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=
     heat-coloured even without heat=True. description: what a screen
     reader hears of the table besides its cells, as for bars(): by default
     its size, its largest and smallest value and where they are.
+
+    A table is a pure function of what it shows: the same arguments (the
+    cells' targets in place of clickable) give the same markup, remembered
+    for the last DRAWN_KEPT tables, so the weights a view shows again at a
+    change of another control are not written again.
     """
     rows = [list(r) for r in values]
-    n_rows = len(rows)
     n_cols = max((len(r) for r in rows), default=0)
+    targets = None if clickable is None else [[clickable(i, j) for j in range(n_cols)] for i in range(len(rows))]
+    if callable(description):
+        key = None  # a lab's own function of the sentence: drawn every time
+    else:
+        key = (tuple(_typed(r) for r in rows), _typed([label]), _typed(row_labels), _typed(col_labels),
+               tuple(sorted(set(highlight_rows))), tuple(sorted(set(highlight_cols))),
+               tuple(sorted({tuple(c) for c in highlight_cells})), tuple(sorted(set(muted_rows))),
+               tuple(sorted(set(muted_cols))), digits, trim,
+               None if targets is None else tuple(tuple(_typed(r)) for r in targets),
+               _typed([heat]), _typed([shape]), _typed([caption]), part, _typed([description]))
+        try:
+            if key in DRAWN:
+                return DRAWN[key]
+        except TypeError:  # something unhashable among the arguments: drawn every time
+            key = None
+    drawn = _table(rows, n_cols, label, row_labels, col_labels, highlight_rows, highlight_cols, highlight_cells,
+                   muted_rows, muted_cols, digits, trim, targets, heat, shape, caption, part, description)
+    if key is not None:
+        if len(DRAWN) >= DRAWN_KEPT:
+            del DRAWN[next(iter(DRAWN))]
+        DRAWN[key] = drawn
+    return drawn
+
+
+def _table(rows, n_cols, label, row_labels, col_labels, highlight_rows, highlight_cols, highlight_cells, muted_rows,
+           muted_cols, digits, trim, targets, heat, shape, caption, part, description):
+    """matrix()'s markup, from its rows and the cells' targets (see matrix)."""
+    n_rows = len(rows)
     hl_rows, hl_cols, hl_cells = set(highlight_rows), set(highlight_cols), {tuple(c) for c in highlight_cells}
     mute_rows, mute_cols = set(muted_rows), set(muted_cols)
     texts = [[cell_text(v, digits, trim) for v in r] for r in rows]
@@ -246,7 +287,7 @@ def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=
                 if level:
                     classes += " " + level
             shown = texts[i][j] if j < width else ""
-            target = clickable(i, j) if clickable else None
+            target = targets[i][j] if targets else None
             if target:
                 data_set, aria = target if isinstance(target, tuple) else (target, None)
                 if aria is None:
