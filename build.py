@@ -448,6 +448,25 @@ def secure_pages():
     return policy
 
 
+def search_index():
+    """The theme's search index without the labs' drawings. A lab's section («Il laboratorio»)
+    reaches the index as the text of its controls, its prerendered view and its code: numbers and
+    options, four fifths of the index, which no reader searches for and which the theme's search
+    worker downloads and indexes in the reader's browser while Python starts on a lab page. The
+    section keeps what it is about: the functions the lab runs, with what each computes."""
+    path = SITE / "search" / "search_index.json"
+    index = json.loads(path.read_text(encoding="utf-8"))
+    by_place = {f"{lab.path}#laboratorio": lab for lab in labs.all_labs()}
+    for doc in index["docs"]:
+        lab = by_place.get(doc["location"])
+        if lab:
+            doc["text"] = " ".join(f"{name} ({file}): {caption}" for file, name, caption, _ in code.listing(lab.module))
+    missing = set(by_place) - {doc["location"] for doc in index["docs"]}
+    if missing:
+        fail(f"l'indice della ricerca non ha la sezione del laboratorio di {', '.join(sorted(missing))}")
+    path.write_text(json.dumps(index, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+
+
 def write_service_worker():
     """sw.js at the site's root (its scope is then the whole site), with this build's files and
     their sha256: it caches them all at once under a name made from their hashes."""
@@ -496,6 +515,7 @@ def main():
     write_katex(formulas_css)
     config = load_config(str(ROOT / "mkdocs.yml"), docs_dir=str(DOCS), site_dir=str(SITE), nav=nav, strict=True)
     mkdocs_build(config)
+    search_index()
 
     runtime = SITE / "pyodide"
     runtime.mkdir()

@@ -218,3 +218,23 @@ def test_formulas_are_rendered_at_build_time_without_katex_javascript(site_dir):
     for font in re.findall(r"url\((fonts/[^)]+)\)", css):
         assert (site_dir / "assets" / "katex" / font).exists(), font
     assert ".kx-" in (site_dir / "assets" / "katex" / "formulas.css").read_text(encoding="utf-8")
+
+
+def test_the_search_index_holds_the_labs_prose_and_functions_not_their_drawings(site_dir):
+    docs = json.loads((site_dir / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    by_place = {doc["location"]: doc for doc in docs}
+    for lab in labs.all_labs():
+        section = by_place[f"{lab.path}#laboratorio"]["text"]
+        for word in ("Ricomincia", "Avanti →", "Python si sta caricando", "Il codice Python di questo laboratorio"):
+            assert word not in section, f"{lab.id}: «{word}» della vista o dei comandi nell'indice della ricerca"
+        assert re.match(r"(compute|start) \(labs/", section), f"{lab.id}: nell'indice la sezione non nomina le funzioni"
+        assert by_place[lab.path]["text"], f"{lab.id}: la prosa del laboratorio manca dall'indice"
+    umbrella = by_place["capitolo-1/ombrello/#laboratorio"]["text"]
+    assert "weighted_sum" in umbrella and "somma pesata" in umbrella
+    assert (site_dir / "search" / "search_index.json").stat().st_size < 400_000  # was 888 kB with the drawings
+
+
+def test_the_search_splits_words_at_apostrophes(site_dir):
+    config = json.loads((site_dir / "search" / "search_index.json").read_text(encoding="utf-8"))["config"]
+    for elided in ("dell'ombrello", "l’attention"):
+        assert len(re.split(config["separator"], elided)) == 2, f"«{elided}»: la ricerca non trova la parola da sola"
