@@ -12,7 +12,8 @@ same server); run it twice to see the noise. Sections:
   bytes (gzip) that the page needs before it is ready (--bytes: file by file).
 - controls: per lab, control → view updated, median and p95 over ≥ 30
   changes spread over every control (ends and random values), and main
-  thread long tasks (> 50 ms) after first paint.
+  thread long tasks (> 50 ms) while they are made. One page goes from lab
+  to lab by the site's links, as a reader does (the worker stays warm).
 - steps: per stepped lab, «Avanti» median/p95 at the first and at the last
   steps (one click as soon as the last is drawn) and at a reader's pace (a
   pause before each click, in which the worker draws the next step ahead),
@@ -158,8 +159,12 @@ READY_TIME = """new MutationObserver((_, observer) => {
   if (document.querySelector("[data-ready=true]")) { window.__ready = performance.now(); observer.disconnect(); }
 }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-ready"] });"""
 
-LONG_TASKS = """() => { window.__long = []; new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) window.__long.push(e.duration); }).observe({ type: "longtask", buffered: true }); }"""
+LONG_TASKS = """() => { window.__long ??= [];
+  window.__longObserver ??= new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__long.push(e.startTime); });
+  window.__longObserver.observe({ type: "longtask" });
+  return performance.now(); }"""
+LONG_TASKS_SINCE = """(since) => window.__long.filter((start) => start >= since).length"""
 
 
 def launch(p):
@@ -260,14 +265,39 @@ def bench_load(browser, base, lab, runs, out, show_bytes=False):
 SETTLE_MS = 5000  # ms: the page's first seconds are over (see bench_steps)
 
 
-def bench_controls(browser, base, lab, out):
+# A link followed as a reader follows it: the theme's instant navigation keeps the page and its worker.
+FOLLOW = """(url) => { const a = document.createElement("a"); a.href = url; document.body.append(a); a.click(); a.remove(); }"""
+NAVIGATED_SETTLE_MS = 1000  # after a link inside the site: the worker is warm, the page's first seconds long over
+
+
+class Reader:
+    """One page that goes from lab to lab by the site's links, as a reader does: the first lab is
+    opened cold and left to settle, the next ones reuse its Python (only their own wheels load)."""
+
+    def __init__(self, browser, base):
+        self.browser, self.base, self.page = browser, base, None
+
+    def open(self, lab):
+        if self.page is None:
+            self.page = open_ready(self.browser, self.base, lab)
+            self.page.wait_for_timeout(SETTLE_MS)
+        else:
+            self.page.evaluate(FOLLOW, f"{self.base}{lab.path}")
+            self.page.wait_for_selector(f"[data-lab='{lab.id}'][data-ready=true]", timeout=120_000)
+            self.page.wait_for_timeout(NAVIGATED_SETTLE_MS)
+        return self.page
+
+    def close(self):
+        if self.page is not None:
+            self.page.close()
+
+
+def bench_controls(reader, lab, out):
     """Every control moved (its ends, then random values) once the page has settled (see bench_steps)."""
-    page = open_ready(browser, base, lab)
-    page.wait_for_timeout(SETTLE_MS)
-    page.evaluate(LONG_TASKS)
+    page = reader.open(lab)
+    since = page.evaluate(LONG_TASKS)
     acts = [act(page, change) for change in changes(lab, random.Random(lab.id))]
-    long_tasks = page.evaluate("window.__long.length")
-    page.close()
+    long_tasks = page.evaluate(LONG_TASKS_SINCE, since)
     if not acts:
         return
     out["controls"] = stats([t for t, _ in acts]) | {"long_tasks": long_tasks, "parts": parts(acts)}
@@ -343,15 +373,17 @@ def main():
     results = {}
     with sync_playwright() as p:
         browser = launch(p)
+        reader = Reader(browser, base)
         for lab in chosen:
             print(f"{lab.ref} {lab.id}")
             out = results.setdefault(lab.id, {})
             if "load" in sections and lab.id in args.load_labs.split(","):
                 bench_load(browser, base, lab, args.runs, out, args.bytes)
             if "controls" in sections:
-                bench_controls(browser, base, lab, out)
+                bench_controls(reader, lab, out)
             if "steps" in sections and lab.stepped:
                 bench_steps(browser, base, lab, out)
+        reader.close()
         browser.close()
     server.shutdown()
     if args.json:
