@@ -110,6 +110,9 @@ def test_indietro_again_and_again_replays_one_interval_once():
     machine, calls = counting_machine()
     machine({"passo": 500})
     every = next(iter(machine.cache.values()))["every"]
+    calls.clear()
+    machine({"passo": 499})  # right after going forward: the step before is kept
+    assert not calls
     costly = []
     for at in range(499, 399, -1):
         calls.clear()

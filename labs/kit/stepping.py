@@ -14,11 +14,11 @@ live machine by one step, and «Indietro» or a jump restarts from the
 nearest checkpoint before the target. Changing any other parameter starts a
 new machine (the key is every parameter but the step).
 
-Going back is made cheap too: the machines a replay passes on its way to the
-target, and the live machine the reader leaves, are kept in a short trail
-(at most one checkpoint interval of them), so «Indietro» pressed again and
-again replays at most one interval once, then costs nothing until the trail
-is used up.
+Going back is made cheap too: the machines of the last interval before the
+target (copies, whether the cache got there going forward or replaying)
+and the live machine the reader leaves are kept in a short trail (at most
+one checkpoint interval of them), so «Indietro» costs nothing until the
+trail is used up, and then one replay of at most one interval refills it.
 
 `advance` may change the machine in place (and must return it): the cache
 copies a checkpoint before it lets advance touch it.
@@ -84,7 +84,7 @@ class StepMachine:
             machine = self.advance(machine, params)
             at += 1
             self.remember(entry, at, machine)
-            if replaying and at not in entry["checkpoints"]:
+            if target - at < entry["every"] and at not in entry["checkpoints"]:
                 entry["trail"][at] = copy.deepcopy(machine)
         entry["live"] = (at, machine)
         self.trim(entry, target)
