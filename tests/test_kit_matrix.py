@@ -182,6 +182,8 @@ def test_a_table_drawn_again_is_remembered_and_equal_to_a_new_drawing():
               matrix([[1.5, -2.0], [0.25, 3.0]], "<b>W</b>", **args)]
     assert len({first, *others}) == 5
     assert matrix([[1, 2]], trim=False) != matrix([[1.0, 2.0]], trim=False)  # 1 and 1,00
+    drawn.clear()  # highlights given once, as a generator, are read once for the memory and the drawing
+    assert matrix([[1.5, -2.0], [0.25, 3.0]], "W", **{**args, "highlight_cells": (c for c in [(0, 1)])}) == first
 
 
 @pytest.mark.parametrize("lab_id", ["transformer-miniatura", "multi-head", "bigrammi", "prodotto-matrici", "one-hot"])

@@ -209,18 +209,21 @@ def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=
     """
     rows = [list(r) for r in values]
     n_cols = max((len(r) for r in rows), default=0)
+    # read once: both the memory's key and the drawing see them
+    highlight_rows, highlight_cols, muted_rows, muted_cols = (
+        tuple(sorted(set(x))) for x in (highlight_rows, highlight_cols, muted_rows, muted_cols))
+    highlight_cells = tuple(sorted({tuple(c) for c in highlight_cells}))
     targets = None if clickable is None else [[clickable(i, j) for j in range(n_cols)] for i in range(len(rows))]
     if callable(description):
         key = None  # a lab's own function of the sentence: drawn every time
     else:
         key = (tuple(_typed(r) for r in rows), _typed([label]), _typed(row_labels), _typed(col_labels),
-               tuple(sorted(set(highlight_rows))), tuple(sorted(set(highlight_cols))),
-               tuple(sorted({tuple(c) for c in highlight_cells})), tuple(sorted(set(muted_rows))),
-               tuple(sorted(set(muted_cols))), digits, trim,
+               highlight_rows, highlight_cols, highlight_cells, muted_rows, muted_cols, digits, trim,
                None if targets is None else tuple(tuple(_typed(r)) for r in targets),
                _typed([heat]), _typed([shape]), _typed([caption]), part, _typed([description]))
         try:
             if key in DRAWN:
+                DRAWN[key] = DRAWN.pop(key)  # the last used stay longest
                 return DRAWN[key]
         except TypeError:  # something unhashable among the arguments: drawn every time
             key = None
