@@ -165,7 +165,7 @@ def test_a_late_result_never_writes_its_settings_into_the_next_labs_url(warm_pag
             on_its_way = page.evaluate("document.querySelector('[data-lab]').dataset.busy === 'true'")
             go(page, f"{site_url}{target}")
             ready(page, target.split("/")[1], timeout=60_000)
-            page.wait_for_timeout(400)  # the late result has arrived by now
+            page.wait_for_timeout(900)  # the late result has arrived by now, and its URL would be written
             assert urlparse(page.url).query == "", page.url
             assert urlparse(page.url).path.endswith(target)
             assert on_its_way or not surely_late, "il risultato non era in ritardo: la corsa non è stata provata"
@@ -186,6 +186,28 @@ def test_a_link_to_the_lab_itself_keeps_its_settings(warm_page, site_url):
     assert not page.evaluate("document.getElementById('__search').checked")
 
 
+def test_the_url_is_written_once_the_reader_pauses_and_before_a_link_is_followed(warm_page, site_url):
+    page = warm_page
+    go(page, f"{site_url}capitolo-1/ombrello/")
+    ready(page, "ombrello", timeout=30_000)
+    page.evaluate("""() => { window.__urls = [];
+        const replace = history.replaceState.bind(history);
+        history.replaceState = (state, title, url) => { window.__urls.push(String(url)); return replace(state, title, url); }; }""")
+    page.locator('[data-param="vento"]').evaluate("""(el) => { for (const v of ["0.2", "0.4", "0.6", "0.8", "1"]) {
+        el.value = v; el.dispatchEvent(new Event("input", { bubbles: true })); } }""")  # a slider dragged
+    settle(page)
+    page.wait_for_function("() => window.__urls.length > 0")
+    page.wait_for_timeout(500)
+    assert page.evaluate("window.__urls") == ["/capitolo-1/ombrello/?vento=1"]
+    # a change followed at once by a link: the page left says what the reader last saw
+    set_value(page, "vento", 0.5)
+    settle(page)
+    go(page, f"{site_url}capitolo-2/loss/")
+    ready(page, "loss", timeout=30_000)
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"ombrello/\?.*vento=0\.5"))
+
+
 def test_bad_url_values_give_the_labs_default_and_a_comma_decimal_is_read(warm_page, site_url):
     page = warm_page
     lab = next(lab for lab in LABS if lab.id == "softmax-temperatura")
@@ -197,6 +219,7 @@ def test_bad_url_values_give_the_labs_default_and_a_comma_decimal_is_read(warm_p
         ready(page, lab.id, timeout=30_000)
         settle(page)
         expect(page.locator(f'[data-param="{slider.name}"]')).to_have_value(str(slider.default).removesuffix(".0"))
+        page.wait_for_timeout(500)  # the URL is written when the reader pauses
         assert slider.name not in parse_qs(urlparse(page.url).query), page.url  # the default is not written back
     go(page, f"{site_url}capitolo-2/loss/?p=0,5")
     ready(page, "loss", timeout=30_000)

@@ -220,6 +220,18 @@ function morphInto(element, html) {
 }
 
 const URL_TEXT_LIMIT = 2000; // characters: a longer text is not written into the URL
+// The URL is written when the reader pauses, not at every change: history.replaceState
+// costs about 1 ms in Chromium and, now and then, 15 ms (a slider dragged writes it once).
+const URL_PAUSE = 300; // ms
+let urlWaiting = null; // the lab whose URL is still to be written
+function writeWaitingUrl() {
+  const lab = urlWaiting;
+  urlWaiting = null;
+  if (lab) { clearTimeout(lab.urlTimer); lab.writeUrl(); }
+}
+// before a link is followed or the page left, the URL says what the reader last saw
+document.addEventListener("click", (event) => { if (event.target.closest?.("a[href]")) writeWaitingUrl(); }, true);
+addEventListener("pagehide", writeWaitingUrl);
 const TYPING = "textarea, select, input:not([type=range]):not([type=checkbox])";
 
 class LabController {
@@ -495,7 +507,7 @@ class LabController {
         if (input.name in result.params && !this.again) writeInput(input, result.params[input.name]);
       }
       this.showOutputs();
-      this.writeUrl();
+      this.writeUrlSoon();
     }
     // where the last update's time went, for scripts/bench.py: in Python (little if the worker had
     // drawn the view ahead), waiting for the worker and in the messages, on the page (morph, layout, URL)
@@ -549,6 +561,13 @@ class LabController {
   // The URL reproduces what the reader sees, except texts too long for a
   // link (a pasted corpus): those stay in the page. While Play runs the URL
   // is written once, when it stops.
+  writeUrlSoon() {
+    if (urlWaiting && urlWaiting !== this) writeWaitingUrl();
+    clearTimeout(this.urlTimer);
+    urlWaiting = this;
+    this.urlTimer = setTimeout(writeWaitingUrl, URL_PAUSE);
+  }
+
   writeUrl() {
     if (location.pathname !== this.page) return; // never into another page's URL
     if (this.playing) return;
