@@ -171,3 +171,24 @@ def test_points_can_be_named_beside_their_dots():
     dots = [c for c in parse(svg).iter("{http://www.w3.org/2000/svg}circle") if "lab-chart-dot" in c.get("class")]
     assert float(texts[0].get("x")) > float(dots[0].get("cx")) and float(texts[1].get("x")) < float(dots[1].get("cx"))
     assert "&lt;b&gt;" in str(line_chart([Series("a", ((1, 1),), labels=("<b>",))], label="x"))
+
+
+def test_axes_are_remembered_and_whatever_the_drawing_tells_apart_the_memory_does_too():
+    from labs.kit.html import Html
+    from labs.kit.memory import forget_all
+
+    series = [Series("loss", ((0, 1.0), (5, 0.5)))]
+
+    def chart(**kw):
+        return line_chart(series, label="L", **{"x_range": (0, 10), "y_range": (0, 2), **kw})
+
+    variants = [{}, {"y_range": (0, 3)}, {"x_range": (0, 20)}, {"y_ticks": [0, 1, 2]}, {"x_ticks": [0, 5, 10]},
+                {"x_ticks": [(0, "zero"), 5, 10]}, {"y_label": "loss"}, {"y_label": Html("<b>loss</b>")},
+                {"x_label": "passo"}, {"height": 300}, {"width": 400}, {"x_log": True, "x_range": (1, 100)},
+                {"y_ticks": [0, 2]}, {"handles": [Handle(1, 1, x_name="p", y_name=None, label="a")]}]
+    forget_all()
+    fresh = [chart(**kw) for kw in variants]
+    assert len(set(fresh)) == len(variants)
+    assert [chart(**kw) for kw in variants] == fresh  # remembered: the same
+    forget_all()
+    assert [chart(**kw) for kw in reversed(variants)] == fresh[::-1]  # drawn in another order from nothing

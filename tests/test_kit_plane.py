@@ -150,3 +150,22 @@ def test_a_handle_for_shift_sliders_maps_the_pointer_to_the_shift():
     assert xmin + (cx - bx) / w * (xmax - xmin) == pytest.approx(-0.2)
     assert ymax - (cy - by) / h * (ymax - ymin) == pytest.approx(0.1)
     assert inner[0].get("overflow") == "visible"
+
+
+def test_grids_are_remembered_and_whatever_the_drawing_tells_apart_the_memory_does_too():
+    from labs.kit.memory import forget_all
+
+    items = [Arrow((1, 1), label="a"), Point((-1, 2), "b")]
+
+    def drawn(**kw):
+        return plane(items, **{"x_range": (-3, 3), "y_range": (-3, 3), "label": "P", **kw})
+
+    variants = [{}, {"y_range": (-3, 4)}, {"x_range": (-4, 3)}, {"grid": 0.5}, {"ticks": 2.0}, {"width": 300},
+                {"height": 200}, {"height": 200, "y_range": (-3, 4)}, {"axis_names": ("regale", "")},
+                {"axis_names": ("", "regale")}]
+    forget_all()
+    fresh = [drawn(**kw) for kw in variants]
+    assert len(set(fresh)) == len(variants)
+    assert [drawn(**kw) for kw in variants] == fresh
+    forget_all()
+    assert [drawn(**kw) for kw in reversed(variants)] == fresh[::-1]

@@ -18,6 +18,7 @@ from core.stats import bin_counts, bin_edges
 from .html import num, tag
 from .italian import plural
 from .label_layout import place_labels, text_box
+from .memory import Memory, typed
 from .svg import amount, circle, counted, description_text, quoted, group, line, path, rect, svg, text
 
 # The smallest text of a chart, in user units: .lab-chart-tick, -legend and
@@ -219,12 +220,30 @@ def frame(width, height, sx, sy, x_ticks, y_ticks, x_label, y_label, legend_item
             "gap": gap, "width": width, "height": height, "boxes": boxes}
 
 
+AXES = Memory(32)  # the axes drawn last: a chart's ranges and ticks rarely move with a control
+
+
+def scale_key(s):
+    return (s.lo, s.hi, s.start, s.end, s.log)
+
+
 def axes(f):
-    """Grid, tick labels, axis lines and axis titles, in chart coordinates."""
+    """Grid, tick labels, axis lines and axis titles, in chart coordinates;
+    the boxes of the tick numbers are added to f["boxes"]. Remembered by
+    everything they depend on (AXES)."""
+    key = (f["left"], f["top"], f["pw"], f["ph"], f["width"], f["gap"], typed([f["x_label"], f["y_label"]]),
+           scale_key(f["sx"]), scale_key(f["sy"]), *(tuple((typed(t)) for t in f[k]) for k in ("x_ticks", "y_ticks")))
+    drawn, boxes = AXES.get(key, lambda: _axes(f))
+    f["boxes"].extend(boxes)
+    return drawn
+
+
+def _axes(f):
+    """axes()'s markup, and the boxes of the numbers it writes."""
     L, T, pw, ph, sx, sy = f["left"], f["top"], f["pw"], f["ph"], f["sx"], f["sy"]
     x_ticks, y_ticks = f["x_ticks"], f["y_ticks"]
     parts = []
-    boxes = f["boxes"]
+    boxes = []
     for v, label in y_ticks:
         y = T + sy(v)
         if -0.5 <= y - T <= ph + 0.5:
@@ -255,7 +274,7 @@ def axes(f):
     if f["y_label"]:
         parts.append(text(12, T + ph / 2, f["y_label"], class_="lab-chart-label",
                           transform=f"rotate(-90 12 {T + ph / 2:.1f})"))
-    return group(*parts)
+    return group(*parts), tuple(boxes)
 
 
 def plot_area(f, *children, clip=True, plane=None):

@@ -21,6 +21,7 @@ import re
 
 from .html import Html, escape, num, tag
 from .svg import counted, described, description_text, quoted
+from .memory import Memory, typed
 
 HEAT_LEVELS = 4
 PHONE = 340  # px: a table of numbers wider than this does not fit a phone's view, and gets its picture
@@ -173,13 +174,7 @@ def describe_matrix(rows, row_labels=None, col_labels=None, digits=2, trim=True,
     return text_
 
 
-DRAWN = {}  # the last tables drawn, by everything they show: a view draws the same weights at every change
-DRAWN_KEPT = 64
-
-
-def _typed(items):
-    """A hashable record of a list of values or labels, with their types (1 and 1.0, a text and Html differ)."""
-    return None if items is None else tuple((type(v), v) for v in items)
+DRAWN = Memory(64)  # the last tables drawn, by everything they show: a view draws the same weights at every change
 
 
 def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=(), highlight_cols=(),
@@ -204,7 +199,7 @@ def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=
 
     A table is a pure function of what it shows: the same arguments (the
     cells' targets in place of clickable) give the same markup, remembered
-    for the last DRAWN_KEPT tables, so the weights a view shows again at a
+    for the last 64 tables, so the weights a view shows again at a
     change of another control are not written again.
     """
     rows = [list(r) for r in values]
@@ -214,26 +209,14 @@ def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=
         tuple(sorted(set(x))) for x in (highlight_rows, highlight_cols, muted_rows, muted_cols))
     highlight_cells = tuple(sorted({tuple(c) for c in highlight_cells}))
     targets = None if clickable is None else [[clickable(i, j) for j in range(n_cols)] for i in range(len(rows))]
-    if callable(description):
-        key = None  # a lab's own function of the sentence: drawn every time
-    else:
-        key = (tuple(_typed(r) for r in rows), _typed([label]), _typed(row_labels), _typed(col_labels),
-               highlight_rows, highlight_cols, highlight_cells, muted_rows, muted_cols, digits, trim,
-               None if targets is None else tuple(tuple(_typed(r)) for r in targets),
-               _typed([heat]), _typed([shape]), _typed([caption]), part, _typed([description]))
-        try:
-            if key in DRAWN:
-                DRAWN[key] = DRAWN.pop(key)  # the last used stay longest
-                return DRAWN[key]
-        except TypeError:  # something unhashable among the arguments: drawn every time
-            key = None
-    drawn = _table(rows, n_cols, label, row_labels, col_labels, highlight_rows, highlight_cols, highlight_cells,
-                   muted_rows, muted_cols, digits, trim, targets, heat, shape, caption, part, description)
-    if key is not None:
-        if len(DRAWN) >= DRAWN_KEPT:
-            del DRAWN[next(iter(DRAWN))]
-        DRAWN[key] = drawn
-    return drawn
+    key = None if callable(description) else (  # a lab's own function of the sentence: drawn every time
+        tuple(typed(r) for r in rows), typed([label]), typed(row_labels), typed(col_labels),
+        highlight_rows, highlight_cols, highlight_cells, muted_rows, muted_cols, digits, trim,
+        None if targets is None else tuple(tuple(typed(r)) for r in targets),
+        typed([heat]), typed([shape]), typed([caption]), part, typed([description]))
+    return DRAWN.get(key, lambda: _table(rows, n_cols, label, row_labels, col_labels, highlight_rows, highlight_cols,
+                                         highlight_cells, muted_rows, muted_cols, digits, trim, targets, heat, shape,
+                                         caption, part, description))
 
 
 def _table(rows, n_cols, label, row_labels, col_labels, highlight_rows, highlight_cols, highlight_cells, muted_rows,

@@ -18,6 +18,7 @@ import math
 from dataclasses import KW_ONLY, dataclass
 
 from .html import join, svg_number, tag
+from .memory import Memory, typed
 from .label_layout import overlap, place_labels, text_box, text_width
 from .matrix import cell_text
 from .svg import circle, counted, described, description_text, fit, frame as scroll_frame, line, path, text
@@ -298,11 +299,21 @@ DRAW = {Arrow: draw_arrow, Point: draw_point, Guide: draw_guide, Shape: draw_sha
         Arc: draw_arc, Label: draw_label}
 
 
-def grid_and_axes(frame, grid, ticks, axis_names, boxes):
+GRIDS = Memory(16)  # the grids and axes drawn last: a plane's ranges rarely move with a control
+
+
+def grid_and_axes(frame, grid, ticks, axis_names):
     """Grid lines, the two axes (or the edges when 0 is out of view), tick
-    numbers, axis names. The boxes of the texts are added to boxes; a tick
-    number that would touch the one before is left out."""
-    f, parts = frame, []
+    numbers, axis names; and the boxes of those texts. A tick number that
+    would touch the one before is left out. Remembered by everything they
+    depend on (GRIDS)."""
+    f = frame
+    key = (f.xmin, f.xmax, f.ymin, f.ymax, f.width, f.height, grid, ticks, typed(axis_names))
+    return GRIDS.get(key, lambda: _grid_and_axes(frame, grid, ticks, axis_names))
+
+
+def _grid_and_axes(frame, grid, ticks, axis_names):
+    f, parts, boxes = frame, [], []
 
     def write(x, y, content, class_, anchor="middle", size=TICK):
         box = text_box(x, y, content, size, anchor)
@@ -344,7 +355,7 @@ def grid_and_axes(frame, grid, ticks, axis_names, boxes):
     if y_name:
         side = ax_x + 8 if ax_x + 8 + text_width(y_name, NAME) < f.width else ax_x - 8
         write(side, 12, y_name, "lab-plane-axis-name", "start" if side > ax_x else "end", NAME)
-    return tag("g", *parts, class_="lab-plane-frame")
+    return tag("g", *parts, class_="lab-plane-frame"), tuple(boxes)
 
 
 NAMED_TOLD = 4  # up to this many named points are all told; beyond, the farthest and nearest
@@ -401,8 +412,8 @@ def plane(items, x_range, y_range, label, width=400, height=None, grid=1.0, tick
     for item in items:
         drawn.append(DRAW[type(item)](frame, item, labels, handles))
     # what labels must not cover: the tick numbers and axis names, the points
-    taken = []
-    axes = grid_and_axes(frame, grid, ticks or grid, axis_names, taken)
+    axes, taken = grid_and_axes(frame, grid, ticks or grid, axis_names)
+    taken = list(taken)
     for item in items:
         if isinstance(item, Point):
             x, y = frame(item.at)

@@ -1,0 +1,49 @@
+"""Drawings remembered: a kit figure is a pure function of what it shows.
+
+A view is drawn again at every change of a control, and most of what it
+shows did not move: the same weights, the same axes with the same ticks.
+A Memory keeps the last drawings of one kind by a key made of everything
+they depend on, so those are not written again.
+"""
+
+
+class Memory:
+    """The last `kept` results of a pure function, by key (the last used stay longest)."""
+
+    every = []  # every Memory made, for forget_all()
+
+    def __init__(self, kept):
+        self.kept = kept
+        self.items = {}
+        Memory.every.append(self)
+
+    def get(self, key, make):
+        """make()'s result for key: the one remembered if key was seen lately.
+        A key of None, or one that cannot be hashed, is made every time."""
+        if key is None:
+            return make()
+        try:
+            if key in self.items:
+                value = self.items[key] = self.items.pop(key)
+                return value
+        except TypeError:  # something unhashable in the key
+            return make()
+        value = make()
+        if len(self.items) >= self.kept:
+            del self.items[next(iter(self.items))]
+        self.items[key] = value
+        return value
+
+    def clear(self):
+        self.items.clear()
+
+
+def forget_all():
+    """Forget every drawing remembered (a test compares views with drawings made from nothing)."""
+    for memory in Memory.every:
+        memory.clear()
+
+
+def typed(items):
+    """A hashable record of values or labels with their types: 1 and 1.0, a text and Html, differ."""
+    return None if items is None else tuple((type(v), v) for v in items)
