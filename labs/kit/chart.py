@@ -232,7 +232,7 @@ def axes(f):
     the boxes of the tick numbers are added to f["boxes"]. Remembered by
     everything they depend on (AXES)."""
     key = (f["left"], f["top"], f["pw"], f["ph"], f["width"], f["gap"], typed([f["x_label"], f["y_label"]]),
-           scale_key(f["sx"]), scale_key(f["sy"]), *(tuple((typed(t)) for t in f[k]) for k in ("x_ticks", "y_ticks")))
+           scale_key(f["sx"]), scale_key(f["sy"]), *(tuple(typed(t) for t in f[k]) for k in ("x_ticks", "y_ticks")))
     drawn, boxes = AXES.get(key, lambda: _axes(f))
     f["boxes"].extend(boxes)
     return drawn

@@ -20,8 +20,8 @@ import math
 import re
 
 from .html import Html, escape, num, tag
-from .svg import counted, described, description_text, quoted
 from .memory import Memory, typed
+from .svg import counted, described, description_text, quoted
 
 HEAT_LEVELS = 4
 PHONE = 340  # px: a table of numbers wider than this does not fit a phone's view, and gets its picture

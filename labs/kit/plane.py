@@ -18,8 +18,8 @@ import math
 from dataclasses import KW_ONLY, dataclass
 
 from .html import join, svg_number, tag
-from .memory import Memory, typed
 from .label_layout import overlap, place_labels, text_box, text_width
+from .memory import Memory, typed
 from .matrix import cell_text
 from .svg import circle, counted, described, description_text, fit, frame as scroll_frame, line, path, text
 
@@ -412,8 +412,8 @@ def plane(items, x_range, y_range, label, width=400, height=None, grid=1.0, tick
     for item in items:
         drawn.append(DRAW[type(item)](frame, item, labels, handles))
     # what labels must not cover: the tick numbers and axis names, the points
-    axes, taken = grid_and_axes(frame, grid, ticks or grid, axis_names)
-    taken = list(taken)
+    axes, boxes = grid_and_axes(frame, grid, ticks or grid, axis_names)
+    taken = list(boxes)
     for item in items:
         if isinstance(item, Point):
             x, y = frame(item.at)
