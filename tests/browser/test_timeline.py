@@ -169,3 +169,23 @@ def test_a_closed_section_is_brought_up_to_date_when_opened(page, site_url):
       return t.content.querySelector("details").innerHTML; }""", fresh)
     assert expected != hidden
     expect(history).to_have_js_property("innerHTML", expected)
+
+
+def test_a_shorter_step_keeps_the_tallest_height_so_the_page_does_not_jump(page, site_url):
+    """3.1's screens differ in height (its «Loss» screen is a few lines): stepping
+    onto a shorter one keeps the view as tall as the tallest drawn, and no taller."""
+    page.goto(f"{site_url}capitolo-3/bigrammi/?passo=103")
+    lab = page.locator("[data-lab]")
+    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    wait_idle(page, lab)
+    view = lab.locator("[data-lab-view]")
+    natural = lambda: view.evaluate("el => [...el.children].reduce((h, c) => h + c.offsetHeight, 0)")  # noqa: E731
+    tall = view.evaluate("el => el.offsetHeight")
+    lab.locator('[data-step="+1"]').click()
+    wait_idle(page, lab)
+    expect(counter(lab)).to_contain_text("Passo 104 di 502")
+    page.wait_for_timeout(300)  # a few frames: the height is settled, not growing
+    assert natural() < tall - 100  # the «Loss» screen is shorter...
+    assert view.evaluate("el => el.offsetHeight") == tall  # ...and the view keeps its height
+    page.wait_for_timeout(300)
+    assert view.evaluate("el => el.offsetHeight") == tall

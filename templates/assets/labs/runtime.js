@@ -253,6 +253,7 @@ class LabController {
     this.page = location.pathname; // the URL this lab may write to
     if (this.fromUrl) this.view.classList.add("is-stale");
     this.listen();
+    if (this.stepInput) this.keepTallest();
     this.showOutputs();
     this.onStatus = () => this.statusChanged();
     python.listeners.add(this.onStatus);
@@ -363,6 +364,18 @@ class LabController {
     window.addEventListener("pointerup", stop);
     window.addEventListener("pointercancel", stop);
     move(event);
+  }
+
+  // A stepped view keeps the tallest height it has had: the page does not jump
+  // between steps. Watched after the browser's own layout, so a step adds no
+  // layout of its own (and none when the view is no taller than before).
+  keepTallest() {
+    new ResizeObserver(([entry]) => {
+      const height = entry.borderBoxSize[0].blockSize;
+      if (height <= this.tallest) return;
+      this.tallest = height;
+      this.view.style.minHeight = `${height}px`;
+    }).observe(this.view);
   }
 
   get stepInput() {
@@ -533,12 +546,6 @@ class LabController {
     this.errorBox.textContent = "";
     // one polite line with the key result, not the whole drawing, for screen readers
     if (this.live && result.summary) this.live.textContent = result.summary;
-    if (this.stepInput) {
-      // a stepped view keeps the tallest height it has had: the page does not jump between steps
-      this.view.style.minHeight = "";
-      this.tallest = Math.max(this.tallest, this.view.offsetHeight);
-      this.view.style.minHeight = `${this.tallest}px`;
-    }
   }
 
   // What the lab's follow(state) says of each control: disabled with a reason, hidden, another range.
