@@ -21,9 +21,11 @@ same server); run it twice to see the noise. Sections:
   steps, Play at the fastest speed to the end, and the first change after
   «ready».
 
-Each change also says where its time went (runtime.js's labTiming): in
-Python, waiting for the worker (a view still being drawn ahead, messages),
-and on the page (morph, layout).
+A change is timed from the input to the view updated and laid out (the
+layout the browser would do before the next paint is done at once and
+counted, for every lab alike). Each change also says where its time went
+(runtime.js's labTiming): in Python, waiting for the worker (a view still
+being drawn ahead, messages), on the page (morph, URL) and in the layout.
 
 Budgets (issues 7 and 11) are printed beside each number; nothing asserts.
 """
@@ -114,7 +116,11 @@ ACT = """async ([values, button]) => {""" + IDLE + """  await idle();
     input.dispatchEvent(new Event("input", { bubbles: true }));
   }
   await idle();
-  return performance.now() - t0;
+  const drawn = performance.now();
+  document.documentElement.offsetHeight; // the layout the next frame would do, done and counted here
+  const end = performance.now();
+  if (root.labTiming) root.labTiming.layout = end - drawn;
+  return end - t0;
 }"""
 
 # Where the last update's time went (runtime.js): in Python, waiting for the worker, on the page.
@@ -132,13 +138,14 @@ def act(page, values, button=None, pause=0):
 def parts(acts):
     """Median ms in Python, waiting for the worker and on the page, and how many were drawn ahead."""
     timings = [t for _, t in acts if t]
-    median = lambda key: round(statistics.median(t[key] for t in timings), 1)  # noqa: E731
-    return {"python": median("python"), "wait": median("wait"), "page": median("page"),
+    median = lambda key: round(statistics.median(t.get(key, 0) for t in timings), 1)  # noqa: E731
+    return {"python": median("python"), "wait": median("wait"), "page": median("page"), "layout": median("layout"),
             "ahead": sum(t["ahead"] for t in timings)}
 
 
 def say_parts(p):
-    return f"Python {p['python']} · attesa {p['wait']} · pagina {p['page']} ms (mediane; {p['ahead']} disegnati in anticipo)"
+    return (f"Python {p['python']} · attesa {p['wait']} · pagina {p['page']} · layout {p.get('layout', 0)} ms "
+            f"(mediane; {p['ahead']} disegnati in anticipo)")
 
 PLAY = """async (max) => {
   const root = document.querySelector("[data-lab]");
