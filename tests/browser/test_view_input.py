@@ -91,3 +91,24 @@ def test_adding_the_predicted_token_grows_the_sentence(page, site_url):
     expect(root.locator('[data-param="generati"]')).to_have_value("1")
     expect(root.locator("[data-lab-view]")).to_contain_text("divano")
     expect(page).to_have_url(re.compile(r"generati=1"))
+
+
+def test_what_a_lab_says_of_its_controls_follows_the_state(page, site_url):
+    """follow(state): 9B.10 disables the elbows not in use, with the reason beside
+    them; 4.2 bounds the step to look at by the steps of the training."""
+    root = open_lab(page, site_url, "capitolo-9/tante-pieghe/")
+    set_controls(page, {"gomiti": 1})
+    third = root.locator('[data-param="e3"]')
+    expect(third).to_be_disabled()
+    expect(root.locator('[data-reason="e3"]')).to_have_text("In uso c'è 1 gomito: alza «Gomiti in uso».")
+    expect(root.locator('[data-reason="e3"]')).to_be_visible()
+    set_controls(page, {"gomiti": 4})
+    expect(third).to_be_enabled()
+    expect(root.locator('[data-reason="e3"]')).to_be_hidden()
+    expect(root.locator('[data-reason="e5"]')).to_have_text("In uso ci sono 4 gomiti: alza «Gomiti in uso».")
+    root = open_lab(page, site_url, "capitolo-4/schedule-lr/")
+    set_controls(page, {"totale": 20000})
+    expect(root.locator('[data-param="passo"]')).to_have_attribute("max", "20000")
+    expect(root.locator('[data-param="warmup"]')).to_have_attribute("max", "20000")
+    set_controls(page, {"totale": 500000})
+    expect(root.locator('[data-param="passo"]')).to_have_attribute("max", "500000")
