@@ -186,9 +186,27 @@ def test_axes_are_remembered_and_whatever_the_drawing_tells_apart_the_memory_doe
                 {"x_ticks": [(0, "zero"), 5, 10]}, {"y_label": "loss"}, {"y_label": Html("<b>loss</b>")},
                 {"x_label": "passo"}, {"height": 300}, {"width": 400}, {"x_log": True, "x_range": (1, 100)},
                 {"y_ticks": [0, 2]}, {"handles": [Handle(1, 1, x_name="p", y_name=None, label="a")]}]
-    forget_all()
-    fresh = [chart(**kw) for kw in variants]
+    fresh = [(forget_all(), chart(**kw))[1] for kw in variants]  # each from nothing
     assert len(set(fresh)) == len(variants)
     assert [chart(**kw) for kw in variants] == fresh  # remembered: the same
     forget_all()
     assert [chart(**kw) for kw in reversed(variants)] == fresh[::-1]  # drawn in another order from nothing
+
+
+def test_lines_and_what_they_say_are_remembered_by_their_points_and_labels():
+    from labs.kit.memory import forget_all
+
+    def chart(points, name="loss", x_label="passo", handle=None):
+        handles = [Handle(handle, 1.0, x_name="p", y_name=None, label="a")] if handle is not None else []
+        return line_chart([Series(name, points), Series("costante", ((0, 1.0), (10, 1.0)), line=False)],
+                          label="L", x_range=(0, 10), y_range=(0, 2), x_label=x_label, handles=handles)
+
+    variants = [(((0, 1.0), (5, 0.5)),), (((0, 1.0), (5, 0.25)),), (((0, 1.0), (6, 0.5)),),
+                (((0, 1.0), (5, 0.5)), "errore"), (((0, 1.0), (5, 0.5)), "loss", "epoch"),
+                (((0, 1.0), (5, 0.5)), "loss", "passo", 2.0), (((0, 1.0), (5, 0.5)), "loss", "passo", 3.0),
+                (((0, 1), (5, 0.5)),), (((0, 1.0), (5, float("nan")), (6, 0.5)),)]
+    fresh = [(forget_all(), chart(*v))[1] for v in variants]  # each from nothing
+    assert len(set(fresh[:7])) == 7  # what differs in the numbers, the names or the handle shows
+    assert [chart(*v) for v in variants] == fresh
+    forget_all()
+    assert [chart(*v) for v in reversed(variants)] == fresh[::-1]

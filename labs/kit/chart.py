@@ -376,8 +376,16 @@ def histogram(values=None, *, label, counts=None, edges=None, bins=20, lo=None, 
                description=description_text(description, lambda: describe_histogram(counts, edges)))
 
 
+LINES = Memory(32)  # the lines drawn last: a curve that a control does not move is not written again
+
+
 def series_path(f, points):
-    """An SVG path through the finite points; a gap where a y is missing."""
+    """An SVG path through the finite points; a gap where a y is missing.
+    Remembered by the points and the scales (LINES)."""
+    return LINES.get((tuple(points), scale_key(f["sx"]), scale_key(f["sy"])), lambda: _series_path(f, points))
+
+
+def _series_path(f, points):
     d, pen_down = [], False
     for x, y in points:
         if not (finite(x) and finite(y)):
@@ -442,14 +450,24 @@ def describe_handles(handles, where):
     return f" Punto da trascinare: {where(h.x)}, a {amount(h.y)}{f' ({h.caption})' if h.caption else ''}."
 
 
+TOLD = Memory(32)  # what the last charts' lines say: read again only when they move
+
+
 def describe_chart(series, x_label, handles=()):
     """What a line chart shows: each series (the first SERIES_TOLD) from
     start to end, with its extremes; the x range once when they share it;
-    then the point to drag, where it is."""
+    then the point to drag, where it is. The lines' part is remembered by
+    what it reads (TOLD)."""
+    key = (tuple((typed([s.label]), tuple(map(typed, s.points)), s.line) for s in series[:SERIES_TOLD]),
+           len(series), typed([x_label]))
+    return TOLD.get(key, lambda: describe_lines(series, x_label)) + describe_handles(handles, x_words(x_label))
+
+
+def describe_lines(series, x_label):
     told = series[:SERIES_TOLD]
     where = x_words(x_label)
     if not told:
-        return "Grafico vuoto." + describe_handles(handles, where)
+        return "Grafico vuoto."
     # the lines' common x range, said once (a single point and dots always say where they are)
     spans = {(p[0][0], p[-1][0]) for p in ([q for q in s.points if finite(q[0]) and finite(q[1])]
                                            for s in told if s.line) if len(p) > 1}
@@ -463,7 +481,7 @@ def describe_chart(series, x_label, handles=()):
         parts.append(part)
     more = len(series) - len(parts)
     tail = "; e un'altra serie" if more == 1 else f"; e altre {more} serie" if more > 1 else ""
-    return head + "; ".join(parts) + tail + "." + describe_handles(handles, where)
+    return head + "; ".join(parts) + tail + "."
 
 
 def line_chart(series, *, label, x_range=None, y_range=None, x_label="", y_label="", handles=(), markers=(),
