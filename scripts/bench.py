@@ -25,7 +25,7 @@ A change is timed from the input to the view updated and laid out (the
 layout the browser would do before the next paint is done at once and
 counted, for every lab alike). Each change also says where its time went
 (runtime.js's labTiming): in Python, waiting for the worker (a view still
-being drawn ahead, messages), on the page (morph, URL) and in the layout.
+being drawn ahead, messages), on the page (morph, controls) and in the layout.
 
 Budgets (issues 7 and 11) are printed beside each number; nothing asserts.
 """

@@ -531,7 +531,7 @@ class LabController {
       this.writeUrlSoon();
     }
     // where the last update's time went, for scripts/bench.py: in Python (little if the worker had
-    // drawn the view ahead), waiting for the worker and in the messages, on the page (morph, layout, URL)
+    // drawn the view ahead), waiting for the worker and in the messages, on the page (morph, controls)
     const inPython = result.took || 0;
     this.root.labTiming = { ahead: Boolean(result.ahead), python: inPython, wait: answered - asked - inPython,
                             page: performance.now() - answered };
