@@ -464,6 +464,7 @@ def describe_chart(series, x_label, handles=()):
 
 
 def describe_lines(series, x_label):
+    """describe_chart()'s sentence on the lines, without the point to drag."""
     told = series[:SERIES_TOLD]
     where = x_words(x_label)
     if not told:
