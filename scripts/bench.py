@@ -136,7 +136,7 @@ def act(page, values, button=None, pause=0):
 
 
 def parts(acts):
-    """Median ms in Python, waiting for the worker and on the page, and how many were drawn ahead."""
+    """Median ms in Python, waiting for the worker, on the page and in the layout, and how many were drawn ahead."""
     timings = [t for _, t in acts if t]
     median = lambda key: round(statistics.median(t.get(key, 0) for t in timings), 1)  # noqa: E731
     return {"python": median("python"), "wait": median("wait"), "page": median("page"), "layout": median("layout"),
@@ -144,7 +144,7 @@ def parts(acts):
 
 
 def say_parts(p):
-    return (f"Python {p['python']} · attesa {p['wait']} · pagina {p['page']} · layout {p.get('layout', 0)} ms "
+    return (f"Python {p['python']} · attesa {p['wait']} · pagina {p['page']} · layout {p['layout']} ms "
             f"(mediane; {p['ahead']} disegnati in anticipo)")
 
 PLAY = """async (max) => {
