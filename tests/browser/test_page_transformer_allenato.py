@@ -4,6 +4,8 @@ numbers CPython computes) and generates text from a prompt the reader types.
 
 One page load: the checks run one after the other on a warm worker."""
 
+import re
+
 from playwright.sync_api import expect
 
 import labs
@@ -65,10 +67,16 @@ def test_play_20_steps_pause_open_an_attention_map_and_generate_text(page, site_
     weights = [cell_text(w) for w in state["attention"]["maps"][0][1][-1]]  # as the kit writes a cell
     assert [t.strip() for t in last_row.locator("td").all_inner_texts()] == weights
 
-    # generate: «prossimo testo generato» trains to step 50, then a prompt the reader types
+    # generate: «prossimo testo generato» trains to step 50, then a prompt the reader types;
+    # those ten steps or more take a while, and the view dims until they come (.is-waiting)
+    view = lab.locator("[data-lab-view]")
+    view.evaluate("""view => { window.__waited = false; new MutationObserver(() => {
+        window.__waited ||= view.classList.contains("is-waiting"); }).observe(view, { attributeFilter: ["class"] }); }""")
     lab.locator(".lab-jump", has_text="prossimo testo generato").click()
     expect(counter).to_have_text("Passo 50 di 1000", timeout=120_000)
     wait_idle(page, lab)
+    assert page.evaluate("window.__waited")
+    expect(view).not_to_have_class(re.compile("is-waiting"))
     prompt = lab.locator('[data-param="prompt"]')
     prompt.fill("la mamma nuota")
     wait_idle(page, lab)

@@ -194,3 +194,28 @@ def test_the_progress_bar_counts_the_download(page, site_url, site_dir):
     wasm = (site_dir / "pyodide" / "pyodide.asm.wasm").stat().st_size
     assert page.evaluate("window.labsRuntime.loaded") >= wasm  # every byte of the runtime was counted
     assert any(0 < v < 1 for v in seen), "la barra non ha mai mostrato un avanzamento parziale"
+
+
+# While the lab waits for Python: whether its view starts to dim (a CSS transition on it or
+# .is-waiting), read as soon as the lab says it is busy and again when it is done.
+WATCH_DIMMING = """(root) => {
+  const view = root.querySelector("[data-lab-view]");
+  window.__dimmed = [];
+  const dimmed = () => { getComputedStyle(view).opacity; // brings the style up to date, and starts any transition
+                         return view.getAnimations().length > 0 || view.classList.contains("is-waiting"); };
+  new MutationObserver(() => window.__dimmed.push([root.dataset.busy === "true", dimmed()]))
+    .observe(root, { attributes: true, attributeFilter: ["data-busy"] });
+}"""
+
+
+def test_a_quick_change_does_not_dim_the_view(page, site_url):
+    # dimming every change made the browser paint the dimmed view first, and the answer waited behind
+    # that frame; only a view that takes longer than DIM_AFTER dims (3.2's test sees a slow one dim)
+    lab = open_lab(page, site_url, "capitolo-1/ombrello/")
+    lab.evaluate(WATCH_DIMMING)
+    for value in (0, 1, 0.5):
+        set_range(page, "vento", value)
+        expect(lab).not_to_have_attribute("data-busy", "true")
+    seen = page.evaluate("window.__dimmed")
+    assert [busy for busy, _ in seen].count(True) >= 3
+    assert not any(dimmed for _, dimmed in seen)

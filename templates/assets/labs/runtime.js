@@ -241,6 +241,11 @@ function writeWaitingUrl() {
 // before a link is followed or the page left, the URL says what the reader last saw
 document.addEventListener("click", (event) => { if (event.target.closest?.("a[href]")) writeWaitingUrl(); }, true);
 addEventListener("pagehide", writeWaitingUrl);
+// A view that takes longer than DIM_AFTER ms is dimmed until it comes (.is-waiting).
+// Only then: dimming every change made the browser paint the dimmed view
+// first, and the answer, back from Python meanwhile, waited behind that frame
+// (12–21 ms of a 40 ms «Avanti» on the BPE lab).
+const DIM_AFTER = 150; // ms
 const TYPING = "textarea, select, input:not([type=range]):not([type=checkbox])";
 
 class LabController {
@@ -504,11 +509,14 @@ class LabController {
     this.root.dataset.busy = "true";
     this.view.setAttribute("aria-busy", "true");
     const asked = performance.now();
+    const waiting = setTimeout(() => this.view.classList.add("is-waiting"), DIM_AFTER);
     const step = this.stepInput && { name: this.stepInput.name, max: Number(this.stepInput.dataset.max) };
     const result = await python.render(this.id, this.module, { ...this.params(), ...raw }, this.code?.running ?? null, step);
     // the reader may have left the page meanwhile: a late result must not touch the new one
     // (instant navigation moves the URL to the next page before it swaps the content:
     // a lab still on screen whose page is no longer the URL's is leaving too)
+    clearTimeout(waiting);
+    this.view.classList.remove("is-waiting");
     if (!this.root.isConnected || location.pathname !== this.page) {
       this.busy = this.again = false; // dropped, and ready again if the reader comes back before the swap
       delete this.root.dataset.busy;
