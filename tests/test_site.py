@@ -184,6 +184,17 @@ def test_every_page_carries_the_strict_csp_with_the_hash_of_each_inline_script(s
         assert not re.search(r"<[^>]+\sstyle=", text), f"{path}: style-src 'self' blocks style attributes"
 
 
+def test_only_a_page_with_a_lab_starts_python_and_defers_the_theme(site_dir):
+    # the authors' guide writes data-lab="ombrello" in its text: not a lab page, its theme's script runs as usual
+    theme = re.compile(r'<script src="[^"]*assets/javascripts/bundle\.[0-9a-f]+\.min\.js">')
+    guide = (site_dir / "scrivere-un-laboratorio" / "index.html").read_text(encoding="utf-8")
+    assert 'data-lab="ombrello"' in html.unescape(guide)
+    assert "boot.js" not in guide and "data-theme-script" not in guide and theme.search(guide)
+    for lab in labs.all_labs():
+        text = page(site_dir, lab)
+        assert "assets/labs/boot.js" in text and "data-theme-script" in text and not theme.search(text), lab.id
+
+
 def test_the_wheel_and_lockfile_are_named_by_their_content_and_pages_name_that_lockfile(site_dir):
     runtime = site_dir / "pyodide"
     (lockfile,) = runtime.glob("pyodide-lock.*.json")
