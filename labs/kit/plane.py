@@ -169,9 +169,15 @@ def place_label(frame, x, y, content, style, where):
 def inside(frame, x, y, content, anchor):
     """(x, y) moved so that the label stays inside the drawing (text width estimated)."""
     w = text_width(content, LABEL)
-    low = {"start": 4, "middle": 4 + w / 2, "end": 4 + w}[anchor]
-    high = frame.width - {"start": 4 + w, "middle": 4 + w / 2, "end": 4}[anchor]
-    return min(max(x, low), max(low, high)), min(max(y, 10), frame.height - 10)
+    if anchor == "start":
+        low, high = 4, frame.width - (4 + w)
+    elif anchor == "middle":
+        low, high = 4 + w / 2, frame.width - (4 + w / 2)
+    else:
+        low, high = 4 + w, frame.width - 4
+    # min(max(x, low), max(low, high)) and the same for y, as comparisons: asked for every place tried
+    x, y, high, bottom = x if x >= low else low, y if y >= 10 else 10, low if low >= high else high, frame.height - 10
+    return x if x <= high else high, y if y <= bottom else bottom
 
 
 def write_labels(frame, requests, taken):
