@@ -189,3 +189,19 @@ def test_a_shorter_step_keeps_the_tallest_height_so_the_page_does_not_jump(page,
     assert view.evaluate("el => el.offsetHeight") == tall  # ...and the view keeps its height
     page.wait_for_timeout(300)
     assert view.evaluate("el => el.offsetHeight") == tall
+
+
+def test_a_click_inside_a_view_that_says_its_step_does_not_step(page, site_url):
+    # 2.6's view says its step on its root (data-step="5"): only the timeline's buttons step, and a
+    # click on the view (or on a <details> inside it, in 3.2) once went forward by that many steps
+    page.goto(f"{site_url}capitolo-2/embedding-vicini/?passo=5")
+    lab = page.locator("[data-lab]")
+    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    view = lab.locator("[data-lab-view] [data-step='5']")
+    expect(view).to_have_count(1)
+    before = counter(lab).inner_text()
+    view.click(position={"x": 4, "y": 4})
+    page.wait_for_timeout(300)
+    wait_idle(page, lab)
+    expect(counter(lab)).to_have_text(before)
+    assert lab.locator("input.lab-scrubber").input_value() == "5"

@@ -246,6 +246,7 @@ addEventListener("pagehide", writeWaitingUrl);
 // first, and the answer, back from Python meanwhile, waited behind that frame
 // (12–21 ms of a 40 ms «Avanti» on the BPE lab).
 const DIM_AFTER = 150; // ms
+const STEP_BUTTON = "button[data-step]"; // the timeline's ⟲ ← → ▶ (templates/controls.html.j2)
 const TYPING = "textarea, select, input:not([type=range]):not([type=checkbox])";
 
 class LabController {
@@ -297,7 +298,9 @@ class LabController {
     });
     this.root.addEventListener("submit", (event) => event.preventDefault());
     this.root.addEventListener("click", (event) => {
-      const button = event.target.closest("[data-step]");
+      // the timeline's buttons only: a lab's view may say its step in a data-step of its own (3.2, 2.6, 9G),
+      // and a click there must not step by that much
+      const button = event.target.closest(STEP_BUTTON);
       if (button) return this.step(button.dataset.step);
       const retry = event.target.closest("[data-lab-retry]");
       if (retry) python.start(this.root.dataset.package, this.module);
@@ -397,7 +400,7 @@ class LabController {
   }
 
   get playButton() {
-    return this.root.querySelector('[data-step="play"]');
+    return this.root.querySelector(`${STEP_BUTTON}[data-step="play"]`);
   }
 
   step(action) {
@@ -452,7 +455,7 @@ class LabController {
     if (!input) return;
     const at = Number(input.value);
     const max = Number(input.dataset.max);
-    for (const button of this.root.querySelectorAll("[data-step]")) {
+    for (const button of this.root.querySelectorAll(STEP_BUTTON)) {
       const action = button.dataset.step;
       put(button, "disabled", (action === "-1" && at <= 0) || (action === "+1" && at >= max));
     }
