@@ -21,7 +21,7 @@ from functools import cache
 
 from .kit import LabError, timeline
 from .kit.contract import ContractError, check_module, check_view, import_problem, place
-from .kit.controls import ParamError, flatten, parse_params
+from .kit.controls import FOLDS_PARAM, ParamError, flatten, parse_folds, parse_params
 from .kit.spoken import spoken_summary
 from .kit.svg import unique_ids
 
@@ -90,10 +90,21 @@ class Lab:
         return any(c.kind == "steps" for c in self.params_list)
 
     def defaults(self):
-        return {c.name: c.default for c in self.params_list}
+        """Every parameter at its default: the controls', and no fold open."""
+        return self.parse({})
 
     def parse(self, raw, strict=False):
-        return parse_params(self.controls, raw, strict)
+        """The controls' values and, for a lab with FOLDS, the folds the reader has open (FOLDS_PARAM)."""
+        if not self.folds:
+            return parse_params(self.controls, raw, strict)
+        raw = dict(raw)
+        folds = parse_folds(raw.pop(FOLDS_PARAM, ()), self.folds, strict)
+        return parse_params(self.controls, raw, strict) | {FOLDS_PARAM: folds}
+
+    @property
+    def folds(self):
+        """The parts of the lab's view that Python draws only while the reader has them open (kit.fold)."""
+        return tuple(getattr(self.module, "FOLDS", ()))
 
     @property
     def steps(self):

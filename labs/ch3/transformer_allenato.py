@@ -73,7 +73,7 @@ from core.transformer import (OptimizerConfig, TransformerConfig, apply_gradient
                               init_state, layer_grad_norms, learning_rate, loss_and_grads, next_token, param_count,
                               param_shapes, text_loss, trace, transformer_generate)
 from labs.kit import (Bar, Choice, Curve, Edit, Follow, Group, Jump, Marker, Point, Series, Slider, Steps, Text, bars,
-                      callout, join, line_chart, matrix, nice_ticks, num, plane, plural, share, stat,
+                      callout, fold, join, line_chart, matrix, nice_ticks, num, opened, plane, plural, share, stat,
                       stats, step_machine, table, tag)
 from labs.kit.matrix import describe_matrix
 from labs.kit.svg import path, svg, text as svg_text
@@ -152,6 +152,7 @@ UNITS = {"parole": ("parola", "parole"), "caratteri": ("carattere", "caratteri")
 BLOCK_MATRICES = (("W_q", "W_q, le query"), ("W_k", "W_k, le chiavi"), ("W_v", "W_v, i valori"),
                   ("W_o", "W_o, l'uscita dell'attention"), ("W_1", "W₁, l'MLP che allarga"),
                   ("W_2", "W₂, l'MLP che restringe"))
+FOLDS = ("embedding", "gradienti", "matrice")  # drawn only while the reader has them open (kit.fold)
 MATRICES = (("tok_emb", "E, gli embedding dei token"), ("pos_emb", "P, le posizioni"),
             *((f"block{b}.{name}", f"Blocco {b + 1} · {label}") for b in range(2) for name, label in BLOCK_MATRICES))
 PARTS = (("token_embedding", "Embedding dei token"), ("position_embedding", "Posizioni"), ("attention", "Attention"),
@@ -409,9 +410,7 @@ def present(m, p):
           "lr": m.opt.lr, "lr_next": learning_rate(m.step, m.opt), "seed": m.seed, "loss": m.loss,
           "evals": [list(e) for e in m.evals], "bigram_best": best_loss(train_pairs),
           "uniform": math.log(len(m.vocab)), "counts": param_count(config), "bigram_params": len(m.vocab) ** 2,
-          "grad_norm": grad_norm(m.grads), "layer_norms": layer_grad_norms(m.grads),
-          "matrix_norms": {name: grad_norm({name: g}) for name, g in m.grads.items()},
-          "embedding": embedding_plane(m), "attention": attention_maps(m, p["frase"]),
+          "folds": {part: opened(p, part) for part in FOLDS}, "attention": attention_maps(m, p["frase"]),
           "roles": [ROLES.get(t, "muted") if m.kind == "parole" else "muted" for t in m.vocab]}
     prompt = tokens_of(p["prompt"], m.kind)
     missing = unknown(prompt, m.vocab)
@@ -426,6 +425,11 @@ def present(m, p):
     name = p["matrice"]
     if name not in m.state.params:  # a block this model does not have, or no learned positions
         name = name.replace(name.split(".")[0], "block0") if name.startswith("block") else "tok_emb"
+    if opened(p, "gradienti"):  # what only the closed sections show is computed when they are open
+        s |= {"grad_norm": grad_norm(m.grads), "layer_norms": layer_grad_norms(m.grads),
+              "matrix_norms": {name: grad_norm({name: g}) for name, g in m.grads.items()}}
+    if opened(p, "embedding"):
+        s["embedding"] = embedding_plane(m)
     s["matrix"] = {"name": name, "asked": p["matrice"], "values": m.state.params[name], "grad": m.grads[name],
                    "shape": list(param_shapes(config)[name])}
     return s
@@ -536,13 +540,11 @@ def embedding_section(s):
     items = [Point(tuple(xy), t, style=role) for t, xy, role in zip(vocab, pts, s["roles"])]
     legend = ("I colori sono i ruoli delle parole nel testo proposto: in blu chi fa, in arancione i verbi, in "
               "viola i posti, in rosso articoli e preposizioni. " if any(r != "muted" for r in s["roles"]) else "")
-    return tag("details", tag("summary", "Gli embedding sul piano"),
-               plane(items, (-reach, reach), (-reach, reach), width=400, grid=grid,
+    return [plane(items, (-reach, reach), (-reach, reach), width=400, grid=grid,
                      label=f"Gli embedding dei token proiettati su due dimensioni, al passo {s['step']}"),
                tag("p", legend + f"Il piano mostra {share(e['explained'])} della varianza dei {s['config']['d']} "
                             "numeri di ogni vettore, sulle due direzioni in cui a questo passo sono più sparsi (PCA); "
-                            "la scala si adatta a ogni passo.", class_="lab-ta-note"),
-               class_="lab-ta-section", data_part="embedding")
+                            "la scala si adatta a ogni passo.", class_="lab-ta-note")]
 
 
 def layer_name(group):
@@ -565,8 +567,7 @@ def gradients_section(s):
     parts = [Bar(label, counts[k] / counts["total"],
                  text="= embedding" if k == "head" else f"{num(counts[k])} · {share(counts[k] / counts['total'])}")
              for k, label in PARTS if counts[k] or k == "head"]
-    return tag("details", tag("summary", "Gradienti e pesi, parte per parte"),
-               tag("p", f"La norma del gradiente di questo passo, strato per strato: in tutto "
+    return [tag("p", f"La norma del gradiente di questo passo, strato per strato: in tutto "
                         f"{num(s['grad_norm'], 3)} (sopra 1 Adam lo riporta a 1 prima di usarlo).",
                    class_="lab-ta-note"),
                bars(layers, label="Norma del gradiente per strato", hi=max(norms.values()) or 1.0, part="strati"),
@@ -574,8 +575,7 @@ def gradients_section(s):
                bars(picks, label="Norma del gradiente per matrice", hi=top, part="matrici"),
                tag("p", f"Dove stanno i {num(counts['total'])} pesi (la testa di uscita riusa gli embedding "
                         "dei token):", class_="lab-ta-note"),
-               bars(parts, label="I pesi del modello, parte per parte", part="parti"),
-               class_="lab-ta-section", data_part="gradienti")
+               bars(parts, label="I pesi del modello, parte per parte", part="parti")]
 
 
 HEAT_LEVELS = ("p1", "p2", "p3", "p4", "n1", "n2", "n3", "n4")
@@ -628,11 +628,10 @@ def matrix_section(s):
     grads = tag("figure", heat_picture(G, f"Il gradiente di {what} al passo {at}", row_labels),
                 tag("figcaption", f"Il gradiente di questo passo: il più forte, {num(G[i][j], 4)}, in {where}, "
                                   f"colonna {j + 1}"))
-    return tag("details", tag("summary", "Una matrice da vicino"), *notes,
+    return [*notes,
                tag("p", f"{what}: {rows} × {cols} = {num(rows * cols)} pesi. In blu i numeri positivi, in rosso i "
                         "negativi; più intenso, più grande (ogni mappa ha la sua scala).", class_="lab-ta-note"),
-               tag("div", weights, grads, class_="lab-ta-pair"),
-               class_="lab-ta-section", data_part="matrice", data_matrix=name)
+               tag("div", weights, grads, class_="lab-ta-pair")]
 
 
 def view(s):
@@ -645,7 +644,13 @@ def view(s):
              f"training e {num(s['n_held'])} tenuti da parte. Learning rate del prossimo passo: "
              f"{num(s['lr_next'], 5)}.")
     return tag("div", headline(s), loss_chart(s), tag("p", setup, class_="lab-ta-note"), *comparison(s),
-               attention_section(s), embedding_section(s), gradients_section(s), matrix_section(s),
+               attention_section(s),
+               fold("Gli embedding sul piano", "embedding", s["folds"]["embedding"], lambda: embedding_section(s),
+                    class_="lab-ta-section"),
+               fold("Gradienti e pesi, parte per parte", "gradienti", s["folds"]["gradienti"],
+                    lambda: gradients_section(s), class_="lab-ta-section"),
+               fold("Una matrice da vicino", "matrice", s["folds"]["matrice"], lambda: matrix_section(s),
+                    class_="lab-ta-section", data_matrix=s["matrix"]["name"]),
                class_="lab-ta", data_step=s["step"])
 
 

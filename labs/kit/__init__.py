@@ -17,13 +17,14 @@ class LabError(Exception):
 
 
 PARTS = {
-    "controls": ("Choice", "Curve", "Follow", "Group", "Jump", "ParamError", "Slider", "Steps", "Text", "Toggle"),
+    "controls": ("Choice", "Curve", "Follow", "Group", "Jump", "ParamError", "Slider", "Steps", "Text", "Toggle",
+                 "opened"),
     "stepping": ("step_machine",),
     "timeline": ("timeline",),
     "edits": ("Edit",),
     "html": ("Html", "esc", "factor", "join", "num", "percent", "raw", "tag"),
     "italian": ("plural", "share", "the"),
-    "figures": ("ChainNode", "Node", "callout", "chain", "formula", "network", "stat", "stats", "table"),
+    "figures": ("ChainNode", "Node", "callout", "chain", "fold", "formula", "network", "stat", "stats", "table"),
     "chart": ("Handle", "Marker", "Series", "histogram", "line_chart", "nice_ticks"),
     "matrix": ("cell_text", "equation", "heat_class", "matrix", "shape_label", "vector"),
     "bars": ("Bar", "bars"),

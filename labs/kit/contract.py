@@ -23,6 +23,10 @@ KIT = os.path.dirname(os.path.abspath(__file__))
 # the numbered chapters), an optional section letter, an optional number
 REF_PATTERN = re.compile(r"(\d+[A-Z]?|[A-Z])(\.\d+)?")
 CONTROL_KINDS = ("slider", "choice", "text", "toggle", "steps", "group")
+# A lab's folds (FOLDS = ("part", …)): sections the reader opens and closes, which Python draws only
+# while they are open (figures.fold). The page sends which are open under FOLDS_PARAM with every change.
+FOLDS_PARAM = "sezioni"
+FOLD_NAME = re.compile(r"[a-z][a-z0-9-]*")  # a fold's name: its data-part in the view, and what the page sends
 
 
 class ContractError(Exception):
@@ -147,6 +151,11 @@ def check_module(module, chapter):
         if not one_argument(function):
             argument = "params" if name == "compute" else "state"
             refuse(name, f"{name} deve accettare un argomento ({name}({argument}))")
+    folds = getattr(module, "FOLDS", ())
+    if not isinstance(folds, (list, tuple)) or not all(isinstance(f, str) and FOLD_NAME.fullmatch(f) for f in folds):
+        refuse("FOLDS", f"FOLDS dev'essere una lista di nomi di sezioni come \"embedding\" (è {short(folds)})")
+    if len(set(folds)) != len(folds) or FOLDS_PARAM in seen:
+        refuse("FOLDS", f"FOLDS vuole nomi diversi, e nessun comando può chiamarsi «{FOLDS_PARAM}»")
     if hasattr(module, "EDITS"):
         problem = edits_problem(module)
         if problem:

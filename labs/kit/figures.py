@@ -167,6 +167,19 @@ def callout(*content, tone="info"):
     return tag("div", *content, class_=f"lab-callout is-{tone}", role="status" if tone != "error" else "alert")
 
 
+def fold(summary, part, is_open, draw, class_=None, **attributes):
+    """A section the reader opens and closes (a <details>), whose content Python draws only while it is open.
+
+    The lab names it in FOLDS = ("part", …) and asks opened(params, "part") for is_open: draw() is
+    called only then, and what only this section shows need not be computed either. Closed, it holds
+    a line in place of its content, so the steps and changes the reader makes with it closed cost
+    nothing of it; opened, the page asks Python to draw it at once. attributes go on the <details>."""
+    body = draw() if is_open else [tag("p", "Questa parte la disegna Python quando la apri: un momento.",
+                                       class_="lab-fold-wait")]
+    return tag("details", tag("summary", summary), *body, open=is_open, class_=class_, data_part=part,
+               data_fold=part, **attributes)
+
+
 def table(header, rows, class_="lab-table"):
     """A table of cells (strings are escaped, Html kept). Wider than the
     screen, it scrolls sideways in its own box (a marked frame)."""

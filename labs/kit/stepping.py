@@ -29,6 +29,8 @@ import json
 import math
 from collections import OrderedDict
 
+from .controls import FOLDS_PARAM
+
 MACHINES_KEPT = 3  # parameter settings whose checkpoints stay in memory
 MAX_CHECKPOINTS = 40  # per setting: the interval grows with the number of steps
 
@@ -38,7 +40,8 @@ class StepMachine:
 
     def __init__(self, start, advance, present, step="passo", view_only=()):
         self.start, self.advance, self.present, self.step = start, advance, present, step
-        self.view_only = set(view_only)  # parameters that only present() reads: changing them keeps the machine
+        # parameters that only present() reads: changing them keeps the machine (the open folds always are)
+        self.view_only = set(view_only) | {FOLDS_PARAM}
         self.cache = OrderedDict()  # key → {"every", "checkpoints": {step: machine}, "live": (step, machine)}
 
     def __call__(self, params):

@@ -18,6 +18,9 @@ FIGURES = [
     ("table", [],
      'table(["token", "probabilità"],\n'
      '      [["«gatto»", "62 %"], ["«cane»", "31 %"]])'),
+    ("fold", [],
+     'fold("La tabella intera", "tabella", True,\n'
+     '     lambda: [table(["passo", "loss"], [["0", "2,30"], ["1", "1,41"]])])'),
     ("bars", ["Bar"],
      'bars([Bar("«gatto»", 0.62, highlight=True),\n'
      '      Bar("«cane»", 0.31, class_="s2",\n'
@@ -91,6 +94,7 @@ TEXT = [
     ("vector_text", 'vector_text([2, 1.5])'),
     ("shape_label", 'shape_label(2, 3, 4)'),
     ("heat_class", 'heat_class(-0.3, 1.0)'),
+    ("opened", 'opened({"sezioni": ("tabella",)}, "tabella")'),
     ("nice_ticks", 'nice_ticks(0, 7)'),
     ("label_sides", 'label_sides([(0, 0), (0.1, 0)], ["re", "regina"], (-1, 1), (-1, 1), 300)'),
     ("tag", 'tag("p", "Ciao, ", tag("strong", "<mondo>"), class_="nota")'),

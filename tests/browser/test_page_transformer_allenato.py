@@ -67,6 +67,20 @@ def test_play_20_steps_pause_open_an_attention_map_and_generate_text(page, site_
     weights = [cell_text(w) for w in state["attention"]["maps"][0][1][-1]]  # as the kit writes a cell
     assert [t.strip() for t in last_row.locator("td").all_inner_texts()] == weights
 
+    # a fold: closed, one line and no drawing; opened, Python draws the plane of this step, and the next
+    # step keeps it open and drawn (the other folds stay a line)
+    embedding = lab.locator("details[data-fold='embedding']")
+    expect(embedding).not_to_have_attribute("open", "")
+    assert embedding.locator("svg").count() == 0
+    embedding.locator("summary").click()
+    plane = embedding.locator("svg.lab-plane > title")
+    expect(plane).to_have_text(re.compile(rf"al passo {stopped}$"))
+    expect(embedding.locator(".lab-fold-wait")).to_have_count(0)
+    lab.locator('[data-step="+1"]').click()
+    expect(plane).to_have_text(re.compile(rf"al passo {stopped + 1}$"))
+    expect(embedding).to_have_attribute("open", "")
+    expect(lab.locator("details[data-fold='matrice'] .lab-fold-wait")).to_have_count(1)
+
     # generate: «prossimo testo generato» trains to step 50, then a prompt the reader types;
     # those ten steps or more take a while, and the view dims until they come (.is-waiting)
     view = lab.locator("[data-lab-view]")

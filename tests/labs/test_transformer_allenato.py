@@ -28,7 +28,9 @@ XSS = "<script>alert(1)</script><img src=x onerror=alert(1)>"
 
 
 def params(step, **changes):
-    return LAB.parse({k: str(v) for k, v in changes.items()} | {"passo": str(step)})
+    """The parameters at step, with every fold open (as a reader who opened them all sees the view)
+    unless sezioni says otherwise: test_a_closed_fold_is_neither_computed_nor_drawn."""
+    return LAB.parse({"sezioni": ",".join(M.FOLDS)} | {k: str(v) for k, v in changes.items()} | {"passo": str(step)})
 
 
 def state(step, **changes):
@@ -227,6 +229,31 @@ def test_heat_pictures_draw_every_nonzero_cell_once_and_stay_light():
     cells = sum(len(re.findall(r"M[\d.]+ [\d.]+h", d)) for d in re.findall(r' d="([^"]*)"', picture))
     assert cells == sum(1 for row in W for v in row if v) == 16 * 64
     assert len(html_of(s)) < 70_000
+
+
+def test_a_closed_fold_is_neither_computed_nor_drawn():
+    # by default the three folds are closed: one line each in place of their drawing, nothing of theirs computed
+    closed = LAB.compute(LAB.parse({"passo": "12"}))
+    assert "embedding" not in closed and "layer_norms" not in closed
+    html = html_of(closed)
+    for part in M.FOLDS:
+        fold = re.search(rf'<details class="lab-ta-section" data-part="{part}" data-fold="{part}"[^>]*>(.*?)</details>',
+                         html, re.S)
+        assert fold and "open" not in fold.group(0)[:fold.start(1) - fold.start(0)]
+        assert "la disegna Python quando la apri" in fold.group(1) and "<svg" not in fold.group(1)
+    # opened one at a time: that fold is drawn as with all of them open, the others stay closed
+    every = html_of(state(12))
+    for part in M.FOLDS:
+        one = html_of(state(12, sezioni=part))
+        drawn = re.search(rf'<details[^>]*data-part="{part}".*?</details>', one, re.S).group(0)
+        assert drawn in every and "la disegna Python quando la apri" not in drawn and "<svg" in drawn
+        assert one.count("la disegna Python quando la apri") == len(M.FOLDS) - 1
+    # the open folds are a view's parameter: opening one keeps the machine (no training again)
+    machine = M.compute.machine_at(params(12))
+    assert M.compute.machine_at(params(12, sezioni="")) is machine
+    assert LAB.parse({"sezioni": ["matrice", "xyz", "embedding"]})["sezioni"] == ("embedding", "matrice")
+    with pytest.raises(labs.ParamError, match="sezione sconosciuta: xyz"):
+        LAB.parse({"sezioni": "xyz"}, strict=True)
 
 
 def test_the_parameter_count_by_part():

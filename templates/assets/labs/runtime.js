@@ -310,8 +310,11 @@ class LabController {
     });
     this.root.addEventListener("keydown", (event) => this.key(event));
     // «toggle» does not bubble: caught on its way down
+    // a fold (kit.fold) opened is drawn by Python then; any other <details> gets the last view's content
     this.view.addEventListener("toggle", (event) => {
-      if (event.target.open && this.html) morphInto(this.view, this.html);
+      if (!event.target.open) return;
+      if (event.target.matches("[data-fold]")) this.update();
+      else if (this.html) morphInto(this.view, this.html);
     }, true);
     this.root.addEventListener("pointerdown", (event) => this.startDrag(event));
   }
@@ -462,7 +465,11 @@ class LabController {
   }
 
   params() {
-    return Object.fromEntries(this.inputs.map((input) => [input.name, readInput(input)]));
+    const values = Object.fromEntries(this.inputs.map((input) => [input.name, readInput(input)]));
+    // the folds the reader has open (a lab's FOLDS, kit.fold): Python draws only those
+    const folds = [...this.view.querySelectorAll("details[data-fold]")];
+    if (folds.length) values.sezioni = folds.filter((fold) => fold.open).map((fold) => fold.dataset.fold).join(",");
+    return values;
   }
 
   statusChanged() {
@@ -495,7 +502,7 @@ class LabController {
       this.showOutputs();
       this.root.dataset.ready = "true";
       if (this.fromUrl) this.update(this.fromUrl);
-      else if (this.restarted) this.update();
+      else if (this.restarted || this.view.querySelector("details[data-fold][open]")) this.update(); // opened while Python loaded
     }
     if (python.status === "loading" && this.root.dataset.ready === "true") {
       // a new worker after «Ferma»: the controls wait for it, then the view is drawn again
