@@ -571,7 +571,8 @@ def gradients_section(s):
                         f"{num(s['grad_norm'], 3)} (sopra 1 Adam lo riporta a 1 prima di usarlo).",
                    class_="lab-ta-note"),
                bars(layers, label="Norma del gradiente per strato", hi=max(norms.values()) or 1.0, part="strati"),
-               tag("p", "Matrice per matrice: clicca una barra per aprirla qui sotto.", class_="lab-ta-note"),
+               tag("p", "Matrice per matrice: clicca una barra per aprirla qui sotto" +
+                   ("." if s["folds"]["matrice"] else ", in «Una matrice da vicino»."), class_="lab-ta-note"),
                bars(picks, label="Norma del gradiente per matrice", hi=top, part="matrici"),
                tag("p", f"Dove stanno i {num(counts['total'])} pesi (la testa di uscita riusa gli embedding "
                         "dei token):", class_="lab-ta-note"),

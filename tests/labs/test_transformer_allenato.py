@@ -246,8 +246,12 @@ def test_a_closed_fold_is_neither_computed_nor_drawn():
     for part in M.FOLDS:
         one = html_of(state(12, sezioni=part))
         drawn = re.search(rf'<details[^>]*data-part="{part}".*?</details>', one, re.S).group(0)
-        assert drawn in every and "la disegna Python quando la apri" not in drawn and "<svg" in drawn
+        alone = drawn.replace("aprirla qui sotto, in «Una matrice da vicino».", "aprirla qui sotto.")  # see below
+        assert alone in every and "la disegna Python quando la apri" not in drawn and "<svg" in drawn
         assert one.count("la disegna Python quando la apri") == len(M.FOLDS) - 1
+    # the gradients alone: a bar's click chooses the matrix of the fold below, which says where it opens
+    assert "aprirla qui sotto, in «Una matrice da vicino»." in html_of(state(12, sezioni="gradienti"))
+    assert "aprirla qui sotto." in every
     # the open folds are a view's parameter: opening one keeps the machine (no training again)
     machine = M.compute.machine_at(params(12))
     assert M.compute.machine_at(params(12, sezioni="")) is machine
