@@ -16,10 +16,27 @@ D = 8  # wide enough to behave like a layer, small enough to stay well under a m
 EPS = 1e-5
 
 
+DRAWN = {}  # seed → the longest draw made with it (the last 16 seeds)
+
+
+def normals(seed, n):
+    """I primi n numeri di N(0, 1) estratti con questo seme: gaussian_sample(n, seeded_rng(seed)).
+
+    The draw is one sequence, and its first n numbers do not depend on how
+    many come after: the longest drawn per seed is kept and cut, so a
+    deeper or shallower stack with the same seed draws nothing again."""
+    drawn = DRAWN.get(seed)
+    if drawn is None or len(drawn) < n:
+        if len(DRAWN) >= 16:
+            del DRAWN[next(iter(DRAWN))]
+        drawn = DRAWN[seed] = gaussian_sample(n, seeded_rng(seed))
+    return drawn[:n]
+
+
 def draw_stack(seed, layers, sigma):
     """Il vettore d'ingresso e una matrice D×D per strato, con valori estratti da N(0, σ²/D)."""
     # one draw for all (the same numbers as one per row: D is even, so no pair is split)
-    numbers = gaussian_sample(D + layers * D * D, seeded_rng(seed))
+    numbers = normals(seed, D + layers * D * D)
     root = math.sqrt(D)
     w = [v * sigma / root for v in numbers[D:]]
     rows = [w[i:i + D] for i in range(0, len(w), D)]

@@ -154,3 +154,39 @@ def test_growing_the_weights_then_choosing_pre_norm():
     assert grown["residual"][0] > 1e3 and "Prova pre-norm" in verdict(scala=3)[1]
     tamed = state(scala=3, norma="pre")
     assert 1 < tamed["residual"][0] < 1e3 and tamed["residual"][0] < grown["residual"][0] / 100
+
+
+def test_a_seed_draws_one_sequence_whatever_length_is_asked_first():
+    from core.linalg import seeded_rng
+    from core.stats import gaussian_sample
+    M.DRAWN.clear()
+    rng = random.Random(3)
+    for n in [5, 3208, 7, 1, 200, 3209, 64] + [rng.randrange(1, 4000) for _ in range(20)]:
+        seed = rng.choice([1, 2, 20])
+        got = M.normals(seed, n)
+        assert got == gaussian_sample(n, seeded_rng(seed))
+        got[0] = 99.0  # the reader of a draw may change it: the kept sequence does not
+    assert all(v != 99.0 for drawn in M.DRAWN.values() for v in drawn)
+
+
+def test_states_remembered_are_the_states_computed_afresh():
+    """The lab keeps the stacks and their six measurements: a walk over the controls, one at a time as a
+    reader moves them, gives at every setting the state computed from empty caches."""
+    from labs.chA import residuo_profondita as lab
+
+    def fresh(params):
+        lab.measured.cache_clear(), lab.stack.cache_clear(), M.DRAWN.clear()
+        return LAB.compute(params)
+
+    rng = random.Random(5)
+    raw = {}
+    remembered = []
+    for _ in range(40):
+        name, value = rng.choice([("strati", rng.randint(1, 50)), ("norma", rng.choice(["nessuna", "pre", "post"])),
+                                  ("scala", rng.choice([0.2, 0.5, 1.7, 3.0])), ("seme", rng.randint(1, 20))])
+        raw[name] = str(value)
+        params = LAB.parse(raw)
+        remembered.append((params, LAB.compute(params)))
+    assert lab.measured.cache_info().hits > 0
+    for params, state_ in remembered:
+        assert state_ == fresh(params)
