@@ -250,6 +250,8 @@ def test_a_function_s_new_source_replaces_that_function():
           expect="Va in overflow.", params={"nessuno": 1}), "params"),
     (Edit("una funzione che non c'è", change="def altrove(x):\n    return x\n", expect="Non cambia niente."),
      "funzione del pannello"),
+    (Edit("la softmax senza massimo", change=("shifted = [s - top for s in scaled]", "shifted = scaled"),
+          expect="Va in overflow.", params={"sezioni": "nessuna"}), "sezione sconosciuta: nessuna"),
 ])
 def test_a_broken_edit_is_one_italian_line_of_the_contract(edit, expected, monkeypatch):
     module = labs.get("softmax-temperatura").module
@@ -258,3 +260,14 @@ def test_a_broken_edit_is_one_italian_line_of_the_contract(edit, expected, monke
     assert problem and expected in problem, problem
     monkeypatch.setattr(module, "EDITS", "nessuna")
     assert "EDITS" in edits_problem(module)
+
+
+def test_an_edit_may_open_the_folds_where_its_effect_shows(monkeypatch):
+    """params={"sezioni": …} names folds of the lab (A.4's W_o product): accepted, and tried with them open."""
+    lab = labs.get("multi-head")
+    edit = lab.module.EDITS[0]
+    assert edit.params == {"sezioni": "uscite"} and edits_problem(lab.module) is None
+    before, after = code.try_edit(lab, edit)
+    assert 'data-part="out"' in before.html and 'data-part="out"' in after.html
+    monkeypatch.setattr(lab.module, "FOLDS", ())
+    assert "sezione sconosciuta: uscite" in edits_problem(lab.module)

@@ -1,11 +1,12 @@
 """The aria-live line: a lab's own summary(state), else the key result read off its view."""
 
+import random
 import re
 import types
 
 import labs
 from labs.kit import callout, raw, stat, stats, tag
-from labs.kit.spoken import LIMIT, read_off, spoken_summary
+from labs.kit.spoken import CALLOUT, LIMIT, STATS, first_class, read_off, spoken_summary
 
 
 def test_the_first_stats_row_is_read_as_label_value_pairs():
@@ -54,3 +55,17 @@ def test_the_shortcuts_read_the_same_line_as_parsing_every_element():
     fast = [read_off(html) for html in views]
     everything = [spoken._line(spoken._parsed(str(html), stop_at=None)) for html in views]  # drawings too
     assert fast == everything
+
+
+def test_the_class_found_by_its_name_is_the_one_the_regex_finds():
+    """first_class() starts the regex where the class name is written: the same match as a search
+    over the whole view, on every lab's view and on texts made to mislead it."""
+    texts = [str(labs.render(lab.id, {})["html"]) for lab in labs.all_labs()]
+    pieces = ['<div class="lab-stats">', '<p class="x lab-callout is-warn">', 'lab-stats', "lab-callout",
+              '<span class="lab-stats-label">', '<i class="a">', '"', ' class="', '<b class="lab-statsx y">', "testo "]
+    rng = random.Random(2)
+    texts += ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 12))) for _ in range(3000)]
+    for text in texts:
+        for name, pattern in (("lab-stats", STATS), ("lab-callout", CALLOUT)):
+            found, expected = first_class(text, name, pattern), pattern.search(text)
+            assert (found and found.span()) == (expected and expected.span()), text

@@ -527,7 +527,7 @@ def attention_section(s):
                     + (f" Della frase restano gli ultimi {CONTEXT} token, quanti ne legge il modello."
                        if a["cut"] else ""), class_="lab-ta-note"),
                 tag("div", *heats, class_="lab-ta-heads")]
-    return tag("details", tag("summary", "Le mappe di attention"), *body, open=True, class_="lab-ta-section",
+    return tag("details", tag("summary", "Le mappe di attention"), *body, open=True, class_="lab-section",
                data_part="attention")
 
 
@@ -646,12 +646,11 @@ def view(s):
              f"{num(s['lr_next'], 5)}.")
     return tag("div", headline(s), loss_chart(s), tag("p", setup, class_="lab-ta-note"), *comparison(s),
                attention_section(s),
-               fold("Gli embedding sul piano", "embedding", s["folds"]["embedding"], lambda: embedding_section(s),
-                    class_="lab-ta-section"),
+               fold("Gli embedding sul piano", "embedding", s["folds"]["embedding"], lambda: embedding_section(s)),
                fold("Gradienti e pesi, parte per parte", "gradienti", s["folds"]["gradienti"],
-                    lambda: gradients_section(s), class_="lab-ta-section"),
+                    lambda: gradients_section(s)),
                fold("Una matrice da vicino", "matrice", s["folds"]["matrice"], lambda: matrix_section(s),
-                    class_="lab-ta-section", data_matrix=s["matrix"]["name"]),
+                    data_matrix=s["matrix"]["name"]),
                class_="lab-ta", data_step=s["step"])
 
 

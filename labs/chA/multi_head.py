@@ -23,7 +23,8 @@ BERT) e le righe si riempiono anche sopra la diagonale: «trofeo» ora vede
 
 Ogni testa restituisce 2 numeri per token. Le uscite si mettono in fila,
 una accanto all'altra (7 × 6), e una matrice **W_o** le rimescola in un
-vettore della stessa lunghezza di X, pronto da sommare al flusso residuo.
+vettore della stessa lunghezza di X, pronto da sommare al flusso residuo:
+apri «3. Le uscite in fila, poi W_o» per vedere il prodotto.
 Nei modelli veri le teste sono decine e nessuno le sceglie a mano: imparano
 da sole a guardare in modi diversi.
 """
@@ -32,7 +33,8 @@ import math
 from functools import lru_cache
 
 from core.attention import comparisons, is_visible, multi_head
-from labs.kit import Choice, Edit, Slider, Toggle, callout, equation, formula, matrix, num, shape_label, table, tag
+from labs.kit import (Choice, Edit, Slider, Toggle, callout, equation, fold, formula, matrix, num, opened, shape_label,
+                      table, tag)
 
 TITLE = "Più teste, più modi di guardare"
 REF = "A.4"
@@ -70,6 +72,8 @@ CONCAT_NAMES = [f"{v}{SUP[h]}" for h, spec in enumerate(HEADS) for v in spec[4]]
 # W_o sends each head's column back onto the feature it carries, at half weight.
 W_O = [[0.5 if f == name.rstrip(SUP) else 0.0 for f in FEATURES] for name in CONCAT_NAMES]
 
+FOLDS = ("uscite",)  # the product with W_o: drawn only while the reader has it open
+
 CONTROLS = [
     Choice("riga", "Token che guarda", tuple((str(i + 1), f"«{t}»") for i, t in enumerate(TOKENS)), "4"),
     Toggle("maschera", "Maschera causale (GPT)", True, help="Spenta: ogni token vede anche quelli dopo (BERT)"),
@@ -80,13 +84,19 @@ CONTROLS = [
 
 def compute(p):
     """Le tre teste sullo stesso X, le loro uscite affiancate e mescolate da W_o."""
-    causal, row, k = p["maschera"], int(p["riga"]) - 1, p["decisione"]
+    return {**heads_at(p["maschera"], p["decisione"]), "row": int(p["riga"]) - 1, "outputs_open": opened(p, "uscite")}
+
+
+# The token that looks only picks a row to show: choosing another one finds the heads computed.
+@lru_cache(maxsize=8)
+def heads_at(causal, k):
+    """Le tre teste con la maschera scelta e le query moltiplicate per k."""
     weights = [([[k * x for x in r] for r in W_q], W_k, W_v) for _, W_q, W_k, W_v, _ in HEADS]
     together = multi_head(X, weights, causal, W_O)
     heads = [{"name": name, "W_q": W_q, "W_k": W_k, "W_v": W_v, "v_names": list(v_names),
               "A": h["A"], "O": h["O"], "top": [max(range(len(r)), key=r.__getitem__) for r in h["A"]]}
              for (name, *_, v_names), (W_q, W_k, W_v), h in zip(HEADS, weights, together["heads"])]
-    return {"tokens": list(TOKENS), "row": row, "causal": causal, "X": X, "heads": heads, "concat": together["concat"],
+    return {"tokens": list(TOKENS), "causal": causal, "X": X, "heads": heads, "concat": together["concat"],
             "W_o": W_O, "out": together["out"], "sums": [[sum(r) for r in h["A"]] for h in heads],
             "comparisons": comparisons(len(TOKENS), causal) * len(heads)}
 
@@ -141,11 +151,12 @@ def view(s):
         equation(*heats),
         tag("p", tag("strong", f"Dove guarda {names[r]}"), ", testa per testa:"),
         table(["Testa", "Cerca", "Guarda soprattutto", "Peso"], rows),
-        tag("h3", "3. Le uscite in fila, poi W_o"),
-        formula(f"{hh} teste × {shape_label(n, 2)} messe accanto = {shape_label(n, hh * 2)} · W_o "
-                f"{shape_label(hh * 2, len(FEATURES))} = {shape_label(n, len(FEATURES))}"),
-        equation(by_token(s["concat"], "[O¹ | O² | O³]", CONCAT_NAMES, tokens, r, part="concat"), "·",
-                 w_o_matrix(frozen(s["W_o"])), "=", by_token(s["out"], "uscita", FEATURES, tokens, r, part="out")),
+        fold("3. Le uscite in fila, poi W_o", "uscite", s["outputs_open"], lambda: [
+            formula(f"{hh} teste × {shape_label(n, 2)} messe accanto = {shape_label(n, hh * 2)} · W_o "
+                    f"{shape_label(hh * 2, len(FEATURES))} = {shape_label(n, len(FEATURES))}"),
+            equation(by_token(s["concat"], "[O¹ | O² | O³]", CONCAT_NAMES, tokens, r, part="concat"), "·",
+                     w_o_matrix(frozen(s["W_o"])), "=", by_token(s["out"], "uscita", FEATURES, tokens, r, part="out")),
+        ]),
         callout(f"Confronti fatti: {hh} × {num(s['comparisons'] // hh)} = {num(s['comparisons'])}. "
                 "Più teste costano più conti, ma ognuna lavora su vettori corti (qui 2 numeri) e tutte insieme "
                 "si calcolano in parallelo." if s["causal"] else
@@ -160,6 +171,7 @@ EDITS = [
          change=('"out": matmul(concat, W_o) if W_o is not None else concat}', '"out": concat}'),
          expect="L'uscita è solo l'affiancamento delle teste: ogni numero viene da una testa sola. È W_o a "
                 "mescolarle, perché ogni dimensione del risultato possa usare ciò che hanno visto tutte.",
+         params={"sezioni": "uscite"},
          check=lambda before, after: (before.state["out"] != before.state["concat"]
                                       and after.state["out"] == after.state["concat"])),
 ]

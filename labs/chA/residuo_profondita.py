@@ -58,6 +58,7 @@ CONTROLS = [
 
 @lru_cache(maxsize=4)
 def stack(seed, layers, sigma):
+    """La pila di strati estratta con questo seme, ricordata: i sei casi della tabella la usano tutti."""
     return draw_stack(seed, layers, sigma)
 
 

@@ -166,7 +166,7 @@ def edits_problem(module):
     """None if the lab's EDITS («Prova a cambiare…») are sound, else one Italian line."""
     from labs import code  # the panel's text: labs.code builds on the kit, so it is imported here
 
-    from .controls import ParamError, parse_params
+    from .controls import ParamError, parse_folds, parse_params
     from .edits import Edit, sounds_italian
 
     edits = module.EDITS
@@ -183,7 +183,8 @@ def edits_problem(module):
         if edit.check is not None and not callable(edit.check):
             return f"la modifica «{edit.title}»: check dev'essere una funzione check(prima, dopo)"
         try:
-            parse_params(module.CONTROLS, edit.params, strict=True)
+            parse_params(module.CONTROLS, {k: v for k, v in edit.params.items() if k != FOLDS_PARAM}, strict=True)
+            parse_folds(edit.params.get(FOLDS_PARAM, ()), getattr(module, "FOLDS", ()), strict=True)
         except ParamError as error:
             return f"la modifica «{edit.title}»: params non va ({error})"
         problem = code.edit_problem(module, edit)

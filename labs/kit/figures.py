@@ -173,11 +173,13 @@ def fold(summary, part, is_open, draw, class_=None, **attributes):
     The lab names it in FOLDS = ("part", …) and asks opened(params, "part") for is_open: draw() is
     called only then, and what only this section shows need not be computed either. Closed, it holds
     a line in place of its content, so the steps and changes the reader makes with it closed cost
-    nothing of it; opened, the page asks Python to draw it at once. attributes go on the <details>."""
+    nothing of it; opened, the page asks Python to draw it at once. It is framed as every section of a
+    view that opens and closes (class lab-section, labs.css); class_ adds a class of the lab's own,
+    attributes go on the <details>."""
     body = draw() if is_open else [tag("p", "Questa parte la disegna Python quando la apri: un momento.",
                                        class_="lab-fold-wait")]
-    return tag("details", tag("summary", summary), *body, open=is_open, class_=class_, data_part=part,
-               data_fold=part, **attributes)
+    return tag("details", tag("summary", summary), *body, open=is_open,
+               class_="lab-section" + (f" {class_}" if class_ else ""), data_part=part, data_fold=part, **attributes)
 
 
 def table(header, rows, class_="lab-table"):

@@ -4,10 +4,12 @@ are Italian and keep the last good view, «Ferma» recovers from a runaway
 loop, and a shared link brings the code back without running it."""
 
 import time
+from pathlib import Path
 
 from playwright.sync_api import expect
 
 READY_TIMEOUT = 90_000
+ROOT = Path(__file__).resolve().parents[2]
 MAX_SUBTRACTION = "shifted = [s - top for s in scaled]"  # in core/softmax.py
 WITHOUT_MAX = "shifted = scaled"
 
@@ -169,3 +171,23 @@ def test_a_suggested_edit_shows_its_effect_and_ripristina_undoes_it(page, site_u
     assert MAX_SUBTRACTION in editor_text(page) and WITHOUT_MAX not in editor_text(page)
     expect(lab.locator("[data-lab-error]")).to_be_hidden()
     assert lab.locator("[data-lab-view]").inner_html() == start_view
+
+
+def test_a_suggested_edit_opens_the_fold_where_its_effect_shows(page, site_url):
+    """A.4's «le teste senza W_o» shows in «3. Le uscite in fila, poi W_o», a fold closed by default:
+    «Prova» opens it (its params say sezioni=uscite, the name the page sends, labs/kit/contract.py),
+    Python draws it with the edited code, and the output is the heads side by side."""
+    from labs.kit.contract import FOLDS_PARAM
+    runtime = (ROOT / "templates" / "assets" / "labs" / "runtime.js").read_text(encoding="utf-8")
+    assert f'const FOLDS_PARAM = "{FOLDS_PARAM}";' in runtime
+    lab = open_ready(page, f"{site_url}approfondimenti-a/multi-head/")
+    fold = lab.locator('details[data-fold="uscite"]')
+    assert fold.get_attribute("open") is None and fold.locator('[data-part="out"]').count() == 0
+    panel = page.locator("[data-lab-code]")
+    panel.locator("summary").click()
+    panel.get_by_role("button", name="Prova: le teste senza W_o").click()
+    expect(panel.locator("[data-lab-code-status]")).to_contain_text("usa il tuo codice")
+    expect(fold.locator('[data-part="out"]')).to_be_visible()
+    idle(page, lab)
+    cells = lambda part: fold.locator(f'[data-part="{part}"] td.lab-mx-cell').all_inner_texts()  # noqa: E731
+    assert cells("out") == cells("concat") and len(cells("out")) == 42

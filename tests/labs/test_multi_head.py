@@ -105,3 +105,20 @@ def test_only_the_cells_a_token_sees_follow_its_row(causal):
             assert ('data-set="riga=' in rest) == (not causal or int(j) <= int(i))
             if 'data-set="riga=' in rest:
                 assert f'data-set="riga={int(i) + 1}"' in rest
+
+
+def test_the_product_with_w_o_is_drawn_only_when_opened():
+    """«3. Le uscite in fila, poi W_o» is a fold: closed by default (a line, no tables), drawn when opened,
+    with the numbers of the state; the heads above are the same either way."""
+    closed_state, open_state = state(), LAB.compute(LAB.parse({"sezioni": "uscite"}))
+    closed, opened_ = str(LAB.view(closed_state)), str(LAB.view(open_state))
+    fold = re.search(r'<details class="lab-section" data-part="uscite" data-fold="uscite">(.*?)</details>', closed, re.S)
+    assert fold and "lab-fold-wait" in fold.group(1)
+    assert not re.search(r'data-part="(concat|W_o|out)"', closed)
+    assert re.search(r'<details open class="lab-section" data-part="uscite"', opened_)
+    for part in ("concat", "W_o", "out"):
+        assert f'data-part="{part}"' in opened_
+    shown = re.search(r'data-part="out".*?</table>', opened_, re.S).group(0)
+    assert MOD.num(open_state["out"][3][0]).rstrip("0").rstrip(",") in shown
+    heads = lambda html: re.search(r'(<h3>2\..*?)<details', html, re.S).group(1)  # noqa: E731
+    assert heads(closed) == heads(opened_)

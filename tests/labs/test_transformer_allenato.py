@@ -237,7 +237,7 @@ def test_a_closed_fold_is_neither_computed_nor_drawn():
     assert "embedding" not in closed and "layer_norms" not in closed
     html = html_of(closed)
     for part in M.FOLDS:
-        fold = re.search(rf'<details class="lab-ta-section" data-part="{part}" data-fold="{part}"[^>]*>(.*?)</details>',
+        fold = re.search(rf'<details class="lab-section" data-part="{part}" data-fold="{part}"[^>]*>(.*?)</details>',
                          html, re.S)
         assert fold and "open" not in fold.group(0)[:fold.start(1) - fold.start(0)]
         assert "la disegna Python quando la apri" in fold.group(1) and "<svg" not in fold.group(1)

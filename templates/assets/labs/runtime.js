@@ -247,6 +247,7 @@ addEventListener("pagehide", writeWaitingUrl);
 // (12–21 ms of a 40 ms «Avanti» on the BPE lab).
 const DIM_AFTER = 150; // ms
 const STEP_BUTTON = "button[data-step]"; // the timeline's ⟲ ← → ▶ (templates/controls.html.j2)
+const FOLDS_PARAM = "sezioni"; // the folds a reader has open (labs/kit/contract.py)
 const TYPING = "textarea, select, input:not([type=range]):not([type=checkbox])";
 
 class LabController {
@@ -468,7 +469,7 @@ class LabController {
     const values = Object.fromEntries(this.inputs.map((input) => [input.name, readInput(input)]));
     // the folds the reader has open (a lab's FOLDS, kit.fold): Python draws only those
     const folds = [...this.view.querySelectorAll("details[data-fold]")];
-    if (folds.length) values.sezioni = folds.filter((fold) => fold.open).map((fold) => fold.dataset.fold).join(",");
+    if (folds.length) values[FOLDS_PARAM] = folds.filter((fold) => fold.open).map((fold) => fold.dataset.fold).join(",");
     return values;
   }
 
@@ -718,6 +719,12 @@ class CodePanel {
     const before = this.controller.params();
     this.saved ??= [];
     for (const [name, value] of pairs) {
+      if (name === FOLDS_PARAM) { // the sections where the effect shows, opened (and left open)
+        for (const fold of this.controller.view.querySelectorAll("details[data-fold]")) {
+          if (value.split(",").includes(fold.dataset.fold)) fold.open = true;
+        }
+        continue;
+      }
       const input = this.controller.inputs.find((i) => i.name === name);
       if (!input) continue;
       if (!this.saved.some(([saved]) => saved === name)) this.saved.push([name, before[name]]);
