@@ -122,3 +122,21 @@ def test_the_product_with_w_o_is_drawn_only_when_opened():
     assert MOD.num(open_state["out"][3][0]).rstrip("0").rstrip(",") in shown
     heads = lambda html: re.search(r'(<h3>2\..*?)<details', html, re.S).group(1)  # noqa: E731
     assert heads(closed) == heads(opened_)
+
+
+def test_heads_kept_per_mask_and_decision_are_the_heads_computed_afresh():
+    """Choosing another token reuses the heads (heads_at): along a walk over the controls every state
+    equals the one computed from an empty cache."""
+    import random
+    rng = random.Random(4)
+    raw, seen = {}, []
+    for _ in range(40):
+        name, value = rng.choice([("riga", rng.randint(1, 7)), ("maschera", rng.randint(0, 1)),
+                                  ("decisione", rng.choice([0, 0.25, 1, 2])), ("sezioni", rng.choice(["", "uscite"]))])
+        raw[name] = str(value)
+        params = LAB.parse(raw)
+        seen.append((params, LAB.compute(params)))
+    assert MOD.heads_at.cache_info().hits > 0
+    for params, kept in seen:
+        MOD.heads_at.cache_clear()
+        assert kept == LAB.compute(params)
