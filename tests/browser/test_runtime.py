@@ -219,3 +219,19 @@ def test_a_quick_change_does_not_dim_the_view(page, site_url):
     seen = page.evaluate("window.__dimmed")
     assert [busy for busy, _ in seen].count(True) >= 3
     assert not any(dimmed for _, dimmed in seen)
+
+
+def test_a_link_opens_the_folds_it_names_and_the_url_follows_them(page, site_url):
+    """?sezioni=uscite opens A.4's W_o product as the page starts and Python draws it; another setting in
+    the link is kept; closing the fold takes it out of the URL, opening it puts it back."""
+    lab = open_lab(page, site_url, "approfondimenti-a/multi-head/", "?riga=2&sezioni=uscite")
+    fold = lab.locator('details[data-fold="uscite"]')
+    expect(fold).to_have_attribute("open", "")
+    expect(fold.locator('[data-part="out"]')).to_be_visible()
+    expect(fold.locator('[data-part="out"] th.is-hl')).to_have_text("«trofeo»")  # the link's token too
+    fold.locator(":scope > summary").click()
+    page.wait_for_function("() => !location.search.includes('sezioni')")
+    assert "riga=2" in page.url
+    fold.locator(":scope > summary").click()
+    page.wait_for_function("() => location.search.includes('sezioni=uscite')")
+    assert "riga=2" in page.url

@@ -265,6 +265,7 @@ class LabController {
     this.again = false;
     this.playing = false;
     this.tallest = 0;
+    this.openFolds(); // before readUrl and listen: a fold a link names is open when Python first draws
     this.fromUrl = this.readUrl();
     this.page = location.pathname; // the URL this lab may write to
     if (this.fromUrl) this.view.classList.add("is-stale");
@@ -287,6 +288,15 @@ class LabController {
       if (query.has(input.name)) raw[input.name] = query.get(input.name);
     }
     return Object.keys(raw).length ? raw : null;
+  }
+
+  // the folds a shared link names (?sezioni=embedding,matrice) open as the page starts; the first
+  // view Python draws has them (params() sends the open ones), until then their line says it is coming
+  openFolds() {
+    const names = (new URLSearchParams(location.search).get(FOLDS_PARAM) || "").split(",");
+    for (const fold of this.view.querySelectorAll("details[data-fold]")) {
+      if (names.includes(fold.dataset.fold)) fold.open = true;
+    }
   }
 
   listen() {
@@ -313,8 +323,11 @@ class LabController {
     // «toggle» does not bubble: caught on its way down
     // a fold (kit.fold) opened is drawn by Python then; any other <details> gets the last view's content
     this.view.addEventListener("toggle", (event) => {
+      const fold = event.target.matches("[data-fold]");
+      // the URL says which are open (once ready: before, the controls do not hold the link's values yet)
+      if (fold && this.root.dataset.ready === "true") this.writeUrlSoon();
       if (!event.target.open) return;
-      if (event.target.matches("[data-fold]")) this.update();
+      if (fold) this.update();
       else if (this.html) morphInto(this.view, this.html);
     }, true);
     this.root.addEventListener("pointerdown", (event) => this.startDrag(event));
@@ -612,6 +625,9 @@ class LabController {
       if (value === input.dataset.default || value.length > URL_TEXT_LIMIT) query.delete(input.name);
       else query.set(input.name, value);
     }
+    const folds = this.params()[FOLDS_PARAM];
+    if (folds) query.set(FOLDS_PARAM, folds);
+    else query.delete(FOLDS_PARAM);
     const search = query.toString();
     const url = `${location.pathname}${search ? "?" + search : ""}${location.hash}`;
     history.replaceState(history.state, "", url);
