@@ -213,3 +213,21 @@ def test_a_view_drawn_ahead_is_the_view_drawn_on_demand(lab):
         assert answered == json.loads(json.dumps(labs.render(lab.id, raw)))
         other = {steps.name: str(at - 1 if at else at + 1)}
         assert "ahead" not in json.loads(labs.render_json(lab.id, json.dumps(other)))
+
+
+def test_a_machine_that_advance_never_changes_is_kept_without_copies(monkeypatch):
+    """in_place=False (advance returns a new machine): the same states at every step of a walk, and no
+    machine copied; the default copies the checkpoints advance might change."""
+    from labs.kit import stepping
+    copied = []
+    monkeypatch.setattr(stepping.copy, "deepcopy", lambda machine, memo=None: copied.append(1) or list(machine))
+    pure = step_machine(lambda p: (), lambda m, p: (*m, len(m)), lambda m, p: {"taken": list(m)}, in_place=False)
+    changing = step_machine(lambda p: [], lambda m, p: m.append(len(m)) or m, lambda m, p: {"taken": list(m)})
+    rng = random.Random(7)
+    walk = [rng.randint(0, 300) for _ in range(60)] + list(range(300, 250, -1))
+    for at in walk:
+        assert pure({"passo": at}) == {"taken": list(range(at))}
+    assert not copied
+    for at in walk:
+        assert changing({"passo": at}) == {"taken": list(range(at))}
+    assert copied

@@ -22,6 +22,8 @@ ma le coppie si ritrovano vicine lo stesso. In un modello vero i numeri
 sono centinaia e le frasi miliardi, ma il meccanismo è questo.
 """
 
+from functools import lru_cache
+
 from core.bigram import best_loss, build_vocab, encode, make_pairs, tokenize
 from core.descent import sgd_update
 from core.embedding_training import initial_tables, loss_and_gradients, pair_counts, similarity, train_embeddings
@@ -94,27 +96,32 @@ def start(p):
 
 def advance(m, p):
     """Un passo di discesa del gradiente, poi la loss e i gradienti delle nuove tabelle."""
-    m["E_in"], m["E_out"] = sgd_update(m["E_in"], m["G_in"], ETA), sgd_update(m["E_out"], m["G_out"], ETA)
-    loss, m["G_in"], m["G_out"] = loss_and_gradients(m["E_in"], m["E_out"], COUNTS)
-    m["losses"].append(loss)
-    for k, c in cosines(m["E_in"]).items():
-        m["curves"][k].append(c)
-    return m
+    E_in, E_out = sgd_update(m["E_in"], m["G_in"], ETA), sgd_update(m["E_out"], m["G_out"], ETA)
+    loss, G_in, G_out = loss_and_gradients(E_in, E_out, COUNTS)
+    return {**m, "E_in": E_in, "E_out": E_out, "G_in": G_in, "G_out": G_out, "losses": m["losses"] + [loss],
+            "curves": {k: m["curves"][k] + [c] for k, c in cosines(E_in).items()}}
+
+
+# The pair to follow changes only what is drawn: the same step finds its projection made.
+@lru_cache(maxsize=8)
+def projection(E, final):
+    """I vettori proiettati sulle due direzioni principali (girate come alla fine) e la quota di varianza che spiegano."""
+    directions, variances = principal_directions(E)
+    return project(E, orient(directions, final)), sum(variances) / total_variance(E)
 
 
 def present(m, p):
     """I vettori del passo proiettati sulle due direzioni principali, con le curve fin qui."""
-    E = m["E_in"]
-    directions, variances = principal_directions(E)
-    points = project(E, orient(directions, m["final"]))
+    points, explained = projection(tuple(map(tuple, m["E_in"])), tuple(map(tuple, m["final"])))
     a, b = p["coppia"].split("-")
-    return {"step": p["passo"], "vocab": VOCAB, "points": points,
+    return {"step": p["passo"], "vocab": VOCAB, "points": [list(pt) for pt in points],
             "reach": max(m["reach"], max(abs(c) for pt in points for c in pt)), "losses": list(m["losses"]),
             "best": BEST, "curves": {k: list(v) for k, v in m["curves"].items()}, "pair": [a, b],
-            "seed": p["seme"], "explained": sum(variances) / total_variance(E)}
+            "seed": p["seme"], "explained": explained}
 
 
-compute = step_machine(start, advance, present, view_only=("coppia",))
+# advance makes new tables and lists, and changes nothing it gets: the checkpoints need no copies
+compute = step_machine(start, advance, present, view_only=("coppia",), in_place=False)
 
 
 def view(s):

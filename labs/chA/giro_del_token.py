@@ -102,9 +102,8 @@ def start(p):
 
 
 def advance(m, p):
-    """Un passo avanti nel giro del token."""
-    m["step"] += 1
-    return m
+    """Un passo avanti nel giro del token: lo stesso giro, guardato all'operazione dopo."""
+    return {**m, "step": m["step"] + 1}
 
 
 def present(m, p):
@@ -114,7 +113,7 @@ def present(m, p):
     return {"step": m["step"], "own": m["own"], **m["trip"]}
 
 
-compute = step_machine(start, advance, present)
+compute = step_machine(start, advance, present, in_place=False)  # advance changes nothing it gets
 
 
 def follow(s):
@@ -531,17 +530,27 @@ def sentence_chips(s):
     return tag("div", *items, class_="lab-gt-sentence", data_part="frase")
 
 
+LAST = [None, None]  # the state last drawn and its screen: view() and summary() read the same one
+
+
+def screen_of(s):
+    """La schermata dell'operazione di questo stato, fatta una volta sola per stato."""
+    if LAST[0] is not s:
+        LAST[:] = [s, SCREENS[s["step"]](s)]
+    return LAST[1]
+
+
 def summary(s):
     """The line a screen reader hears: the operation and what it changed."""
     if "problem" in s:
         return s["problem"]
-    return f"{PHASES[s['step']]}: {SCREENS[s['step']](s)['changed']}"
+    return f"{PHASES[s['step']]}: {screen_of(s)['changed']}"
 
 
 def view(s):
     if "problem" in s:
         return tag("div", callout(s["problem"], tone="warn"), class_="lab-gt")
-    screen = SCREENS[s["step"]](s)
+    screen = screen_of(s)
     return tag("div", sentence_chips(s),
                tag("section", tag("h3", f"{PHASES[s['step']]} · {word(s['ids'][s['position']])}"),
                    tag("p", tag("strong", "Perché: "), screen["why"], class_="lab-gt-why", data_part="perche"),

@@ -21,7 +21,11 @@ one checkpoint interval of them), so «Indietro» costs nothing until the
 trail is used up, and then one replay of at most one interval refills it.
 
 `advance` may change the machine in place (and must return it): the cache
-copies a checkpoint before it lets advance touch it.
+copies a checkpoint before it lets advance touch it. A lab whose advance
+returns a new machine and leaves the one it gets as it was says so
+(in_place=False): the cache then keeps machines as they are, without
+copying them (a machine holding a whole forward pass: a copy per
+checkpoint is most of a step's cost).
 """
 
 import copy
@@ -38,8 +42,9 @@ MAX_CHECKPOINTS = 40  # per setting: the interval grows with the number of steps
 class StepMachine:
     """compute() for a stepped lab, with its checkpoint cache."""
 
-    def __init__(self, start, advance, present, step="passo", view_only=()):
+    def __init__(self, start, advance, present, step="passo", view_only=(), in_place=True):
         self.start, self.advance, self.present, self.step = start, advance, present, step
+        self.copy = copy.deepcopy if in_place else (lambda machine: machine)
         # parameters that only present() reads: changing them keeps the machine (the open folds always are)
         self.view_only = set(view_only) | {FOLDS_PARAM}
         self.cache = OrderedDict()  # key → {"every", "checkpoints": {step: machine}, "live": (step, machine)}
@@ -64,7 +69,7 @@ class StepMachine:
             self.cache.move_to_end(key)
             return self.cache[key]
         machine = self.start(params)
-        entry = {"every": 1, "checkpoints": {0: copy.deepcopy(machine)}, "trail": {}, "live": (0, machine)}
+        entry = {"every": 1, "checkpoints": {0: self.copy(machine)}, "trail": {}, "live": (0, machine)}
         self.cache[key] = entry
         while len(self.cache) > MACHINES_KEPT:
             self.cache.popitem(last=False)
@@ -82,13 +87,13 @@ class StepMachine:
             if nearest < target:  # steps to recompute: their machines become the trail
                 entry["trail"] = {}
             entry["trail"].setdefault(at, machine)  # the machine the reader leaves: not advanced any more, no copy
-            at, machine = nearest, copy.deepcopy(kept[nearest])
+            at, machine = nearest, self.copy(kept[nearest])
         while at < target:
             machine = self.advance(machine, params)
             at += 1
             self.remember(entry, at, machine)
             if target - at < entry["every"] and at not in entry["checkpoints"]:
-                entry["trail"][at] = copy.deepcopy(machine)
+                entry["trail"][at] = self.copy(machine)
         entry["live"] = (at, machine)
         self.trim(entry, target)
         return machine
@@ -106,7 +111,7 @@ class StepMachine:
             return
         checkpoints = entry["checkpoints"]
         if at not in checkpoints:
-            checkpoints[at] = copy.deepcopy(machine)
+            checkpoints[at] = self.copy(machine)
         if len(checkpoints) > MAX_CHECKPOINTS:
             entry["every"] *= 2
             for s in [s for s in checkpoints if s % entry["every"]]:
@@ -120,10 +125,11 @@ class StepMachine:
                    for m in [*e["checkpoints"].values(), *e["trail"].values(), e["live"][1]])
 
 
-def step_machine(start, advance, present, step="passo", view_only=()):
+def step_machine(start, advance, present, step="passo", view_only=(), in_place=True):
     """compute(params) for a lab described as start / advance / present (see the module docstring).
-    view_only names the parameters that start and advance never read."""
-    return StepMachine(start, advance, present, step, view_only)
+    view_only names the parameters that start and advance never read; in_place=False says that
+    advance returns a new machine and never changes the one it gets (nothing is copied then)."""
+    return StepMachine(start, advance, present, step, view_only, in_place)
 
 
 def worst_case_steps(max_steps):

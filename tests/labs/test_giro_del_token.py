@@ -269,3 +269,17 @@ def test_prova_a_sentence_of_your_own_the_cat_that_runs():
     assert s["position"] == 3 and VOCAB[s["ids"][2]] == "corre"
     assert s["blocks"][0]["heads"][0]["weights"][2] > 0.99                     # head 1 goes straight to the verb
     assert VOCAB[max(range(18), key=s["probabilities"].__getitem__)] == "prato"
+
+
+def test_a_state_is_screened_once_for_its_view_and_its_spoken_line(monkeypatch):
+    """view() and summary() read the same screen (screen_of): one drawing per change, the same line."""
+    module = labs.get("giro-del-token").module
+    calls = []
+    screens = tuple((lambda f: lambda s: calls.append(f.__name__) or f(s))(f) for f in module.SCREENS)
+    monkeypatch.setattr(module, "SCREENS", screens)
+    for step in (0, 3, len(screens) - 1):
+        calls.clear()
+        answer = labs.render("giro-del-token", {"passo": str(step), "token": "2"})
+        assert answer["ok"] and len(calls) == 1
+        state = labs.get("giro-del-token").compute(labs.get("giro-del-token").parse({"passo": str(step), "token": "2"}))
+        assert answer["summary"].endswith(module.SCREENS[step](state)["changed"])
