@@ -55,3 +55,27 @@ def test_escape_is_the_standard_one_and_unescape_undoes_it(text):
 
     assert escape(text) == html.escape(text, quote=True)
     assert unescape(escape(text)) == text
+
+
+coordinate = st.one_of(st.integers(-10**6, 10**6), st.floats(-1e6, 1e6, allow_nan=False))
+class_name = st.one_of(st.none(), st.just(False), st.text(max_size=12))
+
+
+@given(numbers=st.lists(coordinate, min_size=5, max_size=5), class_=class_name,
+       anchor=st.one_of(st.none(), st.sampled_from(["start", "middle", "end", '"x<'])),
+       content=st.one_of(st.none(), st.text(max_size=10), st.just(Html("<tspan>a</tspan>"))),
+       rx=st.one_of(st.none(), coordinate))
+def test_the_shapes_written_in_one_string_are_the_tags_of_the_kit(numbers, class_, anchor, content, rx):
+    """rect, line, circle and text write their markup directly (they are most of a drawing's elements):
+    the same markup as tag() with the same attributes, in the same order, escaped alike."""
+    from labs.kit.svg import circle, line, rect, text
+    a, b, c, d, _ = numbers
+    f = float
+    assert rect(a, b, c, d, class_=class_, rx=rx) == tag(
+        "rect", x=f(a), y=f(b), width=f(c), height=f(d), rx=None if rx is None else f(rx), class_=class_)
+    assert line(a, b, c, d, class_=class_) == tag("line", x1=f(a), y1=f(b), x2=f(c), y2=f(d), class_=class_)
+    assert circle(a, b, c, class_=class_) == tag("circle", cx=f(a), cy=f(b), r=f(c), class_=class_)
+    assert text(a, b, content, class_=class_, anchor=anchor) == tag(
+        "text", content, x=f(a), y=f(b), class_=class_, text_anchor=anchor, dominant_baseline="middle")
+    for shape in (rect(a, b, c, d, class_=class_), text(a, b, content, class_=class_, anchor=anchor)):
+        assert isinstance(shape, Html)
