@@ -208,3 +208,12 @@ def test_remembered_drawings_leave_every_view_as_it_was(lab_id):
         remembered = labs.render(lab_id, raw)
         forget_all()
         assert labs.render(lab_id, raw) == remembered
+
+
+def test_header_cells_keep_html_and_escape_text_as_tag_does():
+    out = matrix([[1, 2], [3, 4]], row_labels=[Html("<i>x</i>"), None], col_labels=["a<b", Html("<sub>2</sub>")],
+                 highlight_rows=[0], highlight_cols=[1])
+    assert '<th scope="row" class="lab-mx-row is-hl"><i>x</i></th>' in out
+    assert '<th scope="row" class="lab-mx-row"></th>' in out
+    assert '<th scope="col" class="lab-mx-col">a&lt;b</th>' in out
+    assert '<th scope="col" class="lab-mx-col is-hl"><sub>2</sub></th>' in out

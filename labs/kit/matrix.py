@@ -219,6 +219,11 @@ def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=
                                          caption, part, description))
 
 
+def _inner(value):
+    """A header cell's content as tag() writes it: Html as it is, anything else escaped, None empty."""
+    return "" if value is None else value if isinstance(value, Html) else escape(str(value))
+
+
 def _table(rows, n_cols, label, row_labels, col_labels, highlight_rows, highlight_cols, highlight_cells, muted_rows,
            muted_cols, digits, trim, targets, heat, shape, caption, part, description):
     """matrix()'s markup, from its rows and the cells' targets (see matrix)."""
@@ -236,8 +241,8 @@ def _table(rows, n_cols, label, row_labels, col_labels, highlight_rows, highligh
     if col_labels is not None:
         corner = [tag("td", "", class_="lab-mx-corner")] if row_labels is not None else []  # no header: nothing to name
         head = tag("thead", tag("tr", *corner, *(
-            tag("th", col_labels[j] if j < len(col_labels) else "", scope="col",
-                class_="lab-mx-col" + (" is-hl" if j in hl_cols else ""))
+            Html(f'<th scope="col" class="lab-mx-col{" is-hl" if j in hl_cols else ""}">'
+                 f'{_inner(col_labels[j] if j < len(col_labels) else "")}</th>')
             for j in range(n_cols))))
 
     body_rows = []
@@ -250,8 +255,8 @@ def _table(rows, n_cols, label, row_labels, col_labels, highlight_rows, highligh
     for i, row in enumerate(rows):
         cells = []
         if row_labels is not None:
-            cells.append(tag("th", row_labels[i] if i < len(row_labels) else "", scope="row",
-                             class_="lab-mx-row" + (" is-hl" if i in hl_rows else "")))
+            cells.append(f'<th scope="row" class="lab-mx-row{" is-hl" if i in hl_rows else ""}">'
+                         f'{_inner(row_labels[i] if i < len(row_labels) else "")}</th>')
         row_name = (_plain(row_labels[i]) if row_labels and i < len(row_labels) else f"riga {i + 1}") if big else None
         row_class = " is-row" if i in hl_rows else ""
         row_muted = i in mute_rows
