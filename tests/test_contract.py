@@ -141,13 +141,19 @@ def test_compute_is_pure(lab):
 
 @pytest.mark.parametrize("lab", ALL, ids=IDS)
 def test_bad_raw_values_are_clamped_or_defaulted(lab):
-    """What a URL can carry never crashes the lab: values end up in range."""
+    """What a URL can carry never crashes the lab: values end up in range. A value that lands on the
+    last step is test_every_control_at_its_extremes's last step, drawn there (3.2: 1000 steps of
+    training, 27 s in CPython): here only its clamping is checked."""
+    last = {**lab.defaults(), lab.steps.name: lab.steps.max} if lab.stepped else None
     for control in lab.params_list:
         for raw in ("1e9", "-1e9", "abc", "", "nan", "inf", XSS):
-            value = lab.parse({control.name: raw})[control.name]
+            params = lab.parse({control.name: raw})
+            value = params[control.name]
             if isinstance(control, (Slider, Steps)):
                 low, high = (control.min, control.max) if isinstance(control, Slider) else (0, control.max)
                 assert low <= value <= high
+            if params == last:
+                continue
             result = labs.render(lab.id, {control.name: raw})
             assert result["ok"], result.get("error")
 
