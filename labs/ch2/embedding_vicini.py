@@ -105,7 +105,7 @@ def advance(m, p):
 # The pair to follow changes only what is drawn: the same step finds its projection made.
 @lru_cache(maxsize=8)
 def projection(E, final):
-    """I vettori proiettati sulle due direzioni principali (girate come alla fine) e la quota di varianza che spiegano."""
+    """I vettori sulle due direzioni principali (girate come alla fine) e la quota di varianza che spiegano."""
     directions, variances = principal_directions(E)
     return project(E, orient(directions, final)), sum(variances) / total_variance(E)
 

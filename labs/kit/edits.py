@@ -49,9 +49,10 @@ class Edit:
     becomes new; or the whole new source of one function of the panel. title
     says the change and expect what the figure shows after it, both in
     Italian. params sets controls where the effect is seen (aggiunta=1000
-    for an overflow) and opens the folds it shows in (sezioni="uscite"). check(before, after), for the tests: True when the
-    effect is there; before and after have .state (None on error), .html
-    and .error (the Italian message the panel shows, or None).
+    for an overflow) and opens the folds it shows in (sezioni="uscite").
+    check(before, after), for the tests: True when the effect is there;
+    before and after have .state (None on error), .html and .error (the
+    Italian message the panel shows, or None).
     """
 
     title: str
