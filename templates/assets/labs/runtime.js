@@ -265,7 +265,8 @@ class LabController {
     this.again = false;
     this.playing = false;
     this.tallest = 0;
-    this.openFolds(); // before readUrl and listen: a fold a link names is open when Python first draws
+    // a shared link's folds, opened before readUrl and listen: Python's first view draws them
+    this.openFolds(new URLSearchParams(location.search).get(FOLDS_PARAM));
     this.fromUrl = this.readUrl();
     this.page = location.pathname; // the URL this lab may write to
     if (this.fromUrl) this.view.classList.add("is-stale");
@@ -290,10 +291,10 @@ class LabController {
     return Object.keys(raw).length ? raw : null;
   }
 
-  // the folds a shared link names (?sezioni=embedding,matrice) open as the page starts; the first
-  // view Python draws has them (params() sends the open ones), until then their line says it is coming
-  openFolds() {
-    const names = (new URLSearchParams(location.search).get(FOLDS_PARAM) || "").split(",");
+  // the folds named in a text "embedding,matrice" (a shared link's ?sezioni=, a suggested edit's params)
+  // opened; the next view Python draws has them (params() sends the open ones)
+  openFolds(text) {
+    const names = (text || "").split(",");
     for (const fold of this.view.querySelectorAll("details[data-fold]")) {
       if (names.includes(fold.dataset.fold)) fold.open = true;
     }
@@ -736,9 +737,7 @@ class CodePanel {
     this.saved ??= [];
     for (const [name, value] of pairs) {
       if (name === FOLDS_PARAM) { // the sections where the effect shows, opened (and left open)
-        for (const fold of this.controller.view.querySelectorAll("details[data-fold]")) {
-          if (value.split(",").includes(fold.dataset.fold)) fold.open = true;
-        }
+        this.controller.openFolds(value);
         continue;
       }
       const input = this.controller.inputs.find((i) => i.name === name);
