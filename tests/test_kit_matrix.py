@@ -94,6 +94,32 @@ def test_clickable_cells_carry_data_set_and_are_keyboard_buttons():
     assert custom["aria-label"] == "1: Scegli questo"
 
 
+def test_a_row_picked_by_its_name_is_one_button_and_the_whole_row_sets_it():
+    """pick_row: the row's name is its one button (one tab stop per row), the <tr> carries the data-set a
+    click anywhere in it sets; the cells are plain; the highlighted row's button is the current one."""
+    out = str(matrix([[1, 2], [3, 4], [5, 6]], row_labels=["«a»", "b", Html("<em>c</em>")], highlight_rows=[1],
+                     pick_row=lambda i: None if i == 2 else (f"riga={i + 1}", "Segui la riga di «a»") if i == 0
+                     else f"riga={i + 1}"))
+    parsed = Cells(out)
+    trs = [attrs for tag, attrs in parsed.tags if tag == "tr"]
+    assert [t.get("data-set") for t in trs] == ["riga=1", "riga=2", None]
+    buttons = [attrs for tag, attrs in parsed.tags if tag == "button"]
+    assert len(buttons) == 2 and all(b["type"] == "button" and b["class"] == "lab-mx-pick" for b in buttons)
+    # the spoken name holds the visible one: the lab's words when they contain it, else «Seleziona …»
+    assert [b["aria-label"] for b in buttons] == ["Segui la riga di «a»", "Seleziona b"]
+    assert [b.get("aria-current") for b in buttons] == [None, "true"]
+    assert "<em>c</em></th>" in out  # a row without a target keeps its plain name
+    for cell in (c for row in parsed.grid for c in row):
+        assert not {"data-set", "tabindex", "role", "aria-label"} & set(cell)
+    named = str(matrix([[1]], row_labels=["x"], pick_row=lambda i: ("k=0", "Scegli questa riga")))
+    assert 'aria-label="x: Scegli questa riga"' in named
+    # the memory of drawn tables tells tables apart by their rows' targets too
+    assert str(matrix([[1]], row_labels=["x"], pick_row=lambda i: "k=1")) != str(
+        matrix([[1]], row_labels=["x"], pick_row=lambda i: "k=2"))
+    with pytest.raises(ValueError, match="row_labels"):
+        matrix([[1]], pick_row=lambda i: "k=0")
+
+
 def test_vectors_as_column_or_row():
     col = Cells(vector([1, 2, 3], label="x", highlight=[1], clickable=lambda k: f"k={k}")).grid
     assert [len(r) for r in col] == [1, 1, 1]

@@ -330,7 +330,7 @@ def panel_embeddings(s):
     return panel(2, "Gli embedding: una riga di E per token",
                  matrix([E[i] for i in ids], label="X, i vettori della frase", row_labels=labels, col_labels=DIMS,
                         highlight_rows=[pos], muted_rows=range(pos + 1, len(ids)), heat=1.0,
-                        clickable=lambda i, j: (f"posizione={i + 1}", f"Scegli il token {labels[i]}"),
+                        pick_row=lambda i: (f"posizione={i + 1}", f"Scegli il token {labels[i]}"),
                         part="embedding",
                         caption="Ogni riga è la riga di E dell'ID del token. Le righe sbiadite vengono dopo il "
                                 "token scelto: l'attention non le vede."),

@@ -126,7 +126,7 @@ def side_by_side(s, draw):
 
 def picker(one):
     tok = one["tokens"]
-    return lambda i, j: (f"riga={i + 1}", f"Segui la riga {i + 1}, «{tok[i]}»")
+    return lambda i: (f"riga={i + 1}", f"Segui la riga {i + 1}, «{tok[i]}»")
 
 
 def rows_of(s, one):
@@ -137,7 +137,7 @@ def view_shapes(s):
     def draw(one):
         n, tok = one["n"], one["tokens"]
         return [equation(matrix(one["X"], label="X", row_labels=tok, highlight_rows=rows_of(s, one),
-                                clickable=picker(one), part=f"X{n}"), "·", matrix(W, label="W"), "=",
+                                pick_row=picker(one), part=f"X{n}"), "·", matrix(W, label="W"), "=",
                          matrix(one["Y"], label="X·W", row_labels=tok, highlight_rows=rows_of(s, one))),
                 formula(f"{shape_label(n, 2)} · {shape_label(2, 2)} = {shape_label(n, 2)}")]
     return [side_by_side(s, draw),

@@ -412,7 +412,7 @@ def view_summary(s):
                        x_label="aggiornamenti fatti", y_label="loss", height=240)
     shown = sorted(set(s["top"]) | {j for j, f in enumerate(s["freq"]) if f > 0}, key=lambda j: -s["P"][k][j])
     rows = [[vocab[j], percent(s["P"][k][j]), percent(s["freq"][j]) if s["freq"][j] else "—"] for j in shown]
-    pick = lambda i, j: (f"parola={i}", f"Scegli «{vocab[i]}» per la previsione")  # noqa: E731
+    pick = lambda i: (f"parola={i}", f"Scegli «{vocab[i]}» per la previsione")  # noqa: E731
     if s["update"] == UPDATES:
         after = "Fine dei 100 aggiornamenti: Ricomincia, o cambia η, batch e seme e rifai il giro."
     elif s["number"] == s["per_epoch"]:
@@ -421,7 +421,7 @@ def view_summary(s):
         after = f"Avanti: si torna al forward con il batch {s['number'] + 1} di {s['per_epoch']}."
     return [chart,
             grid(s, s["P"], "Che cosa prevede ora (probabilità riga per riga)", heat=True, highlight_rows=[k],
-                 clickable=pick, part="previsioni", caption="Clicca una riga per scegliere la parola."),
+                 pick_row=pick, part="previsioni", caption="Clicca una riga per scegliere la parola."),
             tag("p", f"Dopo «{vocab[k]}»: le previsioni più probabili del modello e quello che dice il corpus."),
             table(["Token successivo", "Il modello ora", "Nel corpus"], rows),
             None if any(s["freq"]) else callout(f"Nel corpus «{vocab[k]}» non è mai seguito da niente: la sua "

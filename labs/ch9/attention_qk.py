@@ -77,10 +77,10 @@ def view(s):
     tokens, r, n = s["tokens"], s["row"], len(s["tokens"])
     names = [f"«{t}»" for t in tokens]
     sees = [j for j in range(n) if s["masked"][r][j] is not None]
-    pick = (lambda i, j: (f"riga={i + 1}", f"Guarda dalla parte di «{tokens[i]}»"))
+    pick = (lambda i: (f"riga={i + 1}", f"Guarda dalla parte di «{tokens[i]}»"))
 
     def mx(values, label, cols, **kw):
-        return matrix(values, label=label, row_labels=names, col_labels=cols, highlight_rows=[r], clickable=pick,
+        return matrix(values, label=label, row_labels=names, col_labels=cols, highlight_rows=[r], pick_row=pick,
                       **kw)
 
     reach = max(2.5, *(abs(x) for v in s["Q"] + s["K"] for x in v)) + 0.5
@@ -107,7 +107,7 @@ def view(s):
         equation(mx(s["raw"], "Q Kᵀ", names, part="scores"), step,
                  mx(scores, "con la maschera" if s["causal"] else "senza maschera", names, part="masked"),
                  "softmax per riga",
-                 matrix(s["A"], label="A", row_labels=names, col_labels=names, heat=1.0, clickable=pick, part="A"),
+                 matrix(s["A"], label="A", row_labels=names, col_labels=names, heat=1.0, pick_row=pick, part="A"),
                  matrix([[x] for x in s["sums"]], label="somma", shape=False, part="sums")),
         formula(f"peso di «{tokens[top]}» per «{tokens[r]}» = e^{cell_text(s['masked'][r][top])} / ({exps}) = "
                 f"{num(s['A'][r][top])}"),

@@ -67,7 +67,7 @@ def view(s):
                muted=others, clickable=pick, shape=shape_label(1, n), part="one-hot"),
         "·",
         matrix(s["E"], label="E (embedding)", row_labels=names, highlight_rows=[pos], muted_rows=others,
-               clickable=lambda i, j: pick(i), part="E"),
+               pick_row=pick, part="E"),
         "=",
         matrix([s["product"]], label="risultato", highlight_rows=[0], part="prodotto"),
     )

@@ -93,7 +93,7 @@ def view(s):
     names = [f"{j} · {t}" for j, t in enumerate(vocab)]
     table_e = matrix(s["E"], label="E", row_labels=names, col_labels=[str(c + 1) for c in range(D)],
                      highlight_rows=[i], digits=3, trim=False, part="E",
-                     clickable=lambda r, c: (f"id={r}", f"Leggi la riga {r}, «{vocab[r]}»"))
+                     pick_row=lambda r: (f"id={r}", f"Leggi la riga {r}, «{vocab[r]}»"))
     m, n, theta = s["m"], s["n"], s["theta"]
     between = (m - n) * theta + degrees(s["q"]) - degrees(s["k"])
     items = [Arrow(s["k"], label="k", style="muted", dashed=True, drag=("kx", "ky")),

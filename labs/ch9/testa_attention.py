@@ -119,11 +119,11 @@ def recap(*pieces):
 def view(s):
     tokens, r, n = s["tokens"], s["row"], len(s["tokens"])
     names = [f"«{t}»" for t in tokens]
-    pick = (lambda i, j: (f"riga={i + 1}", f"Segui la riga di «{tokens[i]}»"))
+    pick = (lambda i: (f"riga={i + 1}", f"Segui la riga di «{tokens[i]}»"))
     hidden = [(i, j) for i in range(n) for j in range(n) if s["masked"][i][j] is None]
 
     def mx(values, label, cols=None, **kw):
-        return matrix(values, label=label, row_labels=names, col_labels=cols, highlight_rows=[r], clickable=pick,
+        return matrix(values, label=label, row_labels=names, col_labels=cols, highlight_rows=[r], pick_row=pick,
                       **kw)
 
     def small(values, label):
@@ -131,7 +131,7 @@ def view(s):
 
     def heat(values, label, part):
         # no row highlight here: it would cover the colours of the weights
-        return matrix(values, label=label, row_labels=names, col_labels=names, clickable=pick, heat=1.0, part=part)
+        return matrix(values, label=label, row_labels=names, col_labels=names, pick_row=pick, heat=1.0, part=part)
 
     def shapes(a, b):
         return formula(f"{shape_label(*a)} · {shape_label(*b)} = {shape_label(a[0], b[1])}")

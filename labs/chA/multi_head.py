@@ -102,9 +102,14 @@ def heads_at(causal, k):
 
 
 def by_token(values, label, cols, tokens, r, **kw):
-    """A matrix with a row per token, the row r highlighted; a click on a cell follows its row."""
+    """A matrix with a row per token, the row r highlighted; a click in a row follows it."""
     return matrix(values, label=label, row_labels=[f"«{t}»" for t in tokens], col_labels=cols, highlight_rows=[r],
-                  clickable=lambda i, j: (f"riga={i + 1}", f"Segui la riga di «{tokens[i]}»"), **kw)
+                  pick_row=token_rows(tokens), **kw)
+
+
+def token_rows(tokens):
+    """A row's button: «riga» becomes its token's."""
+    return lambda i: (f"riga={i + 1}", f"Segui la riga di «{tokens[i]}»")
 
 
 # X and W_o do not change with the controls (only X's highlighted row does): each is drawn once and kept,
@@ -126,9 +131,6 @@ def frozen(rows):
 def view(s):
     tokens, r, n = s["tokens"], s["row"], len(s["tokens"])
     names = [f"«{t}»" for t in tokens]
-    # a cell hidden by the mask is empty: it is not one more button (and tab stop) for the same row
-    pick = (lambda i, j: (f"riga={i + 1}", f"Segui la riga di «{tokens[i]}»")
-            if is_visible(i, j, s["causal"]) else None)
 
     def weights(h, i):
         # a masked cell stays empty: the −∞ of the mask is not a weight
@@ -136,7 +138,7 @@ def view(s):
                 for i, row in enumerate(h["A"])]
 
     heats = [matrix(weights(h, 0), label=f"A{SUP[k]}: {h['name']}", row_labels=names, col_labels=tokens,
-                    clickable=pick, heat=1.0, highlight_cells=[(r, h["top"][r])], part=f"A{k + 1}")
+                    pick_row=token_rows(tokens), heat=1.0, highlight_cells=[(r, h["top"][r])], part=f"A{k + 1}")
              for k, h in enumerate(s["heads"])]
     rows = [[f"{k + 1}", WHAT[h["name"]], f"«{tokens[h['top'][r]]}»", num(h["A"][r][h["top"][r]])]
             for k, h in enumerate(s["heads"])]

@@ -179,7 +179,7 @@ DRAWN = Memory(64)  # the last tables drawn, by everything they show: a view dra
 
 def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=(), highlight_cols=(),
            highlight_cells=(), muted_rows=(), muted_cols=(), digits=2, trim=True, clickable=None, heat=False,
-           shape=True, caption=None, part=None, description=None):
+           shape=True, caption=None, part=None, description=None, pick_row=None):
     """A matrix (a list of rows) as a bracketed table.
 
     label: its name (A, W₁, «Embedding»), written above with the shape
@@ -189,7 +189,12 @@ def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=
     columns fade (e.g. rows weighted by 0). clickable(i, j) returns the
     cell's data-set string ("i=1;j=2"), or (data-set, aria-label), or None:
     the runtime sets those controls when the cell is clicked or activated
-    with Enter / Space. heat=True colours cells by sign and size (scale = the
+    with Enter / Space. pick_row(i), for a table whose click only chooses
+    a row, returns the row's data-set string (or (data-set, aria-label), or
+    None): the row's name becomes one button (one tab stop per row, not one
+    per cell) and a click anywhere in the row sets the same controls; the
+    highlighted rows' buttons say they are the current one. It needs
+    row_labels. heat=True colours cells by sign and size (scale = the
     largest |value|); a number fixes the scale instead. part names the
     figure (data-part) for tests and styling. A matrix too wide for a phone
     is also drawn as a picture (see the module's docstring): its cells are
@@ -209,14 +214,18 @@ def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=
         tuple(sorted(set(x))) for x in (highlight_rows, highlight_cols, muted_rows, muted_cols))
     highlight_cells = tuple(sorted({tuple(c) for c in highlight_cells}))
     targets = None if clickable is None else [[clickable(i, j) for j in range(n_cols)] for i in range(len(rows))]
+    if pick_row is not None and row_labels is None:
+        raise ValueError("matrix(pick_row=…) needs row_labels: the button of a row is its name")
+    picks = None if pick_row is None else [pick_row(i) for i in range(len(rows))]
     key = None if callable(description) else (  # a lab's own function of the sentence: drawn every time
         tuple(typed(r) for r in rows), typed([label]), typed(row_labels), typed(col_labels),
         highlight_rows, highlight_cols, highlight_cells, muted_rows, muted_cols, digits, trim,
         None if targets is None else tuple(tuple(typed(r)) for r in targets),
-        typed([heat]), typed([shape]), typed([caption]), part, typed([description]))
+        typed([heat]), typed([shape]), typed([caption]), part, typed([description]),
+        typed(picks))
     return DRAWN.get(key, lambda: _table(rows, n_cols, label, row_labels, col_labels, highlight_rows, highlight_cols,
                                          highlight_cells, muted_rows, muted_cols, digits, trim, targets, heat, shape,
-                                         caption, part, description))
+                                         caption, part, description, picks))
 
 
 def _inner(value):
@@ -225,8 +234,8 @@ def _inner(value):
 
 
 def _table(rows, n_cols, label, row_labels, col_labels, highlight_rows, highlight_cols, highlight_cells, muted_rows,
-           muted_cols, digits, trim, targets, heat, shape, caption, part, description):
-    """matrix()'s markup, from its rows and the cells' targets (see matrix)."""
+           muted_cols, digits, trim, targets, heat, shape, caption, part, description, picks=None):
+    """matrix()'s markup, from its rows, the cells' targets and the rows' (see matrix)."""
     n_rows = len(rows)
     hl_rows, hl_cols, hl_cells = set(highlight_rows), set(highlight_cols), {tuple(c) for c in highlight_cells}
     mute_rows, mute_cols = set(muted_rows), set(muted_cols)
@@ -254,9 +263,23 @@ def _table(rows, n_cols, label, row_labels, col_labels, highlight_rows, highligh
     last_row, last_col = n_rows - 1, n_cols - 1
     for i, row in enumerate(rows):
         cells = []
-        if row_labels is not None:
-            cells.append(f'<th scope="row" class="lab-mx-row{" is-hl" if i in hl_rows else ""}">'
-                         f'{_inner(row_labels[i] if i < len(row_labels) else "")}</th>')
+        name = row_labels[i] if row_labels is not None and i < len(row_labels) else None
+        head_class = "lab-mx-row is-hl" if i in hl_rows else "lab-mx-row"
+        pick = picks[i] if picks else None
+        if pick:
+            data_set, aria = pick if isinstance(pick, tuple) else (pick, None)
+            plain = f"riga {i + 1}" if name is None else _plain(name)
+            aria = None if aria is None else str(aria)
+            # the spoken name holds the visible one (what a voice-control user says), then what it does
+            said = f"Seleziona {plain}" if aria is None else aria if plain in aria else f"{plain}: {aria}"
+            current = ' aria-current="true"' if i in hl_rows else ""
+            opening = f'<tr data-set="{escape(str(data_set))}" class="is-pick">'
+            cells.append(f'<th scope="row" class="{head_class}"><button type="button" class="lab-mx-pick" '
+                         f'aria-label="{escape(said)}"{current}>{_inner(name)}</button></th>')
+        else:
+            opening = "<tr>"
+            if row_labels is not None:
+                cells.append(f'<th scope="row" class="{head_class}">{_inner(name)}</th>')
         row_name = (_plain(row_labels[i]) if row_labels and i < len(row_labels) else f"riga {i + 1}") if big else None
         row_class = " is-row" if i in hl_rows else ""
         row_muted = i in mute_rows
@@ -299,7 +322,7 @@ def _table(rows, n_cols, label, row_labels, col_labels, highlight_rows, highligh
                 extra += f' data-tip="{escape(f"{row_name} · {col_names[j]}: {_plain(shown) or 'vuota'}")}"'
             text = shown if isinstance(shown, Html) else escape(str(shown))
             cells.append(f'<td class="{classes}" data-i="{i}" data-j="{j}"{extra}>{text}</td>')
-        body_rows.append(Html(f"<tr>{''.join(cells)}</tr>"))
+        body_rows.append(Html(f"{opening}{''.join(cells)}</tr>"))
 
     if shape is True:
         shape_text = shape_label(n_rows, n_cols)

@@ -112,3 +112,24 @@ def test_what_a_lab_says_of_its_controls_follows_the_state(page, site_url):
     expect(root.locator('[data-param="warmup"]')).to_have_attribute("max", "20000")
     set_controls(page, {"totale": 500000})
     expect(root.locator('[data-param="passo"]')).to_have_attribute("max", "500000")
+
+
+def test_a_row_is_chosen_by_its_name_from_the_keyboard_or_by_a_click_anywhere_in_it(page, site_url):
+    """A.4's tables choose a row (matrix(pick_row=…)): its name is its one button, a click on any of its
+    cells counts too; the focus stays on the button through the update, and the chosen row is the current one."""
+    root = open_lab(page, site_url, "approfondimenti-a/multi-head/")
+    view = root.locator("[data-lab-view]")
+    names = view.locator('[data-part="X"] button')
+    expect(names).to_have_count(7)
+    assert view.locator("td[tabindex='0']").count() == 0  # no cell is a tab stop of its own
+    names.nth(3).focus()
+    page.keyboard.press("Enter")
+    settle(page)
+    expect(root.locator('[data-param="riga"]')).to_have_value("4")
+    expect(names.nth(3)).to_be_focused()
+    expect(names.nth(3)).to_have_attribute("aria-current", "true")
+    expect(view.locator('[data-part="X"] button[aria-current]')).to_have_count(1)
+    view.locator('[data-part="A2"] td[data-i="5"][data-j="2"]').click()
+    settle(page)
+    expect(root.locator('[data-param="riga"]')).to_have_value("6")
+    expect(names.nth(5)).to_have_attribute("aria-current", "true")

@@ -94,17 +94,19 @@ def test_kept_matrices_equal_freshly_drawn_ones():
 
 
 @pytest.mark.parametrize("causal", [1, 0])
-def test_only_the_cells_a_token_sees_follow_its_row(causal):
-    """A cell hidden by the mask is empty and not a button; every visible one follows its row."""
+def test_each_row_of_the_weights_is_one_button_and_masked_cells_are_empty(causal):
+    """A row of a head's weights is chosen by its token's name (one button per row, a click anywhere in it
+    counts); a cell hidden by the mask is empty, a visible one shows its weight."""
     html = str(LAB.view(state(maschera=causal)))
     for k in (1, 2, 3):
         table = re.search(rf'data-part="A{k}".*?</table>', html, re.S).group(0)
-        cells = re.findall(r'<td class="lab-mx-cell[^"]*" data-i="(\d)" data-j="(\d)"([^>]*)>', table)
-        assert len(cells) == 49
-        for i, j, rest in cells:
-            assert ('data-set="riga=' in rest) == (not causal or int(j) <= int(i))
-            if 'data-set="riga=' in rest:
-                assert f'data-set="riga={int(i) + 1}"' in rest
+        rows = re.findall(r'<tr data-set="riga=(\d)" class="is-pick">(.*?)</tr>', table, re.S)
+        assert [int(i) for i, _ in rows] == list(range(1, 8))
+        for i, row in rows:
+            assert row.count("<button") == 1 and f"Segui la riga di «{MOD.TOKENS[int(i) - 1]}»" in row
+            cells = re.findall(r'<td class="lab-mx-cell[^"]*" data-i="\d" data-j="(\d)"([^>]*)>([^<]*)</td>', row)
+            assert len(cells) == 7 and all("data-set" not in rest and "tabindex=\"0\"" not in rest for _, rest, _ in cells)
+            assert [text != "" for _, _, text in cells] == [not causal or int(j) < int(i) for j, _, _ in cells]
 
 
 def test_the_product_with_w_o_is_drawn_only_when_opened():
