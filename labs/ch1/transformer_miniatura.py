@@ -58,11 +58,12 @@ from functools import lru_cache
 from core.mini_transformer import mini_forward, mini_generate
 from core.sampling import greedy
 from core.softmax import softmax
-from labs.kit import (Bar, Choice, Edit, Follow, Group, Slider, Text, bars, callout, equation, formula, matrix, num,
-                      percent, plural, stat, stats, table, tag, vector)
+from labs.kit import (Bar, Choice, Edit, Follow, Group, Slider, Text, bars, callout, equation, fold, formula, matrix,
+                      num, opened, percent, plural, stat, stats, table, tag, vector)
 
 TITLE = "Il transformer in miniatura"
 REF = "1.4"
+FOLDS = ("tabella-e", "matrice-wq")  # the two tables of weights, for reference: drawn only while open
 
 # ---------------------------------------------------------------- the weights, written by hand
 #
@@ -201,7 +202,8 @@ def compute(p):
             "finished": bool(new) and new[-1]["id"] == END, "sampling": sampling, "t": p["temperatura"],
             "seed": p["seme"], "x": f["X"][pos], "attention": f["attention"], "mlp": f["mlp"],
             "logits": f["logits"], "probs": f["probs"], "probs_t": probs_t, "own_text": p["frase"] == "tua",
-            "experiment": p["esperimento"], "ignored": sorted(ignore), "whole_probs": whole}
+            "experiment": p["esperimento"], "ignored": sorted(ignore), "whole_probs": whole,
+            "open": {part: opened(p, part) for part in FOLDS}}
 
 
 def ablation(p, pos):
@@ -291,10 +293,6 @@ def panel(number, title, *content, part):
                data_part=part)
 
 
-def details(summary, *content):
-    return tag("details", tag("summary", summary), *content, class_="lab-mt-details")
-
-
 def panel_ids(s):
     seen = set(s["ids"][: s["pos"] + 1])
     vocab = [tag("span", tag("span", t, class_="lab-mt-word"), tag("small", str(i)),
@@ -334,7 +332,8 @@ def panel_embeddings(s):
                         part="embedding",
                         caption="Ogni riga è la riga di E dell'ID del token. Le righe sbiadite vengono dopo il "
                                 "token scelto: l'attention non le vede."),
-                 details("La tabella E completa: 12 token × 8 dimensioni", e_matrix(frozen(E))),
+                 fold("La tabella E completa: 12 token × 8 dimensioni", "tabella-e", s["open"]["tabella-e"],
+                      lambda: [e_matrix(frozen(E))]),
                  part="embedding")
 
 
@@ -356,8 +355,8 @@ def panel_attention(s):
                  equation(vector(before, label=f"x di {me}", labels=DIMS, column=False, shape=False),
                           "· W_q =", vector(att["query"], label="domanda q", labels=DIMS, column=False, shape=False,
                                             heat=True, part="domanda")),
-                 details("La matrice W_q (8 × 8): riga = caratteristica del token, colonna = che cosa cerca",
-                         w_q_matrix(frozen(W_Q))),
+                 fold("La matrice W_q (8 × 8): riga = caratteristica del token, colonna = che cosa cerca",
+                      "matrice-wq", s["open"]["matrice-wq"], lambda: [w_q_matrix(frozen(W_Q))]),
                  tag("p", "Punteggio = domanda · vettore di ogni token fino a lì; la softmax li fa diventare pesi "
                           "che sommano a 1."),
                  bars(weights, label=f"I pesi dell'attention di {me}", part="pesi"),

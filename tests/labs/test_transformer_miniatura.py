@@ -10,6 +10,7 @@ import pytest
 
 import labs
 from labs.kit import percent
+from labs.kit.matrix import cell_text
 
 LAB = labs.get("transformer-miniatura")
 M = LAB.module
@@ -314,3 +315,35 @@ def test_unknown_words_get_an_italian_message(text, message):
 def test_what_the_reader_types_is_escaped():
     shown = html(frase="tua", testo=XSS)
     assert "<script" not in shown and "<img" not in shown and "&lt;script&gt;" in shown
+
+
+def folds_of(view):
+    """Each fold of the view, {part: its whole <details>…</details>}, nested <details> included, and the view
+    without them."""
+    found, rest, at = {}, view, 0
+    for m in re.finditer(r'<details[^>]*data-fold="([^"]+)"', view):
+        depth, k = 0, m.start()
+        for t in re.finditer(r"<details|</details>", view[m.start():]):
+            depth += 1 if t.group(0) == "<details" else -1
+            if depth == 0:
+                k = m.start() + t.end()
+                break
+        found[m.group(1)] = view[m.start():k]
+    for whole in found.values():
+        rest = rest.replace(whole, "")
+    return found, rest
+
+
+def test_the_tables_of_weights_are_drawn_only_when_opened():
+    """E and W_q in full are folds for reference: closed by default (their summary and a line, no table);
+    opened (?sezioni=…) each shows the model's own weights, cell by cell, and the rest of the view is the same."""
+    closed, outside = folds_of(html())
+    assert set(closed) == {"tabella-e", "matrice-wq"}
+    assert "La tabella E completa" in closed["tabella-e"] and "La matrice W_q" in closed["matrice-wq"]
+    assert all("lab-fold-wait" in f and "<table" not in f for f in closed.values())
+    for part, label, weights in (("tabella-e", "E", M.E), ("matrice-wq", "W_q", M.W_Q)):
+        opened, rest = folds_of(html(sezioni=part))
+        figure = re.search(rf'<span class="lab-mx-name">{label}</span>.*?</table>', opened[part], re.S).group(0)
+        cells = [unescape(c) for c in re.findall(r'<td class="lab-mx-cell[^"]*"[^>]*>([^<]*)</td>', figure)]
+        assert cells == [unescape(str(cell_text(v))) for row in weights for v in row]
+        assert rest == outside  # what is outside the folds is the same as with them closed
