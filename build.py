@@ -400,6 +400,7 @@ THEME_NAMES = {'class="md-progress" data-md-component="progress" role="progressb
                'class="md-search" data-md-component="search" role="dialog"': 'aria-label="Cerca nel sito"'}
 SKIP = '<div data-md-component="skip">'
 THEME_SCRIPT = re.compile(r'<script src="([^"]*assets/javascripts/bundle\.[0-9a-f]+\.min\.js)"></script>')
+BOOT_SCRIPT = re.compile(r'<script type="module" async src="[^"]*assets/labs/boot\.js"></script>')
 LAB_ELEMENT = '<div class="lab" data-lab="'  # a lab page's (the authors' guide writes data-lab="…" in its text)
 OFFLINE_SKIPPED = re.compile(r"(\.map|\.gz|^_headers|^sw\.js|^assets/javascripts/lunr/"
                              r"(?!min/lunr\.(?:stemmer\.support|it|multi)\.min\.js).*)$")
@@ -419,6 +420,20 @@ def theme_fixes(html, where):
         html, found = THEME_SCRIPT.subn(r'<link rel="prefetch" href="\1" data-theme-script>', html, count=1)
         if not found:
             fail(f"{where}: non trovo lo script del tema: aggiorna THEME_SCRIPT in build.py")
+        html = boot_from_head(html, where)
+    return html
+
+
+def boot_from_head(html, where):
+    """boot.js's tag, in the <head>, says what the lab element says of Python (its module, package and
+    lockfile), so the worker starts as soon as boot.js runs rather than when the parser reaches the lab,
+    after the site's navigation; and it asks for boot.js first among the scripts (fetchpriority)."""
+    element = re.search(LAB_ELEMENT + r'[^"]*"([^>]*)>', html).group(1)
+    said = " ".join(re.findall(r'data-(?:module|package|lockfile)="[^"]*"', element))
+    html, found = BOOT_SCRIPT.subn(lambda m: f'{m.group(0)[:-len("></script>")]} fetchpriority="high" '
+                                            f'data-lab-boot {said}></script>', html, count=1)
+    if not found or said.count("data-") != 3:
+        fail(f"{where}: boot.js o il laboratorio hanno cambiato markup: aggiorna BOOT_SCRIPT in build.py")
     return html
 
 

@@ -193,6 +193,14 @@ def test_only_a_page_with_a_lab_starts_python_and_defers_the_theme(site_dir):
     for lab in labs.all_labs():
         text = page(site_dir, lab)
         assert "assets/labs/boot.js" in text and "data-theme-script" in text and not theme.search(text), lab.id
+        # boot.js's tag, in the <head>, says what the lab element says: the worker starts before the body is parsed
+        head = text[:text.index("</head>")]
+        boot = re.search(r'<script type="module" async src="[^"]*assets/labs/boot\.js"([^>]*)></script>', head).group(1)
+        element = re.search(r'<div class="lab" data-lab="[^"]*"([^>]*)>', text).group(1)
+        for name in ("module", "package", "lockfile"):
+            said = re.search(rf'data-{name}="([^"]+)"', boot).group(1)
+            assert said == re.search(rf'data-{name}="([^"]+)"', element).group(1), (lab.id, name)
+        assert "data-lab-boot" in boot and 'fetchpriority="high"' in boot
 
 
 def test_the_wheel_and_lockfile_are_named_by_their_content_and_pages_name_that_lockfile(site_dir):

@@ -1,6 +1,7 @@
 """The built site in headless Chromium: prerender, Pyodide, controls, URL,
 instant navigation, errors. Runs against site/ served on 127.0.0.1."""
 
+import json
 import re
 from urllib.parse import urlparse
 
@@ -235,3 +236,22 @@ def test_a_link_opens_the_folds_it_names_and_the_url_follows_them(page, site_url
     fold.locator(":scope > summary").click()
     page.wait_for_function("() => location.search.includes('sezioni=uscite')")
     assert "riga=2" in page.url
+
+
+def test_the_worker_started_from_the_head_is_the_one_the_page_uses(page, site_url):
+    """boot.js starts Python's worker from the <head> (its tag names the lab's module); the runtime takes that
+    worker over: one worker for the page, started before the page's runtime ran, and it answers changes."""
+    workers = []
+    page.on("worker", lambda worker: workers.append(worker.url))  # the theme's search has a worker of its own
+    lab = open_lab(page, site_url, "capitolo-1/ombrello/")
+    ours = lambda: [url for url in workers if urlparse(url).path.endswith("/assets/labs/worker.js")]  # noqa: E731
+    assert len(ours()) == 1
+    start, runtime_ran = page.evaluate("""() => [window.labsRuntime.times.start,
+        performance.getEntriesByType("resource").find((e) => e.name.endsWith("/runtime.js")).responseEnd]""")
+    assert start < runtime_ran
+    before = activations(page)
+    set_range(page, "pioggia", 0)
+    page.wait_for_function("""(before) => JSON.stringify([...document.querySelectorAll(
+        '[data-part="rete"] [data-activation]')].map((n) => n.dataset.activation)) !== before""",
+                           arg=json.dumps(before))
+    assert len(ours()) == 1

@@ -1,8 +1,9 @@
 // Starts a lab page's Python worker as early as the page allows. A lab page
 // loads this module async from its <head> (templates/overrides/main.html):
 // it runs while the body is still being parsed, before the theme's script at
-// the end of the body has run, and starts the worker as soon as the lab's
-// element is parsed. runtime.js, which runs later, takes the worker over with
+// the end of the body has run, and starts the worker at once: its tag says
+// the lab's module, package and lockfile (build.py), else as soon as the
+// lab's element is parsed. runtime.js, which runs later, takes the worker over with
 // the messages it has sent meanwhile (the same module instance: it imports
 // this file).
 
@@ -33,7 +34,8 @@ export function takeEarlyWorker(module) {
   return taken;
 }
 
-const found = document.querySelector("[data-lab]");
+// boot.js's own tag says the lab's module, package and lockfile (build.py): no need to wait for the lab
+const found = document.querySelector("script[data-lab-boot]") || document.querySelector("[data-lab]");
 if (found) start(found);
 else if (document.readyState === "loading") {
   const observer = new MutationObserver(() => {
