@@ -36,12 +36,13 @@ browser: setup
 	  $(VENV)/bin/playwright install chromium; \
 	fi
 
+# two processes: every browser test in one (one Chromium, one warm Pyodide), the Python tests in the other
 test: build browser
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2
 
 # only the tests that need no browser
 test-fast: build
-	$(PY) -m pytest -m "not browser"
+	$(PY) -m pytest -m "not browser" -n 2
 
 bench: build browser
 	$(PY) scripts/bench.py

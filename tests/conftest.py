@@ -49,7 +49,22 @@ def browser_type_launch_args(browser_type_launch_args):
     return args
 
 
-def pytest_collection_modifyitems(items):
-    for item in items:
-        if "browser" in item.path.parts:
-            item.add_marker(pytest.mark.browser)
+def pytest_itemcollected(item):
+    """Every test under tests/browser/ is a browser test."""
+    if "browser" in item.path.parts:
+        item.add_marker(pytest.mark.browser)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """With pytest-xdist (make test: -n 2) every browser test runs in one process, so they share one
+    Chromium and one warm Pyodide, while the other process runs the Python tests. (xdist's own
+    --dist loadgroup cannot do it under pytest 9: it renames tests through an attribute pytest 9 no
+    longer reads.)"""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class BrowserTestsTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid):
+            return "browser" if nodeid.startswith("tests/browser/") else nodeid
+
+    return BrowserTestsTogether(config, log)
