@@ -6,8 +6,10 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from labs.kit import Handle, Marker, Series, histogram, line_chart, nice_ticks
+from labs.kit import Handle, Marker, Series, histogram, line_chart, nice_ticks, tag
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 
@@ -210,3 +212,16 @@ def test_lines_and_what_they_say_are_remembered_by_their_points_and_labels():
     assert [chart(*v) for v in variants] == fresh
     forget_all()
     assert [chart(*v) for v in reversed(variants)] == fresh[::-1]
+
+
+@given(numbers=st.lists(st.one_of(st.integers(-10**6, 10**6), st.floats(-1e6, 1e6, allow_nan=False)),
+                        min_size=4, max_size=4),
+       class_=st.text(max_size=12), count=st.one_of(st.integers(0, 10**6), st.floats(0, 1e6, allow_nan=False)),
+       title=st.text(max_size=20))
+def test_a_histogram_bar_is_the_rect_tag_would_write(numbers, class_, count, title):
+    """histogram_bar writes its markup in one string: the same as tag() with the same attributes and title."""
+    from labs.kit.chart import histogram_bar
+    x, y, w, h = numbers
+    assert histogram_bar(x, y, w, h, class_, count, title) == tag(
+        "rect", tag("title", title), x=float(x), y=float(y), width=float(w), height=float(h), class_=class_,
+        data_count=count)
