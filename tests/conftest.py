@@ -49,10 +49,10 @@ def browser_type_launch_args(browser_type_launch_args):
     return args
 
 
-def pytest_itemcollected(item):
-    """Every test under tests/browser/ is a browser test."""
-    if "browser" in item.path.parts:
-        item.add_marker(pytest.mark.browser)
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "browser" in item.path.parts:
+            item.add_marker(pytest.mark.browser)
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -2,10 +2,9 @@
 // loads this module async from its <head> (templates/overrides/main.html):
 // it runs while the body is still being parsed, before the theme's script at
 // the end of the body has run, and starts the worker at once: its tag says
-// the lab's module, package and lockfile (build.py), else as soon as the
-// lab's element is parsed. runtime.js, which runs later, takes the worker over with
-// the messages it has sent meanwhile (the same module instance: it imports
-// this file).
+// the lab's module, package and lockfile (build.py). runtime.js, which runs
+// later, takes the worker over with the messages it has sent meanwhile (the
+// same module instance: it imports this file).
 
 export const WORKER_URL = new URL("./worker.js", import.meta.url);
 export const PYODIDE_URL = new URL("../../pyodide/", import.meta.url);
@@ -34,17 +33,7 @@ export function takeEarlyWorker(module) {
   return taken;
 }
 
-// boot.js's own tag says the lab's module, package and lockfile (build.py): no need to wait for the lab
-const found = document.querySelector("script[data-lab-boot]") || document.querySelector("[data-lab]");
+// boot.js's own tag says the lab's module, package and lockfile (build.py writes them there on every lab
+// page): the worker starts now, without waiting for the parser to reach the lab after the navigation
+const found = document.querySelector("script[data-lab-boot]");
 if (found) start(found);
-else if (document.readyState === "loading") {
-  const observer = new MutationObserver(() => {
-    const root = document.querySelector("[data-lab]");
-    if (root) {
-      observer.disconnect();
-      start(root);
-    }
-  });
-  observer.observe(document.documentElement, { childList: true, subtree: true });
-  document.addEventListener("DOMContentLoaded", () => observer.disconnect(), { once: true });
-}
