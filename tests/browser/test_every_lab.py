@@ -56,6 +56,8 @@ def test_lab_page_becomes_interactive_and_reacts(shared_page, site_url, lab):
     prerendered = view.inner_html()
     assert prerendered.strip()
     expect(root).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    # Python's arrival changes no number: the first morph rehearsed at «ready» works on a copy
+    assert view.inner_html() == prerendered, f"{lab.id}: la vista è cambiata all'arrivo di Python"
     name, value = first_change(lab)
     control = root.locator(f'[data-param="{name}"]')
     if value == "step":
