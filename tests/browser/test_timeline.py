@@ -205,3 +205,41 @@ def test_a_click_inside_a_view_that_says_its_step_does_not_step(page, site_url):
     wait_idle(page, lab)
     expect(counter(lab)).to_have_text(before)
     assert lab.locator("input.lab-scrubber").input_value() == "5"
+
+
+def test_a_big_table_below_the_screen_is_drawn_only_when_it_comes_near(page, site_url):
+    """3.1 on a phone at an update step: two 15 × 15 tables, the second far below
+    the screen. The browser skips its cells (content-visibility: ~40 µs a cell
+    to style and lay out, at every step that brings a new table) while the
+    steps go by, until the reader scrolls to it; then they are drawn, and the
+    page does not move under the reader while it happens."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{site_url}capitolo-3/bigrammi/?passo=96")
+    lab = page.locator("[data-lab]")
+    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    wait_idle(page, lab)
+    frames = lab.locator(".lab-mx.is-big > .lab-mx-scroll")
+    expect(frames).to_have_count(2)
+    drawn = "el => el.querySelector('td').checkVisibility({contentVisibilityAuto: true})"
+    frame = lambda: "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"  # noqa: E731
+    assert frames.last.evaluate("el => el.getBoundingClientRect().top") > 2 * 844  # far below the screen
+    assert not frames.last.evaluate(drawn)
+    for step in ("+1", "-1"):  # away to a screen without it and back (clicked as the page is, not scrolled)
+        lab.locator(f'[data-step="{step}"]').evaluate("el => el.click()")
+        wait_idle(page, lab)
+    expect(counter(lab)).to_contain_text("Passo 96 di 502")
+    page.evaluate(frame())
+    assert not frames.last.evaluate(drawn)
+    # the reader scrolls down to it: it is drawn before it shows, and what is on screen does not move
+    titles = lab.locator(".lab-mx.is-big > figcaption")
+    seen = """els => els.map((el) => { const top = el.getBoundingClientRect().top;
+                                      return top >= 0 && top <= innerHeight ? top + scrollY : null; })"""
+    page.mouse.move(200, 400)
+    while frames.last.evaluate("el => el.getBoundingClientRect().top") > 300:
+        before = titles.evaluate_all(seen)
+        page.mouse.wheel(0, 250)
+        page.evaluate(frame())
+        after = titles.evaluate_all(seen)
+        assert all(b is None or a is None or a == b for b, a in zip(before, after)), (before, after)
+    assert frames.last.evaluate(drawn)
+    assert frames.last.evaluate("el => el.querySelectorAll('td.lab-mx-cell').length") == 225
