@@ -33,7 +33,5 @@ export function takeEarlyWorker(module) {
   return taken;
 }
 
-// boot.js's own tag says the lab's module, package and lockfile (build.py writes them there on every lab
-// page): the worker starts now, without waiting for the parser to reach the lab after the navigation
 const found = document.querySelector("script[data-lab-boot]");
 if (found) start(found);
