@@ -32,6 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 import labs  # noqa: E402
+from labs.kit.memory import forget_all  # noqa: E402
+from labs.kit.stepping import StepMachine  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "scripts"))
 from bench_plan import changes, p95  # noqa: E402  (the same settings as the browser benchmark)
@@ -52,13 +54,20 @@ CLOCK = time.process_time
 
 
 def forget():
-    """Clear the caches of core/ and of the labs (functools caches at module
-    level): each pass starts from nothing, as a page just opened."""
+    """Clear every cache a view is drawn from: core/'s and the labs' functools
+    caches, the kit's remembered drawings (labs.kit.memory), the stepped
+    labs' machines and the view drawn ahead: each pass starts from nothing,
+    as a page just opened (else the later passes find the earlier ones'
+    drawings, and the fastest pass is not a first drawing)."""
+    forget_all()
+    labs.AHEAD.clear()
     for name, module in list(sys.modules.items()):
         if name.startswith("core.") or name.startswith("labs.ch"):
             for value in list(vars(module).values()):
                 if callable(getattr(value, "cache_clear", None)):
                     value.cache_clear()
+                elif isinstance(value, StepMachine):
+                    value.cache.clear()
 
 
 def timed(lab, params):
