@@ -26,6 +26,28 @@ def test_numbers_are_written_the_italian_way():
     assert num(12345.678, 1) == "12.345,7"
     assert num(0.3, signed=True) == "+0,30"
     assert num(float("nan")) == "indefinito"
+    assert num(-0.0) == num(-0.004) == "0,00" and num(-998.999, 2) == "−999,00" and num(999.5, 0) == "1.000"
+
+
+@given(x=st.one_of(st.floats(), st.floats(-2000, 2000), st.floats(-1, 1), st.integers(-10**7, 10**7)),
+       digits=st.integers(0, 6), signed=st.booleans())
+def test_small_numbers_are_written_as_every_number_is(x, digits, signed):
+    """num() writes a float under 1.000 without grouping thousands (most numbers, written thousands of times
+    per view): the same text as the general way, with its thousands, minus sign and negative zero."""
+    import math
+    if isinstance(x, float) and not math.isfinite(x):
+        expected = "indefinito" if math.isnan(x) else "infinito" if x > 0 else "−infinito"
+    else:
+        text = f"{x:,}" if isinstance(x, int) else f"{x:,.{digits}f}"
+        text = text.replace(",", " ").replace(".", ",").replace(" ", ".")
+        if text.startswith("-"):
+            text = "" if set(text[1:]) <= set("0,.") else "−"
+            text += (f"{abs(x):,}" if isinstance(x, int) else f"{abs(x):,.{digits}f}").replace(",", " ").replace(
+                ".", ",").replace(" ", ".")
+        elif signed and x > 0:
+            text = "+" + text
+        expected = text
+    assert num(x, digits, signed) == expected
 
 
 def test_slider_clamps_and_snaps_leniently_and_refuses_strictly():

@@ -225,3 +225,48 @@ def test_a_histogram_bar_is_the_rect_tag_would_write(numbers, class_, count, tit
     assert histogram_bar(x, y, w, h, class_, count, title) == tag(
         "rect", tag("title", title), x=float(x), y=float(y), width=float(w), height=float(h), class_=class_,
         data_count=count)
+
+
+ODD_VALUES = st.one_of(st.floats(-1e6, 1e6), st.floats(), st.integers(-10**300, 10**300), st.booleans(), st.none(),
+                       st.just("3"))
+
+
+@given(values=st.lists(st.one_of(st.floats(-1e6, 1e6, allow_nan=False), st.integers(-10**6, 10**6), ODD_VALUES),
+                       max_size=30))
+def test_checking_a_whole_curve_at_once_says_what_checking_each_value_says(values):
+    """all_finite and finite_points look at a curve in C when they can: never a different answer from
+    finite() value by value, whatever the values (nan, infinities, ints near a float's limit, bools, text)."""
+    from labs.kit.chart import all_finite, finite, finite_points
+    if all_finite(values):
+        assert all(map(finite, values))
+    clean = [v for v in values if finite(v) and type(v) is not bool and abs(v) < 1e300]
+    assert all_finite(clean)  # ints and floats, finite, not near overflowing: answered in C
+    points = list(zip(values, reversed(values)))
+    assert finite_points(points) == [(x, y) for x, y in points if finite(x) and finite(y)]
+
+
+@given(lo=st.floats(-1e3, 1e3), width=st.floats(1e-3, 1e3), log=st.booleans(),
+       where=st.lists(st.floats(-13, 14), max_size=20))
+def test_a_scale_maps_a_whole_curve_as_it_maps_each_value(lo, width, log, where):
+    """Scale.many is [scale(v) for v in values], far-away values (clamped to 10 plots before, 11 after) too."""
+    from labs.kit.chart import Scale
+    lo = abs(lo) + 1e-3 if log else lo
+    scale = Scale(lo, lo + width, 10.0, 250.0, log)
+    values = [lo + width * t for t in (*where, -10.5, -10, -9.5, 0, 1, 10.5, 11, 11.5, 12)]
+    assert scale.many(values) == [scale(v) for v in values]
+
+
+@given(points=st.lists(st.tuples(st.floats(-50, 50), st.one_of(st.floats(-5, 5), ODD_VALUES)), max_size=25))
+def test_a_curve_without_gaps_is_the_path_drawn_point_by_point(points):
+    """_series_path writes a curve with every point finite in one pass: the same path as pen up, pen down
+    point by point (the plain loop, kept for curves with gaps)."""
+    from labs.kit.chart import Scale, _series_path, finite
+    f = {"sx": Scale(-50, 50, 0, 400), "sy": Scale(-5, 5, 300, 0)}
+    d, pen_down = [], False
+    for x, y in points:
+        if not (finite(x) and finite(y)):
+            pen_down = False
+            continue
+        d.append(f"{'L' if pen_down else 'M'}{f['sx'](x):.2f},{f['sy'](y):.2f}")
+        pen_down = True
+    assert _series_path(f, points) == " ".join(d)

@@ -11,6 +11,7 @@ ymin ymax" and the runtime turns a drag into data coordinates exactly.
 
 import bisect
 import math
+from itertools import chain
 from dataclasses import KW_ONLY, dataclass
 
 from core.stats import bin_counts, bin_edges
@@ -91,6 +92,28 @@ def finite(v):
     return isinstance(v, (int, float)) and math.isfinite(v)
 
 
+NUMBERS = {int, float}
+
+
+def all_finite(values):
+    """Whether every value is an int or a float, none infinite or nan: the
+    same as all(map(finite, values)) for ints and floats, checked in C (a
+    curve has hundreds of points, redrawn at every change). False, never
+    wrong, for anything else (a bool, a huge int, a sum that overflows):
+    the caller then checks value by value."""
+    try:
+        return set(map(type, values)) <= NUMBERS and math.isfinite(sum(values))
+    except OverflowError:  # an int too large for a float
+        return False
+
+
+def finite_points(points):
+    """The (x, y) points whose coordinates are both finite numbers, in order."""
+    if points and all_finite([x for x, _ in points]) and all_finite([y for _, y in points]):
+        return list(points)
+    return [(x, y) for x, y in points if finite(x) and finite(y)]
+
+
 def decimals(step):
     """The decimals needed to write multiples of step (0.25 → 2, 50 → 0)."""
     for d in range(10):
@@ -149,6 +172,14 @@ class Scale:
         # far-away values stay far away (the plot clips them) but finite and short
         return self.start + max(-10.0, min(11.0, t)) * (self.end - self.start)
 
+    def many(self, values):
+        """[self(v) for v in values] for finite numbers, in one pass (a curve has hundreds of points)."""
+        if self.log:
+            return [self(v) for v in values]
+        lo, width, start, span = self.lo, self.hi - self.lo, self.start, self.end - self.start
+        return [start + ((t if t < 11.0 else 11.0) if t > -10.0 else -10.0) * span
+                for t in [(v - lo) / width for v in values]]
+
     def ticks(self, given=None, count=5):
         """(value, label) pairs: given ones (values or pairs), else automatic."""
         if given is not None:
@@ -166,7 +197,8 @@ def data_range(values, fixed, log=False, pad=0.05):
     """The axis range: fixed if given, else the data's with a little room."""
     if fixed is not None:
         return fixed
-    values = [v for v in values if finite(v) and (v > 0 or not log)]
+    if log or not all_finite(values):
+        values = [v for v in values if finite(v) and (v > 0 or not log)]
     if not values:
         return (0.1, 1.0) if log else (0.0, 1.0)
     lo, hi = min(values), max(values)
@@ -394,6 +426,11 @@ def series_path(f, points):
 
 
 def _series_path(f, points):
+    if not points:
+        return ""
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    if all_finite(xs) and all_finite(ys):  # no gap: the whole curve projected at once
+        return "M" + " L".join([f"{x:.2f},{y:.2f}" for x, y in zip(f["sx"].many(xs), f["sy"].many(ys))])
     d, pen_down = [], False
     for x, y in points:
         if not (finite(x) and finite(y)):
@@ -420,16 +457,17 @@ def describe_series(s, where, whole_x):
     starts and ends (and at which x, unless whole_x: every series told spans
     the same x), and its extremes when they lie between."""
     name = quoted(s.label) if s.label else "la curva"
-    points = [(x, y) for x, y in s.points if finite(x) and finite(y)]
+    points = finite_points(s.points)
     if not points:
         return f"{name}: nessun punto"
     (x0, y0), (x1, y1) = points[0], points[-1]
     if len(points) == 1:
         return f"{name}: un punto, {amount(y0)} ({where(x0)})"
     # a difference far below the series' own size is rounding, not a rise (sin(πx) at −1 and 1)
-    noise = 1e-12 * max(abs(y) for _, y in points)
+    ys = [y for _, y in points]
+    noise = 1e-12 * max(map(abs, ys))
     say = lambda y: "0" if abs(y) <= noise else amount(y)  # noqa: E731
-    low, high = min(points, key=lambda p: p[1]), max(points, key=lambda p: p[1])
+    low, high = points[ys.index(min(ys))], points[ys.index(max(ys))]  # the first lowest and highest
     if not s.line:  # dots in no order: where the lowest and the highest are
         return (f"{name + ': ' if s.label else ''}{len(points)} punti, il più basso {say(low[1])} ({where(low[0])}), "
                 f"il più alto {say(high[1])} ({where(high[0])})")
@@ -466,7 +504,8 @@ def describe_chart(series, x_label, handles=()):
     start to end, with its extremes; the x range once when they share it;
     then the point to drag, where it is. The lines' part is remembered by
     what it reads (TOLD)."""
-    key = (tuple((typed([s.label]), tuple(map(typed, s.points)), s.line) for s in series[:SERIES_TOLD]),
+    key = (tuple((typed([s.label]), tuple(map(tuple, s.points)), tuple(map(type, chain.from_iterable(s.points))),
+                  s.line) for s in series[:SERIES_TOLD]),
            len(series), typed([x_label]))
     return TOLD.get(key, lambda: describe_lines(series, x_label)) + describe_handles(handles, x_words(x_label))
 
@@ -478,8 +517,7 @@ def describe_lines(series, x_label):
     if not told:
         return "Grafico vuoto."
     # the lines' common x range, said once (a single point and dots always say where they are)
-    spans = {(p[0][0], p[-1][0]) for p in ([q for q in s.points if finite(q[0]) and finite(q[1])]
-                                           for s in told if s.line) if len(p) > 1}
+    spans = {(p[0][0], p[-1][0]) for p in (finite_points(s.points) for s in told if s.line) if len(p) > 1}
     whole_x = len(spans) == 1
     head = f"Da {where(min(spans)[0])} a {where(min(spans)[1])}: " if whole_x else ""
     parts = [describe_series(told[0], where, whole_x)]

@@ -104,6 +104,13 @@ def num(x, digits=2, signed=False):
 
     Not-a-number and infinities are written in words, never as 'nan'.
     """
+    if x.__class__ is float and -999.0 < x < 999.0:  # most numbers: no thousands to group, nothing to spell
+        text = f"{x:.{digits}f}".replace(".", ",")
+        if text[0] == "-":
+            text = "−" + text[1:] if text.strip("-0,") else text[1:]
+        elif signed and x > 0:
+            text = "+" + text
+        return text
     if isinstance(x, float) and math.isnan(x):
         return "indefinito"
     if isinstance(x, float) and math.isinf(x):
