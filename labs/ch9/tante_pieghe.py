@@ -26,7 +26,7 @@ rete, ogni neurone nascosto con la ReLU porta il suo gomito.
 import math
 from functools import cache
 
-from core.fitting import broken_line, elbow_curve, even_elbows, fit_elbows, from_points, grid, mse
+from core.fitting import broken_line, even_elbows, fit_broken_line, from_points, grid, mse
 from labs.kit import (Choice, Edit, Follow, Group, Handle, Marker, Series, Slider, Toggle, callout, formula,
                       line_chart, num, plural, stat, stats, tag)
 
@@ -71,7 +71,7 @@ def automatic_fits(name):
     """Le curve dei minimi quadrati con da 1 a 20 gomiti equidistanti, per il bersaglio scelto.
 
     The least-squares fits with 1 … 20 even elbows. They depend on the target only, so dragging a
-    hand-made elbow does not redo them. fit_elbows solves each as a broken line (one pass over the grid),
+    hand-made elbow does not redo them. fit_broken_line solves each as a broken line (one pass over the grid),
     and its error is read on the broken line through its corners: 20 fits in about 3 ms, not the 42 of a
     QR per fit and a ReLU sum at every point of the grid.
     """
@@ -79,10 +79,11 @@ def automatic_fits(name):
     fits = []
     for n in range(1, MAX_FIT + 1):
         at = even_elbows(-1.0, 1.0, n)
-        c, s0, slopes = fit_elbows(XS, target, at)
-        knots = [(x, elbow_curve(x, c, s0, at, slopes)) for x in (-1.0, *at, 1.0)]
+        corners = [-1.0, *at, 1.0]
+        heights = fit_broken_line(XS, target, corners)  # the fit's heights at its corners: its elbows are these
+        c, s0, _, slopes = from_points(list(zip(corners, heights)))
         fits.append({"n": n, "c": c, "s0": s0, "elbows": at, "slopes": slopes,
-                     "mse": mse(broken_line(XS, *zip(*knots)), target), "knots": knots})
+                     "mse": mse(broken_line(XS, corners, heights), target), "knots": list(zip(corners, heights))})
     return target, fits
 
 
