@@ -14,13 +14,6 @@ are the broken lines with corners at the elbows, and in that form
 
 import math
 
-from .activations import relu
-
-
-def elbow_curve(x, c, s0, elbows, slopes):
-    """La curva a gomiti f(x) = c + s₀·x + Σ sᵢ·ReLU(x − eᵢ)."""
-    return c + s0 * x + math.fsum(s * relu(x - e) for e, s in zip(elbows, slopes, strict=True))
-
 
 def from_points(points):
     """La forma a gomiti della spezzata che passa per i punti dati, ordinati per x.
@@ -84,10 +77,11 @@ def fit_broken_line(xs, ys, knots):
     between. A grid x between kⱼ and kⱼ₊₁ sees only two hats, φⱼ = 1 − t and
     φⱼ₊₁ = t (t = (x − kⱼ)/(kⱼ₊₁ − kⱼ)), so the normal equations ΦᵀΦ·h = Φᵀy
     are tridiagonal: one pass over the grid writes them, one sweep down and
-    one back up solve them (Thomas's algorithm). These are the broken lines
-    of elbow_curve, so the answer is its least-squares fit (numpy's lstsq on
-    the columns 1, x, ReLU(x − eᵢ) in tests/test_core_fitting.py), but the
-    cost grows with the grid only: a QR of those columns costs grid × elbows².
+    one back up solve them (Thomas's algorithm). These are the curves made of
+    elbows at the inner knots, so from_points of the knots and these heights
+    is the least-squares fit of c, s₀ and the slopes (numpy's lstsq on the
+    columns 1, x, ReLU(x − eᵢ) in tests/test_core_fitting.py), but the cost
+    grows with the grid only: a QR of those columns costs grid × elbows².
     xs sorted, inside [k₀, kₘ]; every hat must touch some x."""
     m = len(knots)
     if m < 2 or any(b <= a for a, b in zip(knots, knots[1:])):
@@ -124,14 +118,3 @@ def fit_broken_line(xs, ys, knots):
     for j in reversed(range(m - 1)):  # up: each height from the one after it
         heights[j] = (rhs[j] - off[j] * heights[j + 1]) / diag[j]
     return heights
-
-
-def fit_elbows(xs, targets, elbows):
-    """La curva a gomiti, con questi gomiti, più vicina ai dati sulla griglia xs.
-
-    In the least-squares sense; returns (c, s₀, slopes). The elbows are
-    increasing and inside the grid: the fit is the broken line with corners
-    at them (fit_broken_line), rewritten as elbows by from_points."""
-    knots = [xs[0], *elbows, xs[-1]]
-    c, s0, _, slopes = from_points(list(zip(knots, fit_broken_line(xs, targets, knots))))
-    return c, s0, slopes
