@@ -35,7 +35,7 @@ def page_html(lab, body, scheme, width):
     own = stylesheet(lab)
     styles = f"<style>{scope(own.read_text(encoding='utf-8'), lab.id, own)}</style>" if own else ""
     return (f'<!doctype html><html lang="it"><head><meta charset="utf-8">{links}{styles}</head>'
-            f'<body data-md-color-scheme="{scheme}" data-md-color-primary="indigo" data-md-color-accent="deep-orange">'
+            f'<body dir="ltr" data-md-color-scheme="{scheme}" data-md-color-primary="indigo" data-md-color-accent="deep-orange">'
             f'<div class="md-typeset" style="padding:1rem;max-width:{width}px">'
             f'<div data-lab="{lab.id}"><div class="lab-view">{body}</div></div></div></body></html>')
 

@@ -257,3 +257,17 @@ def test_the_search_splits_words_at_apostrophes(site_dir):
     config = json.loads((site_dir / "search" / "search_index.json").read_text(encoding="utf-8"))["config"]
     for elided in ("dell'ombrello", "l’attention"):
         assert len(re.split(config["separator"], elided)) == 2, f"«{elided}»: la ricerca non trova la parola da sola"
+
+
+def test_the_authors_preview_wraps_a_view_as_the_site_does(site_dir):
+    """scripts/preview.py puts a lab's view in a page of its own: its <body> carries what the site's does
+    (mkdocs-material lays out some parts by [dir=ltr]: without it, a fold's summary ran under its icon)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("preview", Path(__file__).resolve().parent.parent / "scripts" /
+                                                  "preview.py")
+    preview = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(preview)
+    lab = labs.get("ombrello")
+    body = lambda html: dict(re.findall(r'([\w-]+)="([^"]*)"', re.search(r"<body([^>]*)>", html).group(1)))  # noqa: E731
+    assert body(preview.page_html(lab, "", "default", 1100)) == body(page(site_dir, lab))
