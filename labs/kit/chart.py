@@ -431,6 +431,11 @@ def _series_path(f, points):
     xs, ys = [x for x, _ in points], [y for _, y in points]
     if all_finite(xs) and all_finite(ys):  # no gap: the whole curve projected at once
         return "M" + " L".join([f"{x:.2f},{y:.2f}" for x, y in zip(f["sx"].many(xs), f["sy"].many(ys))])
+    return _pen_path(f, points)
+
+
+def _pen_path(f, points):
+    """The path point by point: the pen lifted at each missing point, put down again at the next."""
     d, pen_down = [], False
     for x, y in points:
         if not (finite(x) and finite(y)):
