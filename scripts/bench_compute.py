@@ -14,8 +14,9 @@ Pyodide is 2–4 × slower than CPython here, so the budget is compute + view
 Times are this process's CPU time (time.process_time), not the wall clock:
 on a machine shared with other work, the wall clock counts the time other
 processes had the core; --wall measures it anyway. The whole sequence is
-run --repeat times, each from empty caches (core/ and the labs' functools
-caches), and each setting's fastest time kept. Run it twice to see the noise.
+run --repeat times, each from empty caches (see forget()), and each
+setting's fastest time kept. Run it twice to see the noise: on this shared
+machine the same code moves by up to a third between two runs.
 
 `node scripts/bench_pyodide.mjs` (same arguments) runs this file inside
 Pyodide, the browser's Python, and flags against the browser's 16/33 ms.
