@@ -80,7 +80,7 @@ def automatic_fits(name):
     for n in range(1, MAX_FIT + 1):
         at = even_elbows(-1.0, 1.0, n)
         corners = [-1.0, *at, 1.0]
-        heights = fit_broken_line(XS, target, corners)  # the fit's heights at its corners: its elbows are these
+        heights = fit_broken_line(XS, target, corners)  # the least squares give the fit's height at each corner
         c, s0, _, slopes = from_points(list(zip(corners, heights)))
         fits.append({"n": n, "c": c, "s0": s0, "elbows": at, "slopes": slopes,
                      "mse": mse(broken_line(XS, corners, heights), target), "knots": list(zip(corners, heights))})

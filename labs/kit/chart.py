@@ -11,8 +11,8 @@ ymin ymax" and the runtime turns a drag into data coordinates exactly.
 
 import bisect
 import math
-from itertools import chain
 from dataclasses import KW_ONLY, dataclass
+from itertools import chain
 
 from core.stats import bin_counts, bin_edges
 
