@@ -1,0 +1,100 @@
+"""scripts/bench.py's verdicts: which budgets a lab misses, the last table, the moves at the corner.
+
+The timings themselves need the built site and Chromium (make bench); what
+is read from them is plain Python and is checked here on made-up results."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+bench = pytest.importorskip("bench")
+
+import labs  # noqa: E402
+
+
+def timing(median, p95):
+    return {"median": median, "p95": p95, "n": 30}
+
+
+def steps(**changes):
+    """The steps of a lab within every budget, with some numbers changed."""
+    out = {"first_change": 20.0, "avanti_first": timing(10, 20), "avanti_last": timing(12, 25),
+           "indietro_from_end": timing(15, 30), "back_to_1": 40.0, "jumps": timing(30, 60),
+           "play_s": 3.0, "play_until": 80, "play_to_end_s": 3.0, "max": 80}
+    return out | changes
+
+
+WITHIN = {"load": {"fcp": timing(200, 200), "ratio": 1.04, "our_gzip_bytes": 250_000},
+          "controls": timing(12, 30) | {"long_tasks": 0}, "corner": timing(14, 32)}
+
+
+def test_a_lab_within_every_budget_misses_none():
+    assert bench.misses(labs.get("ombrello"), WITHIN) == []
+    assert bench.misses(labs.get("bpe"), {**WITHIN, "steps": steps()}) == []
+
+
+def test_each_budget_is_named_when_it_is_missed():
+    lab = labs.get("ombrello")
+    assert bench.misses(lab, {**WITHIN, "load": {"ratio": 1.2, "our_gzip_bytes": 301_000}}) == ["pronto", "byte"]
+    assert bench.misses(lab, {**WITHIN, "controls": timing(17, 30) | {"long_tasks": 0}}) == ["comandi"]
+    assert bench.misses(lab, {**WITHIN, "corner": timing(10, 34)}) == ["angolo"]
+    bpe = labs.get("bpe")
+    assert bench.misses(bpe, {**WITHIN, "steps": steps(avanti_last=timing(17, 20))}) == ["Avanti"]
+    assert bench.misses(bpe, {**WITHIN, "steps": steps(jumps=timing(30, 101))}) == ["salti"]
+    assert bench.misses(bpe, {**WITHIN, "steps": steps(play_to_end_s=10.5)}) == ["Play"]
+    assert bench.misses(bpe, {**WITHIN, "steps": steps(play_pasted_s=12.0)}) == ["Play"]
+    assert bench.misses(bpe, {**WITHIN, "steps": steps(first_change=21.0)}) == ["primo"]
+
+
+def test_play_has_a_budget_only_where_the_issue_gives_one():
+    # 3.1 and 9A; 3.2's thousand real training steps have none
+    assert bench.misses(labs.get("transformer-allenato"), {**WITHIN, "steps": steps(play_to_end_s=45.0)}) == []
+    assert bench.misses(labs.get("bigrammi"), {**WITHIN, "steps": steps(play_to_end_s=10.1)}) == ["Play"]
+
+
+def test_the_last_table_has_a_line_per_lab_against_the_lightest(capsys):
+    chosen = [labs.get("ombrello"), labs.get("softmax-temperatura"), labs.get("bpe")]
+    results = {"ombrello": {**WITHIN, "controls": timing(10, 20) | {"long_tasks": 0}},
+               "softmax-temperatura": {**WITHIN, "controls": timing(25, 40) | {"long_tasks": 2}},
+               "bpe": {"load": WITHIN["load"], "steps": steps(play_pasted_s=4.0)}}
+    table = bench.summary(chosen, results, None)
+    printed = capsys.readouterr().out
+    assert table["lightest"] == "ombrello"
+    rows = {row["lab"]: row for row in table["rows"]}
+    assert rows["1.2 ombrello"]["× base"] == "1.0" and rows["9E softmax-temperatura"]["× base"] == "2.5"
+    assert rows["9E softmax-temperatura"]["fuori budget"] == "comandi"
+    assert rows["1.2 ombrello"]["fuori budget"] == "—" and rows["9A bpe"]["Play s"] == "3.0 · 4.0"
+    for lab in chosen:
+        assert f"{lab.ref} {lab.id}" in printed
+    assert "1 laboratori su 3 fuori da almeno un budget" in printed
+
+
+def test_the_bpe_verdict_says_when_the_merges_differ(capsys):
+    train = {"cpython_1mb_s": 1.5, "chromium_100kb_s": 3.5, "same_merges": True, "chromium_same_merges": False}
+    bench.summary([], {}, train)
+    printed = capsys.readouterr().out
+    assert "fuori budget: 100 kB in Chromium" in printed and "FUSIONI DIVERSE" in printed and "Chromium" in printed
+
+
+@pytest.mark.parametrize("lab_id", ["ombrello", "softmax-temperatura", "transformer-miniatura", "alte-dimensioni"])
+def test_at_the_corner_each_control_moves_a_notch_and_comes_back(lab_id):
+    lab = labs.get(lab_id)
+    defaults = lab.defaults()
+    corner = {c.name: str(c.max) for c in lab.params_list if c.kind == "slider"}
+    plan = bench.notches(lab, corner, limit=100)
+    assert len(plan) % 2 == 0 and plan
+    for moved, back in zip(plan[::2], plan[1::2]):
+        (name, value), = moved.items()
+        assert list(back) == [name] and back[name] != value
+        control = next(c for c in lab.params_list if c.name == name)
+        if control.kind == "slider":
+            assert control.min <= float(value) <= control.max and float(value) != float(back[name])
+            assert float(back[name]) == float(corner.get(name, defaults[name]))
+        elif control.kind == "choice":
+            assert value in [v for v, _ in control.options]
+    # every control the reader can move is moved
+    movable = {c.name for c in lab.params_list if c.kind in ("slider", "choice", "toggle")}
+    assert {name for change in plan for name in change} == movable
+    assert len(bench.notches(lab, corner, limit=4)) == 4
