@@ -416,7 +416,11 @@ def bench_steps(browser, base, lab, out):
     browser is still busy with the page's first seconds (the theme's search
     index, the wasm compiled again by the optimising tier, the labs' wheels),
     and again once the page has settled, as the last steps are; the budget
-    is about the step, so it reads the settled numbers, and both are printed."""
+    is about the step, so it reads the settled numbers, and both are printed.
+    The first change after «ready» is set against the same change (step 0
+    to 1) made again once the page has settled: the steps differ in what
+    they draw (9A's first merge touches more of the corpus than any later
+    one), and the budget is about the page's first seconds, not the step."""
     steps = lab.steps
     page = browser.new_page()
     page.goto(f"{base}{lab.path}")
@@ -430,6 +434,10 @@ def bench_steps(browser, base, lab, out):
     page.wait_for_timeout(SETTLE_MS)
     early_acts = [act(page, {}, "+1") for _ in range(min(30, steps.max - 1))]
     early = [t for t, _ in early_acts]
+    again = []
+    for _ in range(3):
+        page.evaluate(ACT, [{steps.name: "0"}, None])
+        again.append(page.evaluate(ACT, [{}, "+1"]))
     page.evaluate(ACT, [{steps.name: "1"}, None])
     paced_acts = [act(page, {}, "+1", READER_PAUSE_MS) for _ in range(min(12, steps.max - 1))]
     paced = [t for t, _ in paced_acts]
@@ -440,8 +448,9 @@ def bench_steps(browser, base, lab, out):
     play = page.evaluate(PLAY, until) / 1000
     pasted = play_pasted(page, lab) if lab.id == "bpe" else None
     page.close()
-    later = statistics.median(early)
-    out["steps"] = {"first_change": round(first, 1), "avanti_right_after_ready": stats(fresh),
+    later, settled = statistics.median(early), statistics.median(again)
+    out["steps"] = {"first_change": round(first, 1), "first_change_settled": round(settled, 1),
+                    "avanti_right_after_ready": stats(fresh),
                     "avanti_first": stats(early) | {"parts": parts(early_acts)},
                     "avanti_reader_pace": stats(paced) | {"parts": parts(paced_acts)},
                     "avanti_last": stats(late), "indietro_from_end": stats(backwards), "back_to_1": round(back, 1),
@@ -460,8 +469,9 @@ def bench_steps(browser, base, lab, out):
           f"max {max(backwards):.0f} ms (budget 100) · salto indietro al passo 1: {back:.0f} ms · salti a caso: max {max(jumps):.0f} ms (budget 100) · "
           + (f"Play al massimo fino al passo {steps.max}: {play:.1f} s" if until == steps.max else
              f"Play al massimo fino al passo {until}: {play:.1f} s, fino al {steps.max} (stimato): "
-             f"{play * steps.max / until:.0f} s") + " (budget 10 s per 3.1 e 9A) · "
-          f"primo cambio dopo «pronto»: {first:.0f} ms = {first / later:.1f} × i successivi (budget 2 ×)")
+             f"{play * steps.max / until:.1f} s") + " (budget 10 s per 3.1 e 9A) · "
+          f"primo cambio dopo «pronto» (passo 0 → 1): {first:.0f} ms = {first / settled:.1f} × lo stesso cambio "
+          f"a pagina assestata, {settled:.0f} ms (budget 2 ×), {first / later:.1f} × la mediana dei passi dopo")
     if pasted is not None:
         print(f"  Play al massimo sulle {steps.max} fusioni di un corpus di {lab.module.MAX_CORPUS / 1000:.0f} kB appena incollato: "
               f"{pasted:.1f} s (budget 10 s)")
@@ -566,7 +576,7 @@ def misses(lab, r):
         plays = [steps["play_to_end_s"]] if lab.id in PLAY_BUDGET else []
         if any(play > 10 for play in plays + [steps.get("play_pasted_s", 0)]):
             out.append("Play")
-        if steps["first_change"] > 2 * steps["avanti_first"]["median"]:
+        if steps["first_change"] > 2 * steps["first_change_settled"]:
             out.append("primo")
     return out
 
@@ -592,11 +602,11 @@ def summary(chosen, results, bpe_train):
                      pair(steps and steps["avanti_first"]), pair(steps and steps["avanti_last"]),
                      f"{max(steps['indietro_from_end']['median'], steps['jumps']['p95'], steps['back_to_1']):.0f}"
                      if steps else "–", play or "–",
-                     f"{steps['first_change'] / steps['avanti_first']['median']:.1f}×" if steps else "–",
+                     f"{steps['first_change'] / steps['first_change_settled']:.1f}×" if steps else "–",
                      ", ".join(misses(lab, r)) or "—"))
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     print("\nRiepilogo (ms; med/p95; budget: comandi, angolo e Avanti 16/33, salti 100, Play 10 s per 3.1 e 9A, "
-          "primo cambio 2 × i successivi, pronto 1,05 × Pyodide da solo, 300 kB)")
+          "primo cambio 2 × lo stesso a pagina assestata, pronto 1,05 × Pyodide da solo, 300 kB)")
     for row in [header, *rows]:
         print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
     missing = [row for row in rows if row[-1] != "—"]
