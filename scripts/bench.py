@@ -64,6 +64,7 @@ SITE = Path(os.environ.get("LABS_SITE_DIR", ROOT / "site"))
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT))
 import labs  # noqa: E402
+from bench_compute import corner, raw  # noqa: E402
 from bench_plan import changes, p95  # noqa: E402
 from serve import make_server  # noqa: E402
 
@@ -319,7 +320,9 @@ def bench_fcp(browser, base, lab, out):
           f"(budget ≤ 300; Pyodide {pyodide_bytes() / 1e6:.1f} MB)")
 
 
-SETTLE_MS = 5000  # ms: the page's first seconds are over (see bench_steps; after 3 s, 3.1, 9A and 9G's first steps read 26–36 ms against 16–23)
+# ms: the page's first seconds are over (see bench_steps; after 3 s, the first steps of 3.1, 9A and 9G read
+# 26–36 ms against 16–23 after 5 s)
+SETTLE_MS = 5000
 
 
 # A link followed as a reader follows it: the theme's instant navigation keeps the page and its worker.
@@ -357,31 +360,28 @@ def within(s):
 def corner_of(lab):
     """The lab's expensive corner (bench_compute.corner: the costliest value of each control, in CPython), as
     the changes from the defaults."""
-    import bench_compute
-
-    start = {name: bench_compute.raw(value) for name, value in lab.defaults().items()}
+    start = {name: raw(value) for name, value in lab.defaults().items()}
     labs.render_json(lab.id, json.dumps(start))
-    return {k: v for k, v in bench_compute.corner(lab, start, 1).items() if start.get(k) != v}
+    return {k: v for k, v in corner(lab, start, 1).items() if start.get(k) != v}
 
 
 def notches(lab, at, limit=12):
-    """From the settings `at`, each control moved a notch (a slider's step toward its middle, the next option,
-    the other state) and back: at most `limit` changes."""
+    """From the settings `at` (the defaults where it says nothing), each control moved a notch (a slider's
+    step toward its middle, the next option, the other state) and back: at most `limit` changes."""
     plan = []
     for c in lab.params_list:
-        now = at.get(c.name, lab.defaults().get(c.name))
+        now = at.get(c.name, raw(lab.defaults()[c.name]))
         if c.kind == "slider":
             value = float(now)
-            moved = value - c.step if value > (c.min + c.max) / 2 else value + c.step
-            plan.append({c.name: str(c.parse(min(c.max, max(c.min, moved))))})
+            moved = str(c.parse(value - c.step if value > (c.min + c.max) / 2 else value + c.step))
         elif c.kind == "choice":
             values = [v for v, _ in c.options]
-            plan.append({c.name: values[(values.index(str(now)) + 1) % len(values)] if str(now) in values else values[0]})
+            moved = values[(values.index(now) + 1) % len(values)]
         elif c.kind == "toggle":
-            plan.append({c.name: "0" if str(now) in ("1", "True", "true") else "1"})
+            moved = "0" if now == "1" else "1"
         else:
             continue
-        plan.append({c.name: str(now) if c.kind != "toggle" else ("1" if str(now) in ("1", "True", "true") else "0")})
+        plan += [{c.name: moved}, {c.name: now}]
     return plan[:limit]
 
 

@@ -81,13 +81,13 @@ def test_the_bpe_verdict_says_when_the_merges_differ(capsys):
     assert "fuori budget: 100 kB in Chromium" in printed and "FUSIONI DIVERSE" in printed and "Chromium" in printed
 
 
-@pytest.mark.parametrize("lab_id", ["ombrello", "softmax-temperatura", "transformer-miniatura", "alte-dimensioni"])
+@pytest.mark.parametrize("lab_id", [lab.id for lab in labs.all_labs()])
 def test_at_the_corner_each_control_moves_a_notch_and_comes_back(lab_id):
     lab = labs.get(lab_id)
     defaults = lab.defaults()
     corner = {c.name: str(c.max) for c in lab.params_list if c.kind == "slider"}
     plan = bench.notches(lab, corner, limit=100)
-    assert len(plan) % 2 == 0 and plan
+    assert len(plan) % 2 == 0
     for moved, back in zip(plan[::2], plan[1::2]):
         (name, value), = moved.items()
         assert list(back) == [name] and back[name] != value
@@ -100,4 +100,4 @@ def test_at_the_corner_each_control_moves_a_notch_and_comes_back(lab_id):
     # every control the reader can move is moved
     movable = {c.name for c in lab.params_list if c.kind in ("slider", "choice", "toggle")}
     assert {name for change in plan for name in change} == movable
-    assert len(bench.notches(lab, corner, limit=4)) == 4
+    assert len(bench.notches(lab, corner, limit=4)) == min(4, len(plan))
