@@ -559,6 +559,11 @@ def bench_bpe(browser, base):
     return out
 
 
+def worst_jump(steps):
+    """ms: the slowest of «Indietro» from the end, the jump back to step 1 and the random jumps (p95 of each)."""
+    return max(steps["indietro_from_end"]["p95"], steps["back_to_1"], steps["jumps"]["p95"])
+
+
 def misses(lab, r):
     """The budgets (issues 7 and 11) that a lab's results miss, by a short name each."""
     out = []
@@ -571,7 +576,7 @@ def misses(lab, r):
     if steps:
         if not (within(steps["avanti_first"]) and within(steps["avanti_last"])):
             out.append("Avanti")
-        if max(steps["indietro_from_end"]["median"], steps["jumps"]["p95"], steps["back_to_1"]) > 100:
+        if worst_jump(steps) > 100:
             out.append("salti")
         plays = [steps["play_to_end_s"]] if lab.id in PLAY_BUDGET else []
         if any(play > 10 for play in plays + [steps.get("play_pasted_s", 0)]):
@@ -600,8 +605,7 @@ def summary(chosen, results, bpe_train):
                      pair(controls), f"{medians[lab.id] / medians[lightest]:.1f}" if controls else "–",
                      pair(r.get("corner")), str(controls["long_tasks"]) if controls else "–",
                      pair(steps and steps["avanti_first"]), pair(steps and steps["avanti_last"]),
-                     f"{max(steps['indietro_from_end']['median'], steps['jumps']['p95'], steps['back_to_1']):.0f}"
-                     if steps else "–", play or "–",
+                     f"{worst_jump(steps):.0f}" if steps else "–", play or "–",
                      f"{steps['first_change'] / steps['first_change_settled']:.1f}×" if steps else "–",
                      ", ".join(misses(lab, r)) or "—"))
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]

@@ -43,6 +43,7 @@ def test_each_budget_is_named_when_it_is_missed():
     bpe = labs.get("bpe")
     assert bench.misses(bpe, {**WITHIN, "steps": steps(avanti_last=timing(17, 20))}) == ["Avanti"]
     assert bench.misses(bpe, {**WITHIN, "steps": steps(jumps=timing(30, 101))}) == ["salti"]
+    assert bench.misses(bpe, {**WITHIN, "steps": steps(indietro_from_end=timing(20, 101))}) == ["salti"]
     assert bench.misses(bpe, {**WITHIN, "steps": steps(play_to_end_s=10.5)}) == ["Play"]
     assert bench.misses(bpe, {**WITHIN, "steps": steps(play_pasted_s=12.0)}) == ["Play"]
     assert bench.misses(bpe, {**WITHIN, "steps": steps(first_change=21.0)}) == ["primo"]
