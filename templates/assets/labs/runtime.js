@@ -860,4 +860,19 @@ document.addEventListener("click", (event) => {
   if (search) search.checked = false;
 }, true);
 
+// A skip link («Vai al contenuto», «Vai al laboratorio») moves the focus here, at once, and leaves
+// the URL alone. Through the URL's hash the theme's instant navigation would click it again a turn
+// later (also after the browser's own jump, on its popstate), and a keyboard reader who has already
+// pressed Tab would be sent back to the heading.
+document.addEventListener("click", (event) => {
+  const link = event.target.closest?.("a.md-skip");
+  const target = link && document.getElementById(decodeURIComponent(link.hash.slice(1)));
+  if (!target) return;
+  event.preventDefault();
+  event.stopPropagation();
+  if (!target.hasAttribute("tabindex")) target.tabIndex = -1;
+  target.scrollIntoView({ block: "start" });
+  target.focus({ preventScroll: true });
+}, true);
+
 window.labsRuntime = python; // for tests and monitoring
