@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import labs
 from labs.kit import Curve, Jump, Steps, step_machine
+from labs.kit import stepping
 from labs.kit.stepping import MAX_CHECKPOINTS, worst_case_steps
 from labs.kit.timeline import counter, jump_target, phase_of, phase_target, timeline
 
@@ -80,7 +81,7 @@ def test_cached_steps_equal_steps_from_scratch(lab, seed):
         assert cached == json.dumps(machine.replay(params), sort_keys=True), f"{lab.id}: passo {at}"
 
 
-def counting_machine():
+def counting_machine(packed=False):
     """A machine whose state is the list of steps taken; it counts advance() calls."""
     calls = []
 
@@ -89,7 +90,7 @@ def counting_machine():
         m.append(len(m))  # in place: the cache must copy before it lets this touch a checkpoint
         return m
 
-    return step_machine(lambda p: [], advance, lambda m, p: {"taken": list(m)}), calls
+    return step_machine(lambda p: [], advance, lambda m, p: {"taken": list(m)}, packed=packed), calls
 
 
 def test_avanti_costs_one_step_and_indietro_at_most_one_interval():
@@ -141,6 +142,37 @@ def test_checkpoints_are_bounded():
     machine({"passo": 5000})
     entry = next(iter(machine.cache.values()))
     assert len(entry["checkpoints"]) <= MAX_CHECKPOINTS + 1
+
+
+def test_packed_checkpoints_are_pickled_bounded_by_bytes_and_invisible(monkeypatch):
+    monkeypatch.setattr(stepping, "PACKED_BYTES", 200_000)
+    machine, calls = counting_machine(packed=True)
+    assert machine({"passo": 1000}) == {"taken": list(range(1000))}
+    entry = next(iter(machine.cache.values()))
+    packed = entry["checkpoints"].values()
+    assert all(isinstance(c, stepping.Packed) for c in packed)
+    assert sum(map(len, packed)) <= 200_000 and len(packed) > MAX_CHECKPOINTS  # closer together than copies
+    rng = random.Random(7)
+    for _ in range(60):
+        at = rng.randint(0, 1000)
+        calls.clear()
+        assert machine({"passo": at}) == {"taken": list(range(at))}
+        assert len(calls) < entry["every"]  # a jump replays less than one interval
+    assert entry["every"] < 1000 / MAX_CHECKPOINTS  # denser than 40 copies would be
+
+
+def test_a_machine_that_cannot_be_pickled_is_kept_as_copies():
+    class Local(list):  # a class of a lab edited in the page is not the one pickle finds by name
+        pass
+
+    def advance(m, p):
+        m.append(len(m))
+        return m
+
+    machine = step_machine(lambda p: Local(), advance, lambda m, p: {"taken": list(m)}, packed=True)
+    for at in (30, 5, 29, 0, 17):
+        assert machine({"passo": at}) == {"taken": list(range(at))}
+    assert not machine.packed
 
 
 ROUND = Steps(max=40, phases=("prima", "a", "b", "c"), prelude=1, curve=Curve("loss", points=14))

@@ -435,7 +435,7 @@ def present(m, p):
     return s
 
 
-compute = step_machine(start, advance, present, view_only=("prompt", "temperatura", "frase", "matrice"))
+compute = step_machine(start, advance, present, view_only=("prompt", "temperatura", "frase", "matrice"), packed=True)
 
 
 def follow(s):

@@ -26,6 +26,13 @@ returns a new machine and leaves the one it gets as it was says so
 (in_place=False): the cache then keeps machines as they are, without
 copying them (a machine holding a whole forward pass: a copy per
 checkpoint is most of a step's cost).
+
+A lab whose machine is big and whose step is slow (a transformer's training:
+half a megabyte of weights and Adam moments, 60 ms a step) says packed=True:
+its checkpoints are kept pickled, about a third of the memory, and bounded by
+PACKED_BYTES rather than by their number, so they stand closer together and a
+jump replays fewer of its slow steps. A machine that cannot be pickled (a lab
+edited in the page defines its classes anew) is kept as a copy instead.
 """
 
 import copy
@@ -37,14 +44,20 @@ from .controls import FOLDS_PARAM
 
 MACHINES_KEPT = 3  # parameter settings whose checkpoints stay in memory
 MAX_CHECKPOINTS = 40  # per setting: the interval grows with the number of steps
+PACKED_BYTES = 32 * 1024 * 1024  # per setting, for packed checkpoints: the interval grows with their bytes
+
+
+class Packed(bytes):
+    """A checkpoint kept pickled (step_machine(..., packed=True))."""
 
 
 class StepMachine:
     """compute() for a stepped lab, with its checkpoint cache."""
 
-    def __init__(self, start, advance, present, step="passo", view_only=(), in_place=True):
+    def __init__(self, start, advance, present, step="passo", view_only=(), in_place=True, packed=False):
         self.start, self.advance, self.present, self.step = start, advance, present, step
         self.copy = copy.deepcopy if in_place else (lambda machine: machine)
+        self.packed = packed
         # parameters that only present() reads: changing them keeps the machine (the open folds always are)
         self.view_only = set(view_only) | {FOLDS_PARAM}
         self.cache = OrderedDict()  # key → {"every", "checkpoints": {step: machine}, "live": (step, machine)}
@@ -69,7 +82,7 @@ class StepMachine:
             self.cache.move_to_end(key)
             return self.cache[key]
         machine = self.start(params)
-        entry = {"every": 1, "checkpoints": {0: self.copy(machine)}, "trail": {}, "live": (0, machine)}
+        entry = {"every": 1, "checkpoints": {0: self.keep(machine)}, "trail": {}, "live": (0, machine)}
         self.cache[key] = entry
         while len(self.cache) > MACHINES_KEPT:
             self.cache.popitem(last=False)
@@ -87,7 +100,7 @@ class StepMachine:
             if nearest < target:  # steps to recompute: their machines become the trail
                 entry["trail"] = {}
             entry["trail"].setdefault(at, machine)  # the machine the reader leaves: not advanced any more, no copy
-            at, machine = nearest, self.copy(kept[nearest])
+            at, machine = nearest, self.restore(kept[nearest])
         while at < target:
             machine = self.advance(machine, params)
             at += 1
@@ -106,30 +119,57 @@ class StepMachine:
             del trail[s]
 
     def remember(self, entry, at, machine):
-        """Keep a copy every `every` steps; when too many, keep every other one and double the interval."""
+        """Keep a checkpoint every `every` steps; when too many, keep every other one and double the interval."""
         if at % entry["every"]:
             return
         checkpoints = entry["checkpoints"]
         if at not in checkpoints:
-            checkpoints[at] = self.copy(machine)
-        if len(checkpoints) > MAX_CHECKPOINTS:
+            checkpoints[at] = self.keep(machine)
+        while len(checkpoints) > MAX_CHECKPOINTS and self.too_many(checkpoints):
             entry["every"] *= 2
             for s in [s for s in checkpoints if s % entry["every"]]:
                 del checkpoints[s]
 
-    def cache_bytes(self):
-        """Size of every kept machine, pickled: an honest measure of the cache's memory."""
-        import pickle  # here: importing it costs about 0.1 s in Pyodide before a lab is ready
+    @staticmethod
+    def too_many(checkpoints):
+        """Past MAX_CHECKPOINTS, whether to thin them out: copies always, packed ones over PACKED_BYTES."""
+        packed = [len(c) for c in checkpoints.values() if isinstance(c, Packed)]
+        return not packed or sum(packed) > PACKED_BYTES
 
-        return sum(len(pickle.dumps(m)) for e in self.cache.values()
+    def keep(self, machine):
+        """A checkpoint of the machine: pickled if the lab asked for it and it can be, else a copy."""
+        if self.packed:
+            import _pickle  # the C pickler alone: the pickle module costs Pyodide a fifth of a second
+
+            try:
+                return Packed(_pickle.dumps(machine, protocol=5))
+            except (_pickle.PicklingError, AttributeError, TypeError):
+                self.packed = False  # an edited lab's own classes: copies from now on
+        return self.copy(machine)
+
+    def restore(self, kept):
+        """A machine to advance, from a checkpoint or from the trail (the kept one stays as it was)."""
+        if isinstance(kept, Packed):
+            import _pickle
+
+            return _pickle.loads(kept)
+        return self.copy(kept)
+
+    def cache_bytes(self):
+        """Size of every kept machine, pickled: an honest measure of the cache's memory (of a lab as written:
+        an edited lab's machines may not pickle)."""
+        import _pickle
+
+        return sum(len(m) if isinstance(m, Packed) else len(_pickle.dumps(m)) for e in self.cache.values()
                    for m in [*e["checkpoints"].values(), *e["trail"].values(), e["live"][1]])
 
 
-def step_machine(start, advance, present, step="passo", view_only=(), in_place=True):
+def step_machine(start, advance, present, step="passo", view_only=(), in_place=True, packed=False):
     """compute(params) for a lab described as start / advance / present (see the module docstring).
     view_only names the parameters that start and advance never read; in_place=False says that
-    advance returns a new machine and never changes the one it gets (nothing is copied then)."""
-    return StepMachine(start, advance, present, step, view_only, in_place)
+    advance returns a new machine and never changes the one it gets (nothing is copied then);
+    packed=True keeps the checkpoints pickled, closer together (a big machine, a slow step)."""
+    return StepMachine(start, advance, present, step, view_only, in_place, packed)
 
 
 def worst_case_steps(max_steps):
