@@ -335,19 +335,26 @@ def generate(m, prompt, temperature):
 
     Greedy and sampled text from the prompt, for the transformer and for the
     bigram, with the weights of the last generation step (kept in the memo).
+    The greedy text does not depend on the temperature: moving its slider
+    samples again, and only that.
     """
-    key = (m.snapshot[0], tuple(prompt), temperature)
+    step, params, W = m.snapshot
+    n = GENERATED[m.kind]
+    greedy = remembered(m, (step, tuple(prompt)), lambda: [
+        transformer_generate(params, m.config, prompt, n), bigram_generate(W, prompt, n, 0.0)])
+    sampled = remembered(m, (step, tuple(prompt), temperature), lambda: [
+        transformer_generate(params, m.config, prompt, n, temperature, seeded_rng(m.seed)),
+        bigram_generate(W, prompt, n, temperature, seeded_rng(m.seed))])
+    return {model: [joined([m.vocab[i] for i in ids], m.kind) for ids in (greedy[k], sampled[k])]
+            for k, model in enumerate(("transformer", "bigram"))}
+
+
+def remembered(m, key, make):
+    """make() kept in the machine's memo under key (a reader typing prompt after prompt: a small memo)."""
     if key not in m.samples:
-        if len(m.samples) > 64:  # a reader typing prompt after prompt: keep the memo small
+        if len(m.samples) > 64:
             m.samples.clear()
-        _, params, W = m.snapshot
-        n = GENERATED[m.kind]
-        out = {"transformer": [transformer_generate(params, m.config, prompt, n),
-                               transformer_generate(params, m.config, prompt, n, temperature, seeded_rng(m.seed))],
-               "bigram": [bigram_generate(W, prompt, n, 0.0), bigram_generate(W, prompt, n, temperature,
-                                                                              seeded_rng(m.seed))]}
-        m.samples[key] = {model: [joined([m.vocab[i] for i in ids], m.kind) for ids in texts]
-                          for model, texts in out.items()}
+        m.samples[key] = make()
     return m.samples[key]
 
 

@@ -182,6 +182,17 @@ def test_prova_una_temperatura_bassa_poi_alta():
     assert any(pair not in known for pair in zip(words, words[1:]))
 
 
+def test_moving_the_temperature_samples_again_and_keeps_the_greedy_text(monkeypatch):
+    before = state(60, temperatura=0.8)["samples"]
+    calls = []
+    real = M.transformer_generate
+    monkeypatch.setattr(M, "transformer_generate", lambda *a, **k: calls.append(a[4:] or "greedy") or real(*a, **k))
+    after = state(60, temperatura=1.9)["samples"]
+    assert calls == [(1.9, calls[0][1])]  # the sampled text only: the greedy one does not depend on the temperature
+    assert after["transformer"][0] == before["transformer"][0] and after["bigram"][0] == before["bigram"][0]
+    assert after["transformer"][1] != before["transformer"][1]
+
+
 def test_text_is_generated_every_50_steps_and_kept_until_the_next():
     for step, at in ((49, 0), (50, 50), (99, 50), (100, 100)):
         assert state(step)["samples"]["at"] == at
