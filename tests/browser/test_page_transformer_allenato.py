@@ -99,4 +99,17 @@ def test_play_20_steps_pause_open_an_attention_map_and_generate_text(page, site_
     expect(greedy).to_contain_text(f"Transformer: la mamma nuota {expected['transformer'][0]}")
     expect(lab.locator("[data-lab-view]")).to_contain_text("Testo generato con i pesi del passo 50")
     expect(attention).to_have_attribute("open", "")
+
+    # back to step 13 with the scrubber: the worker restores a checkpoint kept pickled (packed=True) and
+    # its machine goes on exactly as CPython's does
+    for step, move in ((13, "el => { el.value = 13; el.dispatchEvent(new Event('input', {bubbles: true})); }"),
+                       (14, None)):
+        if move:
+            lab.locator("input.lab-scrubber").evaluate(move)
+        else:
+            lab.locator('[data-step="+1"]').click()
+        expect(counter).to_have_text(f"Passo {step} di 1000")
+        wait_idle(page, lab)
+        loss = num(cpython(step)["batch_losses"][-1], 3)  # the timeline's last batch loss: new at every step
+        expect(lab.locator("[data-lab-timeline]")).to_contain_text(f"loss del batch: {loss}")
     assert errors == []
