@@ -161,6 +161,19 @@ def test_packed_checkpoints_are_pickled_bounded_by_bytes_and_invisible(monkeypat
     assert entry["every"] < 1000 / MAX_CHECKPOINTS  # denser than 40 copies would be
 
 
+def test_a_packed_checkpoint_is_unpickled_once_on_the_way_back(monkeypatch):
+    """The worker draws the next step ahead: a reader changing a view control at step 0 goes 1 → 0 every time."""
+    import _pickle
+
+    machine, _ = counting_machine(packed=True)
+    machine({"passo": 1})
+    loads, real = [], _pickle.loads
+    monkeypatch.setattr(_pickle, "loads", lambda blob: loads.append(1) or real(blob))
+    for at in (0, 1, 0, 1, 0):
+        assert machine({"passo": at}) == {"taken": list(range(at))}
+    assert len(loads) == 1
+
+
 def test_a_machine_that_cannot_be_pickled_is_kept_as_copies():
     class Local(list):  # a class of a lab edited in the page is not the one pickle finds by name
         pass

@@ -64,6 +64,7 @@ Puoi anche riscrivere il testo, fino a 2.000 caratteri.
 import math
 import random
 from dataclasses import dataclass, replace
+from itertools import count
 
 from core.bigram import best_loss, build_vocab, dataset_loss, encode, gradient, init_weights, make_pairs, tokenize
 from core.descent import sgd_update
@@ -76,6 +77,7 @@ from labs.kit import (Bar, Choice, Curve, Edit, Follow, Group, Jump, Marker, Poi
                       callout, fold, join, line_chart, matrix, nice_ticks, num, opened, plane, plural, share, stat,
                       stats, step_machine, table, tag)
 from labs.kit.matrix import describe_matrix
+from labs.kit.memory import Memory
 from labs.kit.svg import path, svg, text as svg_text
 
 TITLE = "Alleniamo un piccolo transformer"
@@ -245,8 +247,9 @@ class Training:
 
     A step never changes a state, a gradient or a table in place: it makes
     new ones. So a checkpoint shares them with the live machine and copies
-    only the lists that grow (__deepcopy__). samples is a memo of generated
-    text, the same for every copy of one run (same weights, same seed)."""
+    only the lists that grow (__deepcopy__). run names the training it
+    belongs to, the same for every copy and checkpoint of it: the texts it
+    generated are remembered under it (SAMPLES), not in the machine."""
 
     step: int = 0
     problem: str = ""
@@ -265,7 +268,7 @@ class Training:
     batch_losses: list = None
     evals: list = None  # (step, train, held-out, bigram train, bigram held-out)
     snapshot: tuple = None  # (step, transformer weights, bigram table) of the last generation
-    samples: dict = None
+    run: int = 0
 
     def __deepcopy__(self, memo):
         if self.problem:
@@ -293,7 +296,7 @@ def measure(m):
     if m.step % EVAL_EVERY == 0:
         m.evals.append(evaluate(m))
     if m.step % SAMPLE_EVERY == 0:
-        m.snapshot, m.samples = (m.step, m.state.params, m.W), {}
+        m.snapshot = (m.step, m.state.params, m.W)
     return m
 
 
@@ -312,7 +315,7 @@ def start(p):
     opt = OptimizerConfig(lr=p["lr"], warmup=WARMUP, total_steps=STEPS, floor=FLOOR)
     m = Training(kind=kind, vocab=vocab, train=ids[:cut], held=ids[cut:], config=config, opt=opt, seed=p["seme"],
                  state=init_state(config), W=init_weights(len(vocab), random.Random(p["seme"])), batch_losses=[],
-                 evals=[])
+                 evals=[], run=next(RUNS))
     return measure(m)
 
 
@@ -349,13 +352,14 @@ def generate(m, prompt, temperature):
             for k, model in enumerate(("transformer", "bigram"))}
 
 
+RUNS = count(1)  # a name for each training started
+SAMPLES = Memory(64)  # generated texts by run, step, prompt (and temperature): the last ones a reader asked for
+
+
 def remembered(m, key, make):
-    """make() kept in the machine's memo under key (a reader typing prompt after prompt: a small memo)."""
-    if key not in m.samples:
-        if len(m.samples) > 64:
-            m.samples.clear()
-        m.samples[key] = make()
-    return m.samples[key]
+    """make() remembered for this run: every copy of the machine, and one restored from a pickled
+    checkpoint, finds the texts generated before it."""
+    return SAMPLES.get((m.run, *key), make)
 
 
 def bigram_generate(W, prompt, n, temperature, rng=None):

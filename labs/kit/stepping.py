@@ -101,11 +101,14 @@ class StepMachine:
                 entry["trail"] = {}
             entry["trail"].setdefault(at, machine)  # the machine the reader leaves: not advanced any more, no copy
             at, machine = nearest, self.restore(kept[nearest])
+            if isinstance(kept[nearest], Packed):  # unpickled once: the trail keeps a copy for the way back
+                entry["trail"][at] = self.copy(machine)
         while at < target:
             machine = self.advance(machine, params)
             at += 1
             self.remember(entry, at, machine)
-            if target - at < entry["every"] and at not in entry["checkpoints"]:
+            copied = at in entry["checkpoints"] and not isinstance(entry["checkpoints"][at], Packed)
+            if target - at < entry["every"] and not copied:  # near the target, a copy (a packed one unpickles)
                 entry["trail"][at] = self.copy(machine)
         entry["live"] = (at, machine)
         self.trim(entry, target)
@@ -113,9 +116,10 @@ class StepMachine:
 
     @staticmethod
     def trim(entry, target):
-        """The trail keeps one checkpoint interval of machines at most, those nearest to the target."""
+        """The trail keeps one checkpoint interval of machines at most (two at least: the target and a
+        neighbour, for a reader going back and forth), those nearest to the target."""
         trail = entry["trail"]
-        for s in sorted(trail, key=lambda s: abs(s - target))[max(entry["every"], 1):]:
+        for s in sorted(trail, key=lambda s: abs(s - target))[max(entry["every"], 2):]:
             del trail[s]
 
     def remember(self, entry, at, machine):

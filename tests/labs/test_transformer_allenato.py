@@ -193,6 +193,18 @@ def test_moving_the_temperature_samples_again_and_keeps_the_greedy_text(monkeypa
     assert after["transformer"][1] != before["transformer"][1]
 
 
+def test_a_machine_restored_from_its_checkpoint_does_not_generate_again(monkeypatch):
+    """The worker draws step 1 ahead after every change at step 0: the next change at step 0 restores the
+    pickled checkpoint, and must find the texts already generated (in the browser: 0.3 s a change)."""
+    state(0, seme=7)
+    state(1, seme=7)
+    calls = []
+    real = M.transformer_generate
+    monkeypatch.setattr(M, "transformer_generate", lambda *a, **k: calls.append(1) or real(*a, **k))
+    assert state(0, seme=7)["samples"] == state(0, seme=7)["samples"]
+    assert not calls
+
+
 def test_text_is_generated_every_50_steps_and_kept_until_the_next():
     for step, at in ((49, 0), (50, 50), (99, 50), (100, 100)):
         assert state(step)["samples"]["at"] == at
