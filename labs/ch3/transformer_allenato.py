@@ -357,8 +357,10 @@ SAMPLES = Memory(64)  # generated texts by run, step, prompt (and temperature): 
 
 
 def remembered(m, key, make):
-    """make() remembered for this run: every copy of the machine, and one restored from a pickled
-    checkpoint, finds the texts generated before it."""
+    """Il risultato di make() per questo training, calcolato una volta sola.
+
+    make()'s result remembered for this run: every copy of the machine, and one
+    restored from a pickled checkpoint, finds the texts generated before it."""
     return SAMPLES.get((m.run, *key), make)
 
 
