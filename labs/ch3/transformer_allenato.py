@@ -145,6 +145,8 @@ EVAL_EVERY = 20  # the loss on the whole text, every 20 steps (a forward over it
 EVAL_WINDOWS = (32, 16)  # at most this many windows of the training text and of the held-out text
 SAMPLE_EVERY = 50  # text generated from the prompt, every 50 steps
 GENERATED = {"parole": 20, "caratteri": 40}
+SAMPLES = Memory(64)  # generated texts by run, step, prompt (and temperature): the last ones a reader asked for
+RUNS = count(1)  # a name for each training started, the same for every copy and checkpoint of it
 BIGRAM_ETA = 2.0  # the bigram's SGD, as in 3.1
 MAX_CHARS = 2000
 MIN_TOKENS = HELD_OUT * (CONTEXT + 1)  # so that the held-out sixth fills at least one window
@@ -350,10 +352,6 @@ def generate(m, prompt, temperature):
         bigram_generate(W, prompt, n, temperature, seeded_rng(m.seed))])
     return {model: [joined([m.vocab[i] for i in ids], m.kind) for ids in (greedy[k], sampled[k])]
             for k, model in enumerate(("transformer", "bigram"))}
-
-
-RUNS = count(1)  # a name for each training started
-SAMPLES = Memory(64)  # generated texts by run, step, prompt (and temperature): the last ones a reader asked for
 
 
 def remembered(m, key, make):
