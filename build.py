@@ -400,7 +400,7 @@ THEME_NAMES = {'class="md-progress" data-md-component="progress" role="progressb
                'class="md-search" data-md-component="search" role="dialog"': 'aria-label="Cerca nel sito"'}
 SKIP = '<div data-md-component="skip">'
 THEME_SCRIPT = re.compile(r'<script src="([^"]*assets/javascripts/bundle\.[0-9a-f]+\.min\.js)"></script>')
-BOOT_SCRIPT = re.compile(r'<script type="module" async src="[^"]*assets/labs/boot\.js"></script>')
+BOOT = ROOT / "templates" / "boot.js"  # inline in a lab page's <head> (boot_from_head)
 LAB_ELEMENT = '<div class="lab" data-lab="'  # a lab page's (the authors' guide writes data-lab="…" in its text)
 OFFLINE_SKIPPED = re.compile(r"(\.map|\.gz|^_headers|^sw\.js|^assets/javascripts/lunr/"
                              r"(?!min/lunr\.(?:stemmer\.support|it|multi)\.min\.js).*)$")
@@ -425,16 +425,19 @@ def theme_fixes(html, where):
 
 
 def boot_from_head(html, where):
-    """boot.js's tag, in the <head>, says what the lab element says of Python (its module, package and
-    lockfile), so the worker starts as soon as boot.js runs rather than when the parser reaches the lab,
-    after the site's navigation; and it asks for boot.js first among the scripts (fetchpriority)."""
+    """templates/boot.js written inline at the top of the <head>, its tag saying what the lab element says
+    of Python (its module, package and lockfile) and where worker.js and Pyodide are: the worker starts
+    as soon as the parser reaches it, before the stylesheets and the site's navigation. Inline, not a file
+    of its own: a module script (async) ran only after the first paint, a classic one held the parser."""
     element = re.search(LAB_ELEMENT + r'[^"]*"([^>]*)>', html).group(1)
     said = " ".join(re.findall(r'data-(?:module|package|lockfile)="[^"]*"', element))
-    html, found = BOOT_SCRIPT.subn(lambda m: f'{m.group(0)[:-len("></script>")]} fetchpriority="high" '
-                                            f'data-lab-boot {said}></script>', html, count=1)
-    if not found or said.count("data-") != 3:
-        fail(f"{where}: boot.js o il laboratorio hanno cambiato markup: aggiorna BOOT_SCRIPT in build.py")
-    return html
+    if said.count("data-") != 3 or '<meta charset="utf-8">' not in html:
+        fail(f"{where}: il laboratorio o la pagina hanno cambiato markup: aggiorna boot_from_head in build.py")
+    up = "../" * (len(Path(where).parts) - 1)
+    body = "".join(line for line in BOOT.read_text(encoding="utf-8").splitlines(True) if not line.startswith("//"))
+    tag = (f'<script data-lab-boot {said} data-worker="{up}assets/labs/worker.js" '
+           f'data-pyodide="{up}pyodide/">\n{body}</script>')
+    return html.replace('<meta charset="utf-8">', f'<meta charset="utf-8">\n    {tag}', 1)
 
 
 def script_hashes(pages):

@@ -189,18 +189,25 @@ def test_only_a_page_with_a_lab_starts_python_and_defers_the_theme(site_dir):
     theme = re.compile(r'<script src="[^"]*assets/javascripts/bundle\.[0-9a-f]+\.min\.js">')
     guide = (site_dir / "scrivere-un-laboratorio" / "index.html").read_text(encoding="utf-8")
     assert 'data-lab="ombrello"' in html.unescape(guide)
-    assert "boot.js" not in guide and "data-theme-script" not in guide and theme.search(guide)
+    assert "data-lab-boot" not in guide and "data-theme-script" not in guide and theme.search(guide)
+    boot = (ROOT / "templates" / "boot.js").read_text(encoding="utf-8")
     for lab in labs.all_labs():
         text = page(site_dir, lab)
-        assert "assets/labs/boot.js" in text and "data-theme-script" in text and not theme.search(text), lab.id
-        # boot.js's tag, in the <head>, says what the lab element says: the worker starts before the body is parsed
+        assert "data-theme-script" in text and not theme.search(text), lab.id
+        # the boot script, inline at the top of the <head> (after the CSP, before any stylesheet), says what
+        # the lab element says: the worker starts before the stylesheets and the body are parsed
         head = text[:text.index("</head>")]
-        boot = re.search(r'<script type="module" async src="[^"]*assets/labs/boot\.js"([^>]*)></script>', head).group(1)
+        tag, body = re.search(r"<script (data-lab-boot[^>]*)>(.*?)</script>", head, re.S).groups()
+        assert head.index("Content-Security-Policy") < head.index("data-lab-boot") < head.index("stylesheet")
+        assert body.strip() and body.strip() in boot and "//" not in body, lab.id  # the code, not its comments
         element = re.search(r'<div class="lab" data-lab="[^"]*"([^>]*)>', text).group(1)
         for name in ("module", "package", "lockfile"):
-            said = re.search(rf'data-{name}="([^"]+)"', boot).group(1)
+            said = re.search(rf'data-{name}="([^"]+)"', tag).group(1)
             assert said == re.search(rf'data-{name}="([^"]+)"', element).group(1), (lab.id, name)
-        assert "data-lab-boot" in boot and 'fetchpriority="high"' in boot
+        page_dir = (site_dir / lab.path).resolve()
+        for name, target in (("worker", site_dir / "assets" / "labs" / "worker.js"), ("pyodide", site_dir / "pyodide")):
+            said = re.search(rf'data-{name}="([^"]+)"', tag).group(1)
+            assert (page_dir / said).resolve() == target.resolve(), (lab.id, name)
 
 
 def test_the_wheel_and_lockfile_are_named_by_their_content_and_pages_name_that_lockfile(site_dir):

@@ -239,7 +239,7 @@ def test_a_link_opens_the_folds_it_names_and_the_url_follows_them(page, site_url
 
 
 def test_the_worker_started_from_the_head_is_the_one_the_page_uses(page, site_url):
-    """boot.js starts Python's worker from the <head> (its tag names the lab's module), with the page's
+    """The inline boot script starts Python's worker from the <head> (its tag names the lab's module), with the page's
     runtime.js still held by the server; the runtime, once it arrives, takes that worker over: one worker for
     the page, and it answers changes."""
     workers, held = [], []

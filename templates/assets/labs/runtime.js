@@ -3,7 +3,18 @@
 // and morphs it in. One worker per tab, kept across instant navigation.
 
 import morphdom from "./vendor/morphdom.js";
-import { PYODIDE_URL, WORKER_URL, takeEarlyWorker } from "./boot.js";
+
+const WORKER_URL = new URL("./worker.js", import.meta.url);
+const PYODIDE_URL = new URL("../../pyodide/", import.meta.url);
+
+// The worker that the <head>'s boot script (templates/boot.js) started for this lab module, with what it
+// has said so far; null if none, or if it was for another page (instant navigation) or is taken.
+function takeEarlyWorker(module) {
+  const early = self.labsEarly;
+  self.labsEarly = null;
+  if (early && early.module !== module) early.worker.terminate();
+  return early && early.module === module ? early : null;
+}
 
 const python = {
   worker: null,
@@ -25,7 +36,7 @@ const python = {
     this.status = "loading";
     this.phase = "download";
     this.loaded = 0;
-    // the worker that boot.js started from the page's <head>, if any: it has been loading for a while
+    // the worker that the boot script started from the page's <head>, if any: it has been loading for a while
     const early = retrying ? null : takeEarlyWorker(module);
     this.times = { start: early ? early.started : performance.now() }; // when each phase began, for scripts/bench.py
     this.worker = early ? early.worker : new Worker(WORKER_URL, { type: "module" });
