@@ -243,3 +243,28 @@ def test_a_big_table_below_the_screen_is_drawn_only_when_it_comes_near(page, sit
         assert all(b is None or a is None or a == b for b, a in zip(before, after)), (before, after)
     assert frames.last.evaluate(drawn)
     assert frames.last.evaluate("el => el.querySelectorAll('td.lab-mx-cell').length") == 225
+
+
+def test_another_screen_is_put_in_whole_and_the_same_screen_is_morphed(page, site_url):
+    """3.1's steps go from screen to screen (Forward, Loss, …): an element with data-screen whose screen
+    changes is replaced whole, not morphed cell by cell into a different table; five steps on, the same
+    screen again, and it is morphed in place (the reader's open sections and scrolls would stay)."""
+    page.goto(f"{site_url}capitolo-3/bigrammi/?passo=3")
+    lab = page.locator("[data-lab]")
+    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    wait_idle(page, lab)
+    screen = lab.locator("[data-lab-view] [data-screen]")
+    expect(screen).to_have_attribute("data-screen", "4")
+    screen.evaluate("el => { el.__seen = true; }")
+    lab.locator('[data-step="+1"]').click()
+    wait_idle(page, lab)
+    expect(screen).to_have_attribute("data-screen", "5")
+    assert screen.evaluate("el => el.__seen === undefined")  # a new element: put in whole
+    assert screen.locator("table").count() == 1  # nothing of «Forward» left behind
+    screen.evaluate("el => { el.__seen = true; }")
+    scrubber = lab.locator("input.lab-scrubber")
+    scrubber.evaluate("el => { el.value = 9; el.dispatchEvent(new Event('input', {bubbles: true})); }")
+    wait_idle(page, lab)
+    expect(counter(lab)).to_contain_text("Passo 9 di 502")
+    expect(screen).to_have_attribute("data-screen", "5")
+    assert screen.evaluate("el => el.__seen === true")  # the same element, morphed

@@ -220,11 +220,17 @@ function writeInput(input, value) {
 // A closed <details> gets its attributes and its summary only: what it hides
 // is brought up to date when the reader opens it (the controller morphs the
 // last view again on «toggle»), so a hidden section costs nothing per step.
+// An element with data-screen is one screen of a lab (3.1's «Forward», «Loss», …): another screen in
+// its place shares no more than its tags, so it is put in whole rather than morphed element by element
+// (3.1: 450–600 table cells each «Avanti»). Keyed like morphdom's ids, which stay keys.
+const screenKey = (node) => node.id || (node.dataset?.screen ? `screen ${node.dataset.screen}` : undefined);
+
 function morphInto(element, html) {
   const next = element.cloneNode(false);
   next.innerHTML = html;
   morphdom(element, next, {
     childrenOnly: true,
+    getNodeKey: screenKey,
     onBeforeElUpdated(from, to) {
       if (from.isEqualNode(to)) return false;
       if (from.tagName !== "DETAILS") return true;
