@@ -238,6 +238,30 @@ def test_a_link_opens_the_folds_it_names_and_the_url_follows_them(page, site_url
     assert "riga=2" in page.url
 
 
+def test_a_worker_that_failed_before_the_runtime_came_is_told_and_retried(page, site_url):
+    """The <head>'s worker can fail (here: Pyodide's wasm refused) before runtime.js has even arrived;
+    the runtime, taking it over, still says so in Italian with «Riprova», and «Riprova» recovers.
+    (The runtime once replayed that failure before its own variables existed, and stopped there: the
+    page kept saying «Python si sta caricando» for ever.)"""
+    blocked, held = {"on": True}, []
+    page.route("**/pyodide.asm.wasm", lambda route: route.abort() if blocked["on"] else route.continue_())
+    page.route("**/assets/labs/runtime.js", lambda route: held.append(route))
+    page.goto(f"{site_url}capitolo-1/ombrello/", wait_until="commit")
+    page.wait_for_function("() => self.labsEarly?.events.some((e) => e.data?.type === 'failed')", timeout=READY_TIMEOUT)
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    held[0].continue_()
+    lab = page.locator("[data-lab='ombrello']")
+    expect(lab.locator("[data-lab-message]")).to_contain_text("Non è stato possibile avviare Python", timeout=READY_TIMEOUT)
+    expect(lab.locator("[data-lab-retry]")).to_be_visible()
+    blocked["on"] = False
+    lab.locator("[data-lab-retry]").click()
+    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    expect(lab.locator('input[name="vento"]')).to_be_enabled()
+
+
 def test_the_worker_started_from_the_head_is_the_one_the_page_uses(page, site_url):
     """The inline boot script starts Python's worker from the <head> (its tag names the lab's module), with the page's
     runtime.js still held by the server; the runtime, once it arrives, takes that worker over: one worker for

@@ -145,13 +145,6 @@ if (python.theme === "waiting") {
   }
 }
 
-// Python starts as soon as this module runs (the page is parsed by then), not
-// when the theme's document$ mounts the labs: that waits for the theme's own
-// start, and every millisecond before the worker starts adds to the reader's wait.
-const firstLab = document.querySelector("[data-lab]");
-if (firstLab && location.protocol !== "file:") python.start(firstLab.dataset.package, firstLab.dataset.module);
-else startTheme();
-
 // After one visit every page works offline: sw.js, written by the build at the
 // site's root (its scope is the whole site, under any sub-path), keeps this
 // build's files. Registered on every page once it has loaded and the browser
@@ -187,6 +180,15 @@ function keepOffline() {
 }
 if (!pageLoaded) addEventListener("load", () => { pageLoaded = true; keepOffline(); }, { once: true });
 else setTimeout(keepOffline); // after the labs of the page have been mounted
+
+// Python starts as soon as this module runs (the page is parsed by then), not
+// when the theme's document$ mounts the labs: that waits for the theme's own
+// start, and every millisecond before the worker starts adds to the reader's wait.
+// Not before the declarations above: the <head>'s worker may have said «failed»
+// already, and taking it over replays that at once (keepOffline, lastActivity).
+const firstLab = document.querySelector("[data-lab]");
+if (firstLab && location.protocol !== "file:") python.start(firstLab.dataset.package, firstLab.dataset.module);
+else startTheme();
 
 const FORMATS = new Map(); // by decimals: making an Intl.NumberFormat costs a tenth of a millisecond
 const formatNumber = (value) => {
