@@ -12,8 +12,9 @@ const PYODIDE_URL = new URL("../../pyodide/", import.meta.url);
 function takeEarlyWorker(module) {
   const early = self.labsEarly;
   self.labsEarly = null;
-  if (early && early.module !== module) early.worker.terminate();
-  return early && early.module === module ? early : null;
+  if (!early || early.module === module) return early;
+  early.worker.terminate();
+  return null;
 }
 
 const python = {
@@ -217,16 +218,16 @@ function writeInput(input, value) {
   else if (input.value !== String(value)) input.value = String(value);
 }
 
-// Morph the old markup into the new: what the reader opened, scrolled or
-// focused survives (an open <details> stays open, a table keeps its scroll).
-// A closed <details> gets its attributes and its summary only: what it hides
-// is brought up to date when the reader opens it (the controller morphs the
-// last view again on «toggle»), so a hidden section costs nothing per step.
 // An element with data-screen is one screen of a lab (3.1's «Forward», «Loss», …): another screen in
 // its place shares no more than its tags, so it is put in whole rather than morphed element by element
 // (3.1: 450–600 table cells each «Avanti»). Keyed like morphdom's ids, which stay keys.
 const screenKey = (node) => node.id || (node.dataset?.screen ? `screen ${node.dataset.screen}` : undefined);
 
+// Morph the old markup into the new: what the reader opened, scrolled or
+// focused survives (an open <details> stays open, a table keeps its scroll).
+// A closed <details> gets its attributes and its summary only: what it hides
+// is brought up to date when the reader opens it (the controller morphs the
+// last view again on «toggle»), so a hidden section costs nothing per step.
 function morphInto(element, html) {
   const next = element.cloneNode(false);
   next.innerHTML = html;
