@@ -189,5 +189,6 @@ def test_a_suggested_edit_opens_the_fold_where_its_effect_shows(page, site_url):
     expect(panel.locator("[data-lab-code-status]")).to_contain_text("usa il tuo codice")
     expect(fold.locator('[data-part="out"]')).to_be_visible()
     idle(page, lab)
-    cells = lambda part: fold.locator(f'[data-part="{part}"] td.lab-mx-cell').all_inner_texts()  # noqa: E731
+    # textContent, not innerText: a big table off screen is not rendered yet (content-visibility), its text is there
+    cells = lambda part: fold.locator(f'[data-part="{part}"] td.lab-mx-cell').all_text_contents()  # noqa: E731
     assert cells("out") == cells("concat") and len(cells("out")) == 42
