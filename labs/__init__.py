@@ -149,14 +149,20 @@ def warm_up(module_name, stage="page"):
     stage "page": the lab at its defaults (the worker does it before it says
     «ready»). stage "next": a stepped lab's step after the default too (the
     worker does it right after «ready»): the code paths of a step have run
-    once and the step machine holds the step «Avanti» asks for first."""
+    once and the step machine holds the step «Avanti» asks for first.
+    Returns whether the lab could be drawn; for stage "next", the next
+    step's view (the page lays it out once, off screen: the first «Avanti»
+    then finds the browser's caches warm), or "" if there is none."""
     lab = load(module_name)
     if stage == "page":
         return render(lab.id, {})["ok"]
     steps = lab.steps
-    if steps and steps.default < steps.max:
-        return render_ahead(lab.id, json.dumps({steps.name: str(steps.default + 1)}))
-    return True
+    if not steps or steps.default >= steps.max:
+        return ""
+    raw = {steps.name: str(steps.default + 1)}
+    if not render_ahead(lab.id, json.dumps(raw)):
+        return ""
+    return json.loads(AHEAD[ahead_key(lab, raw)])["html"]
 
 
 def discover(package):

@@ -268,3 +268,34 @@ def test_another_screen_is_put_in_whole_and_the_same_screen_is_morphed(page, sit
     expect(counter(lab)).to_contain_text("Passo 9 di 502")
     expect(screen).to_have_attribute("data-screen", "5")
     assert screen.evaluate("el => el.__seen === true")  # the same element, morphed
+
+
+# Copies of a lab's view put into the page (runtime.js rehearseLayout), seen as they come and go.
+WATCH_COPIES = """window.__copies = [];
+new MutationObserver((records) => {
+  for (const record of records) for (const node of record.addedNodes) {
+    if (node.nodeType === 1 && node.inert && record.target.closest?.("[data-lab]")) {
+      window.__copies.push({ html: node.innerHTML, visibility: node.style.visibility, hidden: node.ariaHidden });
+    }
+  }
+}).observe(document, { childList: true, subtree: true });"""
+
+
+def test_the_next_step_is_laid_out_once_off_screen_before_the_first_avanti(page, site_url):
+    """After «ready» the worker sends the view of the step after the default (labs.warm_up), and the page lays it
+    out once in a hidden, inert copy of the view that it removes at once: the reader's first «Avanti» then finds
+    the browser's caches warm. Nothing of the copy stays, and the first «Avanti» shows that very view."""
+    page.add_init_script(WATCH_COPIES)
+    page.goto(f"{site_url}capitolo-3/bigrammi/")
+    lab = page.locator("[data-lab]")
+    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    page.wait_for_function("() => window.__copies.length > 0")
+    page.wait_for_timeout(200)
+    copies = page.evaluate("window.__copies")
+    assert len(copies) == 1 and copies[0]["visibility"] == "hidden" and copies[0]["hidden"] == "true"
+    assert page.locator("[data-lab-view]").count() == 1 and lab.locator("[inert]").count() == 0
+    expect(counter(lab)).to_contain_text("Passo 0 di 502")
+    lab.locator('[data-step="+1"]').click()
+    wait_idle(page, lab)
+    expect(counter(lab)).to_contain_text("Passo 1 di 502")
+    assert lab.locator("[data-lab-view]").inner_html() == copies[0]["html"]

@@ -204,14 +204,18 @@ async function init({ indexURL, package: base, lockfile, module, stallSeconds: s
     renderAhead = pyodide.runPython("labs.render_ahead");
     renderEdited = pyodide.runPython("labs.render_edited_json");
     // the page's lab is imported and drawn once before «ready», and a stepped
-    // lab's next step right after it (labs.warm_up): the reader's first change,
-    // an «Avanti» most of all, then costs what every later one costs
+    // lab's next step right after it (labs.warm_up), sent to the page to lay
+    // out once off screen: the reader's first change, an «Avanti» most of
+    // all, then costs what every later one costs
     const warmUp = pyodide.runPython("labs.warm_up");
     if (module) warmUp(module, "page");
     self.postMessage({ type: "ready" });
     if (module) {
       queued(() => {
-        try { warmUp(module, "next"); } catch (error) { console.warn("warm_up:", error.message); }
+        try {
+          const html = warmUp(module, "next");
+          if (html && !waiting) self.postMessage({ type: "rehearse", module, html });
+        } catch (error) { console.warn("warm_up:", error.message); }
       });
     }
     pending = Object.keys(packages).filter((other) => other !== module);
