@@ -227,7 +227,13 @@ function writeInput(input, value) {
 // An element with data-screen is one screen of a lab (3.1's «Forward», «Loss», …): another screen in
 // its place shares no more than its tags, so it is put in whole rather than morphed element by element
 // (3.1: 450–600 table cells each «Avanti»). Keyed like morphdom's ids, which stay keys.
-const screenKey = (node) => node.id || (node.dataset?.screen ? `screen ${node.dataset.screen}` : undefined);
+// Asked of every node at every morph: getAttribute, not dataset (a new object each time: 1.3 ms a step on 9A).
+function screenKey(node) {
+  if (node.nodeType !== Node.ELEMENT_NODE) return undefined;
+  if (node.id) return node.id;
+  const screen = node.getAttribute("data-screen");
+  return screen ? `screen ${screen}` : undefined;
+}
 
 // Morph the old markup into the new: what the reader opened, scrolled or
 // focused survives (an open <details> stays open, a table keeps its scroll).
