@@ -23,6 +23,8 @@ caso da cui il warm-up protegge. Porta il minimo a 0 e la discesa arriva
 fino in fondo; accorcia il training e la stessa curva si comprime.
 """
 
+from functools import lru_cache
+
 from core.schedules import warmup_cosine_lr
 from labs.kit import (Edit, Follow, Group, Handle, Marker, Series, Slider, big, callout, formula, line_chart, num,
                       percent, stat, stats, table, tag)
@@ -49,23 +51,30 @@ def compute(p):
     """Il learning rate di warm-up più coseno al passo scelto, e la curva intera."""
     peak, warmup, total, floor = p["picco"] * UNIT, min(p["warmup"], p["totale"]), p["totale"], p["minimo"] / 100
     step = min(p["passo"], total)
+    lr = warmup_cosine_lr(step, peak, warmup, total, floor)
+    return {"peak": peak, "warmup": warmup, "total": total, "floor": floor, "step": step, "asked": p["passo"],
+            "lr": lr, "share": lr / peak,
+            "phase": "warm-up" if step < warmup else "fine" if step >= total else "coseno",
+            "tokens": step * BATCH_TOKENS, "total_tokens": total * BATCH_TOKENS,
+            **curves(peak, warmup, total, floor)}
 
+
+# The step to look at is the control a reader moves most, and it moves no curve: they are drawn once per schedule.
+@lru_cache(maxsize=8)
+def curves(peak, warmup, total, floor):
+    """Le curve dello schedule: l'intera, lo zoom sui primi passi, i passi della tabella, come coppie (passo, η)."""
     def lr(t):
         return warmup_cosine_lr(t, peak, warmup, total, floor)
 
     steps = sorted({round(total * k / POINTS) for k in range(POINTS + 1)} | {warmup})
-    zoom = max(3 * warmup, 5000)
+    zoom = min(max(3 * warmup, 5000), total)
+    zoom_steps = sorted({round(zoom * k / 120) for k in range(121)} | {warmup})  # warmup ≤ 3·warmup, ≤ total
     checkpoints = sorted({0, warmup // 2, warmup, warmup + (total - warmup) // 4, warmup + (total - warmup) // 2,
                           warmup + 3 * (total - warmup) // 4, total})
-    return {"peak": peak, "warmup": warmup, "total": total, "floor": floor, "step": step, "asked": p["passo"],
-            "lr": lr(step), "share": lr(step) / peak,
-            "phase": "warm-up" if step < warmup else "fine" if step >= total else "coseno",
-            "tokens": step * BATCH_TOKENS, "total_tokens": total * BATCH_TOKENS,
-            "at_warmup_end": lr(warmup), "final": lr(total),
-            "curve": [[t, lr(t)] for t in steps], "zoom": min(zoom, total),
-            "zoom_curve": [[t, lr(t)] for t in sorted({round(min(zoom, total) * k / 120) for k in range(121)}
-                                                          | ({warmup} if warmup <= zoom else set()))],
-            "checkpoints": [[t, lr(t)] for t in checkpoints]}
+    return {"at_warmup_end": lr(warmup), "final": lr(total),
+            "curve": tuple((t, lr(t)) for t in steps), "zoom": zoom,
+            "zoom_curve": tuple((t, lr(t)) for t in zoom_steps),
+            "checkpoints": tuple((t, lr(t)) for t in checkpoints)}
 
 
 def follow(s):

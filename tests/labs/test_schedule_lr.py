@@ -30,7 +30,7 @@ def test_curve_rises_then_falls_and_contains_the_warmup_end():
     assert s["curve"][top][0] == 2000
     assert all(a <= b for a, b in zip(values[:top], values[1:top + 1]))
     assert all(a >= b for a, b in zip(values[top:], values[top + 1:]))
-    assert s["curve"][0] == [0, 0.0] and s["curve"][-1][0] == 500_000
+    assert s["curve"][0] == (0, 0.0) and s["curve"][-1][0] == 500_000
 
 
 def test_the_chosen_step_reads_the_formula():
@@ -72,3 +72,26 @@ def test_the_prose_experiments():
     for k in (0.25, 0.5, 0.75):  # the same shape at the same fraction of the training
         assert short["curve"][round(k * len(short["curve"]))][1] == pytest.approx(
             long["curve"][round(k * len(long["curve"]))][1], rel=0.02)
+
+
+def test_states_remembered_are_the_states_computed_afresh():
+    """The lab keeps the curves of the last schedules: moving the step reuses them, and a walk over the
+    controls, one at a time as a reader moves them, gives at every setting the state computed from empty caches."""
+    import random
+
+    from labs.ch4 import schedule_lr as lab
+
+    def fresh(params):
+        lab.curves.cache_clear()
+        return LAB.compute(params)
+
+    rng = random.Random(5)
+    raw, remembered = {}, []
+    for _ in range(40):
+        control = rng.choice([c for c in LAB.params_list if c.kind == "slider"])
+        raw[control.name] = str(control.parse(rng.uniform(control.min, control.max)))
+        params = LAB.parse(raw)
+        remembered.append((params, LAB.compute(params)))
+    assert lab.curves.cache_info().hits > 0
+    for params, state_ in remembered:
+        assert state_ == fresh(params)
