@@ -175,10 +175,14 @@ class Scale:
     def many(self, values):
         """[self(v) for v in values] for finite numbers, in one pass (a curve has hundreds of points)."""
         if self.log:
-            return [self(v) for v in values]
-        lo, width, start, span = self.lo, self.hi - self.lo, self.start, self.end - self.start
-        return [start + ((t if t < 11.0 else 11.0) if t > -10.0 else -10.0) * span
-                for t in [(v - lo) / width for v in values]]
+            lo = math.log10(self.lo)
+            width = math.log10(self.hi) - lo
+            ts = [(math.log10(v) - lo) / width if v > 0 else -10 for v in values]
+        else:
+            lo, width = self.lo, self.hi - self.lo
+            ts = [(v - lo) / width for v in values]
+        start, span = self.start, self.end - self.start
+        return [start + ((t if t < 11.0 else 11.0) if t > -10.0 else -10.0) * span for t in ts]
 
     def ticks(self, given=None, count=5):
         """(value, label) pairs: given ones (values or pairs), else automatic."""
