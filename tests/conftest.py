@@ -68,3 +68,23 @@ def pytest_xdist_make_scheduler(config, log):
             return "browser" if nodeid.startswith("tests/browser/") else nodeid
 
     return BrowserTestsTogether(config, log)
+
+
+@pytest.fixture
+def goto_holding_the_wasm():
+    """page.goto(url) on a lab page with Pyodide's wasm held until runtime.js has taken the <head>'s worker
+    over and shows its progress: on a loaded machine the local download could end before there is a bar
+    or a phase to show (a reader's network is slower)."""
+    def goto(page, url):
+        held = []
+        page.route("**/pyodide.asm.wasm", lambda route: held.append(route))
+        page.goto(url)
+        page.wait_for_function("() => window.labsRuntime?.worker && !self.labsEarly"
+                               " && document.querySelector('[data-lab-progress]')")
+        for _ in range(200):
+            if held:
+                break
+            page.wait_for_timeout(100)
+        held[0].continue_()
+        page.unroute("**/pyodide.asm.wasm")
+    return goto

@@ -182,7 +182,7 @@ def test_no_request_leaves_the_site(context, site_url):
     assert outside == []
 
 
-def test_the_progress_bar_counts_the_download(page, site_url, site_dir):
+def test_the_progress_bar_counts_the_download(page, site_url, site_dir, goto_holding_the_wasm):
     seen = []
     page.expose_function("reportProgress", lambda value: seen.append(value))
     page.add_init_script("""
@@ -191,17 +191,7 @@ def test_the_progress_bar_counts_the_download(page, site_url, site_dir):
           if (bar) window.reportProgress(bar.value);
         }).observe(document, {subtree: true, childList: true, characterData: true});
     """)
-    # the wasm waits until runtime.js has taken the <head>'s worker over: on a loaded machine a local
-    # download could otherwise end before there is a bar to count it (a reader's network is slower)
-    held = []
-    page.route("**/pyodide.asm.wasm", lambda route: held.append(route))
-    page.goto(f"{site_url}capitolo-1/ombrello/")
-    page.wait_for_function("() => window.labsRuntime?.worker && !self.labsEarly && document.querySelector('[data-lab-progress]')")
-    for _ in range(200):
-        if held:
-            break
-        page.wait_for_timeout(100)
-    held[0].continue_()
+    goto_holding_the_wasm(page, f"{site_url}capitolo-1/ombrello/")
     expect(page.locator("[data-lab]")).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
     wasm = (site_dir / "pyodide" / "pyodide.asm.wasm").stat().st_size
     assert page.evaluate("window.labsRuntime.loaded") >= wasm  # every byte of the runtime was counted

@@ -403,7 +403,7 @@ def test_missing_pages_get_the_sites_italian_404(page, site_url):
     assert page.evaluate("[...document.styleSheets].some(s => s.href && s.href.includes('main.'))")
 
 
-def test_every_page_works_offline_after_one_visit(context, site_dir):
+def test_every_page_works_offline_after_one_visit(context, site_dir, goto_holding_the_wasm):
     """One visit registers sw.js; then the server is stopped (really offline, for
     the service worker too) and every lab page opens, with Python started again
     from the cache. The phases of the first load are shown on the way."""
@@ -420,18 +420,7 @@ def test_every_page_works_offline_after_one_visit(context, site_dir):
         }).observe(document, {subtree: true, childList: true, characterData: true});
     """)
     page = context.new_page()
-    # the wasm waits until runtime.js has taken the <head>'s worker over: on a loaded machine the local
-    # download could otherwise end before runtime.js shows its phases (a reader's network is slower)
-    held = []
-    page.route("**/pyodide.asm.wasm", lambda route: held.append(route))
-    page.goto(f"{site_url}capitolo-1/ombrello/")
-    page.wait_for_function("() => window.labsRuntime?.worker && !self.labsEarly && document.querySelector('[data-lab-progress]')")
-    for _ in range(200):
-        if held:
-            break
-        page.wait_for_timeout(100)
-    held[0].continue_()
-    page.unroute("**/pyodide.asm.wasm")
+    goto_holding_the_wasm(page, f"{site_url}capitolo-1/ombrello/")
     ready(page, "ombrello")
     phases = " ".join(page.evaluate("[...window.phases]"))
     for phase in ("download, #", "avvio di Python", "caricamento dei laboratori"):
