@@ -8,7 +8,7 @@ between a student's and a teacher's next-token distributions.
 """
 
 import math
-from statistics import fmean, pstdev
+from core.stats import fmean, pstdev
 
 from core.activations import log_sigmoid, sigmoid
 

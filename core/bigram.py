@@ -14,7 +14,7 @@ into batches, so every pair is seen once per epoch.
 import math
 import re
 from collections import Counter
-from statistics import fmean
+from core.stats import fmean
 
 from .softmax import log_softmax, softmax
 

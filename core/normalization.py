@@ -5,7 +5,7 @@ examples of a batch. LayerNorm recentres and rescales; RMSNorm only rescales.
 """
 
 import math
-from statistics import fmean, pvariance
+from core.stats import fmean, pvariance
 
 
 def layer_norm(x, eps=1e-5, gain=None, bias=None):

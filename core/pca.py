@@ -9,7 +9,7 @@ removing the first one from C (deflation).
 """
 
 import math
-from statistics import fmean
+from core.stats import fmean
 
 from .linalg import dot, matmul, matvec, norm, scale
 

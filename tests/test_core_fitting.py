@@ -3,6 +3,7 @@
 import math
 import random
 import statistics
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -151,3 +152,44 @@ def test_gaussian_sample_is_standard_normal_and_seeded():
     within_one = sum(abs(x) < 1 for x in xs) / len(xs)
     assert within_one == pytest.approx(0.6827, abs=0.005)
     assert stats.gaussian_sample(7, random.Random(5)) == xs[:7]
+
+
+# squares of these neither underflow nor overflow: statistics squares x − μ in floating point too
+finite = st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False).filter(lambda x: x == 0 or abs(x) > 1e-100)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(finite, min_size=1, max_size=300), st.one_of(st.none(), finite))
+def test_mean_and_spread_are_the_standard_librarys(xs, mu):
+    """fmean bit for bit; pvariance and pstdev within a few units in the last place of
+    statistics' (computed in exact fractions), and against numpy."""
+    assert stats.fmean(xs) == statistics.fmean(xs)
+    assert stats.fmean(iter(xs)) == statistics.fmean(xs)
+    exact = statistics.pvariance(xs, mu)
+    assert stats.pvariance(xs, mu) == pytest.approx(exact, rel=8 * 2**-52, abs=1e-300)
+    assert stats.pstdev(xs, mu) == pytest.approx(statistics.pstdev(xs, mu), rel=8 * 2**-52, abs=1e-300)
+    if mu is None:
+        assert stats.pvariance(xs) == pytest.approx(float(np.var(xs)), rel=1e-9, abs=1e-9)
+    with pytest.raises(ValueError):
+        stats.fmean([])
+    with pytest.raises(ValueError):
+        stats.pvariance([])
+
+
+def test_the_spread_of_tiny_numbers_does_not_underflow():
+    assert stats.pstdev([0.0, 2e-166]) == statistics.pstdev([0.0, 2e-166]) == 1e-166
+    assert stats.pstdev([1e-300, 3e-300]) == pytest.approx(1e-300, rel=1e-15)
+    assert stats.pstdev([1e300, -1e300]) == 1e300
+
+
+def test_no_lab_imports_the_standard_librarys_statistics():
+    """statistics (with fractions, decimal, numbers) costs ~50 ms to import in the browser's Python,
+    before the page's lab can answer: core.stats has the mean and the spread instead."""
+    import subprocess
+    import sys
+    script = ("import sys, labs\n"
+              "for lab in labs.all_labs(): labs.warm_up(lab.module.__name__, 'page')\n"
+              "print(sorted({'statistics', 'fractions', 'decimal'} & set(sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert out.stdout.strip() == "[]"

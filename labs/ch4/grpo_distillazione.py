@@ -29,7 +29,7 @@ guarda la KL scendere verso 0.
 """
 
 import math
-from statistics import fmean, pstdev
+from core.stats import fmean, pstdev
 
 from core.alignment import grpo_advantages, reverse_kl
 from core.softmax import softmax

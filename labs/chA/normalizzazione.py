@@ -30,7 +30,7 @@ la LayerNorm dà solo zeri (il piccolo ε sotto la radice evita di dividere
 per zero).
 """
 
-from statistics import fmean, pstdev
+from core.stats import fmean, pstdev
 
 from core.normalization import layer_norm, rms, rms_norm
 from labs.kit import Bar, Edit, Follow, Group, Slider, bars, callout, num, stat, stats, table, tag
