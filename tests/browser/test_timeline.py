@@ -282,7 +282,7 @@ new MutationObserver((records) => {
 
 
 def test_the_next_step_is_laid_out_once_off_screen_before_the_first_avanti(page, site_url):
-    """After «ready» the worker sends the view of the step after the default (labs.warm_up), and the page lays it
+    """Before «ready» the worker sends the view of the step after the default (labs.warm_up), and the page lays it
     out once in a hidden, inert copy of the view that it removes at once: the reader's first «Avanti» then finds
     the browser's caches warm. Nothing of the copy stays, and the first «Avanti» shows that very view."""
     page.add_init_script(WATCH_COPIES)

@@ -271,8 +271,8 @@ function rehearse(element) {
 // The first layout of a stepped lab's next step is slow too (3.1: 15–30 ms
 // against 5–10 for the same view laid out again: the browser's caches of
 // text shaped and styles matched are cold): the worker sends that view once
-// it has drawn it ahead, and the page lays it out once, hidden, in a copy of
-// the view beside it, when it is idle and the reader has not acted yet.
+// it has drawn it ahead, before «ready», and the page lays it out once,
+// hidden, in a copy of the view beside it.
 function rehearseLayout(view, html) {
   const copy = view.cloneNode(true);
   copy.removeAttribute("data-lab-view");
@@ -458,11 +458,10 @@ class LabController {
     move(event);
   }
 
-  // the next step's view, sent by the worker after «ready»: laid out once off screen (rehearseLayout) when the
-  // page is idle, unless a view has been drawn meanwhile (the reader's first change has warmed what it needed)
+  // the next step's view, sent by the worker just before «ready»: laid out once off screen (rehearseLayout) at
+  // once, while the controls still wait (later, in an idle moment, it stood in the way of a change made at once)
   rehearseNext(html) {
-    const later = self.requestIdleCallback || ((callback) => setTimeout(callback, 50));
-    later(() => { if (this.html === undefined && !this.busy) rehearseLayout(this.view, html); }, { timeout: 1000 });
+    if (this.html === undefined && !this.busy) rehearseLayout(this.view, html);
   }
 
   // A stepped view keeps the tallest height it has had: the page does not jump
