@@ -147,6 +147,22 @@ def test_instant_navigation_keeps_one_worker(page, site_url, console_errors):
     assert console_errors == []
 
 
+def test_a_wheel_that_does_not_download_after_navigation_is_named_in_italian(page, site_url):
+    """The next lab's wheels, put in by the worker when its page first asks (worker.js install): one that
+    cannot be downloaded gives the lab an Italian line naming it, and the page keeps working."""
+    open_lab(page, site_url, "capitolo-1/ombrello/")
+    page.route("**/laboratori_llm_ch1_rete_finestra-*.whl", lambda route: route.abort())
+    page.locator("a.md-footer__link--next").click()
+    lab = page.locator("[data-lab='rete-finestra']")
+    expect(lab).to_have_attribute("data-ready", "true", timeout=10_000)
+    set_range(page, "n", 200)
+    expect(lab.locator("[data-lab-error]")).to_contain_text(
+        "Il codice di questo laboratorio (laboratori-llm-ch1-rete-finestra) non si è scaricato")
+    page.unroute("**/laboratori_llm_ch1_rete_finestra-*.whl")
+    set_range(page, "n", 300)  # asked again: downloaded now, drawn
+    expect(lab.locator("[data-lab-error]")).to_be_hidden()
+
+
 def test_a_failing_computation_shows_an_italian_error_inside_the_lab(page, site_url):
     lab = open_lab(page, site_url, "capitolo-1/ombrello/")
     page.evaluate("document.querySelector('[data-lab]').labController.id = 'inesistente'")

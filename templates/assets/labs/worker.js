@@ -164,20 +164,71 @@ function imported(url) {
   return Promise.race([module, held]).finally(() => clearTimeout(timer));
 }
 
-// Each lab module has its own small wheel (on its chapter's and on the base
-// one, core/ and the kit): the lockfile says which, under "tool". A lab whose
-// wheel is not installed yet (instant navigation, the idle imports) has it
-// loaded first.
-let packages = {};
+// Each lab module has its own small wheel, on its chapter's, on those of the
+// modules of core/ it imports and on the base one (the kit): the lockfile says
+// which under "tool", and what each stands on ("depends"). A lab whose wheels
+// are not in yet (instant navigation, the idle imports) has them put in first.
+// Our wheels are zips of .py files: the worker downloads them (checked against
+// the lockfile's sha256) and Python unpacks them with zipfile, already imported
+// at its start, into site-packages. Pyodide's loadPackage would first import
+// importlib.metadata, email and tarfile for its own bookkeeping: 0.1 s before
+// «ready» that no lab needs.
+let packages = {}; // lab module → its package
+let wheels = {}; // package → the lockfile's entry (file_name, sha256, depends)
+let baseURL = "";
+let unpack = null;
+const installed = new Set();
 class DownloadError extends Error {}
+
+function needed(name) {
+  const found = [];
+  for (const todo = [name]; todo.length;) {
+    const next = todo.pop();
+    if (!found.includes(next) && !installed.has(next)) found.push(next), todo.push(...wheels[next].depends);
+  }
+  return found;
+}
+
+async function download(name) {
+  const { file_name: file, sha256 } = wheels[name];
+  const integrity = `sha256-${btoa(String.fromCharCode(...sha256.match(/../g).map((h) => parseInt(h, 16))))}`;
+  const response = await fetch(new URL(file, baseURL).href, { integrity });
+  if (!response.ok) throw new Error(`${file}: ${response.status}`); // failed() has said it
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+// [[package, promise of its bytes]] into site-packages, in one call to Python
+async function unpackAll(downloads) {
+  const paths = [];
+  for (const [name, bytes] of downloads) {
+    paths.push(`/tmp/${name}.whl`);
+    pyodide.FS.writeFile(paths.at(-1), await bytes);
+  }
+  unpack(paths.join("\n"));
+  for (const [name] of downloads) installed.add(name);
+}
+
 async function install(module) {
   const name = packages[module];
-  if (!name || name in pyodide.loadedPackages) return;
-  await pyodide.loadPackage(name, { messageCallback: () => {}, errorCallback: () => {} });
-  if (!(name in pyodide.loadedPackages)) {
+  if (!name || installed.has(name)) return;
+  try {
+    await unpackAll(needed(name).map((other) => [other, download(other)]));
+  } catch (error) {
     throw new DownloadError(`Il codice di questo laboratorio (${name}) non si è scaricato: controlla la connessione e ricarica la pagina.`);
   }
 }
+
+const UNPACK = `
+import importlib, os, sys, zipfile
+def unpack(paths):
+    """Unpacks the wheels at these paths (one a line) into site-packages, and deletes them."""
+    folder = next(p for p in sys.path if p.endswith("site-packages"))
+    for path in paths.splitlines():
+        with zipfile.ZipFile(path) as wheel:
+            wheel.extractall(folder)
+        os.remove(path)
+    importlib.invalidate_caches()
+unpack`;
 
 async function init({ indexURL, package: base, lockfile, module, stallSeconds: seconds, revalidate: again }) {
   stallSeconds = seconds || stallSeconds;
@@ -186,7 +237,7 @@ async function init({ indexURL, package: base, lockfile, module, stallSeconds: s
   try {
     phase("download");
     // both modules and the lockfile at once; the lab's wheels are downloaded while the
-    // runtime compiles and Python starts (loadPyodide's «packages»), not after it
+    // runtime compiles and Python starts, not after it
     const runtime = imported(new URL("pyodide.asm.mjs", indexURL).href);
     runtime.catch(() => {}); // said by failed(); awaited below
     const lock = fetch(new URL(lockfile || "pyodide-lock.json", indexURL).href).then((response) => response.json());
@@ -194,11 +245,15 @@ async function init({ indexURL, package: base, lockfile, module, stallSeconds: s
     const { loadPyodide } = await imported(new URL("pyodide.mjs", indexURL).href);
     const lockFileContents = await lock;
     packages = lockFileContents.tool?.[base]?.modules || {};
-    const first = packages[module] || base;
+    wheels = lockFileContents.packages;
+    baseURL = indexURL;
+    const downloads = needed(packages[module] || base).map((name) => [name, download(name)]);
+    for (const [, bytes] of downloads) bytes.catch(() => {}); // said by failed(); awaited below
     pyodide = await loadPyodide({ indexURL, lockFileContents, packageBaseUrl: indexURL,
-                                  createPyodideModule: (await runtime).default, packages: [first] });
+                                  createPyodideModule: (await runtime).default });
     phase("labs");
-    if (!(first in pyodide.loadedPackages)) throw new Error(`${first} not loaded`); // failed() has said why
+    unpack = pyodide.runPython(UNPACK);
+    await unpackAll(downloads);
     render = pyodide.runPython("import labs; labs.render_json");
     load = pyodide.runPython("labs.load");
     renderAhead = pyodide.runPython("labs.render_ahead");
