@@ -459,7 +459,7 @@ class LabController {
   }
 
   // the next step's view, sent by the worker just before «ready»: laid out once off screen (rehearseLayout) at
-  // once, while the controls still wait (later, in an idle moment, it stood in the way of a change made at once)
+  // once, while the controls still wait (later, in an idle moment, it could stand in the way of a change made at once)
   rehearseNext(html) {
     if (this.html === undefined && !this.busy) rehearseLayout(this.view, html);
   }
