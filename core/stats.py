@@ -32,7 +32,8 @@ def _squared_deviations(xs, mu):
     xs = xs if isinstance(xs, (list, tuple)) else list(xs)
     if not xs:
         raise ValueError("la varianza di nessun valore non esiste")
-    deviations = [x - (fmean(xs) if mu is None else mu) for x in xs]
+    centre = fmean(xs) if mu is None else mu
+    deviations = [x - centre for x in xs]
     scale = 2.0 ** math.frexp(max(map(abs, deviations)))[1]  # exact: dividing by it only moves exponents
     scaled = [d / scale for d in deviations]
     q = math.fsum(d * d for d in scaled)

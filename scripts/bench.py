@@ -414,9 +414,7 @@ FIRST_LOADS = 3  # cold loads whose first change after «ready» is timed: one a
 
 def first_change(browser, base, lab):
     """ms: «Avanti» (step 0 → 1) as soon as a freshly loaded page says «ready»."""
-    page = browser.new_page()
-    page.goto(f"{base}{lab.path}")
-    page.wait_for_selector("[data-lab][data-ready=true]", timeout=120_000)
+    page = open_ready(browser, base, lab)
     took = page.evaluate(ACT, [{}, "+1"])
     page.close()
     return took
@@ -436,9 +434,7 @@ def bench_steps(browser, base, lab, out):
     touches more of the corpus than any later one), and the budget is about
     the page's first seconds, not the step."""
     steps = lab.steps
-    page = browser.new_page()
-    page.goto(f"{base}{lab.path}")
-    page.wait_for_selector("[data-lab][data-ready=true]", timeout=120_000)
+    page = open_ready(browser, base, lab)
     first = page.evaluate(ACT, [{}, "+1"])
     fresh = [page.evaluate(ACT, [{}, "+1"]) for _ in range(min(30, steps.max - 1))]
     page.evaluate(ACT, [{steps.name: str(max(0, steps.max - 31))}, None])

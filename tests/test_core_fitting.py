@@ -158,7 +158,7 @@ def test_gaussian_sample_is_standard_normal_and_seeded():
 finite = st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False).filter(lambda x: x == 0 or abs(x) > 1e-100)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(st.lists(finite, min_size=1, max_size=300), st.one_of(st.none(), finite))
 def test_mean_and_spread_are_the_standard_librarys(xs, mu):
     """fmean bit for bit; pvariance and pstdev within a few units in the last place of
