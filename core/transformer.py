@@ -365,30 +365,65 @@ def block_params(params, layer):
     return {name.removeprefix(prefix): t for name, t in params.items() if name.startswith(prefix)}
 
 
+def attention_inputs(p, X, config, T, rope):
+    """L'ingresso dell'attention di un blocco: u = RMSNorm(x)·gain₁, poi q, k, v = u·W_q, u·W_k, u·W_v (RoPE su q e k).
+
+    Returns u, x̂, the factors 1/rms, Q, K and V, one row per row of X.
+    """
+    d = config.d_model
+    U, Xhat, inv = rms_norm_rows(X, p["norm_attn"])
+    Q, K, V = split_columns(times_columns(U, transpose(p["W_q"]) + transpose(p["W_k"]) + transpose(p["W_v"])),
+                            [d, d, d])
+    if rope:
+        Q, K = rope_rows(Q, *rope, T), rope_rows(K, *rope, T)
+    return U, Xhat, inv, Q, K, V
+
+
+def feed_forward(p, X, kind):
+    """La seconda metà di un blocco: x + act(RMSNorm(x)·gain₂·W₁)·W₂, riga per riga.
+
+    Returns every intermediate by name, the block's output as "output".
+    """
+    U, Xhat, inv = rms_norm_rows(X, p["norm_ffn"])
+    hidden = times_columns(U, transpose(p["W_1"]))
+    active = activation_forward(hidden, kind)
+    masks = relu_masks(hidden) if kind == "relu" else None
+    out = times_active(active, masks, p["W_2"]) if masks else times_columns(active, transpose(p["W_2"]))
+    return {"normed_ffn": U, "xhat_ffn": Xhat, "inv_ffn": inv, "hidden": hidden, "active": active,
+            "masks": masks, "ffn_out": out, "output": add_rows(X, out)}
+
+
 def block_forward(params, layer, X, config, T, rope):
     """Un blocco pre-norm su N righe: attention e poi feed-forward, ciascuno sommato al flusso residuo.
 
     Returns the new X and everything the backward pass (and a view) needs.
     """
-    p, d = block_params(params, layer), config.d_model
-    U1, Xhat1, inv1 = rms_norm_rows(X, p["norm_attn"])
-    Q, K, V = split_columns(times_columns(U1, transpose(p["W_q"]) + transpose(p["W_k"]) + transpose(p["W_v"])),
-                            [d, d, d])
-    if rope:
-        Q, K = rope_rows(Q, *rope, T), rope_rows(K, *rope, T)
+    p = block_params(params, layer)
+    U, Xhat, inv, Q, K, V = attention_inputs(p, X, config, T, rope)
     O, weights = attention_forward(Q, K, V, config, T)
     attn_out = times_columns(O, transpose(p["W_o"]))
     X_mid = add_rows(X, attn_out)
-    U2, Xhat2, inv2 = rms_norm_rows(X_mid, p["norm_ffn"])
-    hidden = times_columns(U2, transpose(p["W_1"]))
-    active = activation_forward(hidden, config.activation)
-    masks = relu_masks(hidden) if config.activation == "relu" else None
-    ffn_out = times_active(active, masks, p["W_2"]) if masks else times_columns(active, transpose(p["W_2"]))
-    X_out = add_rows(X_mid, ffn_out)
-    return X_out, {"input": X, "normed_attn": U1, "xhat_attn": Xhat1, "inv_attn": inv1, "Q": Q, "K": K, "V": V,
-                   "attention": weights, "heads_out": O, "attn_out": attn_out, "after_attn": X_mid,
-                   "normed_ffn": U2, "xhat_ffn": Xhat2, "inv_ffn": inv2, "hidden": hidden, "active": active,
-                   "masks": masks, "ffn_out": ffn_out, "output": X_out}
+    ffn = feed_forward(p, X_mid, config.activation)
+    return ffn["output"], {"input": X, "normed_attn": U, "xhat_attn": Xhat, "inv_attn": inv, "Q": Q, "K": K,
+                           "V": V, "attention": weights, "heads_out": O, "attn_out": attn_out, "after_attn": X_mid,
+                           **ffn}
+
+
+def block_last_row(params, layer, X, config, rope):
+    """L'uscita del blocco per l'ultima riga soltanto: la riga n dipende dalle righe ≤ n, e basta questa.
+
+    Block_forward's last output row, to the last bit: the keys and values
+    of every row (the last query looks at all of them), then attention,
+    W_o and the feed-forward for the last row alone. X is one sequence.
+    """
+    p, T, dh = block_params(params, layer), len(X), config.d_head
+    _, _, _, Q, K, V = attention_inputs(p, X, config, T, rope)
+    rows = range(T)
+    a = [softmax_row(causal_scores(q, k, T - 1)) for q, k in zip(head_slices(Q, rows, config),
+                                                                   head_slices(K, rows, config))]
+    o = list(map(sumprod, [w for w in a for _ in range(dh)], transpose(V)))
+    x_mid = add_rows(X[-1:], times_columns([o], transpose(p["W_o"])))
+    return feed_forward(p, x_mid, config.activation)["output"]
 
 
 def feed_forward_backward(p, cache, dX, kind, grads, b):
@@ -445,13 +480,11 @@ def head_columns(params, config):
 
 # --- the whole model -----------------------------------------------------------
 
-def transformer_forward(params, config, inputs):
-    """Il forward di B sequenze di T ≤ context ID di token: i logit e ogni passaggio intermedio.
+def embed_sequences(params, config, inputs):
+    """Le righe d'ingresso dei blocchi, E[token] (+ P[posizione]), e le tabelle di RoPE se servono.
 
-    inputs is a list of lists. Returns a dict with the logits (N × V, row
-    b·T + t for token t of sequence b) and every intermediate, by name;
-    "blocks" holds one dict per block, with the attention weights as
-    A[b][h] (T × T).
+    Checks that the B sequences have the same length T, 1 … context, and
+    that every ID is in the vocabulary.
     """
     T = len(inputs[0])
     if not 0 < T <= config.context or any(len(seq) != T for seq in inputs):
@@ -466,7 +499,19 @@ def transformer_forward(params, config, inputs):
         X = [list(map(add, E[i], P[t])) for seq in inputs for t, i in enumerate(seq)]
     else:
         X = [list(E[i]) for seq in inputs for i in seq]
-    rope = rope_tables(config, T) if config.positions == "rope" else None
+    return X, rope_tables(config, T) if config.positions == "rope" else None
+
+
+def transformer_forward(params, config, inputs):
+    """Il forward di B sequenze di T ≤ context ID di token: i logit e ogni passaggio intermedio.
+
+    inputs is a list of lists. Returns a dict with the logits (N × V, row
+    b·T + t for token t of sequence b) and every intermediate, by name;
+    "blocks" holds one dict per block, with the attention weights as
+    A[b][h] (T × T).
+    """
+    X, rope = embed_sequences(params, config, inputs)
+    T = len(inputs[0])
     cache = {"T": T, "inputs": inputs, "embedded": X, "rope": rope, "blocks": []}
     for layer in range(config.n_layers):
         X, block = block_forward(params, layer, X, config, T, rope)
@@ -848,6 +893,21 @@ def next_token(logits, temperature, rng):
     return len(probs) - 1
 
 
+def next_logits(params, config, ids):
+    """I logit del token dopo ids (al più context token): la riga che la generazione legge.
+
+    transformer_forward(params, config, [ids])["logits"][-1], to the last
+    bit, for about a third of its products: every block but the last runs
+    on all rows (the next one needs their keys and values), the last block
+    and the head only on the last row (block_last_row).
+    """
+    X, rope = embed_sequences(params, config, [ids])
+    for layer in range(config.n_layers - 1):
+        X, _ = block_forward(params, layer, X, config, len(ids), rope)
+    x = block_last_row(params, config.n_layers - 1, X, config, rope)
+    return times_columns(rms_norm_rows(x, params["norm_final"])[0], head_columns(params, config))[0]
+
+
 def transformer_generate(params, config, prompt_ids, n, temperature=0.0, rng=None):
     """Gli n nuovi ID dopo il prompt, ognuno scelto dai logit dell'ultima posizione.
 
@@ -859,7 +919,7 @@ def transformer_generate(params, config, prompt_ids, n, temperature=0.0, rng=Non
         raise ValueError("per campionare serve un generatore casuale (rng)")
     ids, new = list(prompt_ids), []
     for _ in range(n):
-        logits = transformer_forward(params, config, [ids[-config.context:]])["logits"][-1]
+        logits = next_logits(params, config, ids[-config.context:])
         new.append(next_token(logits, temperature, rng))
         ids.append(new[-1])
     return new

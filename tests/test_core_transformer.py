@@ -337,6 +337,16 @@ def test_generation_is_deterministic_greedy_at_temperature_zero_and_seeded_other
         tr.transformer_generate(params, config, [], 3)
 
 
+@settings(max_examples=40)
+@given(activation=st.sampled_from(["relu", "gelu"]), positions=st.sampled_from(["learned", "rope"]),
+       tied=st.booleans(), layers=st.integers(1, 3), seed=st.integers(0, 99), data=st.data())
+def test_next_logits_are_the_forward_passs_last_row_to_the_last_bit(activation, positions, tied, layers, seed, data):
+    config = tiny(activation, positions, tied, seed, n_layers=layers)
+    params = lively_params(config, seed)
+    ids = data.draw(st.lists(st.integers(0, config.vocab_size - 1), min_size=1, max_size=config.context))
+    assert tr.next_logits(params, config, ids) == tr.transformer_forward(params, config, [ids])["logits"][-1]
+
+
 # --- shapes, counts, looking inside ----------------------------------------------
 
 def test_param_count_by_part():
