@@ -161,6 +161,23 @@ def test_packed_checkpoints_are_pickled_bounded_by_bytes_and_invisible(monkeypat
     assert entry["every"] < 1000 / MAX_CHECKPOINTS  # denser than 40 copies would be
 
 
+def test_packed_checkpoints_of_every_setting_share_one_bound_and_the_setting_in_use_keeps_the_most(monkeypatch):
+    monkeypatch.setattr(stepping, "PACKED_BYTES", 300_000)
+    machine, calls = counting_machine(packed=True)
+    for seed in (0, 1, 2):
+        assert machine({"passo": 1000, "seme": seed}) == {"taken": list(range(1000))}
+        assert machine.packed_bytes() <= 300_000
+    first, second, in_use = (e["every"] for e in machine.cache.values())
+    assert in_use < second and in_use < first  # the settings left earlier were thinned first
+    assert all(len(e["checkpoints"]) > MAX_CHECKPOINTS // 2 for e in machine.cache.values())  # thinned, kept
+    for seed in (0, 2, 1):  # back to a setting left earlier: still its checkpoints, fewer, and the same states
+        rng = random.Random(seed)
+        for _ in range(10):
+            at = rng.randint(0, 1000)
+            assert machine({"passo": at, "seme": seed}) == {"taken": list(range(at))}
+        assert machine.packed_bytes() <= 300_000
+
+
 def test_a_packed_checkpoint_is_unpickled_once_on_the_way_back(monkeypatch):
     """The worker draws the next step ahead: a reader changing a view control at step 0 goes 1 → 0 every time."""
     import _pickle

@@ -28,10 +28,13 @@ copying them (a machine holding a whole forward pass: a copy per
 checkpoint is most of a step's cost).
 
 A lab whose machine is big and whose step is slow (a transformer's training:
-half a megabyte of weights and Adam moments, 60 ms a step) says packed=True:
+half a megabyte of weights and Adam moments, 30 ms a step) says packed=True:
 its checkpoints are kept pickled, about a third of the memory, and bounded by
 PACKED_BYTES rather than by their number, so they stand closer together and a
-jump replays fewer of its slow steps. A machine that cannot be pickled (a lab
+jump replays fewer of its slow steps. The bound is for every setting together,
+and the setting in use comes first: to make room, the settings left earlier
+(oldest first) keep every other checkpoint, down to MAX_CHECKPOINTS each,
+before the one in use thins out. A machine that cannot be pickled (a lab
 edited in the page defines its classes anew) is kept as a copy instead.
 """
 
@@ -44,9 +47,10 @@ from .controls import FOLDS_PARAM
 
 MACHINES_KEPT = 3  # parameter settings whose checkpoints stay in memory
 MAX_CHECKPOINTS = 40  # per setting: the interval grows with the number of steps
-# per setting, for packed checkpoints: the interval grows with their bytes. 3.2 at its defaults (1,000 steps,
-# 150–190 kB a checkpoint): one every 4 steps, 46 MB; a jump replays 3 training steps at most (at 32 MB, every 8: 7)
-PACKED_BYTES = 48 * 1024 * 1024
+# packed checkpoints of every setting together: the interval grows with their bytes. 3.2 at its defaults (1,000
+# steps, 150–190 kB a checkpoint): one every 2 steps, ~88 MB; a jump replays 1 training step at most (at 48 MB
+# a setting, every 4: 3)
+PACKED_BYTES = 96 * 1024 * 1024
 
 
 class Packed(bytes):
@@ -125,22 +129,26 @@ class StepMachine:
             del trail[s]
 
     def remember(self, entry, at, machine):
-        """Keep a checkpoint every `every` steps; when too many, keep every other one and double the interval."""
+        """Keep a checkpoint every `every` steps; when too many, keep every other one and double the interval
+        (the packed ones of settings left earlier first, see the module docstring)."""
         if at % entry["every"]:
             return
         checkpoints = entry["checkpoints"]
         if at not in checkpoints:
             checkpoints[at] = self.keep(machine)
-        while len(checkpoints) > MAX_CHECKPOINTS and self.too_many(checkpoints):
-            entry["every"] *= 2
-            for s in [s for s in checkpoints if s % entry["every"]]:
-                del checkpoints[s]
+        if not isinstance(checkpoints[at], Packed):  # copies: bounded by their number
+            while len(checkpoints) > MAX_CHECKPOINTS:
+                thin(entry)
+            return
+        for other in [e for e in self.cache.values() if e is not entry]:  # the oldest first
+            while len(other["checkpoints"]) > MAX_CHECKPOINTS and self.packed_bytes() > PACKED_BYTES:
+                thin(other)
+        while len(checkpoints) > MAX_CHECKPOINTS and self.packed_bytes() > PACKED_BYTES:
+            thin(entry)
 
-    @staticmethod
-    def too_many(checkpoints):
-        """Past MAX_CHECKPOINTS, whether to thin them out: copies always, packed ones over PACKED_BYTES."""
-        packed = [len(c) for c in checkpoints.values() if isinstance(c, Packed)]
-        return not packed or sum(packed) > PACKED_BYTES
+    def packed_bytes(self):
+        """Bytes of the packed checkpoints of every setting."""
+        return sum(len(c) for e in self.cache.values() for c in e["checkpoints"].values() if isinstance(c, Packed))
 
     def keep(self, machine):
         """A checkpoint of the machine: pickled if the lab asked for it and it can be, else a copy."""
@@ -168,6 +176,13 @@ class StepMachine:
 
         return sum(len(m) if isinstance(m, Packed) else len(_pickle.dumps(m)) for e in self.cache.values()
                    for m in [*e["checkpoints"].values(), *e["trail"].values(), e["live"][1]])
+
+
+def thin(entry):
+    """Keep every other checkpoint of a setting: the interval doubles."""
+    entry["every"] *= 2
+    for s in [s for s in entry["checkpoints"] if s % entry["every"]]:
+        del entry["checkpoints"][s]
 
 
 def step_machine(start, advance, present, step="passo", view_only=(), in_place=True, packed=False):
