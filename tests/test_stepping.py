@@ -178,6 +178,19 @@ def test_packed_checkpoints_of_every_setting_share_one_bound_and_the_setting_in_
         assert machine.packed_bytes() <= 300_000
 
 
+def test_a_long_replay_says_how_far_it_got_and_a_short_one_says_nothing(monkeypatch):
+    said = []
+    monkeypatch.setattr(stepping, "PROGRESS", None)
+    stepping.on_progress(lambda at, target: said.append((at, target)))
+    machine, _ = counting_machine()
+    machine({"passo": 50})
+    assert said == []  # far quicker than REPORT_AFTER
+    monkeypatch.setattr(stepping, "REPORT_AFTER", 0.0)
+    monkeypatch.setattr(stepping, "REPORT_EVERY", -1.0)  # every step
+    assert machine({"passo": 80, "seme": 1}) == {"taken": list(range(80))}
+    assert said == [(at, 80) for at in range(1, 81)]
+
+
 def test_a_packed_checkpoint_is_unpickled_once_on_the_way_back(monkeypatch):
     """The worker draws the next step ahead: a reader changing a view control at step 0 goes 1 → 0 every time."""
     import _pickle

@@ -112,4 +112,23 @@ def test_play_20_steps_pause_open_an_attention_map_and_generate_text(page, site_
         wait_idle(page, lab)
         loss = num(cpython(step)["batch_losses"][-1], 3)  # the timeline's last batch loss: new at every step
         expect(lab.locator("[data-lab-timeline]")).to_contain_text(f"loss del batch: {loss}")
+
+    # another learning rate at step 60 trains again from step 0, for a couple of seconds: a line above the
+    # view says how far it has got, and goes when the view comes
+    lab.locator("input.lab-scrubber").evaluate("el => { el.value = 60; el.dispatchEvent(new Event('input', {bubbles: true})); }")
+    expect(counter).to_have_text("Passo 60 di 1000")
+    wait_idle(page, lab)
+    working = lab.locator("[data-lab-working]")
+    working.evaluate("""line => { window.__said = []; new MutationObserver(() => { if (!line.hidden)
+        window.__said.push(line.textContent.trim()); }).observe(line, { subtree: true, childList: true,
+        characterData: true, attributeFilter: ["hidden"] }); }""")
+    lab.locator('[data-param="lr"]').evaluate("el => { el.value = '0.01'; el.dispatchEvent(new Event('input', {bubbles: true})); }")
+    wait_idle(page, lab)
+    expect(working).to_be_hidden()
+    said = page.evaluate("window.__said")
+    assert said and all(re.fullmatch(r"Calcolo i passi: \d+ di 60…", s) for s in said), said
+    done = [int(re.search(r"(\d+) di", s).group(1)) for s in said]
+    assert 0 < done[0] and done == sorted(done) and done[-1] <= 60
+    loss = num(cpython(60, lr=0.01)["batch_losses"][-1], 3)
+    expect(lab.locator("[data-lab-timeline]")).to_contain_text(f"loss del batch: {loss}")
     assert errors == []

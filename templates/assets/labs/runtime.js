@@ -23,6 +23,7 @@ const python = {
   loaded: 0,
   error: "",
   calls: new Map(),
+  working: new Map(), // id → what hears the progress of a long answer
   nextId: 1,
   listeners: new Set(),
   package: "",
@@ -64,9 +65,14 @@ const python = {
       }
       return;
     }
+    if (message.type === "working") {
+      this.working.get(message.id)?.(message.at, message.target);
+      return;
+    }
     if (message.type === "result") {
       const call = this.calls.get(message.id);
       this.calls.delete(message.id);
+      this.working.delete(message.id);
       if (call) call(message);
       return;
     }
@@ -81,25 +87,28 @@ const python = {
       this.error = message.error;
       for (const call of this.calls.values()) call({ ok: false, error: message.error });
       this.calls.clear();
+      this.working.clear();
     }
     this.notify();
     if (this.phase === "labs" || this.status !== "loading") startTheme();
     if (this.status !== "loading") keepOffline();
   },
 
-  call(message) {
+  // working(at, target) hears how far a long replay has got (a retraining), while it runs
+  call(message, working = null) {
     lastActivity = performance.now(); // Play asks for views without any input: the site's copy waits for it too
     return new Promise((resolve) => {
       const id = this.nextId++;
       this.calls.set(id, resolve);
+      if (working) this.working.set(id, working);
       this.worker.postMessage({ ...message, id });
     });
   },
 
   // step: a stepped lab's {name, max}, so that the worker can draw the next step ahead
-  render(lab, module, params, code = null, step = null) {
+  render(lab, module, params, code = null, step = null, working = null) {
     return this.call(code === null ? { type: "render", lab, module, params, step }
-      : { type: "edited", lab, module, params, code });
+      : { type: "edited", lab, module, params, code }, working);
   },
 
   // «Ferma»: a runaway edit cannot be interrupted inside Python, so the
@@ -109,6 +118,7 @@ const python = {
     this.worker.terminate();
     for (const call of this.calls.values()) call({ ok: false, stopped: true, error: "calcolo fermato" });
     this.calls.clear();
+    this.working.clear();
     this.worker = null;
     this.start(this.package, module);
   },
@@ -314,6 +324,7 @@ class LabController {
     this.module = root.dataset.module;
     this.view = root.querySelector("[data-lab-view]");
     this.errorBox = root.querySelector("[data-lab-error]");
+    this.workingLine = root.querySelector("[data-lab-working]");
     this.live = root.querySelector("[data-lab-live]");
     this.fieldset = root.querySelector("[data-lab-fieldset]");
     this.timeline = root.querySelector("[data-lab-timeline]");
@@ -601,7 +612,9 @@ class LabController {
     const asked = performance.now();
     const waiting = setTimeout(() => this.view.classList.add("is-waiting"), DIM_AFTER);
     const step = this.stepInput && { name: this.stepInput.name, max: Number(this.stepInput.dataset.max) };
-    const result = await python.render(this.id, this.module, { ...this.params(), ...raw }, this.code?.running ?? null, step);
+    const result = await python.render(this.id, this.module, { ...this.params(), ...raw }, this.code?.running ?? null, step,
+                                       (at, target) => this.working(at, target));
+    if (this.workingLine) this.workingLine.hidden = true;
     // the reader may have left the page meanwhile: a late result must not touch the new one
     // (instant navigation moves the URL to the next page before it swaps the content:
     // a lab still on screen whose page is no longer the URL's is leaving too)
@@ -640,6 +653,16 @@ class LabController {
       this.again = false;
       await this.update();
     }
+  }
+
+  // A long answer (a retraining from the start) says how far it has got, in a line above the view.
+  working(at, target) {
+    const line = this.workingLine;
+    if (!line) return;
+    line.querySelector("progress").max = target;
+    line.querySelector("progress").value = at;
+    line.querySelector("span").textContent = `Calcolo i passi: ${formatNumber(at)} di ${formatNumber(target)}…`;
+    line.hidden = false;
   }
 
   draw(result) {

@@ -262,6 +262,10 @@ async function init({ indexURL, package: base, lockfile, module, stallSeconds: s
     load = pyodide.runPython("labs.load");
     renderAhead = pyodide.runPython("labs.render_ahead");
     renderEdited = pyodide.runPython("labs.render_edited_json");
+    // a long replay (a retraining) says how far it got, to the page that asked (none while drawing ahead)
+    pyodide.runPython("from labs.kit.stepping import on_progress; on_progress")((at, target) => {
+      if (asking) self.postMessage({ type: "working", id: asking, at, target });
+    });
     // the page's lab is imported and drawn once before «ready», and a stepped lab's next step too
     // (labs.warm_up), sent to the page to lay out once off screen: the reader's first change, an
     // «Avanti» most of all, then costs what every later one costs, and finds the worker idle
@@ -297,6 +301,7 @@ function answer(data) {
 // One message at a time, in order: a lab's wheel may have to be loaded first.
 let queue = Promise.resolve();
 let waiting = 0; // messages from the page not answered yet
+let asking = null; // the id of the message being answered
 const queued = (task) => (queue = queue.then(task));
 
 // The view a stepped lab is most likely to ask for next, drawn while the page
@@ -332,7 +337,9 @@ self.onmessage = ({ data }) => {
     try {
       if (data.module) await install(data.module);
       const start = performance.now();
-      const result = answer(data);
+      asking = data.id;
+      let result;
+      try { result = answer(data); } finally { asking = null; }
       self.postMessage({ type: "result", id: data.id, took: performance.now() - start, ...result });
       if (data.step && result.ok) drawAhead(data, result);
     } catch (error) {
