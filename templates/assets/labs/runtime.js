@@ -655,10 +655,11 @@ class LabController {
     }
   }
 
-  // A long answer (a retraining from the start) says how far it has got, in a line above the view.
+  // A long answer (a retraining from the start) says how far it has got, in a line above the view
+  // (not during Play: there the counter moves, and a line for each stride would blink).
   working(at, target) {
     const line = this.workingLine;
-    if (!line) return;
+    if (!line || this.playing) return;
     line.querySelector("progress").max = target;
     line.querySelector("progress").value = at;
     line.querySelector("span").textContent = `Calcolo i passi: ${formatNumber(at)} di ${formatNumber(target)}…`;
