@@ -267,13 +267,14 @@ def rope_rows(X, cos, sin, T, inverse=False):
     return out
 
 
-def causal_scores(q, k, i):
-    """I punteggi della query i di una testa: qᵢ·kⱼ/√d_head per le chiavi j = 0 … i.
+def causal_scores(q, keys):
+    """I punteggi di una query di una testa sulle chiavi che vede: q·kⱼ/√d_head per ogni kⱼ in keys.
 
-    The keys after i are not scored at all: that is the causal mask (weight 0).
+    The query of position i is given the keys 0 … i: those after i are not
+    scored at all, and that is the causal mask (weight 0).
     """
-    scale = 1.0 / math.sqrt(len(q[i]))
-    return [sumprod(q[i], kj) * scale for kj in k[:i + 1]]
+    scale = 1.0 / math.sqrt(len(q))
+    return [sumprod(q, kj) * scale for kj in keys]
 
 
 def causal_weights(q, k):
@@ -282,7 +283,7 @@ def causal_weights(q, k):
     A is T × T, with exact zeros above the diagonal (the keys after the query).
     """
     T = len(q)
-    return [softmax_row(causal_scores(q, k, i)) + [0.0] * (T - i - 1) for i in range(T)]
+    return [softmax_row(causal_scores(q[i], k[:i + 1])) + [0.0] * (T - i - 1) for i in range(T)]
 
 
 def head_slices(M, rows, config):
@@ -365,20 +366,6 @@ def block_params(params, layer):
     return {name.removeprefix(prefix): t for name, t in params.items() if name.startswith(prefix)}
 
 
-def attention_inputs(p, X, config, T, rope):
-    """L'ingresso dell'attention di un blocco: u = RMSNorm(x)·gain₁, poi q, k, v = u·W_q, u·W_k, u·W_v (RoPE su q e k).
-
-    Returns u, x̂, the factors 1/rms, Q, K and V, one row per row of X.
-    """
-    d = config.d_model
-    U, Xhat, inv = rms_norm_rows(X, p["norm_attn"])
-    Q, K, V = split_columns(times_columns(U, transpose(p["W_q"]) + transpose(p["W_k"]) + transpose(p["W_v"])),
-                            [d, d, d])
-    if rope:
-        Q, K = rope_rows(Q, *rope, T), rope_rows(K, *rope, T)
-    return U, Xhat, inv, Q, K, V
-
-
 def feed_forward(p, X, kind):
     """La seconda metà di un blocco: x + act(RMSNorm(x)·gain₂·W₁)·W₂, riga per riga.
 
@@ -398,13 +385,17 @@ def block_forward(params, layer, X, config, T, rope):
 
     Returns the new X and everything the backward pass (and a view) needs.
     """
-    p = block_params(params, layer)
-    U, Xhat, inv, Q, K, V = attention_inputs(p, X, config, T, rope)
+    p, d = block_params(params, layer), config.d_model
+    U1, Xhat1, inv1 = rms_norm_rows(X, p["norm_attn"])
+    Q, K, V = split_columns(times_columns(U1, transpose(p["W_q"]) + transpose(p["W_k"]) + transpose(p["W_v"])),
+                            [d, d, d])
+    if rope:
+        Q, K = rope_rows(Q, *rope, T), rope_rows(K, *rope, T)
     O, weights = attention_forward(Q, K, V, config, T)
     attn_out = times_columns(O, transpose(p["W_o"]))
     X_mid = add_rows(X, attn_out)
     ffn = feed_forward(p, X_mid, config.activation)
-    return ffn["output"], {"input": X, "normed_attn": U, "xhat_attn": Xhat, "inv_attn": inv, "Q": Q, "K": K,
+    return ffn["output"], {"input": X, "normed_attn": U1, "xhat_attn": Xhat1, "inv_attn": inv1, "Q": Q, "K": K,
                            "V": V, "attention": weights, "heads_out": O, "attn_out": attn_out, "after_attn": X_mid,
                            **ffn}
 
@@ -413,14 +404,19 @@ def block_last_row(params, layer, X, config, rope):
     """L'uscita del blocco per l'ultima riga soltanto: la riga n dipende dalle righe ≤ n, e basta questa.
 
     Block_forward's last output row, to the last bit: the keys and values
-    of every row (the last query looks at all of them), then attention,
-    W_o and the feed-forward for the last row alone. X is one sequence.
+    of every row (the last query looks at all of them), then the query,
+    attention, W_o and the feed-forward for the last row alone. X is one
+    sequence.
     """
-    p, T, dh = block_params(params, layer), len(X), config.d_head
-    _, _, _, Q, K, V = attention_inputs(p, X, config, T, rope)
-    rows = range(T)
-    a = [softmax_row(causal_scores(q, k, T - 1)) for q, k in zip(head_slices(Q, rows, config),
-                                                                   head_slices(K, rows, config))]
+    p, T, d, dh = block_params(params, layer), len(X), config.d_model, config.d_head
+    U, _, _ = rms_norm_rows(X, p["norm_attn"])
+    K, V = split_columns(times_columns(U, transpose(p["W_k"]) + transpose(p["W_v"])), [d, d])
+    q = times_columns(U[-1:], transpose(p["W_q"]))
+    if rope:
+        cos, sin = rope
+        q, K = rope_rows(q, cos[T - 1:], sin[T - 1:], 1), rope_rows(K, cos, sin, T)
+    a = [softmax_row(causal_scores(q[0][h * dh:(h + 1) * dh], keys))
+         for h, keys in enumerate(head_slices(K, range(T), config))]
     o = list(map(sumprod, [w for w in a for _ in range(dh)], transpose(V)))
     x_mid = add_rows(X[-1:], times_columns([o], transpose(p["W_o"])))
     return feed_forward(p, x_mid, config.activation)["output"]
@@ -643,7 +639,7 @@ def token_trip(params, config, ids, position):
     for layer, block in enumerate(cache["blocks"]):
         p = block_params(params, layer)
         q, k, v = (split_columns(block[name][:i + 1], widths) for name in ("Q", "K", "V"))
-        heads = [{"query": q[h][i], "keys": k[h], "values": v[h], "scores": causal_scores(q[h], k[h], i),
+        heads = [{"query": q[h][i], "keys": k[h], "values": v[h], "scores": causal_scores(q[h][i], k[h]),
                   "weights": block["attention"][0][h][i][:i + 1], "output": block["heads_out"][i][h * dh:(h + 1) * dh]}
                  for h in range(config.n_heads)]
         blocks.append({"input": block["input"][i],

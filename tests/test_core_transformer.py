@@ -438,7 +438,7 @@ def test_causal_scores_are_the_scores_that_causal_weights_softmaxes():
     q, k = ([[rng.gauss(0, 1) for _ in range(4)] for _ in range(5)] for _ in range(2))
     A = tr.causal_weights(q, k)
     for i in range(5):
-        scores = tr.causal_scores(q, k, i)
+        scores = tr.causal_scores(q[i], k[:i + 1])
         assert len(scores) == i + 1
         assert scores == pytest.approx([np.dot(q[i], kj) / 2 for kj in k[:i + 1]], abs=1e-14)
         assert A[i] == tr.softmax(scores) + [0.0] * (4 - i)
