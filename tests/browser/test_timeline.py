@@ -191,6 +191,32 @@ def test_a_shorter_step_keeps_the_tallest_height_so_the_page_does_not_jump(page,
     assert view.evaluate("el => el.offsetHeight") == tall
 
 
+def test_the_kept_height_is_let_go_at_another_width(page, site_url):
+    """A window narrowed to a phone's width and widened again (or a page printed) must not keep the
+    phone's much taller view as a gap under the figures: each width has its own tallest height."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{site_url}capitolo-3/bigrammi/?passo=103")
+    lab = page.locator("[data-lab]")
+    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    wait_idle(page, lab)
+    view = lab.locator("[data-lab-view]")
+    natural = lambda: view.evaluate("el => [...el.children].reduce((h, c) => h + c.offsetHeight, 0)")  # noqa: E731
+    height = lambda: view.evaluate("el => el.offsetHeight")  # noqa: E731
+    page.wait_for_timeout(300)
+    wide = height()
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(300)
+    narrow = height()
+    assert narrow > wide + 300  # on a phone the same view is much taller
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.wait_for_timeout(300)
+    assert height() <= wide + 2  # as tall as it was at this width, not as on the phone
+    lab.locator('[data-step="+1"]').click()  # and stepping keeps the tallest again, at this width
+    wait_idle(page, lab)
+    page.wait_for_timeout(300)
+    assert height() >= natural()
+
+
 def test_a_click_inside_a_view_that_says_its_step_does_not_step(page, site_url):
     # 2.6's view says its step on its root (data-step="5"): only the timeline's buttons step, and a
     # click on the view (or on a <details> inside it, in 3.2) once went forward by that many steps

@@ -478,9 +478,19 @@ class LabController {
   // A stepped view keeps the tallest height it has had: the page does not jump
   // between steps. Watched after the browser's own layout, so a step adds no
   // layout of its own (and none when the view is no taller than before).
+  // At another width (a window narrowed and widened again, a phone turned,
+  // printing) the view's height is another: the kept one is let go, on the
+  // next frame, and the view's own height is the tallest from there.
   keepTallest() {
     new ResizeObserver(([entry]) => {
-      const height = entry.borderBoxSize[0].blockSize;
+      const { inlineSize: width, blockSize: height } = entry.borderBoxSize[0];
+      if (this.width !== undefined && Math.abs(width - this.width) > 1) {
+        this.width = width;
+        this.tallest = Infinity; // nothing kept until the view has its own height at this width
+        requestAnimationFrame(() => { this.tallest = 0; this.view.style.minHeight = ""; });
+        return;
+      }
+      this.width = width;
       if (height <= this.tallest) return;
       this.tallest = height;
       this.view.style.minHeight = `${height}px`;
