@@ -38,3 +38,17 @@ def test_every_lab_fits_the_screen_with_legible_text(layout_page, site_url, size
     failures = check_labs(layout_page, site_url, lab_list, size)
     assert not failures, "\n".join([f"{size}: laboratori che non passano un controllo"] + summary(failures, lab_list)
                                    + details(failures))
+
+
+def test_no_page_is_wider_than_a_phone_as_its_html_arrives(browser, site_url):
+    """Before the theme's script starts (it waits for Python's download) each page is as its HTML draws
+    it; here with no script at all. The header's hidden page title once made four pages 13 px too wide."""
+    page = browser.new_page(viewport={"width": 390, "height": 844}, java_script_enabled=False)
+    wide = []
+    for path in ["", *(lab.path for lab in labs.all_labs())]:
+        page.goto(f"{site_url}{path}")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 390:
+            wide.append(f"{path or '/'}: {width} px")
+    page.close()
+    assert not wide, wide
