@@ -28,7 +28,7 @@ copying them (a machine holding a whole forward pass: a copy per
 checkpoint is most of a step's cost).
 
 A lab whose machine is big and whose step is slow (a transformer's training:
-half a megabyte of weights and Adam moments, 30 ms a step) says packed=True:
+half a megabyte of weights and Adam moments, ~30 ms a step in the browser) says packed=True:
 its checkpoints are kept pickled, about a third of the memory, and bounded by
 PACKED_BYTES rather than by their number, so they stand closer together and a
 jump replays fewer of its slow steps. The bound is for every setting together,
@@ -49,7 +49,7 @@ from .controls import FOLDS_PARAM
 MACHINES_KEPT = 3  # parameter settings whose checkpoints stay in memory
 MAX_CHECKPOINTS = 40  # per setting: the interval grows with the number of steps
 # packed checkpoints of every setting together: the interval grows with their bytes. 3.2 at its defaults (1,000
-# steps, 150–190 kB a checkpoint): one every 2 steps, ~88 MB; a jump replays 1 training step at most (at 48 MB
+# steps, 150–190 kB a checkpoint): one every 2 steps, 94 MB; a jump replays 1 training step at most (at 48 MB
 # a setting, every 4: 3)
 PACKED_BYTES = 96 * 1024 * 1024
 # a replay longer than REPORT_AFTER seconds tells how far it got, every REPORT_EVERY seconds (see on_progress)
