@@ -17,6 +17,20 @@ def counter(lab):
     return lab.locator("[data-step-counter]")
 
 
+def open_ready(page, url):
+    """The page's lab, once Python is ready and the first view is drawn."""
+    page.goto(url)
+    lab = page.locator("[data-lab]")
+    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    wait_idle(page, lab)
+    return lab
+
+
+def natural_height(view):
+    """The height of what the view holds, without the height it keeps."""
+    return view.evaluate("el => [...el.children].reduce((h, c) => h + c.offsetHeight, 0)")
+
+
 def test_timeline_counter_keyboard_scrubber_jumps_and_play(page, site_url):
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -79,10 +93,7 @@ def test_timeline_counter_keyboard_scrubber_jumps_and_play(page, site_url):
 
 
 def test_views_keep_their_place_across_steps(page, site_url):
-    page.goto(f"{site_url}capitolo-2/backprop-due-pesi/?passo=40")
-    lab = page.locator("[data-lab]")
-    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
-    wait_idle(page, lab)
+    lab = open_ready(page, f"{site_url}capitolo-2/backprop-due-pesi/?passo=40")
     history = lab.locator("[data-lab-view] details").first
     history.locator("summary").click()
     expect(history).to_have_attribute("open", "")
@@ -150,10 +161,7 @@ def test_a_closed_section_is_brought_up_to_date_when_opened(page, site_url):
     the same a fresh page at that step shows."""
     import labs
 
-    page.goto(f"{site_url}capitolo-2/backprop-due-pesi/?passo=40")
-    lab = page.locator("[data-lab]")
-    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
-    wait_idle(page, lab)
+    lab = open_ready(page, f"{site_url}capitolo-2/backprop-due-pesi/?passo=40")
     history = lab.locator("[data-lab-view] details").first
     expect(history).not_to_have_attribute("open", "")
     hidden = history.inner_html()
@@ -174,18 +182,14 @@ def test_a_closed_section_is_brought_up_to_date_when_opened(page, site_url):
 def test_a_shorter_step_keeps_the_tallest_height_so_the_page_does_not_jump(page, site_url):
     """3.1's screens differ in height (its «Loss» screen is a few lines): stepping
     onto a shorter one keeps the view as tall as the tallest drawn, and no taller."""
-    page.goto(f"{site_url}capitolo-3/bigrammi/?passo=103")
-    lab = page.locator("[data-lab]")
-    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
-    wait_idle(page, lab)
+    lab = open_ready(page, f"{site_url}capitolo-3/bigrammi/?passo=103")
     view = lab.locator("[data-lab-view]")
-    natural = lambda: view.evaluate("el => [...el.children].reduce((h, c) => h + c.offsetHeight, 0)")  # noqa: E731
     tall = view.evaluate("el => el.offsetHeight")
     lab.locator('[data-step="+1"]').click()
     wait_idle(page, lab)
     expect(counter(lab)).to_contain_text("Passo 104 di 502")
     page.wait_for_timeout(300)  # a few frames: the height is settled, not growing
-    assert natural() < tall - 100  # the «Loss» screen is shorter...
+    assert natural_height(view) < tall - 100  # the «Loss» screen is shorter...
     assert view.evaluate("el => el.offsetHeight") == tall  # ...and the view keeps its height
     page.wait_for_timeout(300)
     assert view.evaluate("el => el.offsetHeight") == tall
@@ -195,12 +199,8 @@ def test_the_kept_height_is_let_go_at_another_width(page, site_url):
     """A window narrowed to a phone's width and widened again (or a page printed) must not keep the
     phone's much taller view as a gap under the figures: each width has its own tallest height."""
     page.set_viewport_size({"width": 1280, "height": 900})
-    page.goto(f"{site_url}capitolo-3/bigrammi/?passo=103")
-    lab = page.locator("[data-lab]")
-    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
-    wait_idle(page, lab)
+    lab = open_ready(page, f"{site_url}capitolo-3/bigrammi/?passo=103")
     view = lab.locator("[data-lab-view]")
-    natural = lambda: view.evaluate("el => [...el.children].reduce((h, c) => h + c.offsetHeight, 0)")  # noqa: E731
     height = lambda: view.evaluate("el => el.offsetHeight")  # noqa: E731
     page.wait_for_timeout(300)
     wide = height()
@@ -214,7 +214,7 @@ def test_the_kept_height_is_let_go_at_another_width(page, site_url):
     lab.locator('[data-step="+1"]').click()  # and stepping keeps the tallest again, at this width
     wait_idle(page, lab)
     page.wait_for_timeout(300)
-    assert height() >= natural()
+    assert height() >= natural_height(view)
 
 
 def test_a_click_inside_a_view_that_says_its_step_does_not_step(page, site_url):
@@ -240,10 +240,7 @@ def test_a_big_table_below_the_screen_is_drawn_only_when_it_comes_near(page, sit
     steps go by, until the reader scrolls to it; then they are drawn, and the
     page does not move under the reader while it happens."""
     page.set_viewport_size({"width": 390, "height": 844})
-    page.goto(f"{site_url}capitolo-3/bigrammi/?passo=96")
-    lab = page.locator("[data-lab]")
-    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
-    wait_idle(page, lab)
+    lab = open_ready(page, f"{site_url}capitolo-3/bigrammi/?passo=96")
     frames = lab.locator(".lab-mx.is-big > .lab-mx-scroll")
     expect(frames).to_have_count(2)
     drawn = "el => el.querySelector('td').checkVisibility({contentVisibilityAuto: true})"
@@ -275,10 +272,7 @@ def test_another_screen_is_put_in_whole_and_the_same_screen_is_morphed(page, sit
     """3.1's steps go from screen to screen (Forward, Loss, …): an element with data-screen whose screen
     changes is replaced whole, not morphed cell by cell into a different table; five steps on, the same
     screen again, and it is morphed in place (the reader's open sections and scrolls would stay)."""
-    page.goto(f"{site_url}capitolo-3/bigrammi/?passo=3")
-    lab = page.locator("[data-lab]")
-    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
-    wait_idle(page, lab)
+    lab = open_ready(page, f"{site_url}capitolo-3/bigrammi/?passo=3")
     screen = lab.locator("[data-lab-view] [data-screen]")
     expect(screen).to_have_attribute("data-screen", "4")
     screen.evaluate("el => { el.__seen = true; }")
