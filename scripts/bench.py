@@ -25,7 +25,8 @@ same server); run it twice to see the noise. Sections:
   «Indietro» from the last step, a jump back to step 1 and to random
   steps, Play at the fastest speed to the end (on a lab without a Play
   budget, to step PLAY_LIMIT at most and the rest extrapolated), and the
-  first change after «ready» (median of FIRST_LOADS cold loads);
+  first change after «ready» against the changes after it on the same
+  page (FIRST_LOADS cold loads);
   on 9A also Play over a 100 kB corpus pasted into the page.
 - bpe: core.bpe.train on 1 MB → 2,000 merges and on 100 kB → 1,000 in
   CPython, the second against bench_bpe.py's recount-every-merge reference
@@ -410,14 +411,17 @@ def bench_controls(reader, lab, out):
 
 
 FIRST_LOADS = 3  # cold loads whose first change after «ready» is timed: one alone moved between 1.3 × and 4 ×
+LATER_CHANGES = 8  # the changes after it on the same page, at a reader's pace: what the first is set against
 
 
 def first_change(browser, base, lab):
-    """ms: «Avanti» (step 0 → 1) as soon as a freshly loaded page says «ready»."""
+    """ms: «Avanti» (step 0 → 1) as soon as a freshly loaded page says «ready», and the LATER_CHANGES
+    «Avanti» after it on the same page, each after READER_PAUSE_MS."""
     page = open_ready(browser, base, lab)
-    took = page.evaluate(ACT, [{}, "+1"])
+    first = page.evaluate(ACT, [{}, "+1"])
+    later = [act(page, {}, "+1", READER_PAUSE_MS)[0] for _ in range(min(LATER_CHANGES, lab.steps.max - 1))]
     page.close()
-    return took
+    return first, later
 
 
 def bench_steps(browser, base, lab, out):
@@ -428,14 +432,14 @@ def bench_steps(browser, base, lab, out):
     index, the wasm compiled again by the optimising tier, the labs' wheels),
     and again once the page has settled, as the last steps are; the budget
     is about the step, so it reads the settled numbers, and both are printed.
-    The first change after «ready» (the median over FIRST_LOADS cold loads)
-    is set against the same change (step 0 to 1) made again once the page
-    has settled: the steps differ in what they draw (9A's first merge
-    touches more of the corpus than any later one), and the budget is about
-    the page's first seconds, not the step."""
+    The first change after «ready» is the issue's «≤ 2 × the median of later
+    changes»: on FIRST_LOADS cold loads, «Avanti» at once, then LATER_CHANGES
+    more on the same page at a reader's pace; the median of the firsts is set
+    against the median of all the later ones. Printed beside it, not judged:
+    the same change (step 0 to 1) made again on a page that has made some
+    sixty changes (a page warmed that long is not what the budget asks)."""
     steps = lab.steps
     page = open_ready(browser, base, lab)
-    first = page.evaluate(ACT, [{}, "+1"])
     fresh = [page.evaluate(ACT, [{}, "+1"]) for _ in range(min(30, steps.max - 1))]
     page.evaluate(ACT, [{steps.name: str(max(0, steps.max - 31))}, None])
     late = [page.evaluate(ACT, [{}, "+1"]) for _ in range(min(30, steps.max))]
@@ -458,11 +462,13 @@ def bench_steps(browser, base, lab, out):
     play = page.evaluate(PLAY, until) / 1000
     pasted = play_pasted(page, lab) if lab.id == "bpe" else None
     page.close()
-    firsts = [first] + [first_change(browser, base, lab) for _ in range(FIRST_LOADS - 1)]
+    loads = [first_change(browser, base, lab) for _ in range(FIRST_LOADS)]
+    firsts = [first for first, _ in loads]
     first = statistics.median(firsts)
-    later, settled = statistics.median(early), statistics.median(again)
+    later = statistics.median([t for _, times in loads for t in times])
+    settled = statistics.median(again)
     out["steps"] = {"first_change": round(first, 1), "first_changes": [round(t, 1) for t in firsts],
-                    "first_change_settled": round(settled, 1),
+                    "first_change_later": round(later, 1), "first_change_settled": round(settled, 1),
                     "avanti_right_after_ready": stats(fresh),
                     "avanti_first": stats(early) | {"parts": parts(early_acts)},
                     "avanti_reader_pace": stats(paced) | {"parts": parts(paced_acts)},
@@ -484,8 +490,9 @@ def bench_steps(browser, base, lab, out):
              f"Play al massimo fino al passo {until}: {play:.1f} s, fino al {steps.max} (stimato): "
              f"{play * steps.max / until:.1f} s") + " (budget 10 s per 3.1 e 9A) · "
           f"primo cambio dopo «pronto» (passo 0 → 1, mediana di {FIRST_LOADS} caricamenti: "
-          f"{', '.join(f'{t:.0f}' for t in firsts)}): {first:.0f} ms = {first / settled:.1f} × lo stesso cambio "
-          f"a pagina assestata, {settled:.0f} ms (budget 2 ×), {first / later:.1f} × la mediana dei passi dopo")
+          f"{', '.join(f'{t:.0f}' for t in firsts)}): {first:.0f} ms = {first / later:.1f} × la mediana dei "
+          f"{LATER_CHANGES} Avanti dopo, sulla stessa pagina, {later:.0f} ms (budget 2 ×); "
+          f"{first / settled:.1f} × lo stesso cambio su una pagina che ne ha fatti una sessantina, {settled:.0f} ms")
     if pasted is not None:
         print(f"  Play al massimo sulle {steps.max} fusioni di un corpus di {lab.module.MAX_CORPUS / 1000:.0f} kB appena incollato: "
               f"{pasted:.1f} s (budget 10 s)")
@@ -595,7 +602,7 @@ def misses(lab, r):
         plays = [steps["play_to_end_s"]] if lab.id in PLAY_BUDGET else []
         if any(play > 10 for play in plays + [steps.get("play_pasted_s", 0)]):
             out.append("Play")
-        if steps["first_change"] > 2 * steps["first_change_settled"]:
+        if steps["first_change"] > 2 * steps["first_change_later"]:
             out.append("primo")
     return out
 
@@ -620,11 +627,11 @@ def summary(chosen, results, bpe_train):
                      pair(r.get("corner")), str(controls["long_tasks"]) if controls else "–",
                      pair(steps and steps["avanti_first"]), pair(steps and steps["avanti_last"]),
                      f"{worst_jump(steps):.0f}" if steps else "–", play or "–",
-                     f"{steps['first_change'] / steps['first_change_settled']:.1f}×" if steps else "–",
+                     f"{steps['first_change'] / steps['first_change_later']:.1f}×" if steps else "–",
                      ", ".join(misses(lab, r)) or "—"))
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     print("\nRiepilogo (ms; med/p95; budget: comandi, angolo e Avanti 16/33, salti 100, Play 10 s per 3.1 e 9A, "
-          "primo cambio 2 × lo stesso a pagina assestata, pronto 1,05 × Pyodide da solo, 300 kB)")
+          "primo cambio 2 × la mediana dei cambi dopo, pronto 1,05 × Pyodide da solo, 300 kB)")
     for row in [header, *rows]:
         print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
     missing = [row for row in rows if row[-1] != "—"]
