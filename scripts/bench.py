@@ -20,8 +20,9 @@ same server); run it twice to see the noise. Sections:
   warm). The lightest lab of the run is the baseline: each lab's median is
   also given as a multiple of its median.
 - steps: per stepped lab, «Avanti» median/p95 at the first and at the last
-  steps (one click as soon as the last is drawn) and at a reader's pace (a
-  pause before each click, in which the worker draws the next step ahead),
+  steps (one click as soon as the last is drawn) and, at both ends, at a
+  reader's pace (a pause before each click, in which the worker draws the
+  next step ahead),
   «Indietro» from the last step, a jump back to step 1 and to random
   steps, Play at the fastest speed to the end (on a lab without a Play
   budget, to step PLAY_LIMIT at most and the rest extrapolated), and the
@@ -455,6 +456,9 @@ def bench_steps(browser, base, lab, out):
     page.evaluate(ACT, [{steps.name: "1"}, None])
     paced_acts = [act(page, {}, "+1", READER_PAUSE_MS) for _ in range(min(12, steps.max - 1))]
     paced = [t for t, _ in paced_acts]
+    page.evaluate(ACT, [{steps.name: str(max(0, steps.max - 13))}, None])
+    paced_late_acts = [act(page, {}, "+1", READER_PAUSE_MS) for _ in range(min(12, steps.max))]
+    paced_late = [t for t, _ in paced_late_acts]
     rng = random.Random(lab.id)
     jumps = [page.evaluate(ACT, [{steps.name: str(rng.randint(0, steps.max))}, None]) for _ in range(10)]
     page.evaluate(ACT, [{}, "reset"])
@@ -472,6 +476,7 @@ def bench_steps(browser, base, lab, out):
                     "avanti_right_after_ready": stats(fresh),
                     "avanti_first": stats(early) | {"parts": parts(early_acts)},
                     "avanti_reader_pace": stats(paced) | {"parts": parts(paced_acts)},
+                    "avanti_reader_pace_last": stats(paced_late) | {"parts": parts(paced_late_acts)},
                     "avanti_last": stats(late), "indietro_from_end": stats(backwards), "back_to_1": round(back, 1),
                     "jumps": stats(jumps), "play_s": round(play, 2), "play_until": until,
                     "play_to_end_s": round(play * steps.max / until, 2), "max": steps.max}
@@ -482,8 +487,10 @@ def bench_steps(browser, base, lab, out):
           f"all'inizio subito dopo «pronto»: mediana {statistics.median(fresh):.0f} ms, p95 {p95(fresh):.0f} ms")
     print(f"    all'inizio, dove va il tempo: {say_parts(out['steps']['avanti_first']['parts'])}")
     print(f"  Avanti al ritmo di un lettore (una pausa di {READER_PAUSE_MS} ms prima di ogni clic): "
-          f"mediana {statistics.median(paced):.0f} ms, p95 {p95(paced):.0f} ms · "
-          f"{say_parts(out['steps']['avanti_reader_pace']['parts'])}")
+          f"all'inizio mediana {statistics.median(paced):.0f} ms, p95 {p95(paced):.0f} ms · "
+          f"{say_parts(out['steps']['avanti_reader_pace']['parts'])}; alla fine mediana "
+          f"{statistics.median(paced_late):.0f} ms, p95 {p95(paced_late):.0f} ms · "
+          f"{say_parts(out['steps']['avanti_reader_pace_last']['parts'])}")
     print(f"  Indietro dalla fine, 20 volte: mediana {statistics.median(backwards):.0f} ms, "
           f"max {max(backwards):.0f} ms (budget 100) · salto indietro al passo 1: {back:.0f} ms · salti a caso: max {max(jumps):.0f} ms (budget 100) · "
           + (f"Play al massimo fino al passo {steps.max}: {play:.1f} s" if until == steps.max else

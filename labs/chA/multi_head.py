@@ -87,8 +87,9 @@ def compute(p):
     return {**heads_at(p["maschera"], p["decisione"]), "row": int(p["riga"]) - 1, "outputs_open": opened(p, "uscite")}
 
 
-# The token that looks only picks a row to show: choosing another one finds the heads computed.
-@lru_cache(maxsize=8)
+# The token that looks only picks a row to show: choosing another one finds the heads computed. Every
+# setting of the other two controls (2 × 9) fits, a few kB each: any setting seen once costs nothing again.
+@lru_cache(maxsize=32)
 def heads_at(causal, k):
     """Le tre teste con la maschera scelta e le query moltiplicate per k."""
     weights = [([[k * x for x in r] for r in W_q], W_k, W_v) for _, W_q, W_k, W_v, _ in HEADS]
