@@ -452,7 +452,8 @@ def script_hashes(pages):
 
 
 def secure_pages():
-    """Every page with the theme fixes and the CSP as a <meta>, and _headers for hosts that read one."""
+    """Every page with the theme fixes and the CSP as a <meta>, and _headers for hosts that read one
+    (with the cross-origin isolation, which has no <meta>: without it the site works as before)."""
     pages = {path: theme_fixes(path.read_text(encoding="utf-8"), path.relative_to(SITE))
              for path in SITE.rglob("*.html")}
     hashes = script_hashes(pages)
@@ -463,7 +464,11 @@ def secure_pages():
             fail(f"{path.relative_to(SITE)}: manca <meta charset>, non so dove mettere la CSP")
         path.write_text(html.replace('<meta charset="utf-8">', f'<meta charset="utf-8">\n    {meta}', 1),
                         encoding="utf-8")
-    (SITE / "_headers").write_text(f"/*\n  Content-Security-Policy: {policy}\n", encoding="utf-8")
+    # cross-origin isolated: the page and Python's worker may share memory (a SharedArrayBuffer), through
+    # which a reader who moves on stops a retraining made for them (worker.js, «Answers nobody waits for»).
+    # Everything the site loads is its own: no embedded resource needs anything more.
+    isolation = "  Cross-Origin-Opener-Policy: same-origin\n  Cross-Origin-Embedder-Policy: require-corp\n"
+    (SITE / "_headers").write_text(f"/*\n  Content-Security-Policy: {policy}\n{isolation}", encoding="utf-8")
     return policy
 
 

@@ -167,6 +167,13 @@ def test_each_lab_stylesheet_is_served_scoped_and_the_global_one_has_none(site_d
     assert 'href="../../assets/labs/lab-styles.css"' in page_
 
 
+def test_the_site_asks_to_be_cross_origin_isolated(site_dir):
+    """worker.js shares a word of memory with the page only then (a retraining the reader left stops)."""
+    headers = (site_dir / "_headers").read_text(encoding="utf-8")
+    assert "Cross-Origin-Opener-Policy: same-origin" in headers
+    assert "Cross-Origin-Embedder-Policy: require-corp" in headers
+
+
 def test_every_page_carries_the_strict_csp_with_the_hash_of_each_inline_script(site_dir):
     import base64
 

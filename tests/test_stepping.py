@@ -191,6 +191,57 @@ def test_a_long_replay_says_how_far_it_got_and_a_short_one_says_nothing(monkeypa
     assert said == [(at, 80) for at in range(1, 81)]
 
 
+def unwanted_after(n):
+    """on_unwanted's function that says «no longer wanted» at its n-th question."""
+    asked = []
+    return lambda: asked.append(1) or len(asked) >= n
+
+
+@pytest.mark.parametrize("packed", [False, True])
+def test_an_unwanted_replay_stops_between_steps_and_keeps_them(monkeypatch, packed):
+    machine, calls = counting_machine(packed=packed)
+    monkeypatch.setattr(stepping, "UNWANTED", None)
+    stepping.on_unwanted(unwanted_after(30))
+    with pytest.raises(stepping.Unwanted):
+        machine({"passo": 300})
+    assert len(calls) == 30  # asked after every step: stopped after the 30th
+    stepping.on_unwanted(lambda: False)
+    calls.clear()
+    assert machine({"passo": 300}) == {"taken": list(range(300))}
+    assert len(calls) == 270  # went on from step 30: none of the steps made was lost
+    stepping.on_unwanted(unwanted_after(2))
+    with pytest.raises(stepping.Unwanted):
+        machine({"passo": 310})
+    stepping.on_unwanted(None)
+    for at in (0, 302, 1, 310, 299):  # every step where it was, back and forth
+        assert machine({"passo": at}) == {"taken": list(range(at))}
+    stepping.on_unwanted(lambda: True)
+    assert machine({"passo": 300}) == {"taken": list(range(300))}  # nothing to replay: nothing to stop
+    assert machine({"passo": 301}) == {"taken": list(range(301))}  # the last step is never stopped
+
+
+@pytest.mark.parametrize("lab", STEPPED, ids=[lab.id for lab in STEPPED])
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_replays_stopped_anywhere_leave_the_cache_invisible(lab, seed):
+    """A reader who moves on stops the replay made for them (the browser's worker asks after every step):
+    whatever step it stops at, the views asked for afterwards are the ones computed from scratch."""
+    machine = lab.module.compute
+    rng = random.Random(seed)
+    params = lab.defaults()
+    for at in walk(lab, rng, 8):
+        params[lab.steps.name] = at
+        stepping.on_unwanted(unwanted_after(rng.randint(1, 6)))
+        try:
+            machine(params)
+        except stepping.Unwanted:
+            pass
+        finally:
+            stepping.on_unwanted(None)
+        assert json.dumps(machine(params), sort_keys=True) == json.dumps(machine.replay(params), sort_keys=True), \
+            f"{lab.id}: passo {at}"
+
+
 def test_a_packed_checkpoint_is_unpickled_once_on_the_way_back(monkeypatch):
     """The worker draws the next step ahead: a reader changing a view control at step 0 goes 1 → 0 every time."""
     import _pickle

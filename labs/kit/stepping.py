@@ -55,6 +55,7 @@ PACKED_BYTES = 96 * 1024 * 1024
 # a replay longer than REPORT_AFTER seconds tells how far it got, every REPORT_EVERY seconds (see on_progress)
 REPORT_AFTER, REPORT_EVERY = 0.3, 0.2
 PROGRESS = None  # the function on_progress was given
+UNWANTED = None  # the function on_unwanted was given
 
 
 def on_progress(report):
@@ -62,6 +63,19 @@ def on_progress(report):
     a retraining has got (3.2 at step 300 with another learning rate: 300 training steps, ~10 s)."""
     global PROGRESS
     PROGRESS = report
+
+
+def on_unwanted(unwanted):
+    """unwanted() is asked after every step of a replay: True when nobody waits for its end any more (the
+    reader moved a control again, or asked for something while the worker drew a step ahead). The replay
+    then stops there, keeping the steps it made (the machine is left at the last one), and raises Unwanted."""
+    global UNWANTED
+    UNWANTED = unwanted
+
+
+class Unwanted(BaseException):
+    """A replay stopped because its answer is no longer wanted. A BaseException, like KeyboardInterrupt:
+    no lab's `except Exception` turns it into an error shown to the reader."""
 
 
 class Packed(bytes):
@@ -131,6 +145,10 @@ class StepMachine:
             copied = at in entry["checkpoints"] and not isinstance(entry["checkpoints"][at], Packed)
             if target - at < entry["every"] and not copied:  # near the target, a copy (a packed one unpickles)
                 entry["trail"][at] = self.copy(machine)
+            if UNWANTED and at < target and UNWANTED():
+                entry["live"] = (at, machine)  # a whole step: the next call goes on from here
+                self.trim(entry, at)
+                raise Unwanted(f"{self.step} {at} di {target}")
         entry["live"] = (at, machine)
         self.trim(entry, target)
         return machine

@@ -132,6 +132,21 @@ def test_play_20_steps_pause_open_an_attention_map_and_generate_text(page, site_
     loss = num(cpython(60, lr=0.01)["batch_losses"][-1], 3)
     expect(lab.locator("[data-lab-timeline]")).to_contain_text(f"loss del batch: {loss}")
 
+    # the reader moves the learning rate again while that retraining runs: it stops where it is (the page is
+    # cross-origin isolated, so it shares a word of memory with the worker), and the one they asked for
+    # last is the one drawn, with CPython's numbers
+    assert page.evaluate("crossOriginIsolated") is True
+    stopped = page.evaluate("labsRuntime.unwantedAnswers")
+    lab.locator('[data-param="lr"]').evaluate("el => { el.value = '0.02'; el.dispatchEvent(new Event('input', {bubbles: true})); }")
+    expect(working).to_be_visible()  # retraining: under way
+    lab.locator('[data-param="lr"]').evaluate("el => { el.value = '0.015'; el.dispatchEvent(new Event('input', {bubbles: true})); }")
+    wait_idle(page, lab)
+    assert page.evaluate("labsRuntime.unwantedAnswers") == stopped + 1
+    expect(lab.locator('[data-param="lr"]')).to_have_value("0.015")
+    loss = num(cpython(60, lr=0.015)["batch_losses"][-1], 3)
+    expect(lab.locator("[data-lab-timeline]")).to_contain_text(f"loss del batch: {loss}")
+    assert num(cpython(60, lr=0.02)["batch_losses"][-1], 3) != loss
+
     # Play at the fastest speed trains 10 steps a frame (~0.4 s here): the counter moves, and no line
     # blinks above the view for each stride
     page.evaluate("window.__said = []")

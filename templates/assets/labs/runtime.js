@@ -25,6 +25,7 @@ const python = {
   calls: new Map(),
   working: new Map(), // id → what hears the progress of a long answer
   nextId: 1,
+  unwantedAnswers: 0, // replays stopped because the reader had moved on (see unwant), for the tests
   listeners: new Set(),
   package: "",
   phase: "download", // while loading: download | python | labs
@@ -33,6 +34,7 @@ const python = {
   start(pkg, module) {
     if (this.worker && this.status !== "failed") return;
     if (this.worker) this.worker.terminate();
+    this.unwanted = null;
     const retrying = this.status === "failed";
     this.package = pkg;
     this.status = "loading";
@@ -69,6 +71,10 @@ const python = {
       this.working.get(message.id)?.(message.at, message.target);
       return;
     }
+    if (message.type === "unwanted") {
+      this.unwanted = new Int32Array(message.buffer);
+      return;
+    }
     if (message.type === "result") {
       const call = this.calls.get(message.id);
       this.calls.delete(message.id);
@@ -94,11 +100,20 @@ const python = {
     if (this.status !== "loading") keepOffline();
   },
 
-  // working(at, target) hears how far a long replay has got (a retraining), while it runs
+  // The answer to message `id` is no longer wanted (the reader moved on): a replay stops at its next step,
+  // keeping the steps made, and answers {unwanted: true}. Only where the worker shared a word of memory
+  // (worker.js: a cross-origin isolated page); elsewhere the answer comes whole, as before.
+  unwant(id) {
+    if (this.unwanted && id) Atomics.store(this.unwanted, 0, id);
+  },
+
+  // working(at, target) hears how far a long replay has got (a retraining), while it runs;
+  // lastId is the id of the message just sent (for unwant)
   call(message, working = null) {
     lastActivity = performance.now(); // Play asks for views without any input: the site's copy waits for it too
     return new Promise((resolve) => {
       const id = this.nextId++;
+      this.lastId = id;
       this.calls.set(id, resolve);
       if (working) this.working.set(id, working);
       this.worker.postMessage({ ...message, id });
@@ -615,15 +630,21 @@ class LabController {
 
   async update(raw = null) {
     if (python.status !== "ready") return;
-    if (this.busy) { this.again = true; return; }
+    if (this.busy) { // the answer on its way is for controls the reader has moved since
+      this.again = true;
+      python.unwant(this.asked);
+      return;
+    }
     this.busy = true;
     this.root.dataset.busy = "true";
     this.view.setAttribute("aria-busy", "true");
     const asked = performance.now();
     const waiting = setTimeout(() => this.view.classList.add("is-waiting"), DIM_AFTER);
     const step = this.stepInput && { name: this.stepInput.name, max: Number(this.stepInput.dataset.max) };
-    const result = await python.render(this.id, this.module, { ...this.params(), ...raw }, this.code?.running ?? null, step,
-                                       (at, target) => this.working(at, target));
+    const answer = python.render(this.id, this.module, { ...this.params(), ...raw }, this.code?.running ?? null, step,
+                                 (at, target) => this.working(at, target));
+    this.asked = python.lastId;
+    const result = await answer;
     if (this.workingLine) this.workingLine.hidden = true;
     // the reader may have left the page meanwhile: a late result must not touch the new one
     // (instant navigation moves the URL to the next page before it swaps the content:
@@ -637,14 +658,15 @@ class LabController {
       return;
     }
     const answered = performance.now();
-    if (result.ok) this.draw(result);
+    if (result.unwanted) python.unwantedAnswers += 1; // the reader moved on: the update below asks for what they want now
+    else if (result.ok) this.draw(result);
     else if (this.code?.running != null || result.stopped) this.code?.failed(result);
     else {
       this.errorBox.textContent = `Qualcosa non va: ${result.error}`;
       this.errorBox.hidden = false;
     }
     if (result.ok) this.code?.succeeded();
-    if (result.params) {
+    if (result.params && !result.unwanted) {
       for (const input of this.inputs) {
         if (input.name in result.params && !this.again) writeInput(input, result.params[input.name]);
       }

@@ -3,8 +3,10 @@
 //               {type: "render", id, lab, module, params, step?: {name, max} (a stepped lab's step control)}
 // Messages out: {type: "progress", loaded} · {type: "phase", phase: "download" | "python" | "labs"}
 //               {type: "ready"} · {type: "failed", error (Italian), detail?}
+//               {type: "unwanted", buffer} (a SharedArrayBuffer: see «Answers nobody waits for» below)
 //               {type: "result", id, ok, html?, error?, params, controls?, timeline?, summary?,
-//                took (ms in Python), ahead (true if it was drawn before it was asked: labs.render_ahead)}
+//                took (ms in Python), ahead (true if it was drawn before it was asked: labs.render_ahead),
+//                unwanted (true if the page said it no longer wanted it: nothing else then)}
 
 let pyodide = null;
 let render = null;
@@ -266,6 +268,7 @@ async function init({ indexURL, package: base, lockfile, module, stallSeconds: s
     pyodide.runPython("from labs.kit.stepping import on_progress; on_progress")((at, target) => {
       if (asking) self.postMessage({ type: "working", id: asking, at, target });
     });
+    listenForUnwanted();
     // the page's lab is imported and drawn once before «ready», and a stepped lab's next step too
     // (labs.warm_up), sent to the page to lay out once off screen: the reader's first change, an
     // «Avanti» most of all, then costs what every later one costs, and finds the worker idle
@@ -296,6 +299,24 @@ function answer(data) {
     return { source: editedSource(lab.module, data.code) };
   }
   throw new Error(`messaggio sconosciuto: ${data.type}`);
+}
+
+// Answers nobody waits for. A message is answered to its end before the next
+// is read, and a retraining can take seconds (3.2 at step 300 with another
+// learning rate: 300 steps): a reader who moves the slider again would wait
+// for it before theirs even starts. Where the page is cross-origin isolated
+// (the site's _headers), page and worker share a word of memory: the page
+// writes there the id of an answer it no longer wants, and the step machine
+// (labs.kit.stepping.on_unwanted) reads it after every step of a replay and
+// stops, keeping the steps made. Elsewhere every answer runs to its end.
+let unwanted = null; // Int32Array over a SharedArrayBuffer: [0] the id the page no longer wants
+
+function listenForUnwanted() {
+  if (!self.crossOriginIsolated || typeof SharedArrayBuffer !== "function") return;
+  unwanted = new Int32Array(new SharedArrayBuffer(4));
+  self.postMessage({ type: "unwanted", buffer: unwanted.buffer });
+  pyodide.runPython("from labs.kit.stepping import on_unwanted; on_unwanted")(
+    () => asking !== null && Atomics.load(unwanted, 0) === asking);
 }
 
 // One message at a time, in order: a lab's wheel may have to be loaded first.
@@ -343,9 +364,13 @@ self.onmessage = ({ data }) => {
       self.postMessage({ type: "result", id: data.id, took: performance.now() - start, ...result });
       if (data.step && result.ok) drawAhead(data, result);
     } catch (error) {
-      self.postMessage({ type: "result", id: data.id, ok: false, params: data.params,
-                         error: error instanceof DownloadError ? error.message
-                           : `Errore inatteso in Python: ${error && error.message || error}` });
+      if (error && error.type === "Unwanted") {
+        self.postMessage({ type: "result", id: data.id, ok: false, unwanted: true, params: data.params });
+      } else {
+        self.postMessage({ type: "result", id: data.id, ok: false, params: data.params,
+                           error: error instanceof DownloadError ? error.message
+                             : `Errore inatteso in Python: ${error && error.message || error}` });
+      }
     }
     importWhenIdle();
   });
