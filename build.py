@@ -154,6 +154,17 @@ def bundle_editor():
          "--bundle", "--format=esm", "--minify", "--log-level=warning", f"--outfile={DOCS / EDITOR}"])
 
 
+RUNTIME_SCRIPTS = ("assets/labs/runtime.js", "assets/labs/worker.js")
+
+
+def minify_runtime():
+    """runtime.js and worker.js as every lab page gets them: minified by esbuild (their comments, which say
+    why each thing is as it is, stay in templates/; every page loads both: 21 → 10 kB gzip)."""
+    for name in RUNTIME_SCRIPTS:
+        run([str(ROOT / "node_modules" / ".bin" / "esbuild"), str(SITE / name), "--minify", "--format=esm",
+             "--log-level=warning", f"--outfile={SITE / name}", "--allow-overwrite"])
+
+
 # The labs' Python as wheels for Pyodide, so that a page downloads only what
 # its lab needs: the base (the kit, labs/__init__), the modules of core/ that
 # it imports, the lab's chapter (its __init__ and _helpers) and the lab
@@ -539,6 +550,7 @@ def main():
     write_katex(formulas_css)
     config = load_config(str(ROOT / "mkdocs.yml"), docs_dir=str(DOCS), site_dir=str(SITE), nav=nav, strict=True)
     mkdocs_build(config)
+    minify_runtime()
     search_index()
 
     runtime = SITE / "pyodide"
