@@ -66,9 +66,9 @@ def on_progress(report):
 
 
 def on_unwanted(unwanted):
-    """unwanted() is asked after every step of a replay: True when nobody waits for its end any more (the
-    reader moved a control again, or asked for something while the worker drew a step ahead). The replay
-    then stops there, keeping the steps it made (the machine is left at the last one), and raises Unwanted."""
+    """unwanted() is asked after every step of a replay but its last: True when nobody waits for its end any
+    more (in the browser: the reader moved a control again meanwhile). The replay then stops there, keeping
+    the steps it made (the machine is left at the last one), and raises Unwanted."""
     global UNWANTED
     UNWANTED = unwanted
 
