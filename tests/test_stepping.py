@@ -178,6 +178,22 @@ def test_packed_checkpoints_of_every_setting_share_one_bound_and_the_setting_in_
         assert machine.packed_bytes() <= 300_000
 
 
+def test_a_device_with_little_memory_keeps_fewer_checkpoints_and_the_same_states(monkeypatch):
+    monkeypatch.setattr(stepping, "PACKED_BYTES", 400_000)
+    monkeypatch.setattr(stepping, "BYTES_PER_GIB", 200_000)
+    assert stepping.fit_memory(8) == 400_000  # a bound never grows
+    assert stepping.fit_memory(1) == 200_000 == stepping.PACKED_BYTES  # navigator.deviceMemory: 1 GiB
+    assert stepping.fit_memory(0.5) == 100_000
+    machine, calls = counting_machine(packed=True)
+    assert machine({"passo": 1000}) == {"taken": list(range(1000))}
+    entry = next(iter(machine.cache.values()))
+    assert machine.packed_bytes() <= 100_000 and len(entry["checkpoints"]) > MAX_CHECKPOINTS // 2
+    for at in random.Random(3).sample(range(1001), 30):  # sparser checkpoints: longer replays, the same states
+        calls.clear()
+        assert machine({"passo": at}) == {"taken": list(range(at))}
+        assert len(calls) < entry["every"]
+
+
 def test_a_long_replay_says_how_far_it_got_and_a_short_one_says_nothing(monkeypatch):
     said = []
     monkeypatch.setattr(stepping, "PROGRESS", None)

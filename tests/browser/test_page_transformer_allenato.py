@@ -23,15 +23,39 @@ def cpython(step, **changes):
     return LAB.compute(LAB.parse({k: str(v) for k, v in changes.items()} | {"passo": str(step)}))
 
 
+# The page as a phone with 1 GiB of memory sees it: navigator.deviceMemory in the worker, and the worker's
+# «ready» message kept where the test can read it.
+ONE_GIB = "Object.defineProperty(self.navigator, 'deviceMemory', { value: 1 });\n"
+KEEP_READY = """const Native = window.Worker;
+window.Worker = class extends Native {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", ({ data }) => { if (data && data.type === "ready") window.__ready = data; });
+  }
+};"""
+
+
+def as_a_small_phone(page):
+    def worker(route):
+        response = route.fetch()
+        route.fulfill(response=response, body=ONE_GIB + response.text())
+
+    page.route("**/assets/labs/worker.js*", worker)
+    page.add_init_script(KEEP_READY)
+
+
 def test_play_20_steps_pause_open_an_attention_map_and_generate_text(page, site_url):
     errors = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
+    as_a_small_phone(page)
     page.goto(f"{site_url}{LAB.path}")
     lab = page.locator(f"[data-lab='{LAB.id}']")
     counter = lab.locator("[data-step-counter]")
     expect(counter).to_have_text("Passo 0 di 1000")
     expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    # on a device with 1 GiB the checkpoints of a training are bounded by 24 MB, not 96 (kit.stepping.fit_memory)
+    assert page.evaluate("() => window.__ready.checkpointBytes") == 24 * 1024 * 1024
 
     # the reader folds the attention maps; the steps that go by keep them folded
     attention = lab.locator("details[data-part='attention']")

@@ -2,7 +2,8 @@
 // Messages in:  {type: "init", indexURL, package (the base wheel's), lockfile, module, stallSeconds, revalidate}
 //               {type: "render", id, lab, module, params, step?: {name, max} (a stepped lab's step control)}
 // Messages out: {type: "progress", loaded} · {type: "phase", phase: "download" | "python" | "labs"}
-//               {type: "ready"} · {type: "failed", error (Italian), detail?}
+//               {type: "ready", checkpointBytes (the bound of a slow training's checkpoints: fit_memory)}
+//               {type: "failed", error (Italian), detail?}
 //               {type: "unwanted", buffer} (a SharedArrayBuffer: see «Answers nobody waits for» below)
 //               {type: "result", id, ok, html?, error?, params, controls?, timeline?, summary?,
 //                took (ms in Python), ahead (true if it was drawn before it was asked: labs.render_ahead),
@@ -269,6 +270,10 @@ async function init({ indexURL, package: base, lockfile, module, stallSeconds: s
       if (asking) self.postMessage({ type: "working", id: asking, at, target });
     });
     listenForUnwanted();
+    // a device with little memory keeps fewer checkpoints of a slow training (labs.kit.stepping.fit_memory;
+    // navigator.deviceMemory is Chromium's, in GiB, at most 8: elsewhere the bound stays as it is)
+    const checkpointBytes = pyodide.runPython("from labs.kit.stepping import fit_memory; fit_memory")(
+      navigator.deviceMemory || 8);
     // the page's lab is imported and drawn once before «ready», and a stepped lab's next step too
     // (labs.warm_up), sent to the page to lay out once off screen: the reader's first change, an
     // «Avanti» most of all, then costs what every later one costs, and finds the worker idle
@@ -281,7 +286,7 @@ async function init({ indexURL, package: base, lockfile, module, stallSeconds: s
         if (html) self.postMessage({ type: "rehearse", module, html });
       } catch (error) { console.warn("warm_up:", error.message); }
     }
-    self.postMessage({ type: "ready" });
+    self.postMessage({ type: "ready", checkpointBytes });
     pending = Object.keys(packages).filter((other) => other !== module);
     importWhenIdle();
   } catch (error) {
@@ -331,7 +336,13 @@ const queued = (task) => (queue = queue.then(task));
 // same stride twice) the next stride, after any other change or jump the
 // step after it. Python keeps it (labs.render_ahead) and answers from it
 // when it is asked; none is drawn while a message from the page waits.
+// After a jump it waits AFTER_A_JUMP_MS first: a reader dragging the scrubber
+// sends the next jump at once, and on 3.2 drawing the step after each one
+// (a training step, ~35 ms) would stand in front of it; one who stops and
+// presses «Avanti» is far slower than that.
 let lastStep = null; // {lab, rest (the other params), at, stride}
+const AFTER_A_JUMP_MS = 30;
+let answered = 0; // messages answered: a wait after a jump is void once another one is
 
 function drawAhead(data, result) {
   const { name, max } = data.step;
@@ -342,11 +353,14 @@ function drawAhead(data, result) {
   lastStep = { lab: data.lab, rest, at, stride: moved };
   const next = at + (regular ? moved : 1);
   if (next < 0 || next > max) return;
-  queued(() => {
+  const draw = () => queued(() => {
     if (waiting) return;
     try { renderAhead(data.lab, JSON.stringify({ ...data.params, [name]: String(next) })); }
     catch (error) { console.warn("render_ahead:", error.message); } // asked again, it is drawn on demand
   });
+  if (regular) return draw();
+  const after = answered;
+  setTimeout(() => { if (answered === after && !waiting) draw(); }, AFTER_A_JUMP_MS);
 }
 
 self.onmessage = ({ data }) => {
@@ -361,6 +375,7 @@ self.onmessage = ({ data }) => {
       asking = data.id;
       let result;
       try { result = answer(data); } finally { asking = null; }
+      answered += 1;
       self.postMessage({ type: "result", id: data.id, took: performance.now() - start, ...result });
       if (data.step && result.ok) drawAhead(data, result);
     } catch (error) {
