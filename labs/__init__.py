@@ -147,9 +147,10 @@ def warm_up(module_name, stage="page"):
     """Disegna in anticipo il laboratorio della pagina, perché il primo gesto del lettore costi quanto i successivi.
 
     stage "page": the lab at its defaults (the worker does it before it says
-    «ready»). stage "next": a stepped lab's step after the default too (the
-    worker does it right after «ready»): the code paths of a step have run
-    once and the step machine holds the step «Avanti» asks for first.
+    «ready»). stage "next": a stepped lab's step after the default too (also
+    before «ready»), drawn ahead and read back as the worker reads it: the
+    code paths of a step and of render_json have run once, and the view
+    «Avanti» asks for first is waiting.
     Returns whether the lab could be drawn; for stage "next", the next
     step's view (the page lays it out once, off screen: the first «Avanti»
     then finds the browser's caches warm), or "" if there is none."""
@@ -159,10 +160,10 @@ def warm_up(module_name, stage="page"):
     steps = lab.steps
     if not steps or steps.default >= steps.max:
         return ""
-    raw = {steps.name: str(steps.default + 1)}
-    if not render_ahead(lab.id, json.dumps(raw)):
+    raw_json = json.dumps({steps.name: str(steps.default + 1)})
+    if not render_ahead(lab.id, raw_json):
         return ""
-    return json.loads(render_json(lab.id, json.dumps(raw)))["html"]  # the reader's path to it, run once
+    return json.loads(render_json(lab.id, raw_json))["html"]  # the reader's path to it, run once
 
 
 def discover(package):

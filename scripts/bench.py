@@ -477,13 +477,14 @@ def bench_steps(browser, base, lab, out):
     pasted = play_pasted(page, lab) if lab.id == "bpe" else None
     page.close()
     loads = [first_change(browser, base, lab) for _ in range(FIRST_LOADS)]
-    firsts = [first for (first, _), _ in loads]
+    first_acts = [first for first, _ in loads]
+    firsts = [t for t, _ in first_acts]
     first = statistics.median(firsts)
     later = statistics.median([t for _, times in loads for t in times])
     settled = statistics.median(again)
     out["steps"] = {"first_change": round(first, 1), "first_changes": [round(t, 1) for t in firsts],
-                    "first_change_later": round(later, 1),
-                    "first_change_parts": parts([first for first, _ in loads]), "first_change_settled": round(settled, 1),
+                    "first_change_later": round(later, 1), "first_change_parts": parts(first_acts),
+                    "first_change_settled": round(settled, 1),
                     "avanti_right_after_ready": stats(fresh),
                     "avanti_first": stats(early) | {"parts": parts(early_acts)},
                     "avanti_hand": stats([t for t, _ in hand_acts]) | {"parts": parts(hand_acts)},

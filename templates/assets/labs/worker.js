@@ -360,7 +360,7 @@ function drawAhead(data, result) {
   });
   if (regular) return draw();
   const after = answered;
-  setTimeout(() => { if (answered === after && !waiting) draw(); }, AFTER_A_JUMP_MS);
+  setTimeout(() => { if (answered === after) draw(); }, AFTER_A_JUMP_MS);
 }
 
 self.onmessage = ({ data }) => {
