@@ -65,9 +65,6 @@ def softmax_rows(scores):
     return [softmax(row) for row in scores]
 
 
-softmax_row = softmax  # the name core/transformer.py imports it by: the same function, not a second softmax
-
-
 def attend(A, V):
     """O = A V: la riga i è la media delle righe di V pesata con i pesi aᵢⱼ."""
     return matmul(A, V)

@@ -5,9 +5,14 @@ Drawing uses the inverse of the cumulative distribution: lay the
 probabilities end to end in ID order, so they cut [0, 1) into slices as wide
 as they are; a uniform number u in [0, 1) falls in the slice of token t with
 probability pₜ. A seeded random.Random gives the same draws every time.
+
+A model's next token is chosen from its logits: greedy at temperature 0,
+otherwise drawn from softmax(z / T).
 """
 
 import random
+
+from core.softmax import softmax
 
 
 def greedy(probs):
@@ -16,17 +21,23 @@ def greedy(probs):
 
 
 def sample(probs, u):
-    """Il token la cui fetta di [0, 1) contiene u (fette in ordine di ID, larghe come le probabilità).
-
-    The token whose slice of [0, 1) contains u, slices laid out in ID order
-    with widths equal to the probabilities.
-    """
+    """Il token la cui fetta di [0, 1) contiene u (fette in ordine di ID, larghe come le probabilità)."""
     total = 0.0
     for t, p in enumerate(probs):
         total += p
         if u < total:
             return t
     return max(t for t, p in enumerate(probs) if p > 0)  # u fell in the rounding crumb at the end
+
+
+def choose_token(logits, temperature, rng):
+    """Il prossimo ID dai logit: il più alto a temperatura 0, altrimenti estratto da softmax(z/T) con rng.
+
+    Greedy reads the logits, whose softmax could round two to one probability.
+    """
+    if temperature == 0:
+        return greedy(logits)
+    return sample(softmax(logits, temperature), rng.random())
 
 
 def draw(probs, count, seed):

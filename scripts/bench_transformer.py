@@ -41,7 +41,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from core import optimizers as optim  # noqa: E402
 from core import transformer as tr  # noqa: E402
+from core import transformer_training as training  # noqa: E402
 
 VARIANTS = [
     {},
@@ -63,12 +65,12 @@ def empty_loop_ms():
 def step_times_ms(config, opt, batch, steps, ids=None, seed=0):
     """Milliseconds of each of `steps` training steps (after two warm-up steps) on ids, batch by batch."""
     ids = ids or [(7 * i + i // 5) % config.vocab_size for i in range(400)]  # any token stream will do for timing
-    state = tr.init_state(config)
+    state = training.init_state(config)
     times = []
     for step in range(steps + 2):
-        data = tr.batch_for_step(ids, config, batch, seed=seed, step=step)
+        data = training.batch_for_step(ids, config, batch, seed=seed, step=step)
         start = CLOCK()
-        state, _ = tr.train_step(state, data, config, opt)
+        state, _ = training.train_step(state, data, config, opt)
         times.append(CLOCK() - start)
     return [1000 * t for t in times[2:]]
 
@@ -118,7 +120,7 @@ def show(label, s, budget=None):
 
 
 def cpython_table(args):
-    opt = tr.OptimizerConfig()
+    opt = optim.OptimizerConfig()
     print(f"CPython {sys.version.split()[0]}, empty loop of 10⁶ turns: {min(empty_loop_ms() for _ in range(3)):.1f} ms"
           f" · {'wall' if args.wall else 'CPU'} time · {args.steps} steps · load average {load()}")
     print(f"vocab {args.vocab}, batch {args.batch}")

@@ -3,13 +3,15 @@ frequencies match the probabilities (a chi-square test against numpy)."""
 
 import math
 import random
+from itertools import accumulate
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.sampling import counts, draw, greedy, sample
+from core.sampling import choose_token, counts, draw, greedy, sample
+from core.softmax import softmax
 
 # Chi-square critical values at 0.1 % (from the chi-square table), by degrees of freedom:
 # a correct sampler fails one of these about once in a thousand seeds.
@@ -70,3 +72,33 @@ def test_a_wrong_sampler_would_fail_the_test():
 
 def test_counts_counts_every_index():
     assert counts([0, 2, 2, 5], 6) == [1, 0, 2, 0, 0, 1]
+
+
+class FixedDraw:
+    """A generator whose every draw is u: to put a draw where a seeded one rarely lands."""
+
+    def __init__(self, u):
+        self.u = u
+
+    def random(self):
+        return self.u
+
+
+def test_choose_token_is_greedy_on_the_logits_at_temperature_zero_and_a_draw_otherwise():
+    assert choose_token([0.3, 2.0, 2.0, -1.0], 0, None) == 1  # the lowest ID on a tie
+    # logits whose probabilities round to the same number: the larger logit still wins
+    assert choose_token([-800.0, -799.0, 5.0], 0, None) == 2 and choose_token([1e-20, 0.0], 0, None) == 0
+    for temperature in (0.3, 1.0, 2.5):
+        rng, copy = random.Random(7), random.Random(7)
+        z = [0.5, -1.0, 2.0, 0.0]
+        assert [choose_token(z, temperature, rng) for _ in range(40)] == \
+               [sample(softmax(z, temperature), copy.random()) for _ in range(40)]
+
+
+def test_choose_token_never_writes_a_token_of_probability_zero():
+    # ten probabilities of 0.1 added one by one make 0.9999999999999999, so the largest u below 1 falls past
+    # them, in the rounding crumb; the eleventh token's probability is e^-1000 = 0 and it must not come out
+    logits = [0.0] * 10 + [-1000.0]
+    probs = softmax(logits)
+    assert probs[-1] == 0.0 and list(accumulate(probs))[-1] == 1 - 2 ** -53
+    assert choose_token(logits, 1.0, FixedDraw(1 - 2 ** -53)) == 9

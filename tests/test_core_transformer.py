@@ -11,11 +11,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core import optimizers as optim
 from core import transformer as tr
+from core import transformer_generation as gen
+from core import transformer_layers as layers
+from core import transformer_trace as trc
+from core import transformer_training as training
 from core.attention import rope
 from core.bigram import build_vocab, encode, tokenize
+from core.linalg import transpose
 from core.normalization import rms_norm
 from core.schedules import warmup_cosine_lr
+from core.softmax import softmax
 
 VARIANTS = list(itertools.product(["relu", "gelu"], ["learned", "rope"], [True, False]))
 CORPUS = """il gatto dorme sul divano .
@@ -51,8 +58,8 @@ def random_batch(config, B, T, seed=2):
 
 
 def loss_of(params, config, inputs, targets):
-    logits = tr.transformer_forward(params, config, inputs)["logits"]
-    return tr.cross_entropy_rows(logits, [t for seq in targets for t in seq])[0]
+    logits = tr.transformer_forward(params, config, inputs).logits
+    return layers.cross_entropy_rows(logits, [t for seq in targets for t in seq])[0]
 
 
 def corpus_ids():
@@ -63,7 +70,7 @@ def corpus_ids():
 # --- numpy reference -----------------------------------------------------------
 
 def np_rms(x, g):
-    return g * x / np.sqrt((x ** 2).mean(-1, keepdims=True) + tr.EPS)
+    return g * x / np.sqrt((x ** 2).mean(-1, keepdims=True) + layers.EPS)
 
 
 def np_rope(x):
@@ -118,9 +125,9 @@ def test_forward_matches_numpy(activation, positions, tied):
         inputs, targets = random_batch(config, B, T)
         cache = tr.transformer_forward(params, config, inputs)
         logits, maps = np_forward(params, config, inputs)
-        assert np.allclose(cache["logits"], logits, rtol=0, atol=1e-9)
-        for block, a in zip(cache["blocks"], maps):
-            assert np.allclose(block["attention"], a, rtol=0, atol=1e-9)
+        assert np.allclose(cache.logits, logits, rtol=0, atol=1e-9)
+        for block, a in zip(cache.blocks, maps):
+            assert np.allclose(block.attention, a, rtol=0, atol=1e-9)
         z = logits - logits.max(1, keepdims=True)
         expected = -np.mean((z - np.log(np.exp(z).sum(1, keepdims=True)))[np.arange(B * T), np.ravel(targets)])
         assert loss_of(params, config, inputs, targets) == pytest.approx(expected, abs=1e-9)
@@ -130,14 +137,14 @@ def test_row_helpers_are_the_one_rope_and_rms_norm_of_core():
     rng = random.Random(0)
     config = tr.TransformerConfig(vocab_size=5, d_model=8, n_heads=2, positions="rope", context=4)
     X = [[rng.uniform(-2, 2) for _ in range(8)] for _ in range(8)]         # 2 sequences of T = 4
-    turned = tr.rope_rows(X, *tr.rope_tables(config, 4), 4)
+    turned = layers.rope_rows(X, *layers.rope_tables(config, 4), 4)
     for n, (row, out) in enumerate(zip(X, turned)):
         assert out == pytest.approx(rope(row[:4], n % 4) + rope(row[4:], n % 4), abs=1e-12)
-    back = tr.rope_rows(turned, *tr.rope_tables(config, 4), 4, inverse=True)
+    back = layers.rope_rows(turned, *layers.rope_tables(config, 4), 4, inverse=True)
     assert np.allclose(back, X, atol=1e-12)
     gain = [rng.uniform(0.5, 2) for _ in range(8)]
-    Y, _, _ = tr.rms_norm_rows(X, gain)
-    assert np.allclose(Y, [rms_norm(x, tr.EPS, gain) for x in X], rtol=0, atol=1e-12)
+    Y = layers.rms_norm_rows(X, gain).output
+    assert np.allclose(Y, [rms_norm(x, layers.EPS, gain) for x in X], rtol=0, atol=1e-12)
 
 
 # --- gradients -------------------------------------------------------------------
@@ -206,12 +213,12 @@ def test_products_through_relu_skip_only_exact_zeros():
     H[2] = [-abs(v) for v in H[2]]            # a row where every unit is off
     for row in H:
         row[4] = -1.0                           # a unit that no row turns on
-    A, masks = tr.activation_forward(H, "relu"), tr.relu_masks(H)
+    A, masks = layers.activation_forward(H, "relu"), layers.relu_masks(H)
     W = [[rng.gauss(0, 1) for _ in range(3)] for _ in range(7)]
-    assert tr.times_active(A, masks, W) == tr.times_columns(A, tr.transpose(W))
-    assert tr.times_active(A, masks, W)[2] == [0.0] * 3
-    assert tr.times_active(tr.transpose(A), tr.transpose(masks), tr.times_columns(A, tr.transpose(W)))[4] == [0.0] * 3
-    assert np.allclose(tr.times_active(A, masks, W), np.array(A) @ np.array(W), rtol=0, atol=1e-12)
+    assert layers.times_active(A, masks, W) == layers.times_columns(A, transpose(W))
+    assert layers.times_active(A, masks, W)[2] == [0.0] * 3
+    assert layers.times_active(transpose(A), transpose(masks), layers.times_columns(A, transpose(W)))[4] == [0.0] * 3
+    assert np.allclose(layers.times_active(A, masks, W), np.array(A) @ np.array(W), rtol=0, atol=1e-12)
 
 
 def test_gradient_norms_by_layer_add_up_to_the_global_norm():
@@ -219,24 +226,24 @@ def test_gradient_norms_by_layer_add_up_to_the_global_norm():
     _, grads = tr.loss_and_grads(lively_params(config), config, *random_batch(config, 2, 5))
     by_layer = tr.layer_grad_norms(grads)
     assert set(by_layer) == {"embedding", "block0", "block1", "final"}
-    assert math.hypot(*by_layer.values()) == pytest.approx(tr.grad_norm(grads), rel=1e-12)
+    assert math.hypot(*by_layer.values()) == pytest.approx(optim.grad_norm(grads), rel=1e-12)
     flat = np.concatenate([np.ravel(g) for g in grads.values()])
-    assert tr.grad_norm(grads) == pytest.approx(np.linalg.norm(flat), rel=1e-12)
+    assert optim.grad_norm(grads) == pytest.approx(np.linalg.norm(flat), rel=1e-12)
 
 
 # --- optimiser -----------------------------------------------------------------
 
 def test_adam_step_matches_its_formula_with_clipping():
     config = tiny(n_layers=1)
-    opt = tr.OptimizerConfig(lr=0.05, warmup=3, total_steps=20, clip=0.5)
-    state = tr.init_state(config)
+    opt = optim.OptimizerConfig(lr=0.05, warmup=3, total_steps=20, clip=0.5)
+    state = training.init_state(config)
     batches = [random_batch(config, 2, 5, seed=s) for s in range(3)]
     m = {k: np.zeros(np.shape(t)) for k, t in state.params.items()}
     v = {k: np.zeros(np.shape(t)) for k, t in state.params.items()}
     expected = {k: np.array(t) for k, t in state.params.items()}
     for step, batch in enumerate(batches):
         _, grads = tr.loss_and_grads(state.params, config, *batch)
-        norm = tr.grad_norm(grads)
+        norm = optim.grad_norm(grads)
         k = min(1.0, opt.clip / norm)
         lr = warmup_cosine_lr(step + 1, opt.lr, opt.warmup, opt.total_steps, opt.floor)
         for name, g in grads.items():
@@ -245,7 +252,7 @@ def test_adam_step_matches_its_formula_with_clipping():
             v[name] = opt.beta2 * v[name] + (1 - opt.beta2) * g ** 2
             m_hat, v_hat = m[name] / (1 - opt.beta1 ** (step + 1)), v[name] / (1 - opt.beta2 ** (step + 1))
             expected[name] = expected[name] - lr * m_hat / (np.sqrt(v_hat) + opt.eps)
-        state, info = tr.train_step(state, batch, config, opt)
+        state, info = training.train_step(state, batch, config, opt)
         assert info["grad_norm"] == pytest.approx(norm, rel=1e-12) and info["lr"] == pytest.approx(lr)
         for name, p in state.params.items():
             assert np.allclose(p, expected[name], rtol=0, atol=1e-12), name
@@ -254,11 +261,11 @@ def test_adam_step_matches_its_formula_with_clipping():
 
 def test_sgd_moves_against_the_clipped_gradient():
     config = tiny(n_layers=1)
-    opt = tr.OptimizerConfig(kind="sgd", lr=0.1, warmup=0, total_steps=10, clip=0.01)
-    state = tr.init_state(config)
+    opt = optim.OptimizerConfig(kind="sgd", lr=0.1, warmup=0, total_steps=10, clip=0.01)
+    state = training.init_state(config)
     batch = random_batch(config, 2, 5)
     _, grads = tr.loss_and_grads(state.params, config, *batch)
-    new, info = tr.train_step(state, batch, config, opt)
+    new, info = training.train_step(state, batch, config, opt)
     k = 0.01 / info["grad_norm"]
     assert info["grad_norm"] > 0.01
     for name, p in new.params.items():
@@ -267,17 +274,17 @@ def test_sgd_moves_against_the_clipped_gradient():
 
 
 def test_the_first_update_already_moves_and_the_schedule_ends_at_the_floor():
-    opt = tr.OptimizerConfig(lr=0.01, warmup=10, total_steps=100, floor=0.1)
-    assert tr.learning_rate(0, opt) == pytest.approx(0.001)
-    assert tr.learning_rate(9, opt) == pytest.approx(0.01)
-    assert tr.learning_rate(99, opt) == pytest.approx(0.001)
+    opt = optim.OptimizerConfig(lr=0.01, warmup=10, total_steps=100, floor=0.1)
+    assert optim.learning_rate(0, opt) == pytest.approx(0.001)
+    assert optim.learning_rate(9, opt) == pytest.approx(0.01)
+    assert optim.learning_rate(99, opt) == pytest.approx(0.001)
 
 
 def test_a_step_leaves_the_state_it_started_from_untouched():
     config = tiny(n_layers=1)
-    state = tr.init_state(config)
+    state = training.init_state(config)
     before = {k: np.array(t) for k, t in state.params.items()}
-    tr.train_step(state, random_batch(config, 2, 5), config, tr.OptimizerConfig())
+    training.train_step(state, random_batch(config, 2, 5), config, optim.OptimizerConfig())
     assert state.step == 0
     assert all(np.array_equal(before[k], t) for k, t in state.params.items())
     assert all(not np.any(t) for t in state.m.values())
@@ -287,9 +294,9 @@ def test_a_step_leaves_the_state_it_started_from_untouched():
 
 def run(config, opt, steps, seed=0):
     ids, _ = corpus_ids()
-    state, losses = tr.init_state(config), []
+    state, losses = training.init_state(config), []
     for step in range(steps):
-        state, info = tr.train_step(state, tr.batch_for_step(ids, config, 8, seed, step), config, opt)
+        state, info = training.train_step(state, training.batch_for_step(ids, config, 8, seed, step), config, opt)
         losses.append(info["loss"])
     return state, losses
 
@@ -299,9 +306,9 @@ def test_the_same_seed_gives_the_same_model_batches_and_losses():
     config = tr.TransformerConfig(vocab_size=V, seed=5, positions="rope")
     assert tr.init_params(config) == tr.init_params(config)
     assert tr.init_params(config) != tr.init_params(tr.TransformerConfig(vocab_size=V, seed=6, positions="rope"))
-    assert tr.batch_for_step(ids, config, 8, 1, 7) == tr.batch_for_step(ids, config, 8, 1, 7)
-    assert tr.batch_for_step(ids, config, 8, 1, 7) != tr.batch_for_step(ids, config, 8, 1, 8)
-    first, second = run(config, tr.OptimizerConfig(), 5), run(config, tr.OptimizerConfig(), 5)
+    assert training.batch_for_step(ids, config, 8, 1, 7) == training.batch_for_step(ids, config, 8, 1, 7)
+    assert training.batch_for_step(ids, config, 8, 1, 7) != training.batch_for_step(ids, config, 8, 1, 8)
+    first, second = run(config, optim.OptimizerConfig(), 5), run(config, optim.OptimizerConfig(), 5)
     assert first[1] == second[1] and first[0].params == second[0].params
 
 
@@ -312,10 +319,10 @@ def test_training_on_a_small_corpus_lowers_the_loss():
     inputs, targets = [w[:-1] for w in windows], [w[1:] for w in windows]
     start = loss_of(tr.init_params(config), config, inputs, targets)
     assert start == pytest.approx(math.log(V), abs=0.5)
-    state, losses = run(config, tr.OptimizerConfig(lr=0.01, warmup=10, total_steps=60), 60)
+    state, losses = run(config, optim.OptimizerConfig(lr=0.01, warmup=10, total_steps=60), 60)
     assert loss_of(state.params, config, inputs, targets) < 0.4 * start
     assert np.mean(losses[-10:]) < 0.5 * np.mean(losses[:5])
-    sgd, _ = run(config, tr.OptimizerConfig(kind="sgd", lr=0.5, warmup=5, total_steps=30), 30)
+    sgd, _ = run(config, optim.OptimizerConfig(kind="sgd", lr=0.5, warmup=5, total_steps=30), 30)
     assert loss_of(sgd.params, config, inputs, targets) < start - 0.3
 
 
@@ -323,18 +330,18 @@ def test_generation_is_deterministic_greedy_at_temperature_zero_and_seeded_other
     config = tiny(positions="rope", context=4)
     params = lively_params(config)
     prompt = [1, 2, 3, 4, 5, 6]                              # longer than the context: only the last 4 are read
-    greedy = tr.transformer_generate(params, config, prompt, 6)
-    assert greedy == tr.transformer_generate(params, config, prompt, 6) and len(greedy) == 6
+    greedy = gen.transformer_generate(params, config, prompt, 6)
+    assert greedy == gen.transformer_generate(params, config, prompt, 6) and len(greedy) == 6
     ids = list(prompt)
     for new in greedy:
-        logits = tr.transformer_forward(params, config, [ids[-4:]])["logits"][-1]
+        logits = tr.transformer_forward(params, config, [ids[-4:]]).logits[-1]
         assert new == int(np.argmax(logits))
         ids.append(new)
-    sampled = tr.transformer_generate(params, config, prompt, 20, temperature=1.0, rng=random.Random(9))
-    assert sampled == tr.transformer_generate(params, config, prompt, 20, temperature=1.0, rng=random.Random(9))
+    sampled = gen.transformer_generate(params, config, prompt, 20, temperature=1.0, rng=random.Random(9))
+    assert sampled == gen.transformer_generate(params, config, prompt, 20, temperature=1.0, rng=random.Random(9))
     assert all(0 <= i < config.vocab_size for i in sampled)
     with pytest.raises(ValueError):
-        tr.transformer_generate(params, config, [], 3)
+        gen.transformer_generate(params, config, [], 3)
 
 
 @settings(max_examples=40)
@@ -344,7 +351,7 @@ def test_next_logits_are_the_forward_passs_last_row_to_the_last_bit(activation, 
     config = tiny(activation, positions, tied, seed, n_layers=layers)
     params = lively_params(config, seed)
     ids = data.draw(st.lists(st.integers(0, config.vocab_size - 1), min_size=1, max_size=config.context))
-    assert tr.next_logits(params, config, ids) == tr.transformer_forward(params, config, [ids])["logits"][-1]
+    assert gen.next_logits(params, config, ids) == tr.transformer_forward(params, config, [ids]).logits[-1]
 
 
 # --- shapes, counts, looking inside ----------------------------------------------
@@ -364,7 +371,7 @@ def test_param_count_by_part():
 @given(st.lists(st.integers(0, 6), min_size=1, max_size=5), st.sampled_from(VARIANTS))
 def test_trace_attention_rows_are_causal_distributions(ids, variant):
     config = tiny(*variant)
-    traced = tr.trace(lively_params(config), config, ids)
+    traced = trc.trace(lively_params(config), config, ids)
     T = len(ids)
     assert len(traced["layers"]) == 2 and np.shape(traced["logits"]) == (T, 7)
     for layer in traced["layers"]:
@@ -398,64 +405,66 @@ def test_token_trip_is_the_forward_row_of_one_token(activation, positions, tied)
     logits, maps = np_forward(params, config, [ids])
     dh = config.d_head
     for i in range(len(ids)):
-        trip = tr.token_trip(params, config, ids, i)
-        assert trip["embedded"] == cache["embedded"][i] and trip["token_row"] == params["tok_emb"][ids[i]]
+        trip = trc.token_trip(params, config, ids, i)
+        assert trip["embedded"] == cache.embedded[i] and trip["token_row"] == params["tok_emb"][ids[i]]
         if positions == "learned":
             assert trip["embedded"] == [a + b for a, b in zip(trip["token_row"], trip["position_row"])]
         else:
             assert trip["position_row"] is None and trip["embedded"] == trip["token_row"]
-        for layer, (step, block) in enumerate(zip(trip["blocks"], cache["blocks"])):
-            for name in ("input", "attn_out", "after_attn", "hidden", "active", "ffn_out", "output"):
-                assert step[name] == block[name][i], name
-            assert [step["q"], step["k"], step["v"]] == [block["Q"][i], block["K"][i], block["V"][i]]
-            for key, xhat, inv, out in (("norm_attn", "xhat_attn", "inv_attn", "normed_attn"),
-                                        ("norm_ffn", "xhat_ffn", "inv_ffn", "normed_ffn")):
+        for layer, (step, block) in enumerate(zip(trip["blocks"], cache.blocks)):
+            rows = {"input": block.input, "attn_out": block.attn_out, "after_attn": block.after_attn,
+                    "hidden": block.ffn.hidden, "active": block.ffn.active, "ffn_out": block.ffn.out,
+                    "output": block.output}
+            for name, M in rows.items():
+                assert step[name] == M[i], name
+            assert [step["q"], step["k"], step["v"]] == [block.Q[i], block.K[i], block.V[i]]
+            for key, norm in (("norm_attn", block.norm_attn), ("norm_ffn", block.ffn.norm)):
                 n = step[key]
                 x = np.array(n["input"])
                 assert n["mean_square"] == pytest.approx(np.mean(x ** 2), abs=1e-12)
-                assert n["inv_rms"] == block[inv][i] == 1 / math.sqrt(n["mean_square"] + tr.EPS)
-                assert n["divided"] == block[xhat][i] and np.allclose(n["divided"], x * n["inv_rms"], atol=1e-15)
-                assert n["output"] == block[out][i] and n["gain"] == params[f"block{layer}.{key}"]
+                assert n["inv_rms"] == norm.inv[i] == 1 / math.sqrt(n["mean_square"] + layers.EPS)
+                assert n["divided"] == norm.xhat[i] and np.allclose(n["divided"], x * n["inv_rms"], atol=1e-15)
+                assert n["output"] == norm.output[i] and n["gain"] == params[f"block{layer}.{key}"]
             for h, head in enumerate(step["heads"]):
-                Q, K, V = (np.array(block[m])[:, h * dh:(h + 1) * dh] for m in ("Q", "K", "V"))
+                Q, K, V = (np.array(M)[:, h * dh:(h + 1) * dh] for M in (block.Q, block.K, block.V))
                 assert np.allclose(head["scores"], K[:i + 1] @ Q[i] / math.sqrt(dh), rtol=0, atol=1e-12)
                 assert np.allclose(head["weights"], maps[layer][0, h, i, :i + 1], rtol=0, atol=1e-12)
-                assert head["weights"] == tr.softmax(head["scores"])
+                assert head["weights"] == softmax(head["scores"])
                 assert np.allclose(head["output"], np.array(head["weights"]) @ V[:i + 1], rtol=0, atol=1e-12)
                 assert head["query"] == list(Q[i]) and len(head["keys"]) == len(head["values"]) == i + 1
-            assert sum((head["output"] for head in step["heads"]), []) == step["heads_out"] == block["heads_out"][i]
-        assert trip["logits"] == cache["logits"][i]
+            assert sum((head["output"] for head in step["heads"]), []) == step["heads_out"] == block.heads_out[i]
+        assert trip["logits"] == cache.logits[i]
         assert np.allclose(trip["logits"], logits[i], rtol=0, atol=1e-9)
-        assert trip["probabilities"] == tr.softmax(trip["logits"])
-        assert trip["norm_final"]["output"] == cache["normed_final"][i]
-        assert trip["norm_final"]["input"] == cache["blocks"][-1]["output"][i]
+        assert trip["probabilities"] == softmax(trip["logits"])
+        assert trip["norm_final"]["output"] == cache.norm_final.output[i]
+        assert trip["norm_final"]["input"] == cache.blocks[-1].output[i]
     with pytest.raises(IndexError):
-        tr.token_trip(params, config, ids, len(ids))
+        trc.token_trip(params, config, ids, len(ids))
 
 
 def test_causal_scores_are_the_scores_that_causal_weights_softmaxes():
     rng = random.Random(3)
     q, k = ([[rng.gauss(0, 1) for _ in range(4)] for _ in range(5)] for _ in range(2))
-    A = tr.causal_weights(q, k)
+    A = layers.causal_weights(q, k)
     for i in range(5):
-        scores = tr.causal_scores(q[i], k[:i + 1])
+        scores = layers.causal_scores(q[i], k[:i + 1])
         assert len(scores) == i + 1
         assert scores == pytest.approx([np.dot(q[i], kj) / 2 for kj in k[:i + 1]], abs=1e-14)
-        assert A[i] == tr.softmax(scores) + [0.0] * (4 - i)
+        assert A[i] == softmax(scores) + [0.0] * (4 - i)
 
 
 @pytest.mark.parametrize("n", [2, 5, 9, 10, 17, 40])
 def test_text_windows_predict_every_pair_of_the_text_once(n):
     ids = list(range(100, 100 + n))
-    windows = tr.text_windows(ids, 4)
+    windows = training.text_windows(ids, 4)
     assert all(0 < len(i) == len(t) <= 4 and t[:-1] == i[1:] for i, t in windows)
     assert sorted(p for i, t in windows for p in zip(i, t)) == list(zip(ids, ids[1:]))
-    few = tr.text_windows(ids, 4, limit=3)
+    few = training.text_windows(ids, 4, limit=3)
     starts = [windows.index(w) for w in few]
     assert len(few) == min(3, len(windows)) and starts == sorted(set(starts)) and starts[0] == 0
     if len(windows) > 3:
         assert starts[-1] == len(windows) - 1  # spread over the whole text, not its beginning
-    assert tr.text_windows(ids, 4, limit=1) == windows[:1]
+    assert training.text_windows(ids, 4, limit=1) == windows[:1]
 
 
 def test_text_loss_is_the_mean_over_every_predicted_token_against_numpy():
@@ -464,14 +473,14 @@ def test_text_loss_is_the_mean_over_every_predicted_token_against_numpy():
     rng = random.Random(5)
     ids = [rng.randrange(config.vocab_size) for _ in range(23)]  # 22 pairs: windows of 5, 5, 5, 5 and 2
     losses = []
-    for inputs, targets in tr.text_windows(ids, config.context):
+    for inputs, targets in training.text_windows(ids, config.context):
         logits, _ = np_forward(params, config, [inputs])
         z = logits - logits.max(1, keepdims=True)
         losses += list(-(z - np.log(np.exp(z).sum(1, keepdims=True)))[np.arange(len(targets)), targets])
     assert len(losses) == 22
-    assert tr.text_loss(params, config, ids) == pytest.approx(np.mean(losses), abs=1e-9)
-    part = tr.text_windows(ids, config.context, limit=2)  # the first window and the last, of 2 tokens
+    assert training.text_loss(params, config, ids) == pytest.approx(np.mean(losses), abs=1e-9)
+    part = training.text_windows(ids, config.context, limit=2)  # the first window and the last, of 2 tokens
     expected = sum(loss_of(params, config, [i], [t]) * len(t) for i, t in part) / sum(len(t) for _, t in part)
-    assert tr.text_loss(params, config, ids, limit=2) == pytest.approx(expected, abs=1e-12)
+    assert training.text_loss(params, config, ids, limit=2) == pytest.approx(expected, abs=1e-12)
     with pytest.raises(ValueError):
-        tr.text_loss(params, config, ids[:1])
+        training.text_loss(params, config, ids[:1])

@@ -19,7 +19,13 @@ from pathlib import Path
 
 import pytest
 
-from core import transformer as tr
+from core.optimizers import OptimizerConfig, grad_norm, learning_rate
+from core.sampling import choose_token
+from core.transformer import (TransformerConfig, init_params, layer_grad_norms, loss_and_grads, param_count,
+                              transformer_forward)
+from core.transformer_generation import next_logits, transformer_generate
+from core.transformer_trace import token_trip, trace
+from core.transformer_training import batch_for_step, init_state, text_loss, text_windows, train_step
 
 FIXTURE = Path(__file__).parent / "data" / "transformer_bits.json"
 VARIANTS = list(itertools.product(["relu", "gelu"], ["learned", "rope"], [True, False]))
@@ -44,46 +50,46 @@ def digest(value):
 
 
 def config_of(activation, positions, tied, layers, seed):
-    return tr.TransformerConfig(vocab_size=11, d_model=8, n_heads=2, n_layers=layers, context=6, activation=activation,
+    return TransformerConfig(vocab_size=11, d_model=8, n_heads=2, n_layers=layers, context=6, activation=activation,
                                 positions=positions, tied=tied, seed=seed)
 
 
 def record_config(config):
     """Every number the labs read from one model: forward, backward, training, data, generation, traces."""
     out = {}
-    params = tr.init_params(config)
-    inputs, targets = tr.batch_for_step(TEXT, config, 3, seed=config.seed, step=0)
+    params = init_params(config)
+    inputs, targets = batch_for_step(TEXT, config, 3, seed=config.seed, step=0)
     out["batch"] = digest([inputs, targets])
-    cache = tr.transformer_forward(params, config, inputs)
-    out["logits"] = digest(cache["logits"])
-    out["attention"] = digest([block["attention"] for block in cache["blocks"]])
-    loss, grads = tr.loss_and_grads(params, config, inputs, targets)
+    cache = transformer_forward(params, config, inputs)
+    out["logits"] = digest(cache.logits)
+    out["attention"] = digest([block.attention for block in cache.blocks])
+    loss, grads = loss_and_grads(params, config, inputs, targets)
     out["loss"] = loss.hex()
     out |= {f"grad {name}": digest(g) for name, g in grads.items()}
-    out["grad_norm"] = tr.grad_norm(grads).hex()
-    out["layer_grad_norms"] = digest(tr.layer_grad_norms(grads))
-    out["param_count"] = digest(tr.param_count(config))
+    out["grad_norm"] = grad_norm(grads).hex()
+    out["layer_grad_norms"] = digest(layer_grad_norms(grads))
+    out["param_count"] = digest(param_count(config))
     for kind in ("adam", "sgd"):
-        opt = tr.OptimizerConfig(kind=kind, lr=0.05, warmup=2, total_steps=20, clip=0.5)
-        state = tr.init_state(config)
+        opt = OptimizerConfig(kind=kind, lr=0.05, warmup=2, total_steps=20, clip=0.5)
+        state = init_state(config)
         for step in range(4):
-            state, info = tr.train_step(state, tr.batch_for_step(TEXT, config, 3, seed=7, step=step), config, opt)
+            state, info = train_step(state, batch_for_step(TEXT, config, 3, seed=7, step=step), config, opt)
             out[f"{kind} step {step}"] = digest(info)
         out |= {f"{kind} param {name}": digest(p) for name, p in state.params.items()}
         out[f"{kind} moments"] = digest([state.m, state.v, state.step])
-        out[f"{kind} lr 5"] = tr.learning_rate(5, opt).hex()
+        out[f"{kind} lr 5"] = learning_rate(5, opt).hex()
         params_after = state.params
-    out["text_windows"] = digest(tr.text_windows(TEXT, config.context, 4))
-    out["text_loss"] = tr.text_loss(params_after, config, TEXT).hex()
-    out["text_loss limit 3"] = tr.text_loss(params_after, config, TEXT, 3).hex()
+    out["text_windows"] = digest(text_windows(TEXT, config.context, 4))
+    out["text_loss"] = text_loss(params_after, config, TEXT).hex()
+    out["text_loss limit 3"] = text_loss(params_after, config, TEXT, 3).hex()
     prompt = TEXT[:9]
-    out["next_logits"] = digest(tr.next_logits(params_after, config, prompt[-config.context:]))
-    out["greedy"] = tr.transformer_generate(params_after, config, prompt, 12)
+    out["next_logits"] = digest(next_logits(params_after, config, prompt[-config.context:]))
+    out["greedy"] = transformer_generate(params_after, config, prompt, 12)
     for temperature in (0.5, 1.0, 3.0):
-        out[f"sampled T={temperature}"] = tr.transformer_generate(params_after, config, prompt, 12, temperature,
+        out[f"sampled T={temperature}"] = transformer_generate(params_after, config, prompt, 12, temperature,
                                                                   random.Random(config.seed + 5))
-    out["trace"] = digest(tr.trace(params_after, config, TEXT[:5]))
-    out["token_trip"] = digest([tr.token_trip(params_after, config, TEXT[:6], i) for i in range(6)])
+    out["trace"] = digest(trace(params_after, config, TEXT[:5]))
+    out["token_trip"] = digest([token_trip(params_after, config, TEXT[:6], i) for i in range(6)])
     return out
 
 
@@ -94,14 +100,14 @@ def record_labs():
     from labs.chA import _giro_modello as giro
     from labs.chA._giro_pesi import WEIGHTS
     ids = [1, 3, 6, 9, 11, 0]
-    out = {"A.6 trace": digest(tr.trace(WEIGHTS, giro.CONFIG, ids)),
-           "A.6 token_trip": digest([tr.token_trip(WEIGHTS, giro.CONFIG, ids, i) for i in range(len(ids))])}
+    out = {"A.6 trace": digest(trace(WEIGHTS, giro.CONFIG, ids)),
+           "A.6 token_trip": digest([token_trip(WEIGHTS, giro.CONFIG, ids, i) for i in range(len(ids))])}
     rng = random.Random(11)
     rows = [[rng.gauss(0, scale) for _ in range(9)] for scale in (0.1, 1.0, 5.0, 40.0) for _ in range(6)]
     rows += [[1.0, 2.0, 2.0, 0.5], [0.0] * 5, [800.0, 0.0, -800.0, 800.0]]
     for temperature in (0.0, 0.05, 0.3, 1.0, 2.0):
         draws = random.Random(4)
-        out[f"next tokens T={temperature}"] = [tr.next_token(z, temperature, draws) for z in rows for _ in range(8)]
+        out[f"next tokens T={temperature}"] = [choose_token(z, temperature, draws) for z in rows for _ in range(8)]
     return out
 
 

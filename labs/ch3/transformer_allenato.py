@@ -70,9 +70,12 @@ from core.bigram import best_loss, build_vocab, dataset_loss, encode, gradient, 
 from core.descent import sgd_update
 from core.linalg import seeded_rng
 from core.pca import principal_directions, project, total_variance
-from core.transformer import (OptimizerConfig, TransformerConfig, apply_gradients, batch_for_step, grad_norm,
-                              init_state, layer_grad_norms, learning_rate, loss_and_grads, next_token, param_count,
-                              param_shapes, text_loss, trace, transformer_generate)
+from core.optimizers import OptimizerConfig, apply_gradients, grad_norm, learning_rate
+from core.sampling import choose_token
+from core.transformer import TransformerConfig, layer_grad_norms, loss_and_grads, param_count, param_shapes
+from core.transformer_generation import transformer_generate
+from core.transformer_trace import trace
+from core.transformer_training import batch_for_step, init_state, text_loss
 from labs.kit import (Bar, Choice, Curve, Edit, Follow, Group, Jump, Marker, Point, Series, Slider, Steps, Text, bars,
                       callout, fold, join, line_chart, matrix, nice_ticks, num, opened, plane, plural, share, stat,
                       stats, step_machine, table, tag)
@@ -369,7 +372,7 @@ def bigram_generate(W, prompt, n, temperature, rng=None):
     """
     ids = [prompt[-1]]
     for _ in range(n):
-        ids.append(next_token(W[ids[-1]], temperature, rng))
+        ids.append(choose_token(W[ids[-1]], temperature, rng))
     return ids[1:]
 
 

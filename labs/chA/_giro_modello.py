@@ -20,8 +20,9 @@ import textwrap
 from pathlib import Path
 
 from core.linalg import seeded_rng
-from core.transformer import (OptimizerConfig, TransformerConfig, batch_for_step, init_state, param_count,
-                              train_step)
+from core.optimizers import OptimizerConfig
+from core.transformer import TransformerConfig, param_count
+from core.transformer_training import batch_for_step, init_state, train_step
 
 VOCAB = (".", "il", "la", "gatto", "cane", "bambina", "dorme", "mangia", "corre", "sul", "nel", "divano",
          "tappeto", "letto", "prato", "pesce", "carne", "torta")

@@ -43,7 +43,7 @@ secondi. Un test lo ripete e trova gli stessi pesi.
 import math
 
 from core.linalg import norm
-from core.transformer import token_trip
+from core.transformer_trace import token_trip
 from labs.chA._giro_modello import CONFIG, VOCAB
 from labs.chA._giro_pesi import WEIGHTS
 from labs.kit import (Bar, Choice, Edit, Follow, Slider, Steps, Text, bars, callout, factor, formula, num, plural,

@@ -11,7 +11,9 @@ import pytest
 
 import labs
 from core.softmax import softmax
-from core.transformer import EPS, block_forward, param_count, param_shapes, trace, transformer_forward
+from core.transformer import block_forward, param_count, param_shapes, transformer_forward
+from core.transformer_layers import EPS
+from core.transformer_trace import trace
 from labs.chA import _giro_modello as model
 from labs.chA._giro_pesi import WEIGHTS
 from labs.kit import share
@@ -103,7 +105,7 @@ def np_trip(ids, i):
 @pytest.mark.parametrize("sentence", SENTENCES)
 def test_every_intermediate_of_every_token_is_the_models_forward(sentence):
     ids = ids_of(sentence)
-    X = transformer_forward(WEIGHTS, CONFIG, [ids])["embedded"]
+    X = transformer_forward(WEIGHTS, CONFIG, [ids]).embedded
     after_block, _ = block_forward(WEIGHTS, 0, X, CONFIG, len(ids), None)
     traced = trace(WEIGHTS, CONFIG, ids)
     for i in range(len(ids)):

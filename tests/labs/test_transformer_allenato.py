@@ -17,7 +17,9 @@ import numpy as np
 import pytest
 
 import labs
+from core import optimizers as optim
 from core import transformer as tr
+from core import transformer_training as training
 from core.bigram import build_vocab, encode, gradient, init_weights, make_pairs, tokenize
 from core.descent import sgd_update
 from labs.kit.timeline import default_jumps, jump_target
@@ -217,12 +219,12 @@ def test_the_matrix_shown_is_the_weight_with_its_gradient_at_this_step():
     s = state(130, matrice="block0.W_q")
     config = tr.TransformerConfig(vocab_size=27, seed=0)
     ids = encode(tokenize(M.CORPUS), build_vocab(tokenize(M.CORPUS)))
-    batch = tr.batch_for_step(ids[:240], config, M.BATCH, 0, 130)
+    batch = training.batch_for_step(ids[:240], config, M.BATCH, 0, 130)
     params = replay_params(130)
     loss, grads = tr.loss_and_grads(params, config, *batch)
     assert s["matrix"]["values"] == params["block0.W_q"] and s["matrix"]["grad"] == grads["block0.W_q"]
     assert s["loss"] == loss == s["batch_losses"][-1]
-    assert s["grad_norm"] == pytest.approx(tr.grad_norm(grads), rel=1e-12)
+    assert s["grad_norm"] == pytest.approx(optim.grad_norm(grads), rel=1e-12)
     assert math.hypot(*s["layer_norms"].values()) == pytest.approx(s["grad_norm"], rel=1e-12)
     html = html_of(s)
     assert 'data-matrix="block0.W_q"' in html and "16 × 16 = 256 pesi" in html
@@ -300,10 +302,10 @@ def replay_params(steps, seed=0, lr=0.004):
     tokens = tokenize(M.CORPUS)
     ids = encode(tokens, build_vocab(tokens))[:240]
     config = tr.TransformerConfig(vocab_size=27, seed=seed)
-    opt = tr.OptimizerConfig(lr=lr, warmup=M.WARMUP, total_steps=M.STEPS, floor=M.FLOOR)
-    state_ = tr.init_state(config)
+    opt = optim.OptimizerConfig(lr=lr, warmup=M.WARMUP, total_steps=M.STEPS, floor=M.FLOOR)
+    state_ = training.init_state(config)
     for step in range(steps):
-        state_, _ = tr.train_step(state_, tr.batch_for_step(ids, config, M.BATCH, seed, step), config, opt)
+        state_, _ = training.train_step(state_, training.batch_for_step(ids, config, M.BATCH, seed, step), config, opt)
     return state_.params
 
 
@@ -315,22 +317,22 @@ def test_the_steps_are_core_train_steps_and_the_bigram_learns_from_the_same_batc
     config = tr.TransformerConfig(vocab_size=27)
     W = init_weights(27, random.Random(0))
     for step in range(20):
-        batch = tr.batch_for_step(ids, config, M.BATCH, 0, step)
+        batch = training.batch_for_step(ids, config, M.BATCH, 0, step)
         W = sgd_update(W, gradient(W, [p for i, t in zip(*batch) for p in zip(i, t)]), M.BIGRAM_ETA)
     from core.bigram import dataset_loss
     assert evals_at(state(20))[20]["bigram_train"] == pytest.approx(dataset_loss(W, make_pairs(ids)), abs=1e-12)
-    assert s["lr_next"] == tr.learning_rate(12, tr.OptimizerConfig(lr=0.004, warmup=20, total_steps=1000))
+    assert s["lr_next"] == optim.learning_rate(12, optim.OptimizerConfig(lr=0.004, warmup=20, total_steps=1000))
 
 
 def test_text_loss_is_measured_on_the_whole_training_text():
     s = state(0)
     tokens = tokenize(M.CORPUS)
     ids = encode(tokens, build_vocab(tokens))
-    params_ = tr.init_state(tr.TransformerConfig(vocab_size=27)).params
+    params_ = training.init_state(tr.TransformerConfig(vocab_size=27)).params
     config = tr.TransformerConfig(vocab_size=27)
-    assert len(tr.text_windows(ids[:240], 8)) < M.EVAL_WINDOWS[0]  # every pair of the text counts
-    assert evals_at(s)[0]["train"] == tr.text_loss(params_, config, ids[:240])
-    assert evals_at(s)[0]["held"] == tr.text_loss(params_, config, ids[240:])
+    assert len(training.text_windows(ids[:240], 8)) < M.EVAL_WINDOWS[0]  # every pair of the text counts
+    assert evals_at(s)[0]["train"] == training.text_loss(params_, config, ids[:240])
+    assert evals_at(s)[0]["held"] == training.text_loss(params_, config, ids[240:])
 
 
 def test_same_seed_same_training_another_seed_another():
