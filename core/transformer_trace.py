@@ -61,7 +61,8 @@ def token_trip(params, config, ids, position):
         heads = [{"query": q[h][i], "keys": k[h], "values": v[h], "scores": causal_scores(q[h][i], k[h]),
                   "weights": block.attention[0][h][i][:i + 1], "output": block.heads_out[i][h * dh:(h + 1) * dh]}
                  for h in range(config.n_heads)]
-        blocks.append({"input": block.input[i], "norm_attn": norm_steps(block.input, block.norm_attn, p["norm_attn"], i),
+        blocks.append({"input": block.input[i],
+                       "norm_attn": norm_steps(block.input, block.norm_attn, p["norm_attn"], i),
                        "q": block.Q[i], "k": block.K[i], "v": block.V[i], "heads": heads,
                        "heads_out": block.heads_out[i], "attn_out": block.attn_out[i],
                        "after_attn": block.after_attn[i],
