@@ -20,7 +20,7 @@ import labs
 from core import transformer as tr
 from core.bigram import build_vocab, encode, gradient, init_weights, make_pairs, tokenize
 from core.descent import sgd_update
-from labs.kit.timeline import default_jumps, jump_target
+from labs.kit.timelines import default_jumps, jump_target
 
 LAB = labs.get("transformer-allenato")
 M = LAB.module
