@@ -92,22 +92,20 @@ def templates():
 
 
 def prerender(lab):
-    result = labs.render(lab.id, {})
-    if not result["ok"]:
-        fail(prerender_problem(lab, result["error"]))
-    return result
+    drawing = labs.draw(lab)
+    if not drawing.ok:
+        fail(prerender_problem(lab, drawing))
+    return drawing.page()
 
 
-def prerender_problem(lab, error):
-    """One line for a lab that does not prerender: render() keeps the page
-    alive and says only what went wrong, so compute and draw once more here
-    to say where (the last frame of the exception inside labs/ or core/)."""
-    try:
-        lab.view(lab.compute(lab.defaults()))
-    except Exception as exception:
-        return crash_line(lab, exception)
+def prerender_problem(lab, drawing):
+    """One line for a lab that does not prerender, from its failed drawing: where compute or view raised
+    (the last frame of the exception inside labs/ or core/), or the lab's file for a view that breaks the contract."""
+    if drawing.failure is not None:
+        return crash_line(lab, drawing.failure)
     own = place(lab.module.__file__)
-    return error if error.startswith(own) else f"{own}: il laboratorio «{lab.id}» non si prerenderizza: {error}"
+    return drawing.error if drawing.error.startswith(own) else \
+        f"{own}: il laboratorio «{lab.id}» non si prerenderizza: {drawing.error}"
 
 
 def check_labs():

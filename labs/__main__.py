@@ -15,9 +15,10 @@ import json
 import sys
 from pathlib import Path
 
-from . import ContractError, LabError, ParamError, all_labs, check_finite, from_file, get, problems, view_problem
 from .cli import Parser, assignments, crash_line
-from .kit.contract import place
+from .kit.errors import ContractError, LabError, ParamError, place
+from .registry import all_labs, from_file, get, problems
+from .render import NotFinite, draw
 from .scaffold import new_lab
 
 COMMANDS = ("list", "run", "new")
@@ -76,24 +77,19 @@ def run_lab(args):
         if not steps:
             raise ParamError(f"«{lab.id}» non è un laboratorio a passi: --steps non si applica")
         raw[steps[0].name] = str(args.steps)
-    params = lab.parse(raw, strict=True)
-    try:
-        state = lab.compute(params)
-        html = lab.view(state) if args.html else None
-    except (LabError, ParamError):
-        raise
-    except Exception as error:  # a bug in the lab: where it is, not a traceback
-        raise ContractError(crash_line(lab, error)) from None
-    try:
-        check_finite(state)
-    except ValueError as error:
-        raise ContractError(f"{place(lab.module.__file__)}: compute ha restituito un {error}") from None
-    output = {"lab": lab.id, "params": params, "state": state}
+    drawing = draw(lab, raw, strict=True, finite=True)  # the state the page would show, follow() included
+    failure = drawing.failure
+    if isinstance(failure, LabError):
+        raise failure
+    if isinstance(failure, NotFinite):
+        raise ContractError(f"{place(lab.module.__file__)}: compute ha restituito un {failure}") from None
+    if failure is not None:  # a bug in the lab: where it is, not a traceback
+        raise ContractError(crash_line(lab, failure)) from None
+    if not drawing.ok:  # view() broke the contract
+        raise ContractError(drawing.error)
+    output = {"lab": lab.id, "params": drawing.params, "state": drawing.state}
     if args.html:
-        problem = view_problem(lab, html)
-        if problem:
-            raise ContractError(problem)
-        output["html"] = str(html)
+        output["html"] = str(drawing.html)
     print(json.dumps(output, ensure_ascii=False, indent=2))
     return 0
 

@@ -6,8 +6,7 @@ import argparse
 import re
 import sys
 
-from .kit.contract import crash_place, describe
-from .kit.controls import ParamError
+from .kit.errors import ParamError, crash_place, describe
 
 # argparse's own messages, in Italian
 MESSAGES = (

@@ -1,10 +1,8 @@
 """«Il codice Python»: the functions behind a lab, shown in its page and
 run again when the reader edits them.
 
-What is shown is found, not listed: the lab's compute (for a stepped lab,
-its start, advance and present), the lab's own functions that these call,
-and every function or class of core/ reached from them, following the
-names each one uses. The reader edits all of it as one text.
+What is shown, and the edits a lab suggests, is labs/code_listing.py: the
+reader edits all of it as one text, and this module runs the edited text.
 
 Edited code runs apart: the lab's source is executed afresh as a module
 of its own, and each definition of the edited text runs where its
@@ -20,86 +18,20 @@ import ast
 import hashlib
 import importlib
 import inspect
+import json
 import re
-import math
-import textwrap
 import traceback
 import types
 
-from .kit import Html, LabError
+from .code_listing import (apply_edit, caption, edit_change, edit_problem, editable_text, edits_problem,
+                           entry_points, listing, names_used, shown_objects, source_file)
+from .kit.errors import LabError
 from .kit.stepping import StepMachine
+from .registry import Lab, get
+from .render import Drawing, NotFinite, WrongView, draw
 
 FILENAME = "il tuo codice"
 MAX_CODE = 60_000  # characters: an edit bigger than this is not a lab any more
-
-
-def entry_points(module):
-    """compute, or start/advance/present for a step machine."""
-    compute = module.compute
-    if isinstance(compute, StepMachine):
-        return [compute.start, compute.advance, compute.present]
-    return [compute]
-
-
-def names_used(obj):
-    """Every name a function or class reads (its body, defaults, decorators, bases)."""
-    tree = ast.parse(textwrap.dedent(inspect.getsource(obj)))
-    return {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
-
-
-def shown_objects(module):
-    """The functions and classes shown for a lab, in reading order: entry points,
-    the lab's helpers they call, then core's, each module in order of discovery."""
-    queue = list(entry_points(module))
-    found = []
-    while queue:
-        obj = queue.pop(0)
-        if obj in found:
-            continue
-        found.append(obj)
-        scope = vars(inspect.getmodule(obj))
-        for name in sorted(names_used(obj)):
-            target = unwrapped(scope.get(name))
-            if (inspect.isfunction(target) or inspect.isclass(target)) and is_ours(target, module) \
-                    and target not in found and target.__name__ == name:
-                queue.append(target)
-    lab_part = [o for o in found if o.__module__ == module.__name__]
-    return lab_part + [o for o in found if o.__module__ != module.__name__]
-
-
-def unwrapped(obj):
-    """The function under a functools.cache or lru_cache: shown with its decorator, run again with it."""
-    inner = getattr(obj, "__wrapped__", None)
-    return inner if callable(obj) and inspect.isfunction(inner) else obj
-
-
-def is_ours(obj, module):
-    """Shown if it is written in core/ or in this lab's own module."""
-    return obj.__module__.startswith("core.") or obj.__module__ == module.__name__
-
-
-def caption(obj):
-    """The first line of a docstring: the function's one-line caption."""
-    doc = inspect.getdoc(obj) or ""
-    return doc.split("\n\n")[0].replace("\n", " ").strip()
-
-
-def source_file(obj):
-    return obj.__module__.replace(".", "/") + ".py"
-
-
-def listing(module):
-    """[(file, name, caption, source)] for every shown object."""
-    return [(source_file(o), o.__name__, caption(o), inspect.getsource(o).rstrip() + "\n")
-            for o in shown_objects(module)]
-
-
-def editable_text(module):
-    """All shown sources as one text, each introduced by the file it comes from."""
-    parts = []
-    for file, _, _, source in listing(module):
-        parts.append(f"# ── da {file}\n{source}")
-    return "\n\n".join(parts)
 
 
 HEADER = re.compile(r"^# ── da (\S+\.py)\s*$")
@@ -154,9 +86,9 @@ def apply_edits(lab_namespace, text):
             if id(value) in replaced and replaced[id(value)][0] is value:
                 namespace[name] = replaced[id(value)][1]
     machine = lab_namespace.get("compute")
-    if isinstance(machine, StepMachine):  # built from the originals: build it again from the edited three
-        lab_namespace["compute"] = StepMachine(lab_namespace["start"], lab_namespace["advance"],
-                                               lab_namespace["present"], machine.step, machine.view_only)
+    if isinstance(machine, StepMachine):  # built from the originals: the same machine over the edited three
+        lab_namespace["compute"] = machine.with_functions(lab_namespace["start"], lab_namespace["advance"],
+                                                          lab_namespace["present"])
 
 
 def edited_source(module, text):
@@ -219,72 +151,46 @@ def edited_module(module, text):
     return fresh
 
 
-def check_state(state, where="stato"):
-    """NaN or infinity in the edited code's state, as an Italian CodeError."""
-    if isinstance(state, float) and not math.isfinite(state):
-        raise CodeError(f"Il calcolo ha prodotto un valore non finito ({state}) in {where}: "
-                        "la vista non può disegnarlo.")
-    if isinstance(state, dict):
-        for k, v in state.items():
-            check_state(v, f"{where}.{k}")
-    elif isinstance(state, (list, tuple)):
-        for i, v in enumerate(state):
-            check_state(v, f"{where}[{i}]")
+def explain(error):
+    """(Italian line, line of the edited text or None) for a failure of the edited lab: draw()'s explain."""
+    if isinstance(error, CodeError):
+        return str(error), error.line
+    if isinstance(error, NotFinite):
+        return (f"Il calcolo ha prodotto un valore non finito ({error.value}) in {error.where}: "
+                "la vista non può disegnarlo.", None)
+    if isinstance(error, WrongView):
+        html = error.html
+        return ("La vista deve restituire l'HTML del kit (Html), non "
+                f"{'niente' if html is None else type(html).__name__}.", None)
+    if isinstance(error, LabError):
+        return str(error), None
+    problem = italian(error)  # the reader's code, or the lab on the reader's numbers
+    return str(problem), problem.line
 
 
-def check_html(html):
-    if not isinstance(html, Html):
-        raise CodeError("La vista deve restituire l'HTML del kit (Html), non "
-                        f"{'niente' if html is None else type(html).__name__}.")
+def draw_edited(lab, text, raw=None):
+    """draw() of the lab with the reader's edited code, in a module of its own (edited_module):
+    every failure is an Italian line with the line of the edited text where it happened."""
+    try:
+        edited = Lab(edited_module(lab.module, text), lab.chapter)
+    except CodeError as error:  # nothing is drawn: the parameters as parsed, and the line
+        return Drawing(lab.parse(raw or {}), error=str(error), failure=error, line=error.line)
+    return draw(edited, raw, explain=explain, finite=True)
+
+
+def render_edited(lab_id, text, raw=None):
+    """The page's render() with the reader's edited code: {"ok": True, "html", "params", …}, or
+    {"ok": False, "error", "line", "params"} (the page keeps the last good view)."""
+    drawing = draw_edited(get(lab_id), text, raw)
+    return drawing.page() if drawing.ok else {**drawing.page(), "line": drawing.line}
+
+
+def render_edited_json(lab_id, text, raw_json):
+    """render_edited() for the browser worker."""
+    return json.dumps(render_edited(lab_id, text, json.loads(raw_json)))
 
 
 # ── «Prova a cambiare…»: the edits a lab suggests (labs.kit.Edit, in its EDITS list)
-
-def edit_change(module, edit):
-    """(old, new) in the panel's text: the edit's own pair, or for a function's
-    new source the shown source of the function with that name and the new one."""
-    if isinstance(edit.change, str):
-        new = textwrap.dedent(edit.change).strip("\n")
-        defined = [node.name for node in ast.parse(new).body
-                   if isinstance(node, (ast.FunctionDef, ast.ClassDef))]
-        shown = {name: source for _, name, _, source in listing(module)}
-        if len(defined) != 1 or defined[0] not in shown:
-            raise LookupError(f"il nuovo codice deve definire una funzione del pannello ({', '.join(shown)}), "
-                              f"non {', '.join(defined) or 'niente'}")
-        return shown[defined[0]].rstrip("\n"), new
-    old, new = edit.change
-    return old, new
-
-
-def edit_problem(module, edit):
-    """None if the edit applies to the panel's text; else one Italian line saying why not."""
-    try:
-        old, new = edit_change(module, edit)
-    except (LookupError, SyntaxError) as error:
-        return f"la modifica «{edit.title}»: {error}"
-    if not (isinstance(old, str) and isinstance(new, str)) or old == new or not old:
-        return f"la modifica «{edit.title}»: change dev'essere (vecchio, nuovo), due testi diversi e non vuoti"
-    found = editable_text(module).count(old)
-    if found != 1:
-        where = "non c'è" if found == 0 else f"compare {found} volte"
-        return (f"la modifica «{edit.title}»: il testo da cambiare {where} nel codice del pannello "
-                f"(deve comparire una volta sola): «{old[:60]}»")
-    return None
-
-
-def apply_edit(module, edit):
-    """The panel's text with the edit made, and the line (from 1) of its first changed line."""
-    text = editable_text(module)
-    old, new = edit_change(module, edit)
-    at = text.index(old)
-    same = 0
-    for a, b in zip(old.split("\n"), new.split("\n")):
-        if a != b:
-            break
-        same += 1
-    line = text[:at].count("\n") + 1 + min(same, new.count("\n"))
-    return text[:at] + new + text[at + len(old):], line
-
 
 def raw_params(params):
     """An edit's params as the page writes them (a toggle as 1 or 0)."""
@@ -303,15 +209,18 @@ class Outcome:
 
 def try_edit(lab, edit):
     """(before, after): the lab with the edit's params, on its own code and on the edited one."""
-    import labs  # labs imports this module: here it is already loaded
-
     raw = raw_params(edit.params)
-    before = labs.render(lab.id, raw)
-    params = before["params"]
-    original = Outcome(lab.compute(params), before.get("html"), before.get("error")) if before["ok"] \
-        else Outcome(None, None, before["error"])
     text, _ = apply_edit(lab.module, edit)
-    after = labs.render_edited(lab.id, text, raw)
-    if not after["ok"]:
-        return original, Outcome(None, None, after["error"])
-    return original, Outcome(edited_module(lab.module, text).compute(after["params"]), after["html"], None)
+    return outcome(draw(lab, raw)), outcome(draw_edited(lab, text, raw))
+
+
+def outcome(drawing):
+    """What the reader sees of one drawing: its state and HTML, or its error alone."""
+    if not drawing.ok:
+        return Outcome(None, None, drawing.error)
+    return Outcome(drawing.state, str(drawing.html), None)
+
+
+__all__ = ["CodeError", "Outcome", "apply_edit", "apply_edits", "caption", "draw_edited", "edit_change",
+           "edit_problem", "editable_text", "edited_module", "edited_source", "edits_problem", "entry_points",
+           "listing", "names_used", "render_edited", "render_edited_json", "shown_objects", "source_file", "try_edit"]

@@ -7,7 +7,8 @@ import keyword
 import re
 from pathlib import Path
 
-from .kit.contract import ContractError, place
+from .kit.errors import ContractError, place
+from .registry import ref_key
 
 ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 
@@ -67,8 +68,6 @@ def view(state):
 def next_ref(chapter, refs):
     """The first free REF after the chapter's last one: 1.4 → 1.5, A.5 → A.6,
     9G → 9H; in an empty chapter N.1 (A.1 for a lettered one)."""
-    from . import ref_key
-
     mine = sorted(refs, key=ref_key)
     if not mine:
         return f"{chapter}.1"

@@ -19,7 +19,7 @@ scope makes the shared file safe.
 import re
 from pathlib import Path
 
-from .kit.contract import ContractError, place
+from .kit.errors import ContractError, place
 
 NESTING = ("media", "supports", "container")
 # the start of a selector that lies outside the lab: the page, the theme's scheme, the Markdown body

@@ -299,7 +299,7 @@ def test_render_refuses_a_plain_string_or_none(monkeypatch, fake):
 
 def test_asking_for_a_broken_lab_gives_its_line(monkeypatch):
     broken = "labs/ch2/rotto.py: manca TITLE, il titolo della pagina."
-    monkeypatch.setattr(labs, "_discovered", lambda: (ALL, {"rotto": broken}))
+    monkeypatch.setattr(labs.registry, "_discovered", lambda: (ALL, {"rotto": broken}))
     with pytest.raises(ContractError, match="manca TITLE"):
         labs.get("rotto")
     assert labs.get("ombrello").id == "ombrello"  # the others still work

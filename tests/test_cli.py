@@ -103,7 +103,7 @@ def test_a_broken_module_is_listed_and_named_only_when_asked_for(monkeypatch, ca
 
     line = "labs/ch2/rotto.py, riga 3: REF «9B.2» è del capitolo 9, ma il file è in labs/ch2/"
     good = labs.all_labs()
-    monkeypatch.setattr(labs, "_discovered", lambda: (good, {"rotto": line}))
+    monkeypatch.setattr(labs.registry, "_discovered", lambda: (good, {"rotto": line}))
     assert main(["list"]) == 2
     out = capsys.readouterr()
     assert len(out.out.splitlines()) == len(good) and out.err == f"errore: {line}\n"

@@ -16,8 +16,8 @@ import labs
 from labs.kit import (Bar, ChainNode, Curve, Node, Point, Arrow, Series, Steps, bars, chain, histogram, line_chart,
                       matrix, network, plane, tag, timeline, vector)
 from labs.kit.controls import Choice, Slider, Toggle
-from labs.kit.matrix import cell_text
-from labs.kit.plane import vector_text
+from labs.kit.matrices import cell_text
+from labs.kit.planes import vector_text
 from labs.kit.svg import amount, svg, unique_ids
 
 ALL = labs.all_labs()

@@ -1,4 +1,4 @@
-"""labs.kit.bars: values → bar geometry, signs, clamping, escaping, actions."""
+"""labs.kit.bar_charts: values → bar geometry, signs, clamping, escaping, actions."""
 
 import re
 import xml.etree.ElementTree as ET

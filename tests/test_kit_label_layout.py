@@ -57,7 +57,7 @@ def test_place_labels_picks_what_min_picks_on_crowded_drawings():
 @given(st.floats(-100, 600), st.floats(-100, 600), st.sampled_from(["", "re", "un nome lungo", "x" * 80]),
        st.sampled_from(["start", "middle", "end"]), st.integers(20, 500), st.integers(20, 500))
 def test_a_label_kept_inside_the_drawing_is_where_min_and_max_put_it(x, y, text, anchor, width, height):
-    from labs.kit.plane import LABEL, inside
+    from labs.kit.planes import LABEL, inside
 
     frame = SimpleNamespace(width=width, height=height)
     w = text_width(text, LABEL)

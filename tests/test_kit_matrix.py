@@ -1,11 +1,11 @@
-"""labs.kit.matrix: tables of numbers with highlights, clicks and heat."""
+"""labs.kit.matrices: tables of numbers with highlights, clicks and heat."""
 
 from html.parser import HTMLParser
 
 import pytest
 
 from labs.kit import Html, equation, matrix, shape_label, vector
-from labs.kit.matrix import cell_text, heat_class
+from labs.kit.matrices import cell_text, heat_class
 
 
 class Cells(HTMLParser):
@@ -193,7 +193,7 @@ def test_emphasize_tints_a_whole_vector_without_rings():
 def test_a_table_drawn_again_is_remembered_and_equal_to_a_new_drawing():
     import sys
 
-    drawn = sys.modules["labs.kit.matrix"].DRAWN
+    drawn = sys.modules["labs.kit.matrices"].DRAWN
     args = dict(row_labels=["a", "b"], col_labels=["x", "y"], highlight_cells=[(0, 1)], heat=True,
                 clickable=lambda i, j: f"i={i};j={j}")
     first = matrix([[1.5, -2.0], [0.25, 3.0]], "W", **args)

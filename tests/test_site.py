@@ -107,12 +107,12 @@ def test_a_page_imports_only_the_parts_of_the_kit_its_lab_draws_with():
     """What the worker runs before «ready» (labs, then the page's lab drawn once):
     the 1.2 page draws a network and tables, so the kit's charts, planes and bars
     and the code panel's module wait (in Pyodide each module is compiled from
-    source: ~60 ms of a page's start). A part imported later keeps the kit's name
-    for the function (labs.kit.matrix is matrix(), not matrix.py)."""
+    source: ~60 ms of a page's start). A part imported later does not hide a function:
+    labs.kit.plane and labs.kit.matrix stay functions once planes.py and matrices.py are imported."""
     check = ("import sys, labs; labs.warm_up('labs.ch1.ombrello', 'page'); "
-             "left = {'labs.code', 'labs.kit.chart', 'labs.kit.plane', 'labs.kit.bars'} & set(sys.modules); "
+             "left = {'labs.code', 'labs.kit.chart', 'labs.kit.planes', 'labs.kit.bar_charts'} & set(sys.modules); "
              "assert not left, left; "
-             "import labs.kit.plane, labs.kit.matrix; from labs.kit import plane, matrix, Slider; "
+             "import labs.kit.planes, labs.kit.matrices; from labs.kit import plane, matrix, Slider; "
              "assert callable(plane) and callable(matrix) and not isinstance(matrix, type(sys)), (plane, matrix)")
     result = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-2000:]

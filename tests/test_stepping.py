@@ -17,7 +17,7 @@ import labs
 from labs.kit import Curve, Jump, Steps, step_machine
 from labs.kit import stepping
 from labs.kit.stepping import MAX_CHECKPOINTS, worst_case_steps
-from labs.kit.timeline import counter, jump_target, phase_of, phase_target, timeline
+from labs.kit.timelines import counter, jump_target, phase_of, phase_target, timeline
 
 STEPPED = [lab for lab in labs.all_labs() if lab.stepped]
 

@@ -79,7 +79,7 @@ from core.transformer_training import batch_for_step, init_state, text_loss
 from labs.kit import (Bar, Choice, Curve, Edit, Follow, Group, Jump, Marker, Point, Series, Slider, Steps, Text, bars,
                       callout, fold, join, line_chart, matrix, nice_ticks, num, opened, plane, plural, share, stat,
                       stats, step_machine, table, tag)
-from labs.kit.matrix import describe_matrix
+from labs.kit.matrices import describe_matrix
 from labs.kit.memory import Memory
 from labs.kit.svg import path, svg, text as svg_text
 

@@ -4,32 +4,29 @@ A lab imports what it needs from here; nothing in the kit knows any lab.
 Each name is read from its module the first time a lab asks for it: a page
 of the site imports only the parts of the kit its lab draws with, which in
 the browser (where every module is compiled from source) saves a good part
-of the start.
+of the start. A module of the kit is never named like a function it exports
+(planes.py exports plane): labs.kit.plane is always the function.
 """
 
 import importlib
-import sys
-import types
 
-
-class LabError(Exception):
-    """A problem the reader can fix (the message is Italian and is shown in the lab)."""
-
+from .errors import LabError
 
 PARTS = {
-    "controls": ("Choice", "Curve", "Follow", "Group", "Jump", "ParamError", "Slider", "Steps", "Text", "Toggle",
-                 "opened"),
+    "controls": ("Choice", "Curve", "Follow", "Group", "Jump", "Slider", "Steps", "Text", "Toggle"),
+    "errors": ("ParamError",),
+    "folds": ("opened",),
     "stepping": ("step_machine",),
-    "timeline": ("timeline",),
+    "timelines": ("timeline",),
     "edits": ("Edit",),
     "html": ("Html", "esc", "factor", "join", "num", "percent", "raw", "tag"),
     "italian": ("plural", "share", "the"),
     "figures": ("ChainNode", "Node", "callout", "chain", "fold", "formula", "network", "stat", "stats", "table"),
     "chart": ("Handle", "Marker", "Series", "histogram", "line_chart", "nice_ticks"),
-    "matrix": ("cell_text", "equation", "heat_class", "matrix", "shape_label", "vector"),
-    "bars": ("Bar", "bars"),
+    "matrices": ("cell_text", "equation", "heat_class", "matrix", "shape_label", "vector"),
+    "bar_charts": ("Bar", "bars"),
     "label_layout": ("label_sides",),
-    "plane": ("Arc", "Arrow", "Circle", "Guide", "Label", "Point", "Shape", "plane", "presets", "term", "vector_text"),
+    "planes": ("Arc", "Arrow", "Circle", "Guide", "Label", "Point", "Shape", "plane", "presets", "term", "vector_text"),
     "quantities": ("big", "data_size", "duration", "sci", "significant"),
 }
 WHERE = {name: part for part, names in PARTS.items() for name in names}
@@ -47,15 +44,3 @@ def __getattr__(name):
 
 def __dir__():
     return __all__
-
-
-class Kit(types.ModuleType):
-    """This package, which keeps its names when a part is imported: Python binds
-    labs.kit.matrix to the module matrix.py then, but for a lab it is the function."""
-
-    def __setattr__(self, name, value):
-        if not (isinstance(value, types.ModuleType) and name in WHERE):
-            super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = Kit

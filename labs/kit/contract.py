@@ -7,80 +7,18 @@ the lab's file and, where it can, the line: never as a traceback from deep
 inside the kit, and never as a failure of every other lab.
 """
 
-import ast
 import inspect
 import os
 import re
-import sys
 
+from .errors import ContractError, crash_place, declared_at, describe, line_of, place, traceback_frames
+from .folds import FOLD_NAME, FOLDS_PARAM
 from .html import Html
-
-# the folder that holds labs/ and core/: paths in messages are written from here
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-KIT = os.path.dirname(os.path.abspath(__file__))
 
 # 1.2, 9B.10, 9C, A.3: the chapter (digits, or a letter for a group outside
 # the numbered chapters), an optional section letter, an optional number
 REF_PATTERN = re.compile(r"(\d+[A-Z]?|[A-Z])(\.\d+)?")
 CONTROL_KINDS = ("slider", "choice", "text", "toggle", "steps", "group")
-# A lab's folds (FOLDS = ("part", …)): sections the reader opens and closes, which Python draws only
-# while they are open (figures.fold). The page sends which are open under FOLDS_PARAM with every change.
-FOLDS_PARAM = "sezioni"
-FOLD_NAME = re.compile(r"[a-z][a-z0-9-]*")  # a fold's name: its data-part in the view, and what the page sends
-
-
-class ContractError(Exception):
-    """A lab that breaks the contract. The message is one Italian line that
-    starts with the lab's file (and line, where it is known)."""
-
-
-def place(filename, line=None):
-    """«labs/ch1/ombrello.py» or «labs/ch1/ombrello.py, riga 12»: the path
-    from the project folder (absolute when the file lives elsewhere)."""
-    path = os.path.abspath(filename)
-    try:
-        relative = os.path.relpath(path, ROOT)
-    except ValueError:  # another drive
-        relative = path
-    shown = path if relative.startswith("..") else relative
-    return f"{shown}, riga {line}" if line else shown
-
-
-def declared_at():
-    """Where the declaration being built was written: the first frame
-    outside the kit and, if a helper of the lab built it, the outermost frame
-    of that same file (the line of CONTROLS that calls the helper)."""
-    frame = sys._getframe(1)
-    while frame is not None and (frame.f_code.co_filename.startswith("<")
-                                 or os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == KIT):
-        frame = frame.f_back
-    if frame is None:
-        return "?"
-    filename = frame.f_code.co_filename
-    while frame.f_back is not None and frame.f_back.f_code.co_filename == filename:
-        frame = frame.f_back
-    return place(filename, frame.f_lineno)
-
-
-def line_of(module, name):
-    """The line where a module assigns or defines name at top level, or None."""
-    try:
-        tree = ast.parse(inspect.getsource(module))
-    except (OSError, TypeError, SyntaxError):
-        return None
-    for node in tree.body:
-        targets = []
-        if isinstance(node, ast.Assign):
-            targets = [t.id for t in node.targets if isinstance(t, ast.Name)]
-        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and isinstance(node.target, ast.Name):
-            targets = [node.target.id]
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            targets = [node.name]
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            targets = [(a.asname or a.name).split(".")[0] for a in node.names]
-        if name in targets:
-            return node.lineno
-    return None
 
 
 def ref_chapter(ref):
@@ -156,41 +94,6 @@ def check_module(module, chapter):
         refuse("FOLDS", f"FOLDS dev'essere una lista di nomi di sezioni come \"embedding\" (è {short(folds)})")
     if len(set(folds)) != len(folds) or FOLDS_PARAM in seen:
         refuse("FOLDS", f"FOLDS vuole nomi diversi, e nessun comando può chiamarsi «{FOLDS_PARAM}»")
-    if hasattr(module, "EDITS"):
-        problem = edits_problem(module)
-        if problem:
-            refuse("EDITS", problem)
-
-
-def edits_problem(module):
-    """None if the lab's EDITS («Prova a cambiare…») are sound, else one Italian line."""
-    from labs import code  # the panel's text: labs.code builds on the kit, so it is imported here
-
-    from .controls import ParamError, parse_folds, parse_params
-    from .edits import Edit, sounds_italian
-
-    edits = module.EDITS
-    if not isinstance(edits, (list, tuple)) or not 1 <= len(edits) <= 3:
-        return f"EDITS dev'essere una lista di una, due o tre modifiche Edit(…) (è {short(edits)})"
-    for edit in edits:
-        if not isinstance(edit, Edit):
-            return f"in EDITS c'è {short(edit)}, che non è un Edit(titolo, change=(vecchio, nuovo), expect=…) del kit"
-        for what, text in (("il titolo", edit.title), ("expect, l'effetto atteso,", edit.expect)):
-            if not isinstance(text, str) or not text.strip():
-                return f"una modifica di EDITS ha {what} vuoto: scrivilo in italiano"
-            if not sounds_italian(text):
-                return f"la modifica «{edit.title}»: {what} dev'essere in italiano («{text}»)"
-        if edit.check is not None and not callable(edit.check):
-            return f"la modifica «{edit.title}»: check dev'essere una funzione check(prima, dopo)"
-        try:
-            parse_params(module.CONTROLS, {k: v for k, v in edit.params.items() if k != FOLDS_PARAM}, strict=True)
-            parse_folds(edit.params.get(FOLDS_PARAM, ()), getattr(module, "FOLDS", ()), strict=True)
-        except ParamError as error:
-            return f"la modifica «{edit.title}»: params non va ({error})"
-        problem = code.edit_problem(module, edit)
-        if problem:
-            return problem
-    return None
 
 
 def flatten_any(controls):
@@ -212,39 +115,6 @@ def check_view(module, html):
         return (f"{where}: view() ha restituito una str, non l'Html del kit: il testo non passerebbe "
                 "dall'escape; costruisci la vista con tag(), join() e i componenti del kit")
     return f"{where}: view() ha restituito {type(html).__name__}, non l'Html del kit (tag(), join(), …)"
-
-
-def crash_place(error, also=()):
-    """Where an exception happened: the last frame of its traceback inside
-    labs/ or core/ (the kit included) or in one of the files also, or else
-    the last frame of all."""
-    if isinstance(error, SyntaxError) and error.filename:
-        return place(error.filename, error.lineno)
-    frames = traceback_frames(error)
-    ours = [f for f in frames if inside(f[0], also)]
-    chosen = (ours or frames or [None])[-1]
-    return place(*chosen) if chosen else "?"
-
-
-def traceback_frames(error):
-    """[(filename, line)] of error's traceback, outermost first."""
-    frames, tb = [], error.__traceback__
-    while tb is not None:
-        frames.append((tb.tb_frame.f_code.co_filename, tb.tb_lineno))
-        tb = tb.tb_next
-    return frames
-
-
-def inside(filename, also=()):
-    path = os.path.abspath(filename)
-    return path.startswith((os.path.join(ROOT, "labs") + os.sep, os.path.join(ROOT, "core") + os.sep)) or \
-        path in {os.path.abspath(f) for f in also}
-
-
-def describe(error):
-    """«ZeroDivisionError: float division by zero», on one line."""
-    text = " ".join(str(error).split())
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def import_problem(filename, error):

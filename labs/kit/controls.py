@@ -10,11 +10,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from .contract import FOLDS_PARAM, ContractError, declared_at
-
-
-class ParamError(ValueError):
-    """A raw value that a control cannot accept (the message is Italian)."""
+from .errors import ContractError, ParamError, declared_at
 
 
 # A declaration is checked when it is made, so a mistake points at the line
@@ -309,20 +305,6 @@ def flatten(controls):
             yield from flatten(c.controls)
         else:
             yield c
-
-
-def parse_folds(raw, folds, strict=False):
-    """The open folds: the names in raw (a list, or a text "a,b") that are folds of the lab, in the lab's order."""
-    names = {str(name).strip() for name in (raw.split(",") if isinstance(raw, str) else raw or ())} - {""}
-    unknown = sorted(names - set(folds))
-    if strict and unknown:
-        raise ParamError(f"sezione sconosciuta: {', '.join(unknown)}. Sezioni: {', '.join(folds) or 'nessuna'}")
-    return tuple(fold for fold in folds if fold in names)
-
-
-def opened(params, part):
-    """Whether the reader has the fold part open (see FOLDS_PARAM): draw it, and compute what only it shows."""
-    return part in params.get(FOLDS_PARAM, ())
 
 
 def parse_params(controls, raw, strict=False):

@@ -5,8 +5,8 @@ code its «Il codice Python» panel shows, each a lesson the reader sees in
 the figure: the softmax without the max overflows at +1000, a tie broken
 the other way changes a merge. The panel offers each as a button; one
 click opens the editor with the change made, runs it and goes to the
-changed line, and «Ripristina» undoes it. The contract checks each edit
-against the panel's text (kit/contract.py), and the tests apply every edit
+changed line, and «Ripristina» undoes it. Discovery checks each edit
+against the panel's text (labs/code_listing.py), and the tests apply every edit
 and run its `check` on the states before and after (tests/test_code.py).
 """
 

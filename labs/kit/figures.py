@@ -6,7 +6,7 @@ from dataclasses import KW_ONLY, dataclass
 
 from .html import Html, join, num, tag
 from .label_layout import place_labels, text_width
-from .matrix import cell_text
+from .matrices import cell_text
 from .svg import arrow_marker, circle, counted, description_text, group, line, rect, svg, text
 
 # Text sizes in user units, as labs.css draws them (network, chain of

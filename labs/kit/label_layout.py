@@ -6,6 +6,10 @@ the figures of the kit: plane() and the charts pass every label through
 place_labels(), and label_sides() picks compass sides for a cloud of a dozen
 labelled points, e.g. embeddings projected to 2D."""
 
+# A label's offset from the point it names, in drawing units, by compass side: (dx, dy, text-anchor)
+OFFSETS = {"n": (0, -13, "middle"), "ne": (7, -11, "start"), "e": (9, 0, "start"), "se": (7, 12, "start"),
+           "s": (0, 14, "middle"), "sw": (-7, 12, "end"), "w": (-9, 0, "end"), "nw": (-7, -11, "end"),
+           "c": (0, 0, "middle")}
 EM = 0.62  # width of a character in em, roughly (sans-serif; digits and small letters, a little to spare)
 
 
@@ -89,8 +93,6 @@ def covered(box, others, skip=None):
 
 
 def label_box(x, y, text, side, char, line):
-    from .plane import OFFSETS  # here, not at the top: plane.py itself places its labels with this module
-
     dx, dy, anchor = OFFSETS[side]
     w = char * len(text)
     left = {"start": x + dx, "middle": x + dx - w / 2, "end": x + dx - w}[anchor]

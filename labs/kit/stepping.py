@@ -44,7 +44,7 @@ import math
 import time
 from collections import OrderedDict
 
-from .controls import FOLDS_PARAM
+from .folds import FOLDS_PARAM
 
 MACHINES_KEPT = 3  # parameter settings whose checkpoints stay in memory
 MAX_CHECKPOINTS = 40  # per setting: the interval grows with the number of steps
@@ -106,6 +106,14 @@ class StepMachine:
 
     def __call__(self, params):
         return self.present(self.machine_at(params), params)
+
+    def with_functions(self, start, advance, present):
+        """The same machine, every option kept, over other start/advance/present (the code panel's
+        edited ones), with an empty cache: none of its checkpoints came from these functions."""
+        fresh = copy.copy(self)
+        fresh.start, fresh.advance, fresh.present = start, advance, present
+        fresh.cache = OrderedDict()
+        return fresh
 
     def replay(self, params):
         """The state at params[step] recomputed from step 0, with no cache (the reference)."""

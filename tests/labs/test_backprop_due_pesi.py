@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import labs
-from labs.kit.timeline import counter, default_jumps, jump_target, phase_of, phase_target
+from labs.kit.timelines import counter, default_jumps, jump_target, phase_of, phase_target
 
 LAB = labs.get("backprop-due-pesi")
 M = LAB.module

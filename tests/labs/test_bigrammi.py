@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import labs
-from labs.kit.timeline import default_jumps, jump_target, phase_target
+from labs.kit.timelines import default_jumps, jump_target, phase_target
 
 LAB = labs.get("bigrammi")
 M = LAB.module

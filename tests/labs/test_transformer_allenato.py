@@ -22,7 +22,7 @@ from core import transformer as tr
 from core import transformer_training as training
 from core.bigram import build_vocab, encode, gradient, init_weights, make_pairs, tokenize
 from core.descent import sgd_update
-from labs.kit.timeline import default_jumps, jump_target
+from labs.kit.timelines import default_jumps, jump_target
 
 LAB = labs.get("transformer-allenato")
 M = LAB.module

@@ -10,7 +10,7 @@ import pytest
 
 import labs
 from labs.kit import percent
-from labs.kit.matrix import cell_text
+from labs.kit.matrices import cell_text
 
 LAB = labs.get("transformer-miniatura")
 M = LAB.module

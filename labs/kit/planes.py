@@ -18,9 +18,9 @@ import math
 from dataclasses import KW_ONLY, dataclass
 
 from .html import join, svg_number, tag
-from .label_layout import overlap, place_labels, text_box, text_width
+from .label_layout import OFFSETS, overlap, place_labels, text_box, text_width
 from .memory import Memory, typed
-from .matrix import cell_text
+from .matrices import cell_text
 from .svg import circle, counted, described, description_text, fit, frame as scroll_frame, line, path, text
 
 STYLES = ("a", "b", "c", "d", "result", "muted")
@@ -29,10 +29,6 @@ STYLES = ("a", "b", "c", "d", "result", "muted")
 # the default width, 400, fits a phone's 358 px.
 TICK, LABEL, NAME = 12.5, 13, 13
 
-# Label offsets from the anchor point, in drawing units, by compass direction.
-OFFSETS = {"n": (0, -13, "middle"), "ne": (7, -11, "start"), "e": (9, 0, "start"), "se": (7, 12, "start"),
-           "s": (0, 14, "middle"), "sw": (-7, 12, "end"), "w": (-9, 0, "end"), "nw": (-7, -11, "end"),
-           "c": (0, 0, "middle")}
 
 
 @dataclass(frozen=True)
