@@ -126,7 +126,7 @@ def distill_panel(s):
              for c, ps, pm, term in zip(chosen["candidates"], chosen["student"], chosen["teacher"], chosen["terms"])]
     return tag(
         "section", tag("h3", "Distillazione on-policy: la KL inversa token per token"),
-        formula(f"{CONTEXT} " + " ".join(x["token"] for x in s["steps"])),
+        formula(f"{CONTEXT} " + " ".join(x["token"] for x in s["steps"]), mistaken=True),  # 17 × 3 written 41
         tag("p", "Lo studente ha scritto gli ultimi cinque token. Clicca una barra per guardare quel punto.",
             class_="lab-step-counter"),
         bars(kl_bars, label="KL(studente ‖ maestro) per ogni token scritto dallo studente", hi=2.5),

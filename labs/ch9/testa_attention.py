@@ -185,7 +185,7 @@ def view(s):
                  equation(mx(s["A"], "A"), "·", mx(s["V"], "V", V_NAMES), "=", mx(s["O"], "O", V_NAMES, part="O")),
                  formula(f"O{r + 1} = ".translate(sub), " + ".join(f"a{r + 1}{j + 1}V{j + 1}".translate(sub)
                                                                    for j in range(n)),
-                         f" = {terms} ≈ {pair(s['O'][r])}")]
+                         f" = {terms} = {pair(s['O'][r])}")]  # formula() writes ≈ where the rounding shows
         if s["second"]:
             two = s["second"]
             parts += [tag("h3", "Una seconda testa: cerca il verbo"),
