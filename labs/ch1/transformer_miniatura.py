@@ -1,4 +1,4 @@
-"""Qui sotto c'è un transformer completo, ridotto all'osso: un vocabolario di
+"""Un transformer completo, ridotto all'osso: un vocabolario di
 12 parole intere, vettori di 8 numeri e **un solo blocco** (attention più un
 MLP di 7 neuroni). I conti sono quelli di un modello vero, divisi nei
 **cinque passi** che ogni LLM ripete per ogni token:

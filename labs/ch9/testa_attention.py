@@ -28,9 +28,9 @@ testa: con altri pesi cerca il verbo, cioè guarda in un altro modo la stessa
 frase (con la maschera il verbo lo vede solo «dorme»). Le uscite delle due teste, messe una accanto all'altra, tornano a 4
 numeri per token.
 
-Il conto va per fasi, una alla volta (i pulsanti sopra la figura, o «Che
-cosa guardare»): ogni fase mostra un prodotto con le sue shape e tiene in
-alto, in piccolo, quello che arriva dalla fase prima.
+Il conto va per fasi, una alla volta (i pulsanti delle fasi, o «Che
+cosa guardare»): ogni fase mostra un prodotto con le sue shape e riporta
+all'inizio, in piccolo, quello che arriva dalla fase prima.
 """
 
 from core.attention import comparisons, concat_columns, head, is_visible
