@@ -1,4 +1,4 @@
-"""Qui sotto c'è un transformer completo, ridotto all'osso: un vocabolario di
+"""Un transformer completo, ridotto all'osso: un vocabolario di
 12 parole intere, vettori di 8 numeri e **un solo blocco** (attention più un
 MLP di 7 neuroni). I conti sono quelli di un modello vero, divisi nei
 **cinque passi** che ogni LLM ripete per ogni token:
@@ -58,8 +58,9 @@ from functools import lru_cache
 from core.mini_transformer import mini_forward, mini_generate
 from core.sampling import greedy
 from core.softmax import softmax
-from labs.kit import (Bar, Choice, Edit, Follow, Group, Slider, Text, bars, callout, equation, fold, formula, matrix,
-                      num, opened, percent, plural, stat, stats, table, tag, vector)
+from labs.kit import (Bar, Choice, Edit, Follow, Group, Slider, Text, bars, callout, cell_text, equation, fold, formula,
+                      matrix, num, opened, percent, plural, stat, stats, table, tag, vector)
+from labs.kit.arithmetic import columns_add_up, settle
 
 TITLE = "Il transformer in miniatura"
 REF = "1.4"
@@ -387,7 +388,7 @@ def panel_mlp(s):
         terms = " ".join(f"{'+' if w > 0 else '−'} {num(abs(w), 0)} × {num(x[DIMS.index(d)])}"
                          for d, w in gate.items()).lstrip("+ ")
         on = g > 0
-        rows.append([str(k + 1), tag("strong", rule) if on else rule, f"{terms} = {num(pre)}",
+        rows.append([str(k + 1), tag("strong", rule) if on else rule, settle(f"{terms} = {num(pre)}"),
                      tag("strong", num(g)) if on else "0 (spenta)",
                      adds_text(adds) + (f"  (× {num(g)})" if on else "")])
     fired = sum(g > 0 for g in m["gates"])
@@ -400,7 +401,9 @@ def panel_mlp(s):
                  table(["#", "Regola", "Prodotto scalare", "Accesa (ReLU)", "Aggiunge, se accesa del tutto"], rows,
                        class_="lab-table lab-mt-rules"),
                  matrix([x, m["contribution"], m["output"]],
-                        row_labels=["ingresso", "+ contributo", "= uscita"], col_labels=DIMS, heat=True,
+                        row_labels=["ingresso", "+ contributo",
+                                    f"{columns_add_up([x, m['contribution']], m['output'], cell_text)} uscita"],
+                        col_labels=DIMS, heat=True,
                         highlight_rows=[2], shape=False, part="mlp",
                         caption=f"{fired} Connessione residua: uscita = ingresso + contributo."),
                  part="mlp")

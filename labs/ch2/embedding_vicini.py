@@ -1,5 +1,5 @@
-"""Nessuno dice al modello che «gatto» e «cane» si somigliano. Qui sotto lo
-scopre da solo, con un training vero su otto frasi. Ogni token ha un vettore
+"""Nessuno dice al modello che «gatto» e «cane» si somigliano. Questo laboratorio
+lo scopre da solo, con un training vero su otto frasi. Ogni token ha un vettore
 di 8 numeri, all'inizio tirati a caso; il modello usa il vettore del token
 attuale per dare un punteggio a ogni possibile token successivo, e la
 discesa del gradiente corregge i vettori perché la previsione migliori.
@@ -13,7 +13,7 @@ significato.
 Premi **Play** e guarda il piano: gli 8 numeri di ogni vettore sono
 proiettati sulle due direzioni in cui, a quel passo, i vettori sono più
 sparsi (PCA). All'inizio i punti sono sparsi a caso; poi si raccolgono a
-gruppi. Sotto, il coseno tra le coppie scelte: parte da un valore qualunque e
+gruppi. [Il coseno](#vista-coseno) tra le coppie scelte parte da un valore qualunque e
 sale verso 1 per gatto e cane, mentre gatto e divano restano lontani.
 Anche la loss scende, fino quasi al minimo possibile per questo corpus.
 
@@ -158,11 +158,11 @@ def view(s):
         picture,
         tag("p", f"Il piano mostra il {num(100 * s['explained'], 0)} % della varianza dei vettori di questo passo: "
                  "è un'ombra degli 8 numeri, e due punti vicini qui possono essere più lontani nello spazio vero. "
-                 "Il coseno sotto è calcolato sugli 8 numeri.", class_="lab-ev-note"),
+                 "Il coseno, nel grafico e nei numeri, è calcolato sugli 8 numeri.", class_="lab-ev-note"),
         stats(stat(f"cos({a}, {b}) al passo {at}", num(cos_now, 2)),
               stat("Loss", num(s["losses"][at], 3)), stat("Minimo possibile", num(s["best"], 3))),
         formula(trend),
-        cos_chart, loss_chart,
+        tag("div", cos_chart, id="vista-coseno"), loss_chart,  # the prose links to the cosine
         callout("Nessuna regola dice che gatto e cane si somigliano: i loro vettori si avvicinano perché nel corpus "
                 "sono seguiti dalle stesse parole, quindi il gradiente li corregge nello stesso modo."),
         class_="lab-panel", data_part="embedding", data_step=at,

@@ -16,7 +16,7 @@ sommano sempre a 0, perché le probabilità sommano a 1 e in y c'è un solo 1.
 Da dove vengono i logit? Li abbiamo scelti perché la softmax restituisca
 proprio le probabilità dell'esempio: ciascuno è log(1000·p). Aggiungere lo
 stesso numero a tutti i logit non cambia nessuna probabilità, e così
-«banana» sta a 0 e gli altri sopra.
+«banana» sta a 0 e gli altri sopra lo zero.
 
 Cambia il **token giusto**: con «Lione» i segni si capovolgono, con
 «banana» il gradiente arriva quasi a −1. Poi muovi il **passo η** e guarda

@@ -8,7 +8,7 @@ con il fondo in w = 3. Il gradiente è la pendenza, 2·(w − 3): negativo a
 sinistra del fondo, positivo a destra, tanto più grande quanto più si è
 lontani. Ogni passo riparte dal punto dove è arrivato il precedente.
 
-Prova i valori di η sotto il grafico. Con **0,01** il peso striscia: dopo
+Prova i valori di η con [i pulsanti «Prova η =»](#vista-prove-eta). Con **0,01** il peso striscia: dopo
 tutti i passi è ancora lontano dal fondo. Con **0,2** scende deciso e si
 ferma sul minimo; con **0,5** ci arriva in un passo solo. Con **0,9** a ogni
 passo scavalca il fondo e oscilla, con salti sempre più corti; con **1**
@@ -125,7 +125,8 @@ def view(s):
     bowl, track = charts(s)
     return tag(
         "div",
-        presets("Prova η =", [(label, {"eta": value}) for label, value in TRIES]),
+        tag("div", presets("Prova η =", [(label, {"eta": value}) for label, value in TRIES]),
+            id="vista-prove-eta"),  # the prose links here
         callout(text, tone=tone),
         bowl,
         stats(stat("Learning rate η", num(s["eta"])), stat("Fattore 1 − 2η", num(s["factor"])),

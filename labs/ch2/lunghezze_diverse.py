@@ -25,8 +25,8 @@ una **maschera** di 1 e 0 dice quali righe sono vere. Spegni la maschera: le
 righe di riempimento, che non dicono niente sulla lingua, si mettono a votare
 nel gradiente.
 
-Il laboratorio va per fasi, una alla volta: scegline una dai pulsanti sopra
-la figura; in cima resta, in piccolo, il risultato della fase prima.
+Il laboratorio va per fasi, una alla volta: scegline una con i pulsanti delle
+fasi; in cima resta, in piccolo, il risultato della fase prima.
 """
 
 from core.attention import attention_weights

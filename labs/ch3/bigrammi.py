@@ -1,12 +1,12 @@
-"""Qui sotto un modello linguistico vero, per quanto minuscolo, impara da
-capo nel tuo browser. Guarda soltanto l'ultima parola e prova a indovinare
+"""Un modello linguistico vero, per quanto minuscolo, impara da capo nel
+tuo browser. Guarda soltanto l'ultima parola e prova a indovinare
 la successiva: è un **modello a bigrammi**. Tutto quello che sa sta in una
 tabella di pesi W con una riga per il token attuale e una colonna per il
 token che potrebbe seguirlo: con il corpus proposto, 15 token, quindi
 15 × 15 = 225 numeri, all'inizio scelti a caso.
 
-Premi **Avanti** e segui il ciclo, una schermata alla volta. Sopra la
-figura, le fasi portano a una schermata del giro in corso e «fine
+Premi **Avanti** e segui il ciclo, una schermata alla volta. [Le fasi](#bigrammi-passo)
+del ciclo, tra i comandi dei passi, portano a una schermata del giro in corso e «fine
 dell'epoch» salta al riepilogo che chiude l'epoch.
 
 1. **Il dataset**: poche frasi su un gatto, un cane, un divano e un letto.

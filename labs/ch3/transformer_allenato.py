@@ -20,7 +20,7 @@ Che cosa guardare.
 
 - **La curva della loss.** La linea tratteggiata è il meglio che un
   bigramma possa fare su questo testo, per quanto lo si alleni. La loss del
-  transformer ci passa sotto nel giro di poche centinaia di passi.
+  transformer scende sotto quella linea nel giro di poche centinaia di passi.
 - **Le mappe di attention** di ogni testa sulla frase che scegli. Al passo 0
   ogni riga divide il peso quasi in parti uguali; poi le righe si fanno
   appuntite. Nella riga di «in» una testa impara a guardare il verbo.
@@ -32,7 +32,7 @@ Che cosa guardare.
   cominciato a imparare a memoria l'ordine delle frasi, e su frasi nuove
   quella memoria non serve.
 
-Sotto trovi anche la norma del gradiente di ogni strato, quanti pesi ha ogni
+Nella vista trovi anche la norma del gradiente di ogni strato, quanti pesi ha ogni
 parte del modello e, se clicchi una matrice, i suoi pesi e il suo gradiente
 a questo passo, come mappe di colore.
 

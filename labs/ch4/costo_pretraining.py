@@ -17,7 +17,7 @@ Chinchilla (2022) ha trovato che, a parità di calcolo, conviene circa **20
 token per parametro**: è la retta. La linea tratteggiata unisce le scelte
 che costano quanto la tua, e il punto verde è quella che Chinchilla
 preferirebbe. Clicca i modelli noti: GPT-3 sta molto sotto la retta,
-Llama 2 e Llama 3 molto sopra, perché un modello piccolo allenato più a
+Llama 2 e Llama 3 molto sopra la retta, perché un modello piccolo allenato più a
 lungo costa meno ogni volta che risponde.
 
 Poi la memoria. Per allenare non bastano i pesi: servono i gradienti, una

@@ -7,7 +7,7 @@ migliori rispetto a che cosa?
 modello genera un gruppo di risposte; il **vantaggio** di ognuna misura di
 quanto il suo reward supera la media del gruppo, in unità di deviazione
 standard: (r − media) / dev. std. Sopra la media il vantaggio è positivo e quei token vengono resi più probabili; sotto
-è negativo e vengono scoraggiati. I vantaggi sommano sempre a zero. Prova i
+la media è negativo e vengono scoraggiati. I vantaggi sommano sempre a zero. Prova i
 pulsanti: in un problema **facile** l'unica risposta sbagliata spicca, in
 uno **difficile** è l'unica giusta a spiccare, e se le risposte prendono
 tutte lo stesso reward la deviazione standard è 0, i vantaggi sono tutti 0 e
@@ -110,7 +110,7 @@ def grpo_panel(s):
         bars(rows, label="Vantaggio di ogni risposta del gruppo", lo=-bound, hi=bound),
         callout("Tutte le risposte hanno lo stesso reward: nessuna è migliore delle altre, i vantaggi sono tutti 0 "
                 "e questo gruppo non sposta i pesi.", tone="warn") if same else
-        callout("Le risposte sopra la media (barre a destra) vengono rinforzate, quelle sotto scoraggiate; più "
+        callout("Le risposte sopra la media (barre positive) vengono rinforzate, quelle sotto la media scoraggiate; più "
                 "rara è una risposta, più il suo vantaggio si allontana da 0."),
     )
 
@@ -126,7 +126,7 @@ def distill_panel(s):
              for c, ps, pm, term in zip(chosen["candidates"], chosen["student"], chosen["teacher"], chosen["terms"])]
     return tag(
         "section", tag("h3", "Distillazione on-policy: la KL inversa token per token"),
-        formula(f"{CONTEXT} " + " ".join(x["token"] for x in s["steps"])),
+        formula(f"{CONTEXT} " + " ".join(x["token"] for x in s["steps"]), mistaken=True),  # 17 × 3 written 41
         tag("p", "Lo studente ha scritto gli ultimi cinque token. Clicca una barra per guardare quel punto.",
             class_="lab-step-counter"),
         bars(kl_bars, label="KL(studente ‖ maestro) per ogni token scritto dallo studente", hi=2.5),

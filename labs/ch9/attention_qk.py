@@ -13,7 +13,7 @@ esiste ancora. Infine la softmax, riga per riga, trasforma i punteggi in
 pesi positivi che sommano a 1.
 
 Clicca una riga (o scegli il token) per vedere da dove nasce: nel piano la
-sua query e le key che può guardare, sotto il conto della softmax. Cambia
+sua query e le key che può guardare, e il conto della softmax. Cambia
 caso: le stesse regole danno una testa che cerca il soggetto, una che guarda
 il token precedente, una che guarda se stessa. Allunga le query e i pesi si
 concentrano, come con una temperatura bassa; portale a zero e diventano

@@ -5,8 +5,8 @@ lineari si riducono a uno, e la profondità non aggiunge niente: le rette
 restano rette.
 
 Qui W₁ = [[1, 2], [0, 1]] e W₂ = [[1, 0], [−1, 1]]. Spegni la ReLU e muovi
-x dove vuoi: il percorso a due strati (a sinistra) e la matrice unica W₂W₁
-(a destra) arrivano sempre allo stesso punto. Otto pesi lavorano come
+x dove vuoi: il percorso «Due strati» e quello di «Una matrice sola:
+W₂W₁» arrivano sempre allo stesso punto. Otto pesi lavorano come
 quattro.
 
 Ora accendi la **ReLU** tra i due strati: lascia passare i numeri positivi

@@ -2,7 +2,7 @@
 «accesa». Sembra un modo sprecone di scrivere un numero intero, ma ha una
 proprietà preziosa: moltiplicato per una matrice, sceglie una riga.
 
-La matrice E qui sotto ha una riga per ciascuno dei cinque token di un
+[La matrice E](#vista-e) ha una riga per ciascuno dei cinque token di un
 vocabolario in miniatura e quattro numeri per riga: è una piccola tabella di
 embedding. Il prodotto one-hot · E si calcola come ogni prodotto tra
 matrici: ogni riga di E viene moltiplicata per il numero del one-hot che le
@@ -86,7 +86,7 @@ def view(s):
     return tag(
         "div",
         tag("h3", f"{shape_label(1, n)} · {shape_label(n, d)} = {shape_label(1, d)}"),
-        product,
+        tag("div", product, id="vista-e"),  # the prose links here
         verdict,
         tag("h3", "Lo stesso prodotto, riga per riga"),
         formula(terms, f" = riga «{tokens[pos]}»"),

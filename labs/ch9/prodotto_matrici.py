@@ -10,7 +10,7 @@ e n₂, devono coincidere; nel risultato spariscono e restano le
 
 Parti da [2 × 3]·[3 × 2] e clicca una casella del risultato (oppure usa i
 cursori i e j): si illuminano la riga di A e la colonna di B che la
-producono, e sotto il conto è scritto per intero. Poi cambia le shape:
+producono, e il conto è scritto per intero. Poi cambia le shape:
 prova a rendere diverse le dimensioni interne e guarda perché il prodotto
 non si può fare. «Nuovi numeri» riempie le matrici con altri interi piccoli.
 

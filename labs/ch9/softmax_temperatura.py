@@ -14,8 +14,8 @@ colonna «senza sottrarre» esplode, le probabilità restano identiche.
 
 La **temperatura** T divide i logit prima della softmax. Con T < 1 le
 differenze si ingrandiscono e il primo candidato si prende quasi tutto; con
-T > 1 si appiattiscono e i sei token si avvicinano a 1/6 ciascuno. Il
-grafico in basso segue la probabilità del primo al variare di T (clicca un
+T > 1 si appiattiscono e i sei token si avvicinano a 1/6 ciascuno. [Il
+grafico della temperatura](#vista-temperatura) segue la probabilità del primo al variare di T (clicca un
 punto per passare a quella temperatura). I **candidati effettivi** sono la
 perplexity della distribuzione, e elevato alla sua entropia: 1 quando un
 token prende tutto, 6 quando sono tutti alla pari.
@@ -29,7 +29,7 @@ un token a caso secondo le probabilità: «letto» esce ogni tanto anche se
 «divano» è in testa, e T decide quanto spesso. Bassa dà un testo prevedibile
 e ripetitivo, alta un testo vario, fino al bizzarro.
 
-Qui sotto il campionamento lo facciamo davvero: **Estrai** tira 20 numeri
+In questo laboratorio il campionamento lo facciamo davvero: **Estrai** tira 20 numeri
 casuali con il seme scelto e per ciascuno prende il token sulla cui fetta
 cade. Le barre piene contano quante volte è uscito ogni token, il contorno
 tratteggiato è la sua probabilità. Con 20 estrazioni le frequenze ballano
@@ -170,7 +170,7 @@ def view(s):
         callout(odds(s)),
         sampling(s),
         tag("h3", "Il primo candidato al variare di T"),
-        chart(s),
+        tag("div", chart(s), id="vista-temperatura"),  # the prose links here
         class_="lab-panel", data_part="softmax",
     )
 

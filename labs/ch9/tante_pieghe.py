@@ -8,7 +8,7 @@ a una retta di partenza si ottiene una **linea spezzata**:
 Costruiscine una a mano. Scegli la curva da imitare, poi **trascina i punti**
 della tua spezzata sul grafico, o usa i cursori: i due estremi salgono e
 scendono, i gomiti si spostano anche di lato. Con «Gomiti in uso» decidi
-quanti usarne, fino a 5. Sotto il grafico la spezzata è scritta come somma di
+quanti usarne, fino a 5. La spezzata è scritta anche come somma di
 termini ReLU; l'**errore quadratico medio** dice quanto è lontana dalla curva
 (la media dei quadrati delle differenze, su 201 punti tra −1 e 1).
 
@@ -200,7 +200,7 @@ def view(s):
         *notes,
         tag("h3", "Più gomiti, meno errore"),
         error_chart(s),
-        tag("p", "Clicca un punto per vedere quel fit nel grafico in alto.", class_="lab-step-counter"),
+        tag("p", "Clicca un punto per vedere quel fit nel grafico della spezzata.", class_="lab-step-counter"),
         class_="lab-panel", data_part="pieghe",
     )
 

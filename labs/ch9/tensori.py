@@ -18,7 +18,7 @@ il primo numero di tutti i token, [B × L]. Il simbolo «:» vuol dire «tutti»
 Ogni indice fissato toglie un asse alla shape del risultato.
 
 Scegli che cosa prendere e muovi gli indici, oppure clicca una casella: le
-caselle prese si illuminano e sotto compare il risultato con la sua shape.
+caselle prese si illuminano e compare il risultato con la sua shape.
 Se rimpicciolisci il tensore e un indice resta fuori, il laboratorio te lo
 dice e usa l'ultimo valore possibile.
 """

@@ -28,9 +28,9 @@ testa: con altri pesi cerca il verbo, cioè guarda in un altro modo la stessa
 frase (con la maschera il verbo lo vede solo «dorme»). Le uscite delle due teste, messe una accanto all'altra, tornano a 4
 numeri per token.
 
-Il conto va per fasi, una alla volta (i pulsanti sopra la figura, o «Che
-cosa guardare»): ogni fase mostra un prodotto con le sue shape e tiene in
-alto, in piccolo, quello che arriva dalla fase prima.
+Il conto va per fasi, una alla volta (i pulsanti delle fasi, o «Che
+cosa guardare»): ogni fase mostra un prodotto con le sue shape e riporta
+all'inizio, in piccolo, quello che arriva dalla fase prima.
 """
 
 from core.attention import comparisons, concat_columns, head, is_visible
@@ -185,7 +185,7 @@ def view(s):
                  equation(mx(s["A"], "A"), "·", mx(s["V"], "V", V_NAMES), "=", mx(s["O"], "O", V_NAMES, part="O")),
                  formula(f"O{r + 1} = ".translate(sub), " + ".join(f"a{r + 1}{j + 1}V{j + 1}".translate(sub)
                                                                    for j in range(n)),
-                         f" = {terms} ≈ {pair(s['O'][r])}")]
+                         f" = {terms} = {pair(s['O'][r])}")]  # formula() writes ≈ where the rounding shows
         if s["second"]:
             two = s["second"]
             parts += [tag("h3", "Una seconda testa: cerca il verbo"),

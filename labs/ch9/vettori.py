@@ -17,7 +17,7 @@ sulla stessa retta: con k più grande di 1 si allunga, tra 0 e 1 si
 accorcia, con k negativo si gira dall'altra parte.
 
 Trascina le punte delle frecce a e b (o usa i cursori) e guarda come
-cambiano i conti sotto i disegni. Prova k = −1, k = 0,5 e k = 0.
+cambiano i conti. Prova k = −1, k = 0,5 e k = 0.
 """
 
 from core.linalg import add, scale

@@ -21,8 +21,8 @@ Sposta la **lunghezza della sequenza** n e guarda le linee incrociarsi: i
 punteggi dell'attention raggiungono la feed-forward quando 4nd = 16d², cioè
 a **n = 4d**; l'attention tutta intera (8d² + 4nd) la raggiunge già a n = 2d.
 Con d = 512, il transformer originale, basta un contesto di 2.048 token;
-con d = 4.096 ne servono 16.384. Sotto, conta la feed-forward; sopra,
-l'attention.
+con d = 4.096 ne servono 16.384. Con meno token pesa di più la feed-forward, con più
+token l'attention.
 """
 
 from labs.kit import (Bar, Choice, Edit, Marker, Series, bars, big, callout, formula, line_chart, num, percent, stat,

@@ -6,8 +6,8 @@ alla fine somma i suoi 8 numeri in un'uscita y.
 
 Poi facciamo quello che fa l'addestramento: calcoliamo con la regola della
 catena quanto y cambia se tocchiamo il vettore a ogni profondità, cioè la
-lunghezza del gradiente ∂y/∂h. Il grafico la mostra strato per strato, dalla
-fine (a destra) fino all'ingresso (a sinistra), su scala logaritmica: ogni
+lunghezza del gradiente ∂y/∂h. Il grafico la mostra strato per strato, dall'ingresso
+fino alla fine, su scala logaritmica: ogni
 tacca è un fattore 10.
 
 **Senza residuo** (h ← f(h)) il gradiente attraversa uno strato dopo l'altro
@@ -28,8 +28,8 @@ sopra 1. Con pesi grandi cresce anche lui, ma al massimo fino a circa 2.000,
 mentre senza normalizzazione arriva a decine di migliaia. Con post-norm la
 normalizzazione sta anche sulla strada diretta, e il residuo da solo non
 basta più: a seconda dei pesi il gradiente si spegne o esplode. Senza
-residuo, qualunque sia la normalizzazione, dipende tutto dai pesi. La
-tabella sotto il grafico riassume i sei casi.
+residuo, qualunque sia la normalizzazione, dipende tutto dai pesi. [La
+tabella dei sei casi](#vista-casi) li riassume.
 """
 
 import math
@@ -158,7 +158,8 @@ def view(s):
         callout("Alcuni gradienti valgono esattamente 0, sotto il più piccolo numero che il computer sa scrivere: "
                 "su una scala logaritmica non hanno un posto, e il grafico li salta.", tone="warn")
         if s["zeros"] else None,
-        tag("h3", f"Il gradiente che arriva all'ingresso, con {plural(s['layers'], 'strato', 'strati')}"),
+        tag("h3", f"Il gradiente che arriva all'ingresso, con {plural(s['layers'], 'strato', 'strati')}",
+            id="vista-casi"),  # the prose links here
         table(("Normalizzazione", "Senza residuo", "Con residuo"),
               [(names[k] + (" ◀" if k == s["norm"] else ""), size(a), size(b))
                for k, (a, b) in s["summary"].items()]),

@@ -4,6 +4,7 @@ returns safe Html."""
 
 from dataclasses import KW_ONLY, dataclass
 
+from .arithmetic import settle
 from .html import Html, join, num, tag
 from .label_layout import place_labels, text_width
 from .matrices import cell_text
@@ -203,9 +204,14 @@ def stats(*items):
     return tag("div", *items, class_="lab-stats")
 
 
-def formula(*parts):
-    """A line of maths written with plain text and Html pieces."""
-    return tag("p", join(*parts), class_="lab-formula")
+def formula(*parts, mistaken=False):
+    """A line of maths written with plain text and Html pieces. In the text pieces each «=» between
+    two calculations that do not agree on the numbers as written becomes «≈» (arithmetic.settle).
+    mistaken=True: the line shows a wrong step on purpose (a model's mistake), written as it is and
+    marked data-arith="wrong", so the test that redoes every calculation on screen leaves it be."""
+    if mistaken:
+        return tag("p", join(*parts), class_="lab-formula", data_arith="wrong")
+    return tag("p", join(*(settle(p) for p in parts)), class_="lab-formula")
 
 
 __all__ = ["Node", "network", "ChainNode", "chain", "callout", "table", "stat", "stats", "formula", "Html"]
