@@ -259,16 +259,16 @@ def chips(s):
     """The sentence, one clickable chip per token, the chosen one lit and followed by its prediction."""
     items = []
     for k, i in enumerate(s["ids"]):
-        cls = ["lab-mt-tok"]
+        cls = ["lab-transformer-miniatura-tok"]
         cls += ["is-current"] * (k == s["pos"]) + ["is-later"] * (k > s["pos"]) + ["is-new"] * (k >= s["n_base"])
         cls += ["is-removed"] * (k in s["ignored"])
         removed = " (tolto dall'attention)" if k in s["ignored"] else ""
-        items.append(tag("span", tag("span", VOCAB[i], class_="lab-mt-word"), tag("small", f"{k + 1} · ID {i}"),
+        items.append(tag("span", tag("span", VOCAB[i], class_="lab-transformer-miniatura-word"), tag("small", f"{k + 1} · ID {i}"),
                          class_=" ".join(cls), data_set=f"posizione={k + 1}", tabindex="0", role="button",
                          title=f"Guarda la previsione dopo {word(i)}, token {k + 1}{removed}"))
         if k == s["pos"]:
-            items.append(tag("span", f"→ {name(best_of(s['probs']))}?", class_="lab-mt-next"))
-    return tag("div", *items, class_="lab-mt-sentence", data_part="frase")
+            items.append(tag("span", f"→ {name(best_of(s['probs']))}?", class_="lab-transformer-miniatura-next"))
+    return tag("div", *items, class_="lab-transformer-miniatura-sentence", data_part="frase")
 
 
 def buttons(s):
@@ -285,22 +285,22 @@ def buttons(s):
                 "punto «.», il token di fine.")
     elif not can_add:
         note = f"Qui il modello aggiunge al massimo {MAX_NEW} token."
-    return tag("div", add, undo, tag("span", note, class_="lab-mt-note") if note else None, class_="lab-mt-buttons")
+    return tag("div", add, undo, tag("span", note, class_="lab-transformer-miniatura-note") if note else None, class_="lab-transformer-miniatura-buttons")
 
 
 def panel(number, title, *content, part):
-    return tag("section", tag("h3", f"{number} · {title}"), *content, class_="lab-panel lab-mt-panel",
+    return tag("section", tag("h3", f"{number} · {title}"), *content, class_="lab-panel lab-transformer-miniatura-panel",
                data_part=part)
 
 
 def panel_ids(s):
     seen = set(s["ids"][: s["pos"] + 1])
-    vocab = [tag("span", tag("span", t, class_="lab-mt-word"), tag("small", str(i)),
-                 class_="lab-mt-tok is-vocab" + (" is-used" if i in seen else "")) for i, t in enumerate(VOCAB)]
+    vocab = [tag("span", tag("span", t, class_="lab-transformer-miniatura-word"), tag("small", str(i)),
+                 class_="lab-transformer-miniatura-tok is-vocab" + (" is-used" if i in seen else "")) for i, t in enumerate(VOCAB)]
     shown = s["ids"][: s["pos"] + 1]
     return panel(1, "Dai token agli ID",
                  tag("p", "Il vocabolario: 12 token, ciascuno con il suo numero d'ordine (l'ID)."),
-                 tag("div", *vocab, class_="lab-mt-sentence is-vocab"),
+                 tag("div", *vocab, class_="lab-transformer-miniatura-sentence is-vocab"),
                  formula(" ".join(VOCAB[i] for i in shown), "  →  [", ", ".join(str(i) for i in shown), "]"),
                  part="id")
 
@@ -398,7 +398,7 @@ def panel_mlp(s):
                           "caratteristica che cerca, − su quella che la spegne), poi la ReLU tiene solo la parte "
                           "positiva. Quanto è accesa moltiplica quello che aggiunge."),
                  table(["#", "Regola", "Prodotto scalare", "Accesa (ReLU)", "Aggiunge, se accesa del tutto"], rows,
-                       class_="lab-table lab-mt-rules"),
+                       class_="lab-table lab-transformer-miniatura-rules"),
                  matrix([x, m["contribution"], m["output"]],
                         row_labels=["ingresso", "+ contributo", "= uscita"], col_labels=DIMS, heat=True,
                         highlight_rows=[2], shape=False, part="mlp",
@@ -476,14 +476,14 @@ def panel_generation(s):
                        "probabilità, messe in fila per ID, dividono l'intervallo da 0 a 1 in fette, e vince il token "
                        "sulla cui fetta cade u. Stesso seme, stessa temperatura: stessa frase, sempre."
                        if s["sampling"] else "Greedy: nessun caso, la frase è sempre la stessa."),
-               class_="lab-panel lab-mt-panel", data_part="generazione")
+               class_="lab-panel lab-transformer-miniatura-panel", data_part="generazione")
 
 
 def view(s):
     if "problem" in s:
-        return tag("div", callout(s["problem"], tone="warn"), class_="lab-mt")
+        return tag("div", callout(s["problem"], tone="warn"), class_="lab-transformer-miniatura")
     return tag("div", chips(s), buttons(s), panel_ids(s), panel_embeddings(s), panel_attention(s), panel_mlp(s),
-               panel_output(s), panel_generation(s), class_="lab-mt")
+               panel_output(s), panel_generation(s), class_="lab-transformer-miniatura")
 
 
 EDITS = [

@@ -108,12 +108,12 @@ def stage_buttons(stage):
     """The stages as buttons above the figure (the same as the «Che cosa guardare» control)."""
     return tag("div", *(tag("button", name, type="button", class_="lab-chip" + (" is-current" if key == stage else ""),
                             data_set=f"fase={key}", aria_current="step" if key == stage else None)
-                        for key, name in STAGES), class_="lab-chips lab-ta-stages", role="group", aria_label="Fasi")
+                        for key, name in STAGES), class_="lab-chips lab-testa-attention-stages", role="group", aria_label="Fasi")
 
 
 def recap(*pieces):
     """What the stage before gave, kept small at the top."""
-    return tag("div", tag("span", "Dalla fase prima:", class_="lab-ta-recap-title"), *pieces, class_="lab-ta-recap")
+    return tag("div", tag("span", "Dalla fase prima:", class_="lab-testa-attention-recap-title"), *pieces, class_="lab-testa-attention-recap")
 
 
 def view(s):

@@ -19,7 +19,7 @@ class LabError(Exception):
 PARTS = {
     "controls": ("Choice", "Curve", "Follow", "Group", "Jump", "ParamError", "Slider", "Steps", "Text", "Toggle",
                  "opened"),
-    "stepping": ("step_machine",),
+    "stepping": ("Memo", "step_machine"),
     "timeline": ("timeline",),
     "edits": ("Edit",),
     "html": ("Html", "esc", "factor", "join", "num", "percent", "raw", "tag"),

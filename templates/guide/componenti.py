@@ -108,7 +108,7 @@ TEXT = [
 CONTROLS = ["Slider", "Choice", "Text", "Toggle", "Group", "Follow"]
 
 # Stepped labs: being reworked, listed with their signatures only.
-STEPPED = ["Steps", "Jump", "Curve", "step_machine", "timeline"]
+STEPPED = ["Steps", "Jump", "Curve", "step_machine", "Memo", "timeline"]
 
 # «Il codice Python»: the edits a lab suggests to its own code («Prova a cambiare…»).
 CODE = ["Edit"]
