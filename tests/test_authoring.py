@@ -494,6 +494,8 @@ def test_every_class_a_lab_names_is_its_own_or_the_kits():
     stylesheet or its module, is the kit's (styled in labs.css). No lab's prefix starts another's, nor a kit class."""
     kit_css = (ROOT / "templates" / "assets" / "labs" / "labs.css").read_text(encoding="utf-8")
     kit = {name for name in classes(kit_css) if name.startswith("lab-")}
+    kit |= {name for path in (ROOT / "labs" / "kit").glob("*.py")
+            for name in re.findall(r"\blab-[a-z0-9-]*[a-z0-9]", path.read_text(encoding="utf-8"))}
     ids = [lab.id for lab in labs.all_labs()]
     for lab in labs.all_labs():
         own = class_prefix(lab.id)

@@ -58,8 +58,9 @@ from functools import lru_cache
 from core.mini_transformer import mini_forward, mini_generate
 from core.sampling import greedy
 from core.softmax import softmax
-from labs.kit import (Bar, Choice, Edit, Follow, Group, Slider, Text, bars, callout, equation, fold, formula, matrix,
-                      num, opened, percent, plural, stat, stats, table, tag, vector)
+from labs.kit import (Bar, Choice, Edit, Follow, Group, Slider, Text, bars, callout, equation, fold, formula, frozen,
+                      matrix, num, opened, percent, plural, quoted, read_words, stat, stats, table, tag, token_chips,
+                      vector)
 
 TITLE = "Il transformer in miniatura"
 REF = "1.4"
@@ -166,26 +167,10 @@ CONTROLS = [
 # ---------------------------------------------------------------- compute
 
 
-def read_sentence(text):
-    """Dalle parole agli ID, o un messaggio che dice quale parola il modello non conosce."""
-    words = text.lower().replace(".", " . ").split()
-    if not words:
-        return None, "Scrivi almeno una parola, per esempio «il gatto dorme sul»."
-    if len(words) > MAX_WORDS:
-        return None, f"La frase ha {len(words)} parole: qui ne stanno al massimo {MAX_WORDS}."
-    unknown = list(dict.fromkeys(w for w in words if w not in VOCAB))
-    if unknown:
-        names = ", ".join(f"«{w[:20]}»" for w in unknown[:3]) + (" e altre" if len(unknown) > 3 else "")
-        one = len(unknown) == 1
-        return None, (f"{names} {'non è' if one else 'non sono'} nel vocabolario del modello. Conosce solo "
-                      f"12 token: le parole {', '.join(VOCAB[1:])} e il punto «.».")
-    return [VOCAB.index(w) for w in words], None
-
-
 def compute(p):
     """La frase, i token generati e i cinque passi del modello per il token scelto."""
     text = dict(SENTENCES).get(p["frase"], p["testo"])
-    base, problem = read_sentence(text)
+    base, problem = read_words(text, VOCAB, MAX_WORDS, "il gatto dorme sul")
     if problem:
         return {"problem": problem}
     sampling = p["scelta"] == "campiona"
@@ -243,7 +228,7 @@ def follow(s):
 
 
 def word(i):
-    return f"«{VOCAB[i]}»"
+    return quoted(VOCAB[i])
 
 
 def name(i):
@@ -257,18 +242,13 @@ def best_of(probs):
 
 def chips(s):
     """The sentence, one clickable chip per token, the chosen one lit and followed by its prediction."""
-    items = []
-    for k, i in enumerate(s["ids"]):
-        cls = ["lab-transformer-miniatura-tok"]
-        cls += ["is-current"] * (k == s["pos"]) + ["is-later"] * (k > s["pos"]) + ["is-new"] * (k >= s["n_base"])
-        cls += ["is-removed"] * (k in s["ignored"])
-        removed = " (tolto dall'attention)" if k in s["ignored"] else ""
-        items.append(tag("span", tag("span", VOCAB[i], class_="lab-transformer-miniatura-word"), tag("small", f"{k + 1} · ID {i}"),
-                         class_=" ".join(cls), data_set=f"posizione={k + 1}", tabindex="0", role="button",
-                         title=f"Guarda la previsione dopo {word(i)}, token {k + 1}{removed}"))
-        if k == s["pos"]:
-            items.append(tag("span", f"→ {name(best_of(s['probs']))}?", class_="lab-transformer-miniatura-next"))
-    return tag("div", *items, class_="lab-transformer-miniatura-sentence", data_part="frase")
+    ignored = s["ignored"]
+    return token_chips([{"text": VOCAB[i], "note": f"{k + 1} · ID {i}", "set": f"posizione={k + 1}",
+                         "marks": ["is-new"] * (k >= s["n_base"]) + ["is-removed"] * (k in ignored),
+                         "title": f"Guarda la previsione dopo {word(i)}, token {k + 1}"
+                                  + (" (tolto dall'attention)" if k in ignored else "")}
+                        for k, i in enumerate(s["ids"])],
+                       current=s["pos"], after=f"→ {name(best_of(s['probs']))}?")
 
 
 def buttons(s):
@@ -295,12 +275,12 @@ def panel(number, title, *content, part):
 
 def panel_ids(s):
     seen = set(s["ids"][: s["pos"] + 1])
-    vocab = [tag("span", tag("span", t, class_="lab-transformer-miniatura-word"), tag("small", str(i)),
-                 class_="lab-transformer-miniatura-tok is-vocab" + (" is-used" if i in seen else "")) for i, t in enumerate(VOCAB)]
+    vocab = token_chips([{"text": t, "note": str(i), "marks": ["is-used"] * (i in seen)} for i, t in enumerate(VOCAB)],
+                        small=True, part=None)
     shown = s["ids"][: s["pos"] + 1]
     return panel(1, "Dai token agli ID",
                  tag("p", "Il vocabolario: 12 token, ciascuno con il suo numero d'ordine (l'ID)."),
-                 tag("div", *vocab, class_="lab-transformer-miniatura-sentence is-vocab"),
+                 vocab,
                  formula(" ".join(VOCAB[i] for i in shown), "  →  [", ", ".join(str(i) for i in shown), "]"),
                  part="id")
 
@@ -316,10 +296,6 @@ def e_matrix(values):
 @lru_cache(maxsize=4)
 def w_q_matrix(values):
     return matrix(values, label="W_q", row_labels=DIMS, col_labels=DIMS, heat=True)
-
-
-def frozen(rows):
-    return tuple(map(tuple, rows))
 
 
 def panel_embeddings(s):

@@ -53,8 +53,8 @@ from core.bigram import (batch_loss, best_loss, build_vocab, cut_batches, datase
 from core.descent import sgd_update
 from core.losses import softmax_cross_entropy_grad
 from core.softmax import softmax
-from labs.kit import (Curve, Edit, Follow, Group, Jump, Marker, Series, Slider, Steps, Text, callout, factor, formula,
-                      join, line_chart, matrix, num, percent, stat, stats, step_machine, table, tag)
+from labs.kit import (Curve, Edit, Follow, Group, Jump, Marker, Series, Slider, Steps, Text, callout, corpus_problem,
+                      factor, formula, join, line_chart, matrix, num, percent, stat, stats, step_machine, table, tag)
 
 TITLE = "Il modello a bigrammi, allenato passo per passo"
 REF = "3.1"
@@ -117,20 +117,6 @@ def short(token):
     return token if len(token) <= 9 else token[:8] + "…"
 
 
-def corpus_problem(tokens, vocab):
-    """Un messaggio in italiano se con questo corpus non si fa una tabella leggibile, altrimenti None."""
-    if not tokens:
-        return "Il corpus è vuoto: scrivi qualche frase, con le parole separate da spazi."
-    if len(vocab) < 2:
-        return f"Servono almeno due parole diverse: con la sola «{short(vocab[0])}» non c'è niente da prevedere."
-    if len(vocab) > MAX_VOCAB:
-        return (f"Il corpus ha {len(vocab)} parole diverse: la tabella dei pesi sarebbe {len(vocab)} × {len(vocab)}. "
-                f"Qui ne stanno al massimo {MAX_VOCAB}: accorcia il testo o riusa le stesse parole.")
-    if len(tokens) > MAX_TOKENS:
-        return f"Il corpus ha {len(tokens)} token: per seguirlo passo per passo ne bastano al massimo {MAX_TOKENS}."
-    return None
-
-
 # ---------------------------------------------------------------- the training, one step at a time
 
 
@@ -175,7 +161,8 @@ def start(p):
     """La macchina al passo 0: vocabolario, coppie, pesi casuali e i batch della prima epoch."""
     tokens = tokenize(p["corpus"])
     vocab = build_vocab(tokens)
-    problem = corpus_problem(tokens, vocab)
+    problem = corpus_problem(tokens, vocab, MAX_VOCAB, max_tokens=MAX_TOKENS, shown=short,
+                             wide=f", perché la tabella dei pesi sarebbe {len(vocab)} × {len(vocab)}")
     if problem:
         return Training(problem=problem)
     pairs = make_pairs(encode(tokens, vocab))

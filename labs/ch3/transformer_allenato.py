@@ -72,9 +72,9 @@ from core.pca import principal_directions, project, total_variance
 from core.transformer import (OptimizerConfig, TransformerConfig, apply_gradients, batch_for_step, grad_norm,
                               init_state, layer_grad_norms, learning_rate, loss_and_grads, next_token, param_count,
                               param_shapes, text_loss, trace, transformer_generate)
-from labs.kit import (Bar, Choice, Curve, Edit, Follow, Group, Jump, Marker, Point, Series, Slider, Steps, Text, bars,
-                      Memo, callout, fold, join, line_chart, matrix, nice_ticks, num, opened, plane, plural, share,
-                      stat, stats, step_machine, table, tag)
+from labs.kit import (Bar, Choice, Curve, Edit, Follow, Group, Jump, Marker, Memo, Point, Series, Slider, Steps, Text,
+                      bars, callout, corpus_problem, fold, join, line_chart, matrix, nice_ticks, num, opened, plane,
+                      plural, share, stat, stats, step_machine, table, tag)
 from labs.kit.matrix import describe_matrix
 from labs.kit.svg import path, svg, text as svg_text
 
@@ -200,27 +200,15 @@ def joined(tokens, kind):
     return " ".join(tokens) if kind == "parole" else "".join(tokens)
 
 
-def corpus_problem(text, tokens, vocab, kind):
+def text_problem(text, tokens, vocab, kind):
     """Un messaggio in italiano se su questo testo non si può allenare, altrimenti None."""
-    one, many = UNITS[kind]
     if len(text) > MAX_CHARS:
         return (f"Il testo ha {num(len(text))} caratteri: qui ne stanno al massimo {num(MAX_CHARS)}, "
                 "perché ogni passo di training deve restare veloce nel browser. Accorcialo.")
-    if not tokens:
-        return "Il testo è vuoto: scrivi qualche frase su cui allenare il modello."
-    if len(tokens) < MIN_TOKENS:
-        return (f"Il testo è troppo corto: {plural(len(tokens), 'token', 'token')}, ne servono almeno {MIN_TOKENS}. "
-                f"Il modello legge finestre di {CONTEXT} token, e l'ultimo sesto del testo resta da parte "
-                "per la verifica.")
-    if len(vocab) < 2:
-        alone = "la sola parola" if kind == "parole" else "il solo carattere"
-        return f"Serve più di un token diverso: con {alone} «{shown(vocab[0])}» non c'è niente da prevedere."
-    if len(vocab) > MAX_VOCAB[kind]:
-        different = "diverse" if kind == "parole" else "diversi"
-        return (f"Il testo ha {len(vocab)} {many} {different}: qui ne stanno al massimo {MAX_VOCAB[kind]}, perché "
-                f"ogni {one} ha il suo vettore da allenare. Riusa le stesse {many} o accorcia il testo.")
-    return None
-
+    return corpus_problem(tokens, vocab, MAX_VOCAB[kind], kind, min_tokens=MIN_TOKENS, shown=shown,
+                          short=f"Il modello legge finestre di {CONTEXT} token, e l'ultimo sesto del testo resta "
+                                "da parte per la verifica.",
+                          wide=f", perché ogni {UNITS[kind][0]} ha il suo vettore da allenare")
 
 def unknown(tokens, vocab):
     """I token della frase che non sono nel vocabolario, ciascuno una volta."""
@@ -296,7 +284,7 @@ def start(p):
     kind = p["token"]
     tokens = tokens_of(p["corpus"], kind)
     vocab = build_vocab(tokens)
-    problem = corpus_problem(p["corpus"], tokens, vocab, kind)
+    problem = text_problem(p["corpus"], tokens, vocab, kind)
     if problem:
         return Training(problem=problem, kind=kind)
     ids = encode(tokens, vocab)

@@ -47,7 +47,7 @@ from core.transformer import token_trip
 from labs.chA._giro_modello import CONFIG, VOCAB
 from labs.chA._giro_pesi import WEIGHTS
 from labs.kit import (Bar, Choice, Edit, Follow, Slider, Steps, Text, bars, callout, factor, formula, num, plural,
-                      shape_label, share, stat, stats, step_machine, tag, the)
+                      quoted, read_words, shape_label, share, stat, stats, step_machine, tag, the, token_chips)
 from labs.kit.svg import group, line, rect, svg, text
 
 TITLE = "Il giro di un token nel blocco"
@@ -75,26 +75,11 @@ CONTROLS = [
 # ---------------------------------------------------------------- compute: the trip, then a pointer on it
 
 
-def read_sentence(text):
-    """Dalle parole agli ID, o un messaggio che dice che cosa il modello non sa leggere."""
-    words = text.lower().replace(".", " . ").split()
-    if not words:
-        return None, "Scrivi almeno una parola, per esempio «il gatto corre nel»."
-    if len(words) > CONFIG.context:
-        return None, (f"La frase ha {len(words)} token: il modello ne legge al massimo {CONFIG.context} "
-                      "(è la lunghezza del suo contesto).")
-    unknown = list(dict.fromkeys(w for w in words if w not in VOCAB))
-    if unknown:
-        names = ", ".join(f"«{w[:20]}»" for w in unknown[:3]) + (" e altre" if len(unknown) > 3 else "")
-        return None, (f"{names} {'non è' if len(unknown) == 1 else 'non sono'} nel vocabolario del modello, che "
-                      f"conosce solo {len(VOCAB)} token: {', '.join(VOCAB[1:])} e il punto «.».")
-    return [VOCAB.index(w) for w in words], None
-
-
 def start(p):
     """La macchina al passo 0: il giro completo del token scelto nel modello."""
     text_ = dict(SENTENCES).get(p["frase"], p["testo"])
-    ids, problem = read_sentence(text_)
+    ids, problem = read_words(text_, VOCAB, CONFIG.context, "il gatto corre nel",
+                              "è la lunghezza del suo contesto")
     if problem:
         return {"step": 0, "problem": problem}
     position = min(p["token"], len(ids) - 1)
@@ -130,7 +115,7 @@ def follow(s):
 
 
 def word(i):
-    return f"«{VOCAB[i]}»"
+    return quoted(VOCAB[i])
 
 
 def cap(text_):
@@ -518,16 +503,12 @@ SCREENS = (screen_embed, screen_squares, screen_divide, screen_gain, screen_qkv,
 
 def sentence_chips(s):
     """The sentence, one chip per token: the followed one lit, the later ones faded (it cannot see them)."""
-    pos, items = s["position"], []
-    for k, i in enumerate(s["ids"]):
-        cls = "lab-giro-del-token-tok" + (" is-current" if k == pos else "") + (" is-later" if k > pos else "")
-        items.append(tag("span", tag("span", VOCAB[i], class_="lab-giro-del-token-word"), tag("small", f"{k} · ID {i}"),
-                         class_=cls, data_set=f"token={k}", tabindex="0", role="button",
-                         title=f"Segui {word(i)}, posizione {k}"))
-        if k == pos and s["step"] == PROBS:
-            best = max(range(len(VOCAB)), key=lambda t: (s["probabilities"][t], -t))
-            items.append(tag("span", f"→ {VOCAB[best]}", class_="lab-giro-del-token-next"))
-    return tag("div", *items, class_="lab-giro-del-token-sentence", data_part="frase")
+    after = None
+    if s["step"] == PROBS:
+        after = f"→ {VOCAB[max(range(len(VOCAB)), key=lambda t: (s['probabilities'][t], -t))]}"
+    return token_chips([{"text": VOCAB[i], "note": f"{k} · ID {i}", "set": f"token={k}",
+                         "title": f"Segui {word(i)}, posizione {k}"} for k, i in enumerate(s["ids"])],
+                       current=s["position"], after=after)
 
 
 LAST = [None, None]  # the state last drawn and its screen: view() and summary() read the same one

@@ -27,6 +27,8 @@ PARTS = {
     "figures": ("ChainNode", "Node", "callout", "chain", "fold", "formula", "network", "stat", "stats", "table"),
     "chart": ("Handle", "Marker", "Series", "histogram", "line_chart", "nice_ticks"),
     "matrix": ("cell_text", "equation", "heat_class", "matrix", "shape_label", "vector"),
+    "memory": ("frozen",),
+    "tokens": ("corpus_problem", "quoted", "read_words", "recap", "stage_buttons", "token_chips"),
     "bars": ("Bar", "bars"),
     "label_layout": ("label_sides",),
     "plane": ("Arc", "Arrow", "Circle", "Guide", "Label", "Point", "Shape", "plane", "presets", "term", "vector_text"),

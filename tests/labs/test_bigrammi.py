@@ -201,7 +201,7 @@ def compute_before(p):
     s = {"step": p["passo"], "screen": screen}
     tokens = tokenize(p["corpus"])
     vocab = build_vocab(tokens)
-    problem = M.corpus_problem(tokens, vocab)
+    problem = M.start(p).problem
     if problem:
         return s | {"problem": problem}
     pairs = make_pairs(encode(tokens, vocab))
