@@ -1,7 +1,13 @@
 """A lab's own styles: a stylesheet beside its module (labs/ch1/ombrello.css
 beside labs/ch1/ombrello.py), scoped to that lab when the site is built.
 
-The author writes plain rules (`.lab-mt-tok { … }`); scope() puts the lab's
+The lab's own classes start with a prefix made of its id, class_prefix():
+`lab-transformer-miniatura-` for transformer-miniatura, so two labs can
+never name a class alike; a stylesheet that names a class of another lab's
+prefix is refused when the site is built. Classes of the kit (`lab-mx-…`,
+`lab-heat-…`) may be restyled inside a lab.
+
+The author writes plain rules (`.lab-bpe-tok { … }`); scope() puts the lab's
 root, [data-lab="<id>"], in front of every selector, so a rule can never
 reach another lab or the page around it. Selectors that start outside the
 lab keep that start and get the scope after it: `.md-typeset ol.x` becomes
@@ -34,6 +40,26 @@ def stylesheet(lab):
 
 def scope_for(lab_id):
     return f'[data-lab="{lab_id}"]'
+
+
+def class_prefix(lab_id):
+    """The start of every class of the lab's own: «lab-», its id, «-». Lab ids are unique, so are these."""
+    return f"lab-{lab_id}-"
+
+
+def classes(css):
+    """Every class a stylesheet names, in order of appearance, once each."""
+    return list(dict.fromkeys(re.findall(r"\.(-?[_a-zA-Z][\w-]*)", blank_comments(css))))
+
+
+def owner(name, lab_ids):
+    """The lab whose prefix the class starts with (the longest such prefix), or None."""
+    return max((i for i in lab_ids if name.startswith(class_prefix(i))), key=len, default=None)
+
+
+def foreign_classes(css, lab_id, lab_ids):
+    """The classes of the stylesheet that belong to another lab's prefix: [(class, that lab's id)]."""
+    return [(name, other) for name in classes(css) if (other := owner(name, lab_ids)) not in (None, lab_id)]
 
 
 def blank_comments(css):
@@ -171,12 +197,17 @@ def selectors(css, filename="?"):
 
 
 def lab_styles(labs):
-    """One stylesheet for the site: each lab's own, scoped, under a comment naming its file."""
-    parts = []
+    """One stylesheet for the site: each lab's own, scoped, under a comment naming its file.
+    ContractError if a stylesheet names a class of another lab's prefix (see class_prefix)."""
+    parts, ids = [], [lab.id for lab in labs]
     for lab in labs:
         path = stylesheet(lab)
         if path:
-            parts.append(f"/* {place(path)} */\n{scope(path.read_text(encoding='utf-8'), lab.id, path)}")
+            css = path.read_text(encoding="utf-8")
+            for name, other in foreign_classes(css, lab.id, ids):
+                raise ContractError(f"{place(path)}: la classe .{name} comincia come quelle di «{other}»: "
+                                    f"le classi di questo laboratorio cominciano con {class_prefix(lab.id)}")
+            parts.append(f"/* {place(path)} */\n{scope(css, lab.id, path)}")
     return "\n".join(parts)
 
 
@@ -187,4 +218,4 @@ def orphans(labs_dir, labs):
             f"({path.stem}.py)" for path in sorted(Path(labs_dir).glob("ch*/*.css")) if path not in owned]
 
 
-__all__ = ["lab_styles", "orphans", "scope", "scope_for", "selectors", "stylesheet"]
+__all__ = ["class_prefix", "classes", "lab_styles", "orphans", "scope", "scope_for", "selectors", "stylesheet"]

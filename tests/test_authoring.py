@@ -24,7 +24,7 @@ import labs
 from labs.kit import Html
 from labs.kit.contract import ContractError, place
 from labs.scaffold import new_lab, next_ref
-from labs.styles import orphans, scope, scope_for, selectors, stylesheet
+from labs.styles import class_prefix, classes, lab_styles, orphans, scope, scope_for, selectors, stylesheet
 from test_contract import BalanceChecker, assert_renders, extremes, random_value
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -487,6 +487,44 @@ def test_every_rule_of_every_lab_stylesheet_is_scoped_to_its_lab():
         for selector, _ in served:
             assert scope_for(lab.id) in selector, f"{lab.id}: «{selector}» non è dentro il laboratorio"
             assert not selector.startswith((".lab-", "[data-lab-")), selector
+
+
+def test_every_class_a_lab_names_is_its_own_or_the_kits():
+    """A lab's classes start with the prefix its id gives (class_prefix); any other lab- class it names, in its
+    stylesheet or its module, is the kit's (styled in labs.css). No lab's prefix starts another's, nor a kit class."""
+    kit_css = (ROOT / "templates" / "assets" / "labs" / "labs.css").read_text(encoding="utf-8")
+    kit = {name for name in classes(kit_css) if name.startswith("lab-")}
+    kit |= {name for path in (ROOT / "labs" / "kit").glob("*.py")
+            for name in re.findall(r"\blab-[a-z0-9-]*[a-z0-9]", path.read_text(encoding="utf-8"))}
+    ids = [lab.id for lab in labs.all_labs()]
+    for lab in labs.all_labs():
+        own = class_prefix(lab.id)
+        assert not [other for other in ids if other != lab.id and class_prefix(other).startswith(own)], lab.id
+        assert not [name for name in kit if name.startswith(own)], f"{lab.id}: una classe del kit ha il suo prefisso"
+        path = stylesheet(lab)
+        strays = {name for name in (classes(path.read_text(encoding="utf-8")) if path else [])
+                  if name.startswith("lab-") and not name.startswith(own) and name not in kit | {own[:-1]}}
+        written = re.findall(r"\blab-[a-z0-9-]+", Path(lab.module.__file__).read_text(encoding="utf-8"))
+        strays |= {name for name in written if not name.startswith(own) and name != own[:-1]
+                   and not any(k.startswith(name) or name.startswith(k) for k in kit)}
+        assert not strays, f"{lab.id}: classi non sue né del kit: {sorted(strays)} (le sue cominciano con {own})"
+
+
+def test_a_stylesheet_naming_another_labs_class_is_refused(tmp_path):
+    """Two labs cannot share a class: the build refuses a stylesheet that names one of another lab's prefix."""
+    class Lab:
+        def __init__(self, lab_id, css):
+            path = tmp_path / f"{lab_id.replace('-', '_')}.py"
+            path.write_text("")
+            path.with_suffix(".css").write_text(css)
+            self.id, self.module = lab_id, type("M", (), {"__file__": str(path)})
+
+    mine = Lab("testa-attention", ".lab-testa-attention-row { color: red; }\n")
+    assert "lab-testa-attention-row" in lab_styles([mine, Lab("transformer-allenato", ".lab-mx-cell { gap: 0; }")])
+    with pytest.raises(ContractError, match="comincia come quelle di «testa-attention»"):
+        lab_styles([mine, Lab("transformer-allenato", ".a, .lab-testa-attention-row { gap: 0; }")])
+    with pytest.raises(ContractError, match="comincia come quelle di «testa-attention»"):  # a prefix inside another
+        lab_styles([mine, Lab("testa", ".lab-testa-attention-row { gap: 0; }")])
 
 
 def test_scoping_keeps_what_lies_outside_the_lab_outside():

@@ -158,11 +158,11 @@ def test_the_authors_guide_is_a_page_linked_from_the_navigation_and_the_home(sit
 
 def test_each_lab_stylesheet_is_served_scoped_and_the_global_one_has_none(site_dir):
     served = (site_dir / "assets" / "labs" / "lab-styles.css").read_text(encoding="utf-8")
-    assert '[data-lab="transformer-miniatura"] .lab-mt-tok {' in served
+    assert '[data-lab="transformer-miniatura"] .lab-transformer-miniatura-panel {' in served
     assert '.md-typeset [data-lab="bpe"] ol.lab-bpe-merges {' in served
-    assert '[data-lab="bigrammi"] .lab-bigram .lab-mx-table {' in served
+    assert '[data-lab="bigrammi"] .lab-bigrammi .lab-mx-table {' in served
     kit = (site_dir / "assets" / "labs" / "labs.css").read_text(encoding="utf-8")
-    assert not re.search(r"\.lab-(mt|bpe|bg|bigram|ev|decision)\b", kit)
+    assert not re.search(r"\.lab-(transformer-miniatura|bpe|bigrammi|embedding-vicini|ombrello)\b", kit)
     page_ = page(site_dir, labs.get("transformer-miniatura"))
     assert 'href="../../assets/labs/lab-styles.css"' in page_
 

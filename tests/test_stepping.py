@@ -87,8 +87,7 @@ def counting_machine(packed=False):
 
     def advance(m, p):
         calls.append(1)
-        m.append(len(m))  # in place: the cache must copy before it lets this touch a checkpoint
-        return m
+        return [*m, len(m)]  # a new machine: the one it gets stays as it was (the kit's rule)
 
     return step_machine(lambda p: [], advance, lambda m, p: {"taken": list(m)}, packed=packed), calls
 
@@ -271,13 +270,12 @@ def test_a_packed_checkpoint_is_unpickled_once_on_the_way_back(monkeypatch):
     assert len(loads) == 1
 
 
-def test_a_machine_that_cannot_be_pickled_is_kept_as_copies():
+def test_a_machine_that_cannot_be_pickled_is_kept_as_it_is():
     class Local(list):  # a class of a lab edited in the page is not the one pickle finds by name
         pass
 
     def advance(m, p):
-        m.append(len(m))
-        return m
+        return Local([*m, len(m)])
 
     machine = step_machine(lambda p: Local(), advance, lambda m, p: {"taken": list(m)}, packed=True)
     for at in (30, 5, 29, 0, 17):
@@ -361,19 +359,60 @@ def test_a_view_drawn_ahead_is_the_view_drawn_on_demand(lab):
         assert "ahead" not in json.loads(labs.render_json(lab.id, json.dumps(other)))
 
 
-def test_a_machine_that_advance_never_changes_is_kept_without_copies(monkeypatch):
-    """in_place=False (advance returns a new machine): the same states at every step of a walk, and no
-    machine copied; the default copies the checkpoints advance might change."""
-    from labs.kit import stepping
-    copied = []
-    monkeypatch.setattr(stepping.copy, "deepcopy", lambda machine, memo=None: copied.append(1) or list(machine))
-    pure = step_machine(lambda p: (), lambda m, p: (*m, len(m)), lambda m, p: {"taken": list(m)}, in_place=False)
-    changing = step_machine(lambda p: [], lambda m, p: m.append(len(m)) or m, lambda m, p: {"taken": list(m)})
+@pytest.mark.parametrize("lab", STEPPED, ids=[lab.id for lab in STEPPED])
+def test_advance_never_changes_the_machine_it_gets(lab):
+    """The kit keeps machines as they are, shared by the live machine, the checkpoints and the trail: a machine
+    advance has read must pickle to the same bytes as before (its Memo left out), at every step of a walk."""
+    import pickle
+    machine, params = lab.module.compute, lab.defaults()
+    m = machine.start(params)
+    for _ in range(min(reach(lab), 40)):
+        before = pickle.dumps(m)
+        m_next = machine.advance(m, params)
+        assert pickle.dumps(m) == before, f"{lab.id}: advance ha cambiato la macchina che ha ricevuto"
+        m = m_next
+
+
+def test_the_cache_shares_machines_and_never_copies_them():
+    """A machine advance never changes is kept as it is: the checkpoints and the trail hold the very machines
+    advance returned (no copy), and every step of a walk gives the state a replay gives."""
+    made = {}
+    machine = step_machine(lambda p: (), lambda m, p: made.setdefault(len(m) + 1, (*m, len(m))),
+                           lambda m, p: {"taken": list(m)})
+    machine({"passo": 0})
+    made[0] = machine.cache[machine.key({"passo": 0})]["live"][1]
     rng = random.Random(7)
-    walk = [rng.randint(0, 300) for _ in range(60)] + list(range(300, 250, -1))
-    for at in walk:
-        assert pure({"passo": at}) == {"taken": list(range(at))}
-    assert not copied
-    for at in walk:
-        assert changing({"passo": at}) == {"taken": list(range(at))}
-    assert copied
+    for at in [rng.randint(0, 300) for _ in range(60)] + list(range(300, 250, -1)):
+        assert machine({"passo": at}) == {"taken": list(range(at))}
+    entry = next(iter(machine.cache.values()))
+    for at, kept in [*entry["checkpoints"].items(), *entry["trail"].items()]:
+        assert kept is made[at]
+
+
+def test_a_memo_is_shared_by_every_machine_of_a_training_and_left_out_of_packed_checkpoints(monkeypatch):
+    """Values kept in a Memo survive Indietro and a packed checkpoint's unpickling (the same memo comes back),
+    are not in the checkpoints' bytes, and a lost memo comes back empty: only work is lost."""
+    import _pickle
+    from labs.kit import Memo
+    made = []
+
+    def present(m, p):
+        return {"taken": m["at"], "double": m["memo"].get(m["at"], lambda: made.append(m["at"]) or 2 * m["at"])}
+
+    machine = step_machine(lambda p: {"at": 0, "memo": Memo()}, lambda m, p: {**m, "at": m["at"] + 1}, present,
+                           packed=True)
+    for at in (0, 1, 2, 3, 2, 1, 0, 3):
+        assert machine({"passo": at}) == {"taken": at, "double": 2 * at}
+    assert made == [0, 1, 2, 3]  # each value made once, whatever machine asked for it again
+    entry = next(iter(machine.cache.values()))
+    memo = entry["live"][1]["memo"]
+    assert all(_pickle.loads(c)["memo"] is memo for c in entry["checkpoints"].values())
+    big = Memo()
+    big.get("x", lambda: "a" * 100_000)
+    assert len(_pickle.dumps({"memo": big})) < 200  # the memo's values are not packed
+    name = big.name
+    del big, memo, entry, machine
+    import gc
+    gc.collect()
+    again = _pickle.loads(_pickle.dumps({"memo": Memo(name=name)}))["memo"]
+    assert again.items == {}

@@ -79,7 +79,7 @@ def compute(p):
 
 def decision(umbrella):
     text = "Sì: prendo l'ombrello ☂" if umbrella else "No: l'ombrello resta a casa"
-    return tag("p", text, class_="lab-decision " + ("is-yes" if umbrella else "is-no"),
+    return tag("p", text, class_="lab-ombrello-decision " + ("is-yes" if umbrella else "is-no"),
                data_decision="si" if umbrella else "no")
 
 

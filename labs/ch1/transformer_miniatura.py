@@ -59,7 +59,8 @@ from core.mini_transformer import mini_forward, mini_generate
 from core.sampling import greedy
 from core.softmax import softmax
 from labs.kit import (Bar, Choice, Edit, Follow, Group, Slider, Text, bars, callout, cell_text, equation, fold, formula,
-                      matrix, num, opened, percent, plural, stat, stats, table, tag, vector)
+                      frozen, matrix, num, opened, percent, plural, quoted, read_words, stat, stats, table, tag,
+                      token_chips, vector)
 from labs.kit.arithmetic import columns_add_up, settle
 
 TITLE = "Il transformer in miniatura"
@@ -167,26 +168,10 @@ CONTROLS = [
 # ---------------------------------------------------------------- compute
 
 
-def read_sentence(text):
-    """Dalle parole agli ID, o un messaggio che dice quale parola il modello non conosce."""
-    words = text.lower().replace(".", " . ").split()
-    if not words:
-        return None, "Scrivi almeno una parola, per esempio «il gatto dorme sul»."
-    if len(words) > MAX_WORDS:
-        return None, f"La frase ha {len(words)} parole: qui ne stanno al massimo {MAX_WORDS}."
-    unknown = list(dict.fromkeys(w for w in words if w not in VOCAB))
-    if unknown:
-        names = ", ".join(f"«{w[:20]}»" for w in unknown[:3]) + (" e altre" if len(unknown) > 3 else "")
-        one = len(unknown) == 1
-        return None, (f"{names} {'non è' if one else 'non sono'} nel vocabolario del modello. Conosce solo "
-                      f"12 token: le parole {', '.join(VOCAB[1:])} e il punto «.».")
-    return [VOCAB.index(w) for w in words], None
-
-
 def compute(p):
     """La frase, i token generati e i cinque passi del modello per il token scelto."""
     text = dict(SENTENCES).get(p["frase"], p["testo"])
-    base, problem = read_sentence(text)
+    base, problem = read_words(text, VOCAB, MAX_WORDS, "il gatto dorme sul")
     if problem:
         return {"problem": problem}
     sampling = p["scelta"] == "campiona"
@@ -244,7 +229,7 @@ def follow(s):
 
 
 def word(i):
-    return f"«{VOCAB[i]}»"
+    return quoted(VOCAB[i])
 
 
 def name(i):
@@ -258,18 +243,13 @@ def best_of(probs):
 
 def chips(s):
     """The sentence, one clickable chip per token, the chosen one lit and followed by its prediction."""
-    items = []
-    for k, i in enumerate(s["ids"]):
-        cls = ["lab-mt-tok"]
-        cls += ["is-current"] * (k == s["pos"]) + ["is-later"] * (k > s["pos"]) + ["is-new"] * (k >= s["n_base"])
-        cls += ["is-removed"] * (k in s["ignored"])
-        removed = " (tolto dall'attention)" if k in s["ignored"] else ""
-        items.append(tag("span", tag("span", VOCAB[i], class_="lab-mt-word"), tag("small", f"{k + 1} · ID {i}"),
-                         class_=" ".join(cls), data_set=f"posizione={k + 1}", tabindex="0", role="button",
-                         title=f"Guarda la previsione dopo {word(i)}, token {k + 1}{removed}"))
-        if k == s["pos"]:
-            items.append(tag("span", f"→ {name(best_of(s['probs']))}?", class_="lab-mt-next"))
-    return tag("div", *items, class_="lab-mt-sentence", data_part="frase")
+    ignored = s["ignored"]
+    return token_chips([{"text": VOCAB[i], "note": f"{k + 1} · ID {i}", "set": f"posizione={k + 1}",
+                         "marks": ["is-new"] * (k >= s["n_base"]) + ["is-removed"] * (k in ignored),
+                         "title": f"Guarda la previsione dopo {word(i)}, token {k + 1}"
+                                  + (" (tolto dall'attention)" if k in ignored else "")}
+                        for k, i in enumerate(s["ids"])],
+                       current=s["pos"], after=f"→ {name(best_of(s['probs']))}?")
 
 
 def buttons(s):
@@ -286,22 +266,22 @@ def buttons(s):
                 "punto «.», il token di fine.")
     elif not can_add:
         note = f"Qui il modello aggiunge al massimo {MAX_NEW} token."
-    return tag("div", add, undo, tag("span", note, class_="lab-mt-note") if note else None, class_="lab-mt-buttons")
+    return tag("div", add, undo, tag("span", note, class_="lab-transformer-miniatura-note") if note else None, class_="lab-transformer-miniatura-buttons")
 
 
 def panel(number, title, *content, part):
-    return tag("section", tag("h3", f"{number} · {title}"), *content, class_="lab-panel lab-mt-panel",
+    return tag("section", tag("h3", f"{number} · {title}"), *content, class_="lab-panel lab-transformer-miniatura-panel",
                data_part=part)
 
 
 def panel_ids(s):
     seen = set(s["ids"][: s["pos"] + 1])
-    vocab = [tag("span", tag("span", t, class_="lab-mt-word"), tag("small", str(i)),
-                 class_="lab-mt-tok is-vocab" + (" is-used" if i in seen else "")) for i, t in enumerate(VOCAB)]
+    vocab = token_chips([{"text": t, "note": str(i), "marks": ["is-used"] * (i in seen)} for i, t in enumerate(VOCAB)],
+                        small=True, part=None)
     shown = s["ids"][: s["pos"] + 1]
     return panel(1, "Dai token agli ID",
                  tag("p", "Il vocabolario: 12 token, ciascuno con il suo numero d'ordine (l'ID)."),
-                 tag("div", *vocab, class_="lab-mt-sentence is-vocab"),
+                 vocab,
                  formula(" ".join(VOCAB[i] for i in shown), "  →  [", ", ".join(str(i) for i in shown), "]"),
                  part="id")
 
@@ -317,10 +297,6 @@ def e_matrix(values):
 @lru_cache(maxsize=4)
 def w_q_matrix(values):
     return matrix(values, label="W_q", row_labels=DIMS, col_labels=DIMS, heat=True)
-
-
-def frozen(rows):
-    return tuple(map(tuple, rows))
 
 
 def panel_embeddings(s):
@@ -399,7 +375,7 @@ def panel_mlp(s):
                           "caratteristica che cerca, − su quella che la spegne), poi la ReLU tiene solo la parte "
                           "positiva. Quanto è accesa moltiplica quello che aggiunge."),
                  table(["#", "Regola", "Prodotto scalare", "Accesa (ReLU)", "Aggiunge, se accesa del tutto"], rows,
-                       class_="lab-table lab-mt-rules"),
+                       class_="lab-table lab-transformer-miniatura-rules"),
                  matrix([x, m["contribution"], m["output"]],
                         row_labels=["ingresso", "+ contributo",
                                     f"{columns_add_up([x, m['contribution']], m['output'], cell_text)} uscita"],
@@ -479,14 +455,14 @@ def panel_generation(s):
                        "probabilità, messe in fila per ID, dividono l'intervallo da 0 a 1 in fette, e vince il token "
                        "sulla cui fetta cade u. Stesso seme, stessa temperatura: stessa frase, sempre."
                        if s["sampling"] else "Greedy: nessun caso, la frase è sempre la stessa."),
-               class_="lab-panel lab-mt-panel", data_part="generazione")
+               class_="lab-panel lab-transformer-miniatura-panel", data_part="generazione")
 
 
 def view(s):
     if "problem" in s:
-        return tag("div", callout(s["problem"], tone="warn"), class_="lab-mt")
+        return tag("div", callout(s["problem"], tone="warn"), class_="lab-transformer-miniatura")
     return tag("div", chips(s), buttons(s), panel_ids(s), panel_embeddings(s), panel_attention(s), panel_mlp(s),
-               panel_output(s), panel_generation(s), class_="lab-mt")
+               panel_output(s), panel_generation(s), class_="lab-transformer-miniatura")
 
 
 EDITS = [

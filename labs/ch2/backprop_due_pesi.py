@@ -79,10 +79,9 @@ def advance(m, p):
     """Un passo avanti: alla fine di un giro si applica l'aggiornamento dei due pesi."""
     if m["step"] and m["step"] % PHASES == 0:  # leaving an update: the new weights start the next round
         r = forward_backward(p["x"], m["w1"], m["w2"], p["y"])
-        m["losses"].append(r["loss"])
-        m["w1"], m["w2"] = m["w1"] - p["eta"] * r["grad"]["w1"], m["w2"] - p["eta"] * r["grad"]["w2"]
-    m["step"] += 1
-    return m
+        m = {**m, "losses": [*m["losses"], r["loss"]], "w1": m["w1"] - p["eta"] * r["grad"]["w1"],
+             "w2": m["w2"] - p["eta"] * r["grad"]["w2"]}
+    return {**m, "step": m["step"] + 1}
 
 
 def present(m, p):

@@ -120,8 +120,7 @@ def present(m, p):
             "seed": p["seme"], "explained": explained}
 
 
-# advance makes new tables and lists, and changes nothing it gets: the checkpoints need no copies
-compute = step_machine(start, advance, present, view_only=("coppia",), in_place=False)
+compute = step_machine(start, advance, present, view_only=("coppia",))
 
 
 def view(s):
@@ -158,7 +157,7 @@ def view(s):
         picture,
         tag("p", f"Il piano mostra il {num(100 * s['explained'], 0)} % della varianza dei vettori di questo passo: "
                  "è un'ombra degli 8 numeri, e due punti vicini qui possono essere più lontani nello spazio vero. "
-                 "Il coseno, nel grafico e nei numeri, è calcolato sugli 8 numeri.", class_="lab-ev-note"),
+                 "Il coseno, nel grafico e nei numeri, è calcolato sugli 8 numeri.", class_="lab-embedding-vicini-note"),
         stats(stat(f"cos({a}, {b}) al passo {at}", num(cos_now, 2)),
               stat("Loss", num(s["losses"][at], 3)), stat("Minimo possibile", num(s["best"], 3))),
         formula(trend),

@@ -32,8 +32,8 @@ fasi; in cima resta, in piccolo, il risultato della fase prima.
 from core.attention import attention_weights
 from core.linalg import transpose
 from core.sequence_layer import errors, layer, row_suggestions, squared_loss, weight_gradient
-from labs.kit import (Choice, Edit, Follow, Slider, Toggle, callout, equation, formula, matrix, num, shape_label, stat,
-                      stats, tag, vector)
+from labs.kit import (Choice, Edit, Follow, Slider, Toggle, callout, equation, formula, matrix, num, recap,
+                      shape_label, stage_buttons, stat, stats, tag, vector)
 
 TITLE = "Frasi di lunghezze diverse"
 REF = "2.5"
@@ -105,23 +105,11 @@ def follow(s):
 # ---------------------------------------------------------------- view
 
 
-def stage_buttons(stage):
-    """The stages as buttons above the figure (the same as the «Che cosa guardare» control)."""
-    return tag("div", *(tag("button", name, type="button", class_="lab-chip" + (" is-current" if key == stage else ""),
-                            data_set=f"fase={key}", aria_current="step" if key == stage else None)
-                        for key, name in STAGES), class_="lab-chips lab-ld-stages", role="group", aria_label="Fasi")
-
-
-def recap(*pieces):
-    """The result of the stage before, kept small at the top."""
-    return tag("div", tag("span", "Fase prima:", class_="lab-ld-recap-title"), *pieces, class_="lab-ld-recap")
-
-
 def side_by_side(s, draw):
     """The same stage for the short and the long sentence, side by side (one under the other on a phone)."""
     return tag("div", *(tag("section", tag("h3", f"{one['n']} token: «{' '.join(one['tokens'])}»"), *draw(one),
-                            class_="lab-ld-case", data_n=one["n"])
-                        for one in s["sentences"]), class_="lab-ld-pair")
+                            class_="lab-lunghezze-diverse-case", data_n=one["n"])
+                        for one in s["sentences"]), class_="lab-lunghezze-diverse-pair")
 
 
 def picker(one):
@@ -150,8 +138,8 @@ def view_attention(s):
         return [matrix(one["A"], label="Attention", row_labels=tok, col_labels=tok, heat=1.0, part=f"attention{n}",
                        highlight_rows=rows_of(s, one)),
                 stats(stat("Caselle", f"{n} × {n} = {n * n}"), stat("Pesi da imparare nella tabella", "0"))]
-    return [recap(*(tag("span", f"X·W {shape_label(one['n'], 2)}", class_="lab-ld-chip") for one in s["sentences"]),
-                  tag("span", f"W sempre {shape_label(2, 2)}", class_="lab-ld-chip")),
+    return [recap("Fase prima:", *(tag("span", f"X·W {shape_label(one['n'], 2)}", class_="lab-lunghezze-diverse-chip") for one in s["sentences"]),
+                  tag("span", f"W sempre {shape_label(2, 2)}", class_="lab-lunghezze-diverse-chip")),
             side_by_side(s, draw),
             tag("p", "Ogni casella viene dai vettori della frase: prodotto scalare tra due righe di X, diviso per √2, "
                      "poi la softmax sulla riga. Le caselle sopra la diagonale valgono 0: un token non guarda avanti.")]
@@ -185,7 +173,7 @@ def view_gradient(s):
         else:
             drawn.append(tag("p", f"La riga {r + 1} qui non c'è: la frase ha {n} righe."))
         return drawn
-    return [recap(*(tag("span", f"attention {one['n']} × {one['n']}, 0 pesi", class_="lab-ld-chip")
+    return [recap("Fase prima:", *(tag("span", f"attention {one['n']} × {one['n']}, 0 pesi", class_="lab-lunghezze-diverse-chip")
                     for one in s["sentences"])),
             tag("p", "Il bersaglio di ogni riga è il vettore del token che la segue, l'errore è la differenza; "
                      "il suggerimento di una riga è il suo vettore in colonna per il suo errore in riga."),
@@ -205,7 +193,7 @@ def view_batch(s):
                          "riempimento spostano il gradiente del batch. Con la maschera sarebbe quello a destra.",
                          tone="warn"))
     return [
-        recap(tag("span", "∂L/∂W", class_="lab-ld-chip"), matrix(G3, label="3 token", shape=False),
+        recap("Fase prima:", tag("span", "∂L/∂W", class_="lab-lunghezze-diverse-chip"), matrix(G3, label="3 token", shape=False),
               matrix(G6, label="6 token", shape=False)),
         tag("p", f"Il batch è un tensore {shape_label(2, LENGTH, 2)}: la frase corta riceve "
                  f"{LENGTH - len(SHORT) + 1} righe PAD, e la maschera dice quali righe sono vere."),
@@ -230,7 +218,7 @@ VIEWS = {"forme": view_shapes, "attention": view_attention, "gradiente": view_gr
 
 
 def view(s):
-    return tag("div", stage_buttons(s["stage"]), *VIEWS[s["stage"]](s), class_="lab-panel", data_part="lunghezze",
+    return tag("div", stage_buttons(STAGES, s["stage"]), *VIEWS[s["stage"]](s), class_="lab-panel", data_part="lunghezze",
                data_stage=s["stage"], data_masked="si" if s["masked"] else "no")
 
 

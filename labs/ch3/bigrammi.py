@@ -53,8 +53,8 @@ from core.bigram import (batch_loss, best_loss, build_vocab, cut_batches, datase
 from core.descent import sgd_update
 from core.losses import softmax_cross_entropy_grad
 from core.softmax import softmax
-from labs.kit import (Curve, Edit, Follow, Group, Jump, Marker, Series, Slider, Steps, Text, callout, factor, formula,
-                      join, line_chart, matrix, num, percent, stat, stats, step_machine, table, tag)
+from labs.kit import (Curve, Edit, Follow, Group, Jump, Marker, Series, Slider, Steps, Text, callout, corpus_problem,
+                      factor, formula, join, line_chart, matrix, num, percent, stat, stats, step_machine, table, tag)
 
 TITLE = "Il modello a bigrammi, allenato passo per passo"
 REF = "3.1"
@@ -117,33 +117,19 @@ def short(token):
     return token if len(token) <= 9 else token[:8] + "…"
 
 
-def corpus_problem(tokens, vocab):
-    """Un messaggio in italiano se con questo corpus non si fa una tabella leggibile, altrimenti None."""
-    if not tokens:
-        return "Il corpus è vuoto: scrivi qualche frase, con le parole separate da spazi."
-    if len(vocab) < 2:
-        return f"Servono almeno due parole diverse: con la sola «{short(vocab[0])}» non c'è niente da prevedere."
-    if len(vocab) > MAX_VOCAB:
-        return (f"Il corpus ha {len(vocab)} parole diverse: la tabella dei pesi sarebbe {len(vocab)} × {len(vocab)}. "
-                f"Qui ne stanno al massimo {MAX_VOCAB}: accorcia il testo o riusa le stesse parole.")
-    if len(tokens) > MAX_TOKENS:
-        return f"Il corpus ha {len(tokens)} token: per seguirlo passo per passo ne bastano al massimo {MAX_TOKENS}."
-    return None
-
-
 # ---------------------------------------------------------------- the training, one step at a time
 
 
-@dataclass
+@dataclass(frozen=True)
 class Training:
     """Il punto in cui è arrivato il training: la macchina che «Avanti» fa muovere.
 
     W is the table before this round's update; batches are this epoch's, and
-    number says which one comes now; rng will shuffle the next epochs (it
-    drew the initial weights first, then shuffles each epoch's pairs);
-    curve and batch_curve hold the losses after each update so far. Only
-    leaving a summary (screen 8) changes W: every other step shows one more
-    screen of the same round."""
+    number says which one comes now; shuffler is the state of the generator
+    that drew the initial weights and will shuffle the next epochs; curve and
+    batch_curve hold the losses after each update so far. Only leaving a
+    summary (screen 8) changes W: every other step shows one more screen of
+    the same round."""
 
     step: int = 0
     problem: str = ""
@@ -151,22 +137,12 @@ class Training:
     n_tokens: int = 0
     pairs: list = None
     W: list = None
-    rng: random.Random = None
+    shuffler: tuple = None
     epoch: int = 1
     number: int = 1
     batches: list = None
-    curve: list = None
-    batch_curve: list = None
-
-    def __deepcopy__(self, memo):
-        """A checkpoint. An update makes a new table and an epoch new batches, never changing the old ones in
-        place, so the copy shares them and copies only what advance changes: a copy costs microseconds, not
-        the third of a millisecond a deep copy of the generator's state would."""
-        if self.problem:
-            return replace(self)
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
-        return replace(self, rng=rng, curve=list(self.curve), batch_curve=list(self.batch_curve))
+    curve: tuple = ()
+    batch_curve: tuple = ()
 
 
 def epoch_batches(pairs, p, rng):
@@ -174,31 +150,40 @@ def epoch_batches(pairs, p, rng):
     return cut_batches(shuffle_pairs(pairs, rng), min(p["batch"], len(pairs)))
 
 
+def next_epoch(m, p):
+    """I batch dell'epoch dopo, mescolati dal generatore dov'era rimasto, e il suo stato nuovo."""
+    rng = random.Random()
+    rng.setstate(m.shuffler)
+    return epoch_batches(m.pairs, p, rng), rng.getstate()
+
+
 def start(p):
     """La macchina al passo 0: vocabolario, coppie, pesi casuali e i batch della prima epoch."""
     tokens = tokenize(p["corpus"])
     vocab = build_vocab(tokens)
-    problem = corpus_problem(tokens, vocab)
+    problem = corpus_problem(tokens, vocab, MAX_VOCAB, max_tokens=MAX_TOKENS, shown=short,
+                             wide=f", perché la tabella dei pesi sarebbe {len(vocab)} × {len(vocab)}")
     if problem:
         return Training(problem=problem)
     pairs = make_pairs(encode(tokens, vocab))
     rng = random.Random(p["seme"])
     W = init_weights(len(vocab), rng)
-    return Training(vocab=vocab, n_tokens=len(tokens), pairs=pairs, W=W, rng=rng,
-                    batches=epoch_batches(pairs, p, rng), curve=[dataset_loss(W, pairs)], batch_curve=[])
+    batches = epoch_batches(pairs, p, rng)
+    return Training(vocab=vocab, n_tokens=len(tokens), pairs=pairs, W=W, shuffler=rng.getstate(),
+                    batches=batches, curve=(dataset_loss(W, pairs),))
 
 
 def advance(m, p):
     """Un passo dopo: uscendo dal riassunto si applica l'aggiornamento e si prende il batch seguente."""
-    if not m.problem and screen_of(m.step)[0] == len(SCREENS):
-        batch = m.batches[m.number - 1]
-        m.batch_curve.append(batch_loss(m.W, batch))
-        m.W = sgd_update(m.W, gradient(m.W, batch), p["eta"])
-        m.curve.append(dataset_loss(m.W, m.pairs))
-        m.number += 1
-        if m.number > len(m.batches):  # every pair seen: a new epoch, shuffled again
-            m.epoch, m.number, m.batches = m.epoch + 1, 1, epoch_batches(m.pairs, p, m.rng)
-    m.step += 1
+    if m.problem or screen_of(m.step)[0] != len(SCREENS):
+        return replace(m, step=m.step + 1)
+    batch = m.batches[m.number - 1]
+    W = sgd_update(m.W, gradient(m.W, batch), p["eta"])
+    m = replace(m, step=m.step + 1, W=W, number=m.number + 1, curve=(*m.curve, dataset_loss(W, m.pairs)),
+                batch_curve=(*m.batch_curve, batch_loss(m.W, batch)))
+    if m.number > len(m.batches):  # every pair seen: a new epoch, shuffled again
+        batches, shuffler = next_epoch(m, p)
+        m = replace(m, epoch=m.epoch + 1, number=1, batches=batches, shuffler=shuffler)
     return m
 
 
@@ -234,7 +219,7 @@ def present(m, p):
     if screen == 8:
         picked = min(p["parola"], len(vocab) - 1)
         P = [softmax(row) for row in after]
-        s |= {"P": P, "curve": s["curve"] + [s["data_after"]], "batch_curve": m.batch_curve + [s["loss"]],
+        s |= {"P": P, "curve": s["curve"] + [s["data_after"]], "batch_curve": [*m.batch_curve, s["loss"]],
               "best": best_loss(pairs), "picked": picked, "top": top_k(P[picked], 3),
               "freq": next_frequencies(pairs, picked, len(vocab))}
     return s
@@ -261,8 +246,8 @@ def pair_text(s, pair):
 
 
 def chips(s, batch, current=False):
-    return tag("span", *(tag("span", pair_text(s, pr), class_="lab-bg-pair") for pr in batch),
-               class_="lab-bg-chips" + (" is-current" if current else ""))
+    return tag("span", *(tag("span", pair_text(s, pr), class_="lab-bigrammi-pair") for pr in batch),
+               class_="lab-bigrammi-chips" + (" is-current" if current else ""))
 
 
 def grid(s, values, label, rows=None, present=None, part=None, **kw):
@@ -287,8 +272,8 @@ def header(s):
     if s["screen"] <= PRELUDE:
         return []
     parts = [tag("p", f"Epoch {s['epoch']} · batch {s['number']} di {s['per_epoch']} · "
-                      f"aggiornamento {s['update']} di {UPDATES}", class_="lab-bg-where"),
-             tag("p", "Il batch: ", chips(s, s["batch"], current=True), class_="lab-bg-batch")]
+                      f"aggiornamento {s['update']} di {UPDATES}", class_="lab-bigrammi-where"),
+             tag("p", "Il batch: ", chips(s, s["batch"], current=True), class_="lab-bigrammi-batch")]
     if s["number"] == 1 and s["epoch"] > 1 and s["screen"] == 4:
         parts.append(callout(f"Inizia l'epoch {s['epoch']}: tutte le {s['n_pairs']} coppie sono state viste, "
                              "ora si rimescolano e si ricomincia dal primo batch."))
@@ -296,7 +281,7 @@ def header(s):
 
 
 def view_dataset(s):
-    return [tag("div", *(tag("p", line) for line in s["text"]), class_="lab-bg-corpus"),
+    return [tag("div", *(tag("p", line) for line in s["text"]), class_="lab-bigrammi-corpus"),
             stats(stat("Righe", num(len(s["text"]))), stat("Token", num(s["n_tokens"])),
                   stat("Parole diverse", num(len(s["vocab"])))),
             callout("Niente etichette, niente domande scritte a mano: il testo stesso dirà che cosa viene dopo.")]
@@ -304,11 +289,11 @@ def view_dataset(s):
 
 def view_tokens(s):
     vocab = s["vocab"]
-    token = lambda i: tag("span", tag("span", short(vocab[i])), tag("small", str(i)), class_="lab-bg-tok")  # noqa: E731
+    token = lambda i: tag("span", tag("span", short(vocab[i])), tag("small", str(i)), class_="lab-bigrammi-tok")  # noqa: E731
     return [tag("p", "Il vocabolario: ogni parola diversa riceve un ID, nell'ordine in cui compare."),
-            tag("div", *(token(i) for i in range(len(vocab))), class_="lab-bg-tokens"),
+            tag("div", *(token(i) for i in range(len(vocab))), class_="lab-bigrammi-tokens"),
             tag("p", f"Il corpus diventa una sequenza di {s['n_tokens']} ID:"),
-            *(tag("div", *(token(i) for i in line), class_="lab-bg-tokens is-line") for line in s["lines"]),
+            *(tag("div", *(token(i) for i in line), class_="lab-bigrammi-tokens is-line") for line in s["lines"]),
             callout(f"La tabella dei pesi avrà una riga e una colonna per ogni token: "
                     f"{len(vocab)} × {len(vocab)} = {num(len(vocab) ** 2)} numeri.")]
 
@@ -322,7 +307,7 @@ def view_batches(s):
             tag("p", f"Con il seme {s['seed']} le coppie si mescolano e si dividono in {s['per_epoch']} batch "
                      f"da {s['size']}{' (l’ultimo è più corto)' if s['n_pairs'] % s['size'] else ''}. Il batch 1 "
                      "è il primo che il modello vedrà; quando li avrà visti tutti sarà passata un'epoch."),
-            tag("div", *(tag("p", r) for r in rows), class_="lab-bg-batches")]
+            tag("div", *(tag("p", r) for r in rows), class_="lab-bigrammi-batches")]
 
 
 def example_rows(s):
@@ -431,12 +416,12 @@ def view_summary(s):
 
 def view(s):
     if "problem" in s:
-        return tag("div", callout(s["problem"], tone="warn"), class_="lab-bigram", data_screen=s["screen"])
+        return tag("div", callout(s["problem"], tone="warn"), class_="lab-bigrammi", data_screen=s["screen"])
     screens = (view_dataset, view_tokens, view_batches, view_forward, view_loss, view_backward, view_update,
                view_summary)
     big = " is-big" if len(s["vocab"]) > 16 else ""  # smaller type, so that a 20 × 20 table still fits
     return tag("div", *header(s), tag("h3", f"{s['screen']}. {SCREENS[s['screen'] - 1]}"),
-               *screens[s["screen"] - 1](s), class_="lab-bigram" + big, data_screen=s["screen"])
+               *screens[s["screen"] - 1](s), class_="lab-bigrammi" + big, data_screen=s["screen"])
 
 
 EDITS = [

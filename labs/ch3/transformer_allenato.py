@@ -64,7 +64,6 @@ Puoi anche riscrivere il testo, fino a 2.000 caratteri.
 import math
 import random
 from dataclasses import dataclass, replace
-from itertools import count
 
 from core.bigram import best_loss, build_vocab, dataset_loss, encode, gradient, init_weights, make_pairs, tokenize
 from core.descent import sgd_update
@@ -76,11 +75,10 @@ from core.transformer import TransformerConfig, layer_grad_norms, loss_and_grads
 from core.transformer_generation import transformer_generate
 from core.transformer_trace import trace
 from core.transformer_training import batch_for_step, init_state, text_loss
-from labs.kit import (Bar, Choice, Curve, Edit, Follow, Group, Jump, Marker, Point, Series, Slider, Steps, Text, bars,
-                      callout, fold, join, line_chart, matrix, nice_ticks, num, opened, plane, plural, share, stat,
-                      stats, step_machine, table, tag)
+from labs.kit import (Bar, Choice, Curve, Edit, Follow, Group, Jump, Marker, Memo, Point, Series, Slider, Steps, Text,
+                      bars, callout, corpus_problem, fold, join, line_chart, matrix, nice_ticks, num, opened, plane,
+                      plural, share, stat, stats, step_machine, table, tag)
 from labs.kit.matrices import describe_matrix
-from labs.kit.memory import Memory
 from labs.kit.svg import path, svg, text as svg_text
 
 TITLE = "Alleniamo un piccolo transformer"
@@ -148,8 +146,6 @@ EVAL_EVERY = 20  # the loss on the whole text, every 20 steps (a forward over it
 EVAL_WINDOWS = (32, 16)  # at most this many windows of the training text and of the held-out text
 SAMPLE_EVERY = 50  # text generated from the prompt, every 50 steps
 GENERATED = {"parole": 20, "caratteri": 40}
-SAMPLES = Memory(64)  # generated texts by run, step, prompt (and temperature): the last ones a reader asked for
-RUNS = count(1)  # a name for each training started, the same for every copy and checkpoint of it
 BIGRAM_ETA = 2.0  # the bigram's SGD, as in 3.1
 MAX_CHARS = 2000
 MIN_TOKENS = HELD_OUT * (CONTEXT + 1)  # so that the held-out sixth fills at least one window
@@ -207,27 +203,15 @@ def joined(tokens, kind):
     return " ".join(tokens) if kind == "parole" else "".join(tokens)
 
 
-def corpus_problem(text, tokens, vocab, kind):
+def text_problem(text, tokens, vocab, kind):
     """Un messaggio in italiano se su questo testo non si può allenare, altrimenti None."""
-    one, many = UNITS[kind]
     if len(text) > MAX_CHARS:
         return (f"Il testo ha {num(len(text))} caratteri: qui ne stanno al massimo {num(MAX_CHARS)}, "
                 "perché ogni passo di training deve restare veloce nel browser. Accorcialo.")
-    if not tokens:
-        return "Il testo è vuoto: scrivi qualche frase su cui allenare il modello."
-    if len(tokens) < MIN_TOKENS:
-        return (f"Il testo è troppo corto: {plural(len(tokens), 'token', 'token')}, ne servono almeno {MIN_TOKENS}. "
-                f"Il modello legge finestre di {CONTEXT} token, e l'ultimo sesto del testo resta da parte "
-                "per la verifica.")
-    if len(vocab) < 2:
-        alone = "la sola parola" if kind == "parole" else "il solo carattere"
-        return f"Serve più di un token diverso: con {alone} «{shown(vocab[0])}» non c'è niente da prevedere."
-    if len(vocab) > MAX_VOCAB[kind]:
-        different = "diverse" if kind == "parole" else "diversi"
-        return (f"Il testo ha {len(vocab)} {many} {different}: qui ne stanno al massimo {MAX_VOCAB[kind]}, perché "
-                f"ogni {one} ha il suo vettore da allenare. Riusa le stesse {many} o accorcia il testo.")
-    return None
-
+    return corpus_problem(tokens, vocab, MAX_VOCAB[kind], kind, min_tokens=MIN_TOKENS, shown=shown,
+                          short=f"Il modello legge finestre di {CONTEXT} token, e l'ultimo sesto del testo resta "
+                                "da parte per la verifica.",
+                          wide=f", perché ogni {UNITS[kind][0]} ha il suo vettore da allenare")
 
 def unknown(tokens, vocab):
     """I token della frase che non sono nel vocabolario, ciascuno una volta."""
@@ -242,7 +226,7 @@ def batch_pairs(batch):
 # ---------------------------------------------------------------- the training, one step at a time
 
 
-@dataclass
+@dataclass(frozen=True)
 class Training:
     """La macchina che «Avanti» fa muovere: il transformer, il suo gradiente e il bigramma di confronto.
 
@@ -250,11 +234,10 @@ class Training:
     gradient of this step's batch at these weights, which the next update
     applies), the bigram trained on the same batches, and the curves so far.
 
-    A step never changes a state, a gradient or a table in place: it makes
-    new ones. So a checkpoint shares them with the live machine and copies
-    only the lists that grow (__deepcopy__). run names the training it
-    belongs to, the same for every copy and checkpoint of it: the texts it
-    generated are remembered under it (SAMPLES), not in the machine."""
+    A step makes a new machine and shares with it everything it does not
+    change (the kit's rule). samples remembers the texts the training
+    generated, by step, prompt and temperature: every machine of the
+    training shares it, and a packed checkpoint leaves it out."""
 
     step: int = 0
     problem: str = ""
@@ -270,15 +253,10 @@ class Training:
     grads: dict = None
     W: list = None  # the bigram's table
     pairs: list = None  # the bigram's pairs of this step's batch
-    batch_losses: list = None
-    evals: list = None  # (step, train, held-out, bigram train, bigram held-out)
+    batch_losses: tuple = ()
+    evals: tuple = ()  # (step, train, held-out, bigram train, bigram held-out)
     snapshot: tuple = None  # (step, transformer weights, bigram table) of the last generation
-    run: int = 0
-
-    def __deepcopy__(self, memo):
-        if self.problem:
-            return replace(self)
-        return replace(self, batch_losses=list(self.batch_losses), evals=list(self.evals))
+    samples: Memo = None
 
 
 def evaluate(m):
@@ -295,13 +273,12 @@ def measure(m):
     The batch of this step, its loss and gradient at these weights, and the evaluations that fall here.
     """
     batch = batch_for_step(m.train, m.config, BATCH, m.seed, m.step)
-    m.loss, m.grads = loss_and_grads(m.state.params, m.config, *batch)
-    m.pairs = batch_pairs(batch)
-    m.batch_losses.append(m.loss)
+    loss, grads = loss_and_grads(m.state.params, m.config, *batch)
+    m = replace(m, loss=loss, grads=grads, pairs=batch_pairs(batch), batch_losses=(*m.batch_losses, loss))
     if m.step % EVAL_EVERY == 0:
-        m.evals.append(evaluate(m))
+        m = replace(m, evals=(*m.evals, evaluate(m)))
     if m.step % SAMPLE_EVERY == 0:
-        m.snapshot = (m.step, m.state.params, m.W)
+        m = replace(m, snapshot=(m.step, m.state.params, m.W))
     return m
 
 
@@ -310,7 +287,7 @@ def start(p):
     kind = p["token"]
     tokens = tokens_of(p["corpus"], kind)
     vocab = build_vocab(tokens)
-    problem = corpus_problem(p["corpus"], tokens, vocab, kind)
+    problem = text_problem(p["corpus"], tokens, vocab, kind)
     if problem:
         return Training(problem=problem, kind=kind)
     ids = encode(tokens, vocab)
@@ -319,8 +296,7 @@ def start(p):
                                n_layers=int(p["blocchi"]), context=CONTEXT, seed=p["seme"])
     opt = OptimizerConfig(lr=p["lr"], warmup=WARMUP, total_steps=STEPS, floor=FLOOR)
     m = Training(kind=kind, vocab=vocab, train=ids[:cut], held=ids[cut:], config=config, opt=opt, seed=p["seme"],
-                 state=init_state(config), W=init_weights(len(vocab), random.Random(p["seme"])), batch_losses=[],
-                 evals=[], run=next(RUNS))
+                 state=init_state(config), W=init_weights(len(vocab), random.Random(p["seme"])), samples=Memo())
     return measure(m)
 
 
@@ -329,40 +305,29 @@ def advance(m, p):
 
     One training step of both models on the same batch, then the next batch measured at the new weights.
     """
-    if not m.problem:
-        m.state, _ = apply_gradients(m.state, m.grads, m.opt)
-        m.W = sgd_update(m.W, gradient(m.W, m.pairs), BIGRAM_ETA)
-        m.step += 1
-        return measure(m)
-    m.step += 1
-    return m
+    if m.problem:
+        return replace(m, step=m.step + 1)
+    state, _ = apply_gradients(m.state, m.grads, m.opt)
+    return measure(replace(m, state=state, W=sgd_update(m.W, gradient(m.W, m.pairs), BIGRAM_ETA), step=m.step + 1))
 
 
 def generate(m, prompt, temperature):
     """Il testo greedy e campionato dal prompt, per il transformer e per il bigramma.
 
     Greedy and sampled text from the prompt, for the transformer and for the
-    bigram, with the weights of the last generation step (kept in the memo).
+    bigram, with the weights of the last generation step (remembered in the training's samples).
     The greedy text does not depend on the temperature: moving its slider
     samples again, and only that.
     """
     step, params, W = m.snapshot
     n = GENERATED[m.kind]
-    greedy = remembered(m, (step, tuple(prompt)), lambda: [
+    greedy = m.samples.get((step, tuple(prompt)), lambda: [
         transformer_generate(params, m.config, prompt, n), bigram_generate(W, prompt, n, 0.0)])
-    sampled = remembered(m, (step, tuple(prompt), temperature), lambda: [
+    sampled = m.samples.get((step, tuple(prompt), temperature), lambda: [
         transformer_generate(params, m.config, prompt, n, temperature, seeded_rng(m.seed)),
         bigram_generate(W, prompt, n, temperature, seeded_rng(m.seed))])
     return {model: [joined([m.vocab[i] for i in ids], m.kind) for ids in (greedy[k], sampled[k])]
             for k, model in enumerate(("transformer", "bigram"))}
-
-
-def remembered(m, key, make):
-    """Il risultato di make() per questo training, calcolato una volta sola.
-
-    make()'s result remembered for this run: every copy of the machine, and one
-    restored from a pickled checkpoint, finds the texts generated before it."""
-    return SAMPLES.get((m.run, *key), make)
 
 
 def bigram_generate(W, prompt, n, temperature, rng=None):
@@ -500,20 +465,20 @@ def comparison(s):
                                                ("Transformer", s["counts"]["total"], e["train"], e["held"]))]
     parts = [tag("h3", "Bigramma e transformer, sullo stesso testo"),
              table(["", "Pesi", "Loss, training", "Loss, da parte", "Perplexity, da parte"], rows,
-                   class_="lab-table lab-ta-compare"),
+                   class_="lab-table lab-transformer-allenato-compare"),
              tag("p", f"Loss misurate al passo {e['step']} (ogni {EVAL_EVERY} passi); la perplexity è e elevato alla "
-                      "loss: tra quanti token, in media, il modello esita.", class_="lab-ta-note")]
+                      "loss: tra quanti token, in media, il modello esita.", class_="lab-transformer-allenato-note")]
     if "problem" in g:
         return parts + [callout(g["problem"], tone="warn")]
-    said = lambda text: join(tag("span", g["prompt"], class_="lab-ta-prompt"), " ", text)  # noqa: E731
+    said = lambda text: join(tag("span", g["prompt"], class_="lab-transformer-allenato-prompt"), " ", text)  # noqa: E731
     for k, how in enumerate(("Greedy, sempre il token più probabile",
                              f"Campionato con temperatura {num(g['temperature'], 1)}")):
-        parts.append(tag("div", tag("p", how, class_="lab-ta-how"),
-                         *(tag("p", tag("strong", f"{name}: "), said(g[model][k]), class_="lab-ta-sample")
+        parts.append(tag("div", tag("p", how, class_="lab-transformer-allenato-how"),
+                         *(tag("p", tag("strong", f"{name}: "), said(g[model][k]), class_="lab-transformer-allenato-sample")
                            for name, model in (("Bigramma", "bigram"), ("Transformer", "transformer"))),
-                         class_="lab-ta-samples", data_part="greedy" if k == 0 else "campionato"))
+                         class_="lab-transformer-allenato-samples", data_part="greedy" if k == 0 else "campionato"))
     parts.append(tag("p", f"Testo generato con i pesi del passo {g['at']}: si rigenera ogni {SAMPLE_EVERY} passi, "
-                          f"{plural(GENERATED[s['kind']], 'token', 'token')} per modello.", class_="lab-ta-note"))
+                          f"{plural(GENERATED[s['kind']], 'token', 'token')} per modello.", class_="lab-transformer-allenato-note"))
     return parts
 
 
@@ -539,8 +504,8 @@ def attention_section(s):
         body = [tag("p", "Ogni riga è un token che guarda indietro, sé stesso compreso: i suoi pesi sommano a 1. "
                          "Le caselle vuote sono i token dopo, che la maschera causale nasconde."
                     + (f" Della frase restano gli ultimi {CONTEXT} token, quanti ne legge il modello."
-                       if a["cut"] else ""), class_="lab-ta-note"),
-                tag("div", *heats, class_="lab-ta-heads")]
+                       if a["cut"] else ""), class_="lab-transformer-allenato-note"),
+                tag("div", *heats, class_="lab-transformer-allenato-heads")]
     return tag("details", tag("summary", "Le mappe di attention"), *body, open=True, class_="lab-section",
                data_part="attention")
 
@@ -558,7 +523,7 @@ def embedding_section(s):
                      label=f"Gli embedding dei token proiettati su due dimensioni, al passo {s['step']}"),
                tag("p", legend + f"Il piano mostra {share(e['explained'])} della varianza dei {s['config']['d']} "
                             "numeri di ogni vettore, sulle due direzioni in cui a questo passo sono più sparsi (PCA); "
-                            "la scala si adatta a ogni passo.", class_="lab-ta-note")]
+                            "la scala si adatta a ogni passo.", class_="lab-transformer-allenato-note")]
 
 
 def layer_name(group):
@@ -583,13 +548,13 @@ def gradients_section(s):
              for k, label in PARTS if counts[k] or k == "head"]
     return [tag("p", f"La norma del gradiente di questo passo, strato per strato: in tutto "
                         f"{num(s['grad_norm'], 3)} (sopra 1 Adam lo riporta a 1 prima di usarlo).",
-                   class_="lab-ta-note"),
+                   class_="lab-transformer-allenato-note"),
                bars(layers, label="Norma del gradiente per strato", hi=max(norms.values()) or 1.0, part="strati"),
                tag("p", "Matrice per matrice: clicca una barra per aprirla qui sotto" +
-                   ("." if s["folds"]["matrice"] else ", in «Una matrice da vicino»."), class_="lab-ta-note"),
+                   ("." if s["folds"]["matrice"] else ", in «Una matrice da vicino»."), class_="lab-transformer-allenato-note"),
                bars(picks, label="Norma del gradiente per matrice", hi=top, part="matrici"),
                tag("p", f"Dove stanno i {num(counts['total'])} pesi (la testa di uscita riusa gli embedding "
-                        "dei token):", class_="lab-ta-note"),
+                        "dei token):", class_="lab-transformer-allenato-note"),
                bars(parts, label="I pesi del modello, parte per parte", part="parti")]
 
 
@@ -612,12 +577,12 @@ def heat_picture(values, label, row_labels=None):
                 shapes[("p" if v > 0 else "n") + str(level)].append(
                     f"M{left + j * cell} {4 + i * height_cell}h{cell}v{height_cell}h-{cell}z")
     width, height = left + cols * cell + 4, 8 + rows * height_cell
-    names = [svg_text(left - 4, 4 + (i + 0.5) * height_cell, r, class_="lab-ta-heat-name", anchor="end")
+    names = [svg_text(left - 4, 4 + (i + 0.5) * height_cell, r, class_="lab-transformer-allenato-heat-name", anchor="end")
              for i, r in enumerate(row_labels or ())]
     return svg(round(width), round(height), tag("rect", x=float(left), y=4.0, width=float(cols * cell),
-                                                 height=float(rows * height_cell), class_="lab-ta-heat-frame"),
+                                                 height=float(rows * height_cell), class_="lab-transformer-allenato-heat-frame"),
                *(path(" ".join(d), class_=f"lab-heat-{level}") for level, d in shapes.items() if d), *names,
-               label=label, class_="lab-svg lab-ta-heat", text=12,
+               label=label, class_="lab-svg lab-transformer-allenato-heat", text=12,
                description=describe_matrix(values, [str(r) for r in row_labels] if row_labels else None))
 
 
@@ -645,8 +610,8 @@ def matrix_section(s):
                                   f"colonna {j + 1}"))
     return [*notes,
                tag("p", f"{what}: {rows} × {cols} = {num(rows * cols)} pesi. In blu i numeri positivi, in rosso i "
-                        "negativi; più intenso, più grande (ogni mappa ha la sua scala).", class_="lab-ta-note"),
-               tag("div", weights, grads, class_="lab-ta-pair")]
+                        "negativi; più intenso, più grande (ogni mappa ha la sua scala).", class_="lab-transformer-allenato-note"),
+               tag("div", weights, grads, class_="lab-transformer-allenato-pair")]
 
 
 def view(s):
@@ -658,7 +623,7 @@ def view(s):
              f"finestre di {c['context']} token, batch di {c['batch']}; {distinct}, {num(s['n_train'])} token per il "
              f"training e {num(s['n_held'])} tenuti da parte. Learning rate del prossimo passo: "
              f"{num(s['lr_next'], 5)}.")
-    return tag("div", headline(s), loss_chart(s), tag("p", setup, class_="lab-ta-note"), *comparison(s),
+    return tag("div", headline(s), loss_chart(s), tag("p", setup, class_="lab-transformer-allenato-note"), *comparison(s),
                attention_section(s),
                fold("Gli embedding sul piano", "embedding", s["folds"]["embedding"], lambda: embedding_section(s)),
                fold("Gradienti e pesi, parte per parte", "gradienti", s["folds"]["gradienti"],

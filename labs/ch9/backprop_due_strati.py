@@ -63,12 +63,9 @@ def advance(m, p):
     new = update(m["w1"], m["w2"], forward_backward(p["x"], m["w1"], m["w2"], p["y"]), p["eta"], LIMIT)
     if new is None:
         return m
-    m["at"] += 1
-    m["w1"], m["w2"] = new
-    m["losses"].append(forward_backward(p["x"], *new, p["y"])["loss"])
-    m["w1s"].append(new[0])
-    m["w2s"].append(new[1])
-    return m
+    return {**m, "at": m["at"] + 1, "w1": new[0], "w2": new[1],
+            "losses": [*m["losses"], forward_backward(p["x"], *new, p["y"])["loss"]],
+            "w1s": [*m["w1s"], new[0]], "w2s": [*m["w2s"], new[1]]}
 
 
 def present(m, p):

@@ -36,7 +36,7 @@ from operator import mul
 
 from core.bpe import (BASE_VOCAB, SPLIT_PATTERN, Trainer, build_vocab, encode_chunks, pretokenize, ranked_pairs,
                       token_text)
-from labs.kit import Curve, Edit, Steps, Text, callout, num, percent, stat, stats, step_machine, tag
+from labs.kit import Curve, Edit, Memo, Steps, Text, callout, num, percent, stat, stats, step_machine, tag
 
 TITLE = "Il tokenizer BPE"
 REF = "9A"
@@ -84,12 +84,11 @@ def first_lines(chunks, tokens_of, lines=SHOWN_LINES, limit=SHOWN_TOKENS):
 class Training:
     """Il training su un corpus, fin dove l'ha portato chi legge.
 
-    The kit keeps checkpoints by deep-copying the machine, and a Trainer on a
-    100 kB corpus takes longer to copy (0.3 s) than to learn all 80 merges.
-    But the trainer only moves forward, and what the view reads at step k is
+    The trainer only moves forward, and what the view reads at step k is
     small: it is written in steps[k] when the trainer reaches k and never
-    changed after. So a copy can share the training (__deepcopy__ returns it),
-    a machine is {"training", "at"}, and going back reads steps[k]."""
+    changed after. So the training is kept in the machine's Memo, shared by
+    the machines of every step, a machine is {"at", "memo"}, and going back
+    reads steps[k]."""
 
     def __init__(self, corpus):
         self.trainer = t = Trainer(corpus)
@@ -101,9 +100,6 @@ class Training:
         self.chunk_count = sum(t.weights)
         self.texts = [token_text(b) for b in build_vocab(t.merges).values()]  # each token's text, as they are learned
         self.steps = [self.record(ranked_pairs(t.counts, TOP_PAIRS), t.next_pair())]
-
-    def __deepcopy__(self, memo):
-        return self  # steps already written never change: see the class docstring
 
     def record(self, top, winner):
         """What the view shows at the step the trainer has just reached; top and winner are
@@ -123,21 +119,30 @@ class Training:
             self.steps.append(self.record(top, winner))
 
 
+def trained(m, p):
+    """Il training sul corpus, portato almeno fino al passo della macchina."""
+    training = m["memo"].get("training", lambda: Training(p["corpus"]))
+    training.reach(m["at"])
+    return training
+
+
 def start(p):
     """La macchina al passo 0: il training sul corpus, ancora senza fusioni."""
-    return {"training": Training(p["corpus"]), "at": 0}
+    m = {"at": 0, "memo": Memo(1)}
+    trained(m, p)
+    return m
 
 
 def advance(m, p):
     """Una fusione in più: la coppia più frequente diventa un token nuovo."""
-    m["at"] += 1
-    m["training"].reach(m["at"])
+    m = {**m, "at": m["at"] + 1}
+    trained(m, p)
     return m
 
 
 def present(m, p):
     """Lo stato dopo le fusioni fatte: regole, coppie in classifica e il testo in token."""
-    training, k = m["training"], m["at"]
+    training, k = trained(m, p), m["at"]
     now = training.steps[k]
     merges, texts = training.trainer.merges[:now["done"]], training.texts
     tok = lambda i: [i, texts[i]]  # noqa: E731

@@ -35,8 +35,8 @@ all'inizio, in piccolo, quello che arriva dalla fase prima.
 
 from core.attention import comparisons, concat_columns, head, is_visible
 from core.linalg import transpose
-from labs.kit import (Bar, Choice, Edit, Follow, Slider, Toggle, bars, callout, equation, formula, matrix, num,
-                      shape_label, stat, stats, tag, vector_text)
+from labs.kit import (Bar, Choice, Edit, Follow, Slider, Toggle, bars, callout, equation, formula, matrix, num, recap,
+                      shape_label, stage_buttons, stat, stats, tag, vector_text)
 
 TITLE = "Un'intera testa di attention"
 REF = "9D.2"
@@ -104,18 +104,6 @@ def follow(s):
     return late
 
 
-def stage_buttons(stage):
-    """The stages as buttons above the figure (the same as the «Che cosa guardare» control)."""
-    return tag("div", *(tag("button", name, type="button", class_="lab-chip" + (" is-current" if key == stage else ""),
-                            data_set=f"fase={key}", aria_current="step" if key == stage else None)
-                        for key, name in STAGES), class_="lab-chips lab-ta-stages", role="group", aria_label="Fasi")
-
-
-def recap(*pieces):
-    """What the stage before gave, kept small at the top."""
-    return tag("div", tag("span", "Dalla fase prima:", class_="lab-ta-recap-title"), *pieces, class_="lab-ta-recap")
-
-
 def view(s):
     tokens, r, n = s["tokens"], s["row"], len(s["tokens"])
     names = [f"«{t}»" for t in tokens]
@@ -148,13 +136,13 @@ def view(s):
                             for W, name, cols in ((s["W_q"], "W_q", QK_NAMES), (s["W_k"], "W_k", QK_NAMES),
                                                   (s["W_v"], "W_v", V_NAMES))))]
     elif stage == "qkv":
-        parts = [recap(small(s["X"], "X")),
+        parts = [recap("Dalla fase prima:", small(s["X"], "X")),
                  tag("p", "Query, key e value: X per ciascuno dei tre pesi."),
                  shapes((n, 4), (4, 2)),
                  equation(mx(s["Q"], "Q = X·W_q", QK_NAMES, part="Q"), mx(s["K"], "K = X·W_k", QK_NAMES, part="K"),
                           mx(s["V"], "V = X·W_v", V_NAMES, part="V"))]
     elif stage == "punteggi":
-        parts = [recap(small(s["Q"], "Q"), small(s["K"], "K")),
+        parts = [recap("Dalla fase prima:", small(s["Q"], "Q"), small(s["K"], "K")),
                  tag("p", "Ogni query contro ogni key: un prodotto scalare per casella."),
                  shapes((n, 2), (2, n)),
                  equation(mx(s["Q"], "Q"), "·", matrix(s["Kt"], label="Kᵀ", col_labels=names), "=",
@@ -165,13 +153,13 @@ def view(s):
                             "per strato", f"1 + 2 + … + {num(BIG)} = {num(s['big'])}" if s["causal"]
                             else f"{num(BIG)} × {num(BIG)} = {num(s['big'])}", tone="warn"))]
     elif stage == "maschera":
-        parts = [recap(small(s["scores"], "Q Kᵀ")),
+        parts = [recap("Dalla fase prima:", small(s["scores"], "Q Kᵀ")),
                  tag("p", "Diviso per √2, perché query e key hanno 2 numeri" + (
                      "; la maschera nasconde i token che vengono dopo." if s["causal"] else ", senza maschera.")),
                  mx(masked, "Q Kᵀ / √2", names, part="masked",
                     caption="−∞: un token che viene dopo, da non guardare" if hidden else None)]
     elif stage == "softmax":
-        parts = [recap(small(masked, "Q Kᵀ / √2")),
+        parts = [recap("Dalla fase prima:", small(masked, "Q Kᵀ / √2")),
                  tag("p", "La softmax riga per riga: i pesi A, che su ogni riga sommano a 1."),
                  equation(heat(s["A"], "A", part="A"), "somme delle righe →",
                           matrix([[x] for x in s["sums"]], label="somma", shape=False)),
@@ -179,7 +167,7 @@ def view(s):
                  bars([Bar(name, a, text=num(a), highlight=a == max(weights), class_="s1")
                        for name, a in zip(names, weights)], label=f"Dove guarda {names[r]}", part="pesi")]
     else:
-        parts = [recap(small(s["A"], "A"), small(s["V"], "V")),
+        parts = [recap("Dalla fase prima:", small(s["A"], "A"), small(s["V"], "V")),
                  tag("p", "Le uscite: ogni riga di O è la media dei value pesata dalla riga di A."),
                  shapes((n, n), (n, 2)),
                  equation(mx(s["A"], "A"), "·", mx(s["V"], "V", V_NAMES), "=", mx(s["O"], "O", V_NAMES, part="O")),
@@ -195,7 +183,7 @@ def view(s):
     if not s["causal"] and stage in ("maschera", "softmax", "uscite"):
         parts.append(callout("Senza maschera anche le prime righe guardano avanti: va bene per capire un testo "
                              "(BERT), non per generarlo, dove il futuro non c'è ancora.", tone="warn"))
-    return tag("div", stage_buttons(stage), *parts, class_="lab-panel", data_part="testa", data_row=r,
+    return tag("div", stage_buttons(STAGES, stage), *parts, class_="lab-panel", data_part="testa", data_row=r,
                data_stage=stage)
 
 

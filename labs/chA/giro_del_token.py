@@ -47,7 +47,7 @@ from core.transformer_trace import token_trip
 from labs.chA._giro_modello import CONFIG, VOCAB
 from labs.chA._giro_pesi import WEIGHTS
 from labs.kit import (Bar, Choice, Edit, Follow, Slider, Steps, Text, bars, callout, factor, formula, num, plural,
-                      shape_label, share, stat, stats, step_machine, tag, the)
+                      quoted, read_words, shape_label, share, stat, stats, step_machine, tag, the, token_chips)
 from labs.kit.svg import group, line, rect, svg, text
 
 TITLE = "Il giro di un token nel blocco"
@@ -75,26 +75,11 @@ CONTROLS = [
 # ---------------------------------------------------------------- compute: the trip, then a pointer on it
 
 
-def read_sentence(text):
-    """Dalle parole agli ID, o un messaggio che dice che cosa il modello non sa leggere."""
-    words = text.lower().replace(".", " . ").split()
-    if not words:
-        return None, "Scrivi almeno una parola, per esempio «il gatto corre nel»."
-    if len(words) > CONFIG.context:
-        return None, (f"La frase ha {len(words)} token: il modello ne legge al massimo {CONFIG.context} "
-                      "(è la lunghezza del suo contesto).")
-    unknown = list(dict.fromkeys(w for w in words if w not in VOCAB))
-    if unknown:
-        names = ", ".join(f"«{w[:20]}»" for w in unknown[:3]) + (" e altre" if len(unknown) > 3 else "")
-        return None, (f"{names} {'non è' if len(unknown) == 1 else 'non sono'} nel vocabolario del modello, che "
-                      f"conosce solo {len(VOCAB)} token: {', '.join(VOCAB[1:])} e il punto «.».")
-    return [VOCAB.index(w) for w in words], None
-
-
 def start(p):
     """La macchina al passo 0: il giro completo del token scelto nel modello."""
     text_ = dict(SENTENCES).get(p["frase"], p["testo"])
-    ids, problem = read_sentence(text_)
+    ids, problem = read_words(text_, VOCAB, CONFIG.context, "il gatto corre nel",
+                              "è la lunghezza del suo contesto")
     if problem:
         return {"step": 0, "problem": problem}
     position = min(p["token"], len(ids) - 1)
@@ -113,7 +98,7 @@ def present(m, p):
     return {"step": m["step"], "own": m["own"], **m["trip"]}
 
 
-compute = step_machine(start, advance, present, in_place=False)  # advance changes nothing it gets
+compute = step_machine(start, advance, present)
 
 
 def follow(s):
@@ -130,7 +115,7 @@ def follow(s):
 
 
 def word(i):
-    return f"«{VOCAB[i]}»"
+    return quoted(VOCAB[i])
 
 
 def cap(text_):
@@ -139,8 +124,8 @@ def cap(text_):
 
 def shapes(operation, *parts):
     """The operation, then its shapes: tuples become [1 × n], strings are the operators between them."""
-    return formula(tag("span", operation, class_="lab-gt-op"), " ",
-                   tag("span", *(shape_label(*p) if isinstance(p, tuple) else p for p in parts), class_="lab-gt-dims"))
+    return formula(tag("span", operation, class_="lab-giro-del-token-op"), " ",
+                   tag("span", *(shape_label(*p) if isinstance(p, tuple) else p for p in parts), class_="lab-giro-del-token-dims"))
 
 
 def vector_bars(after, before, label, before_label, names=DIMS, cls="sign", lo=None):
@@ -192,7 +177,7 @@ def strip(values, before, label):
         parts.append(text(pad + (k - 0.5) * col, height - 14, str(k), class_="lab-bar-label"))
     return tag("div", svg(width, height, *parts, label=label, class_="lab-svg lab-bars", text=14,
                           description=strip_description(values)),
-               class_="lab-gt-strip", data_part="barre")
+               class_="lab-giro-del-token-strip", data_part="barre")
 
 
 def head_span(h):
@@ -293,7 +278,7 @@ def screen_qkv(s):
         stats=[stat("‖q‖", num(norm(b["q"]))), stat("‖k‖", num(norm(b["k"]))), stat("‖v‖", num(norm(b["v"])))],
         figures=[tag("div", *(tag("div", tag("h4", title), vector_bars(b[key], u, title, "prima: u"))
                               for key, title in (("q", "query q"), ("k", "key k"), ("v", "value v"))),
-                     class_="lab-gt-grid")],
+                     class_="lab-giro-del-token-grid")],
         changed=f"Da un vettore ne nascono tre, ciascuno di {D} numeri: le dimensioni {head_span(0)} vanno alla "
                 f"testa 1, {head_span(1)} alla testa 2. Gli altri token hanno fatto lo stesso con i loro vettori.")
 
@@ -318,7 +303,7 @@ def screen_scores(s):
             "che vengono dopo, che quando il modello scrive non esistono ancora.",
         shapes=shapes("q · Kᵀ ÷ √8, per ciascuna testa", (1, DH), " · ", (DH, n), " = ", (1, n)),
         stats=[stat("Token visibili", str(n)), stat("Token nascosti", str(hidden))],
-        figures=[tag("div", *figures, class_="lab-gt-grid")],
+        figures=[tag("div", *figures, class_="lab-giro-del-token-grid")],
         changed=cap("; ".join(best)) + "." + (
             f" {cap(the(f'{hidden} token', plural=True))} che vengono dopo valgono −∞." if hidden > 1 else
             " Il token che viene dopo vale −∞." if hidden else ""))
@@ -338,7 +323,7 @@ def screen_softmax(s):
             "un punteggio più alto di un altro pesa in proporzione molto di più.",
         shapes=shapes("softmax, per ciascuna testa", (1, pos + 1), " → ", (1, pos + 1)),
         stats=[stat(f"Testa {h + 1}: peso massimo", share(max(head["weights"]))) for h, head in enumerate(b["heads"])],
-        figures=[tag("div", *figures, class_="lab-gt-grid")],
+        figures=[tag("div", *figures, class_="lab-giro-del-token-grid")],
         changed=cap("; ".join(best)) + ". I token nascosti hanno peso 0.")
 
 
@@ -360,7 +345,7 @@ def screen_mix(s):
             "token entra nel vettore che seguiamo.",
         shapes=shapes("a · V per ciascuna testa, poi [o¹ | o²]", (1, n), " · ", (n, DH), " = ", (1, DH), ", affiancate: ", (1, D)),
         stats=[stat("‖o¹ | o²‖", num(norm(b["heads_out"])))],
-        figures=[*(formula(t) for t in sums), tag("div", *figures, class_="lab-gt-grid")],
+        figures=[*(formula(t) for t in sums), tag("div", *figures, class_="lab-giro-del-token-grid")],
         changed=(f"{word(i)} è il primo token: la media ha un solo termine, con peso 1, e ogni testa "
                  "restituisce il suo stesso value.") if pos == 0 else
                 f"Il tratteggio è il value di {word(i)} da solo: la distanza dalle barre è quanto gli altri token "
@@ -518,16 +503,12 @@ SCREENS = (screen_embed, screen_squares, screen_divide, screen_gain, screen_qkv,
 
 def sentence_chips(s):
     """The sentence, one chip per token: the followed one lit, the later ones faded (it cannot see them)."""
-    pos, items = s["position"], []
-    for k, i in enumerate(s["ids"]):
-        cls = "lab-gt-tok" + (" is-current" if k == pos else "") + (" is-later" if k > pos else "")
-        items.append(tag("span", tag("span", VOCAB[i], class_="lab-gt-word"), tag("small", f"{k} · ID {i}"),
-                         class_=cls, data_set=f"token={k}", tabindex="0", role="button",
-                         title=f"Segui {word(i)}, posizione {k}"))
-        if k == pos and s["step"] == PROBS:
-            best = max(range(len(VOCAB)), key=lambda t: (s["probabilities"][t], -t))
-            items.append(tag("span", f"→ {VOCAB[best]}", class_="lab-gt-next"))
-    return tag("div", *items, class_="lab-gt-sentence", data_part="frase")
+    after = None
+    if s["step"] == PROBS:
+        after = f"→ {VOCAB[max(range(len(VOCAB)), key=lambda t: (s['probabilities'][t], -t))]}"
+    return token_chips([{"text": VOCAB[i], "note": f"{k} · ID {i}", "set": f"token={k}",
+                         "title": f"Segui {word(i)}, posizione {k}"} for k, i in enumerate(s["ids"])],
+                       current=s["position"], after=after)
 
 
 LAST = [None, None]  # the state last drawn and its screen: view() and summary() read the same one
@@ -549,17 +530,17 @@ def summary(s):
 
 def view(s):
     if "problem" in s:
-        return tag("div", callout(s["problem"], tone="warn"), class_="lab-gt")
+        return tag("div", callout(s["problem"], tone="warn"), class_="lab-giro-del-token")
     screen = screen_of(s)
     return tag("div", sentence_chips(s),
                tag("section", tag("h3", f"{PHASES[s['step']]} · {word(s['ids'][s['position']])}"),
-                   tag("p", tag("strong", "Perché: "), screen["why"], class_="lab-gt-why", data_part="perche"),
-                   tag("div", screen["shapes"], class_="lab-gt-shapes", data_part="forme"),
+                   tag("p", tag("strong", "Perché: "), screen["why"], class_="lab-giro-del-token-why", data_part="perche"),
+                   tag("div", screen["shapes"], class_="lab-giro-del-token-shapes", data_part="forme"),
                    stats(*screen["stats"]), *screen["figures"],
-                   tag("p", tag("strong", "Che cosa è cambiato: "), screen["changed"], class_="lab-gt-changed",
+                   tag("p", tag("strong", "Che cosa è cambiato: "), screen["changed"], class_="lab-giro-del-token-changed",
                        data_part="cambiato"),
                    class_="lab-panel", data_part="passo", data_phase=s["step"]),
-               class_="lab-gt")
+               class_="lab-giro-del-token")
 
 
 EDITS = [

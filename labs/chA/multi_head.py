@@ -33,8 +33,8 @@ import math
 from functools import lru_cache
 
 from core.attention import comparisons, is_visible, multi_head
-from labs.kit import (Choice, Edit, Slider, Toggle, callout, equation, fold, formula, matrix, num, opened, shape_label,
-                      table, tag)
+from labs.kit import (Choice, Edit, Slider, Toggle, callout, equation, fold, formula, frozen, matrix, num, opened,
+                      shape_label, table, tag)
 
 TITLE = "Più teste, più modi di guardare"
 REF = "A.4"
@@ -123,10 +123,6 @@ def x_matrix(values, tokens, r):
 @lru_cache(maxsize=4)
 def w_o_matrix(values):
     return matrix(values, label="W_o", row_labels=CONCAT_NAMES, col_labels=FEATURES, part="W_o")
-
-
-def frozen(rows):
-    return tuple(map(tuple, rows))
 
 
 def view(s):

@@ -47,3 +47,8 @@ def forget_all():
 def typed(items):
     """A hashable record of values or labels with their types: 1 and 1.0, a text and Html, differ."""
     return None if items is None else tuple((type(v), v) for v in items)
+
+
+def frozen(rows):
+    """A matrix (a list of lists) as a tuple of tuples: a key a Memory or an lru_cache can hash."""
+    return tuple(map(tuple, rows))

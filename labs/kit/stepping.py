@@ -15,17 +15,26 @@ nearest checkpoint before the target. Changing any other parameter starts a
 new machine (the key is every parameter but the step).
 
 Going back is made cheap too: the machines of the last interval before the
-target (copies, whether the cache got there going forward or replaying)
+target (whether the cache got there going forward or replaying)
 and the live machine the reader leaves are kept in a short trail (at most
 one checkpoint interval of them), so «Indietro» costs nothing until the
 trail is used up, and then one replay of at most one interval refills it.
 
-`advance` may change the machine in place (and must return it): the cache
-copies a checkpoint before it lets advance touch it. A lab whose advance
-returns a new machine and leaves the one it gets as it was says so
-(in_place=False): the cache then keeps machines as they are, without
-copying them (a machine holding a whole forward pass: a copy per
-checkpoint is most of a step's cost).
+`advance` returns the machine one step later and never changes the one it
+gets: the cache keeps machines as they are, sharing them between the live
+machine, the checkpoints and the trail, and never copies one. A machine is
+plain data (numbers, strings, tuples, lists, dicts, dataclasses): a step
+makes new lists and tables where it changes them (`[*m.losses, loss]`,
+`dataclasses.replace(m, W=new_W)`) and shares the rest with the machine it
+got. tests/test_stepping.py holds every stepped lab to this rule (a
+machine pickles to the same bytes after advance has read it).
+
+What a training computes from its machines and wants to keep (texts it
+generated, a tokenizer's merges learned so far) goes in a Memo, made by
+start() and carried by the machine: every machine of that training shares
+it, whatever step it is at, and a packed checkpoint leaves it out and finds
+it again when it is unpacked. A Memo is a cache: the same answers come
+from an empty one.
 
 A lab whose machine is big and whose step is slow (a transformer's training:
 half a megabyte of weights and Adam moments, ~30 ms a step in the browser) says packed=True:
@@ -34,17 +43,20 @@ PACKED_BYTES rather than by their number, so they stand closer together and a
 jump replays fewer of its slow steps. The bound is for every setting together,
 and the setting in use comes first: to make room, the settings left earlier
 (oldest first) keep every other checkpoint, down to MAX_CHECKPOINTS each,
-before the one in use thins out. A machine that cannot be pickled (a lab
-edited in the page defines its classes anew) is kept as a copy instead.
+before the one in use thins out. packed is the one option a stepped lab
+has about its memory. A machine that cannot be pickled (a lab edited in the
+page defines its classes anew) is kept as it is instead.
 """
 
-import copy
 import json
 import math
 import time
+import weakref
 from collections import OrderedDict
+from itertools import count
 
 from .folds import FOLDS_PARAM
+from .memory import Memory
 
 MACHINES_KEPT = 3  # parameter settings whose checkpoints stay in memory
 MAX_CHECKPOINTS = 40  # per setting: the interval grows with the number of steps
@@ -96,9 +108,8 @@ class Packed(bytes):
 class StepMachine:
     """compute() for a stepped lab, with its checkpoint cache."""
 
-    def __init__(self, start, advance, present, step="passo", view_only=(), in_place=True, packed=False):
+    def __init__(self, start, advance, present, step="passo", view_only=(), packed=False):
         self.start, self.advance, self.present, self.step = start, advance, present, step
-        self.copy = copy.deepcopy if in_place else (lambda machine: machine)
         self.packed = packed
         # parameters that only present() reads: changing them keeps the machine (the open folds always are)
         self.view_only = set(view_only) | {FOLDS_PARAM}
@@ -149,10 +160,10 @@ class StepMachine:
         if replaying:
             if nearest < target:  # steps to recompute: their machines become the trail
                 entry["trail"] = {}
-            entry["trail"].setdefault(at, machine)  # the machine the reader leaves: not advanced any more, no copy
+            entry["trail"].setdefault(at, machine)  # the machine the reader leaves
             at, machine = nearest, self.restore(kept[nearest])
-            if isinstance(kept[nearest], Packed):  # unpickled once: the trail keeps a copy for the way back
-                entry["trail"][at] = self.copy(machine)
+            if isinstance(kept[nearest], Packed):  # unpickled once: the trail keeps it for the way back
+                entry["trail"][at] = machine
         started = shown = time.monotonic()
         while at < target:
             machine = self.advance(machine, params)
@@ -161,9 +172,9 @@ class StepMachine:
                 PROGRESS(at, target)
                 shown = now
             self.remember(entry, at, machine)
-            copied = at in entry["checkpoints"] and not isinstance(entry["checkpoints"][at], Packed)
-            if target - at < entry["every"] and not copied:  # near the target, a copy (a packed one unpickles)
-                entry["trail"][at] = self.copy(machine)
+            kept_as_is = at in entry["checkpoints"] and not isinstance(entry["checkpoints"][at], Packed)
+            if target - at < entry["every"] and not kept_as_is:  # near the target (a packed one unpickles)
+                entry["trail"][at] = machine
             if UNWANTED and at < target and UNWANTED():
                 entry["live"] = (at, machine)  # a whole step: the next call goes on from here
                 self.trim(entry, at)
@@ -188,7 +199,7 @@ class StepMachine:
         checkpoints = entry["checkpoints"]
         if at not in checkpoints:
             checkpoints[at] = self.keep(machine)
-        if not isinstance(checkpoints[at], Packed):  # copies: bounded by their number
+        if not isinstance(checkpoints[at], Packed):  # machines as they are: bounded by their number
             while len(checkpoints) > MAX_CHECKPOINTS:
                 thin(entry)
             return
@@ -203,23 +214,23 @@ class StepMachine:
         return sum(len(c) for e in self.cache.values() for c in e["checkpoints"].values() if isinstance(c, Packed))
 
     def keep(self, machine):
-        """A checkpoint of the machine: pickled if the lab asked for it and it can be, else a copy."""
+        """A checkpoint of the machine: pickled if the lab asked for it and it can be, else the machine itself."""
         if self.packed:
             import _pickle  # the C pickler alone: the pickle module costs Pyodide a fifth of a second
 
             try:
                 return Packed(_pickle.dumps(machine, protocol=5))
             except (_pickle.PicklingError, AttributeError, TypeError):
-                self.packed = False  # an edited lab's own classes: copies from now on
-        return self.copy(machine)
+                self.packed = False  # an edited lab's own classes: machines as they are from now on
+        return machine
 
     def restore(self, kept):
-        """A machine to advance, from a checkpoint or from the trail (the kept one stays as it was)."""
+        """A machine to advance, from a checkpoint or from the trail."""
         if isinstance(kept, Packed):
             import _pickle
 
             return _pickle.loads(kept)
-        return self.copy(kept)
+        return kept
 
     def cache_bytes(self):
         """Size of every kept machine, pickled: an honest measure of the cache's memory (of a lab as written:
@@ -237,12 +248,40 @@ def thin(entry):
         del entry["checkpoints"][s]
 
 
-def step_machine(start, advance, present, step="passo", view_only=(), in_place=True, packed=False):
+def step_machine(start, advance, present, step="passo", view_only=(), packed=False):
     """compute(params) for a lab described as start / advance / present (see the module docstring).
-    view_only names the parameters that start and advance never read; in_place=False says that
-    advance returns a new machine and never changes the one it gets (nothing is copied then);
-    packed=True keeps the checkpoints pickled, closer together (a big machine, a slow step)."""
-    return StepMachine(start, advance, present, step, view_only, in_place, packed)
+    view_only names the parameters that start and advance never read; packed=True keeps the
+    checkpoints pickled, closer together (a big machine, a slow step)."""
+    return StepMachine(start, advance, present, step, view_only, packed)
+
+
+MEMOS = weakref.WeakValueDictionary()  # every Memo alive, by name: an unpacked machine finds its own again
+MEMO_NAMES = count(1)
+
+
+class Memo(Memory):
+    """The last `kept` values a training computed from its machines, by key (Memory.get): shared by every
+    machine of that training, never copied, and left out of a packed checkpoint, which finds it again by
+    name when it is unpacked (an empty one if it is gone: a Memo only saves work)."""
+
+    def __init__(self, kept=64, name=None):
+        self.kept, self.items = kept, {}  # not in Memory.every: a Memo lives as long as its training
+        self.name = next(MEMO_NAMES) if name is None else name
+        MEMOS[self.name] = self
+
+    def __reduce__(self):
+        return memo_named, (self.name, self.kept)
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+def memo_named(name, kept):
+    """The Memo of that name (an empty one if it is gone): how a packed machine finds its memo again."""
+    return MEMOS.get(name) or Memo(kept, name)
 
 
 def worst_case_steps(max_steps):

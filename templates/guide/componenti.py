@@ -68,6 +68,14 @@ FIGURES = [
      '          Node("vento", 0.2, caption="0,2")],\n'
      '         [Node("ombrello", 0.62, caption="0,62")]],\n'
      '        [[[0.9, -0.4]]], label="Un neurone con due ingressi", width=420)'),
+    ("token_chips", [],
+     'token_chips([{"text": "il", "note": "1 · ID 1", "set": "posizione=1"},\n'
+     '             {"text": "gatto", "note": "2 · ID 2", "set": "posizione=2"},\n'
+     '             {"text": "dorme", "note": "3 · ID 5", "set": "posizione=3"}],\n'
+     '            current=1, after="→ sul?")'),
+    ("stage_buttons", [],
+     'stage_buttons([("forme", "1. Le forme"), ("pesi", "2. I pesi")], "pesi")'),
+    ("recap", [], 'recap("Fase prima:", vector([0.2, -1.0], label="x"))'),
     ("chain", ["ChainNode"],
      'chain([ChainNode("w", "0,5", "−0,4"),\n'
      '       ChainNode("z = w·x", "1", "−0,2", active=True),\n'
@@ -89,6 +97,10 @@ TEXT = [
     ("sci", 'sci(8.4e22)'),
     ("data_size", 'data_size(1.35e10)'),
     ("duration", 'duration(187)'),
+    ("quoted", 'quoted("gatto")'),
+    ("read_words", 'read_words("il gatto vola", (".", "il", "gatto", "dorme"), 8, "il gatto dorme")'),
+    ("corpus_problem", 'corpus_problem(["gatto", "gatto"], ["gatto"], max_vocab=20)'),
+    ("frozen", 'frozen([[1, 2], [3, 4]])'),
     ("cell_text", 'cell_text(1.50)'),
     ("term", 'term(-1.5)'),
     ("vector_text", 'vector_text([2, 1.5])'),
@@ -108,7 +120,7 @@ TEXT = [
 CONTROLS = ["Slider", "Choice", "Text", "Toggle", "Group", "Follow"]
 
 # Stepped labs: being reworked, listed with their signatures only.
-STEPPED = ["Steps", "Jump", "Curve", "step_machine", "timeline"]
+STEPPED = ["Steps", "Jump", "Curve", "step_machine", "Memo", "timeline"]
 
 # «Il codice Python»: the edits a lab suggests to its own code («Prova a cambiare…»).
 CODE = ["Edit"]

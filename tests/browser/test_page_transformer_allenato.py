@@ -118,7 +118,7 @@ def test_play_20_steps_pause_open_an_attention_map_and_generate_text(page, site_
     prompt = lab.locator('[data-param="prompt"]')
     prompt.fill("la mamma nuota")
     wait_idle(page, lab)
-    greedy = lab.locator("[data-part='greedy'] .lab-ta-sample").last
+    greedy = lab.locator("[data-part='greedy'] .lab-transformer-allenato-sample").last
     expected = cpython(50, prompt="la mamma nuota")["samples"]
     expect(greedy).to_contain_text(f"Transformer: la mamma nuota {expected['transformer'][0]}")
     expect(lab.locator("[data-lab-view]")).to_contain_text("Testo generato con i pesi del passo 50")

@@ -201,7 +201,7 @@ def compute_before(p):
     s = {"step": p["passo"], "screen": screen}
     tokens = tokenize(p["corpus"])
     vocab = build_vocab(tokens)
-    problem = M.corpus_problem(tokens, vocab)
+    problem = M.start(p).problem
     if problem:
         return s | {"problem": problem}
     pairs = make_pairs(encode(tokens, vocab))
@@ -330,11 +330,11 @@ def test_the_timeline_draws_the_phases_and_the_view_no_counter_of_its_own():
         result = labs.render("bigrammi", {"passo": str(step)})
         assert f"Passo {step} di {LAB.steps.max} · {phase}" in result["timeline"]
         assert re.search(rf'class="lab-chip is-current"[^>]*>{phase}<', result["timeline"])
-        assert "lab-bg-steps" not in result["html"] and "Prima del training" not in result["html"]
+        assert "lab-bigrammi-steps" not in result["html"] and "Prima del training" not in result["html"]
         assert "passo" not in re.sub(r"<[^>]+>", " ", result["html"]).lower()
     # what is not a step counter stays: where the epoch is, and the batch of this round
     html = labs.render("bigrammi", {"passo": str(step_of(7, 5))})["html"]
-    assert "Epoch 2 · batch 2 di 5 · aggiornamento 7 di 100" in html and "lab-bg-batch" in html
+    assert "Epoch 2 · batch 2 di 5 · aggiornamento 7 di 100" in html and "lab-bigrammi-batch" in html
 
 
 def test_the_timeline_curve_grows_with_the_updates_and_ends_with_all_of_them():

@@ -1,7 +1,6 @@
 """9A Il tokenizer BPE: the real algorithm, checked against a brute-force
 count that shares no code with core.bpe's counting and merging."""
 
-import copy
 import html
 import json
 import random
@@ -277,15 +276,16 @@ def test_cached_steps_equal_the_replay_on_random_walks(name):
     assert len(MOD.compute.cache) == 1  # «nuovo» is only read by the view: one machine for the whole walk
 
 
-def test_checkpoints_share_one_training():
-    """The kit copies the machine at every checkpoint; the trainer, which only moves forward, is shared."""
+def test_every_machine_shares_one_training():
+    """A machine is its step and the training's Memo: the trainer, which only moves forward, is trained once
+    for every checkpoint, and going back reads what it wrote then."""
     MOD.compute.cache.clear()
     MOD.compute(LAB.parse({"passo": str(MAX_MERGES)}))
     entry = next(iter(MOD.compute.cache.values()))
     machines = [*entry["checkpoints"].values(), entry["live"][1]]
-    assert len(machines) > 10 and len({id(m["training"]) for m in machines}) == 1
-    copied = copy.deepcopy(entry["live"][1])
-    assert copied is not entry["live"][1] and copied["training"] is entry["live"][1]["training"]
+    assert len(machines) > 10 and len({id(m["memo"]) for m in machines}) == 1
+    trained = machines[0]["memo"].items["training"]
+    assert len(trained.steps) == MAX_MERGES + 1 and state(passo=3)["step"] == 3
 
 
 def test_the_curve_of_the_timeline_is_the_corpus_length_so_far():

@@ -239,7 +239,7 @@ def click(params, data_set):
 
 def test_clicking_a_token_chip_shows_the_prediction_at_that_point():
     params = LAB.defaults()
-    chips = re.findall(r'class="lab-mt-tok[^"]*" data-set="(posizione=\d+)"', html())
+    chips = re.findall(r'class="lab-token[^"]*" title="[^"]*" data-set="(posizione=\d+)"', html())
     assert chips == [f"posizione={k}" for k in range(1, 6)]
     s = click(params, chips[1])
     assert s["pos"] == 1 and len(s["attention"]["weights"]) == 2  # «gatto» sees «il» and itself
