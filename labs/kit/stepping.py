@@ -46,6 +46,8 @@ from collections import OrderedDict
 
 from .controls import FOLDS_PARAM
 
+ENDED = "ended"  # a state's key: where the machine stopped before the last step (see ended)
+
 MACHINES_KEPT = 3  # parameter settings whose checkpoints stay in memory
 MAX_CHECKPOINTS = 40  # per setting: the interval grows with the number of steps
 # packed checkpoints of every setting together: the interval grows with their bytes. 3.2 at its defaults (1,000
@@ -235,6 +237,14 @@ def step_machine(start, advance, present, step="passo", view_only=(), in_place=T
     advance returns a new machine and never changes the one it gets (nothing is copied then);
     packed=True keeps the checkpoints pickled, closer together (a big machine, a slow step)."""
     return StepMachine(start, advance, present, step, view_only, in_place, packed)
+
+
+def ended(at, word="finito"):
+    """What present() adds to a state whose machine has stopped before the last step and will not move
+    again (no pair left to merge, weights that would run away): {ENDED: {"at": at, "word": word}}, at
+    being the step where it stopped. The timeline then counts to there («Fusione 5 di 5 · finito»), its
+    jumps and the scrubber end there, and a step asked past it reads as that one."""
+    return {ENDED: {"at": at, "word": word}}
 
 
 def worst_case_steps(max_steps):
