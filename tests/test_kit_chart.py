@@ -221,10 +221,11 @@ def test_lines_and_what_they_say_are_remembered_by_their_points_and_labels():
 def test_a_histogram_bar_is_the_rect_tag_would_write(numbers, class_, count, title):
     """histogram_bar writes its markup in one string: the same as tag() with the same attributes and title."""
     from labs.kit.chart import histogram_bar
+    from labs.kit.html import labelled
     x, y, w, h = numbers
-    assert histogram_bar(x, y, w, h, class_, count, title) == tag(
+    assert histogram_bar(x, y, w, h, class_, count, title, (x, w)) == tag(
         "rect", tag("title", title), x=float(x), y=float(y), width=float(w), height=float(h), class_=class_,
-        data_count=count)
+        data_count=count, data_labelled=labelled((x, w)))
 
 
 ODD_VALUES = st.one_of(st.floats(-1e6, 1e6), st.floats(), st.integers(-10**300, 10**300), st.booleans(), st.none(),

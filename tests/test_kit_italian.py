@@ -72,3 +72,13 @@ def test_share_reads_0_or_100_only_when_it_is(p):
                                         ("-0.5", "−0,5")])
 def test_slider_outputs_are_grouped_like_the_page(raw, shown):
     assert control_value(raw) == shown
+
+
+def test_digits_apart_tells_neighbours_apart_and_shares_too():
+    from labs.kit.html import digits_apart, numbers
+    from labs.kit.italian import shares
+    edges = [k / 256 for k in range(-3, 4)]
+    assert digits_apart(edges) == 3 and len(set(numbers(edges))) == len(edges)
+    assert digits_apart([0.5, 1.25, 3.0]) == 2 and digits_apart([0.3, 0.1 + 0.2]) == 2  # one value, written once
+    assert numbers([-1e-16, 0.0, 0.5]) == ["0,00", "0,00", "0,50"]  # rounding noise is no value of its own
+    assert shares([0.0000052, 0.000016, 0.5], 1) == ["0,001 %", "0,002 %", "50,000 %"]

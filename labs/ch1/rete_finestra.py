@@ -31,6 +31,7 @@ from core.linalg import add
 from core.window_net import concat, first_layer_size, rounded, train_window_net, window_forward, window_loss
 from labs.kit import (Bar, Choice, Edit, Group, Slider, bars, big, callout, equation, factor, formula, matrix, num,
                       percent, presets, shape_label, stat, stats, table, tag, vector)
+from labs.kit.italian import shares
 
 TITLE = "La rete a finestra fissa, numero per numero"
 REF = "1.3"
@@ -110,9 +111,8 @@ def view(s):
                              trim=False, digits=1),
                       "·", vector(s["h"], label="h", digits=1), "=",
                       vector(s["scores"], labels=list(VOCAB), label="punteggi", digits=2))
-    probs = bars([Bar(t, p, text=percent(p, 1), class_="s3" if t == s["target"] else "s1",
-                      highlight=t == s["predicted"])
-                  for t, p in zip(VOCAB, s["probs"])], label="Probabilità del token successivo", part="probabilita")
+    probs = bars([Bar(t, p, text=shown, class_="s3" if t == s["target"] else "s1", highlight=t == s["predicted"])
+                  for t, p, shown in zip(VOCAB, s["probs"], shares(s["probs"], 1))], label="Probabilità del token successivo", part="probabilita")
     right = s["predicted"] == s["target"]
     rows = [[f"{u} {v}", c, percent(e["p_target"], 1), e["predicted"]]
             for e in s["examples"] for (u, v), c in [(e["context"], e["target"])]]

@@ -62,6 +62,7 @@ from labs.kit import (Bar, Choice, Edit, Follow, Group, Slider, Text, bars, call
                       frozen, matrix, num, opened, percent, plural, quoted, read_words, stat, stats, table, tag,
                       token_chips, vector)
 from labs.kit.arithmetic import columns_add_up, settle
+from labs.kit.italian import shares
 
 TITLE = "Il transformer in miniatura"
 REF = "1.4"
@@ -397,10 +398,12 @@ def panel_output(s):
     terms = " + ".join(f"{num(h[j])} × {num(E[best][j])}" for j in range(len(DIMS)) if E[best][j])  # one format
     if whole:
         shown = order[:6] + [t for t in (best_of(whole),) if t not in order[:6]]
-        items = [Bar(name(t), p[t], text=percent(p[t], 1), highlight=t == best, before=whole[t]) for t in shown]
+        texts = dict(zip(shown, shares([p[t] for t in shown], 1)))
+        items = [Bar(name(t), p[t], text=texts[t], highlight=t == best, before=whole[t]) for t in shown]
         label, before_label = "Probabilità con l'esperimento (temperatura 1)", "il modello intero"
     else:
-        items = [Bar(name(t), pt[t], text=percent(pt[t], 1), highlight=t == best,
+        texts = dict(zip(order[:6], shares([pt[t] for t in order[:6]], 1)))
+        items = [Bar(name(t), pt[t], text=texts[t], highlight=t == best,
                      before=p[t] if s["sampling"] and s["t"] != 1 else None) for t in order[:6]]
         label = (f"Probabilità dei 6 token più probabili, temperatura {num(s['t'], 1)}" if s["sampling"]
                  else "Probabilità dei 6 token più probabili")

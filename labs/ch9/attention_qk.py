@@ -112,7 +112,7 @@ def view(s):
         formula(f"peso di «{tokens[top]}» per «{tokens[r]}» = e^{cell_text(s['masked'][r][top])} / ({exps}) = "
                 f"{num(s['A'][r][top])}"),
         tag("p", tag("strong", f"Dove guarda «{tokens[r]}»"), ": i pesi dei token che può vedere."),
-        bars([Bar(names[j], s["A"][r][j], text=num(s["A"][r][j]), highlight=j == top) for j in sees],
+        bars([Bar(names[j], s["A"][r][j], highlight=j == top) for j in sees],
              label=f"Dove guarda «{tokens[r]}»", part="pesi"),
         stats(stat("Confronti con la maschera", " + ".join(map(str, range(1, n + 1))) + f" = {comparisons(n)}",
                    tone="ok" if s["causal"] else None),

@@ -27,6 +27,7 @@ import math
 from core.tanh_chain import descend_chain, forward_backward, update
 from labs.kit import (ChainNode, Curve, Edit, Group, Marker, Series, Slider, Steps, callout, chain, factor, formula,
                       line_chart, num, sci, stat, stats, step_machine, table, tag)
+from labs.kit.stepping import ended
 
 TITLE = "Backprop su due strati"
 REF = "9G"
@@ -75,7 +76,8 @@ def present(m, p):
     return {"step": k, "asked": p["passo"], "x": p["x"], "y": p["y"], "eta": p["eta"],
             "w1": m["w1"], "w2": m["w2"], **now,
             "new_w1": m["w1"] - p["eta"] * now["grad_w1"], "new_w2": m["w2"] - p["eta"] * now["grad_w2"],
-            "stopped": k < STEPS and update(m["w1"], m["w2"], now, p["eta"], LIMIT) is None,
+            "stopped": (stopped := k < STEPS and update(m["w1"], m["w2"], now, p["eta"], LIMIT) is None),
+            **(ended(k, "fermo") if stopped else {}),
             "losses": list(m["losses"]), "w1s": list(m["w1s"]), "w2s": list(m["w2s"]),
             "loss_top": m["loss_top"], "weight_span": list(m["weight_span"])}
 

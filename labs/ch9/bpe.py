@@ -36,7 +36,8 @@ from operator import mul
 
 from core.bpe import (BASE_VOCAB, SPLIT_PATTERN, Trainer, build_vocab, encode_chunks, pretokenize, ranked_pairs,
                       token_text)
-from labs.kit import Curve, Edit, Memo, Steps, Text, callout, num, percent, stat, stats, step_machine, tag
+from labs.kit import Curve, Edit, Memo, Steps, Text, callout, num, percent, plural, stat, stats, step_machine, tag
+from labs.kit.stepping import ended
 
 TITLE = "Il tokenizer BPE"
 REF = "9A"
@@ -105,7 +106,7 @@ class Training:
         """What the view shows at the step the trainer has just reached; top and winner are
         the pairs ranked before its merge (at step 0, before the first one)."""
         t = self.trainer
-        return {"top": top, "winner": winner, "done": len(t.merges),
+        return {"top": top, "winner": winner, "done": len(t.merges), "last": t.next_pair() is None,
                 "tokens": sum(map(mul, map(len, t.seqs), t.weights)),
                 "shown": {s: list(t.seqs[s]) for _, s in self.shown}}
 
@@ -162,6 +163,7 @@ def present(m, p):
         "corpus_lines": first_lines(((c, now["shown"][s]) for c, s in training.shown), tok),
         "new_lines": first_lines(new_chunks, tok, lines=len(new_chunks)),
         "new_ids": [i for _, ids in new_chunks for i in ids], "unseen": unseen[:6],
+        **(ended(len(merges)) if now["last"] else {}),  # no pair left: the training stops at its last merge
     }
 
 
@@ -213,7 +215,7 @@ def merge_list(merges, newest):
     """The last RECENT_MERGES rules in full; the earlier ones folded, in columns (80 in a row were
     taller than the rest of the lab)."""
     older = max(0, len(merges) - RECENT_MERGES)
-    folded = tag("details", tag("summary", f"Le prime {num(older)} regole"),
+    folded = tag("details", tag("summary", "La prima regola" if older == 1 else f"Le prime {num(older)} regole"),
                  tag("ol", *(folded_rule(n, m["left"][1], m["right"][1], m["new"][1], m["count"])
                              for n, m in enumerate(merges[:older])), class_="lab-bpe-merges is-folded"),
                  class_="lab-bpe-older") if older else None
@@ -232,15 +234,16 @@ def view(s):
                              "addestramento». Senza testo non ci sono coppie da contare, e il testo nuovo resta "
                              "fatto di soli byte.", tone="warn"))
     elif s["exhausted"]:
-        parts.append(callout(f"Non resta nessuna coppia da fondere: ogni blocco del corpus è ormai un token solo. "
-                             f"Il BPE si ferma dopo {num(s['done'])} fusioni; per andare avanti serve un corpus più "
-                             "vario.", tone="warn"))
+        parts.append(callout("Non resta nessuna coppia da fondere: ogni blocco del corpus è ormai un token solo. " +
+                             (f"Il BPE si ferma dopo {plural(s['done'], 'fusione', 'fusioni')}" if s["done"] else
+                              "Il BPE si ferma prima della prima fusione") + "; per andare avanti serve un corpus "
+                             "più vario.", tone="warn"))
     else:
         if s["merges"]:
             m = s["merges"][-1]
             parts += [tag("h3", "La fusione di questo passo"),
                       tag("p", chip(m["left"]), " + ", chip(m["right"]), " → ", chip(m["new"], newest, True),
-                          tag("span", f"la coppia compare {num(m['count'])} volte", class_="lab-bpe-count"),
+                          tag("span", f"la coppia compare {plural(m['count'], 'volta', 'volte')}", class_="lab-bpe-count"),
                           class_="lab-bpe-rule")]
         parts += [tag("h3", "Le coppie più frequenti prima di questa fusione" if s["merges"] else
                       "Le coppie più frequenti nel corpus: premi Avanti per fondere la prima"), pair_table(s)]
@@ -260,7 +263,7 @@ def view(s):
                   tag("p", f"Ogni riquadro è un token: tratteggiato se è ancora un byte singolo, colorato se nasce da "
                            f"una fusione. I token dello stesso blocco della pre-tokenizzazione stanno attaccati; tra "
                            f"un blocco e l'altro resta uno spazio, e nessuna fusione lo attraversa. Il corpus ha "
-                           f"{num(s['chunks'])} blocchi, {num(s['distinct_chunks'])} diversi: ognuno si conta una "
+                           f"{plural(s['chunks'], 'blocco', 'blocchi')}, {plural(s['distinct_chunks'], 'diverso', 'diversi')}: ognuno si conta una "
                            "volta, pesato per quante volte compare. · è lo spazio, ↵ l'a capo, ⟨C3⟩ un byte che da "
                            "solo non è un carattere.", class_="lab-bpe-note")]
     parts.append(tag("h3", "Il testo nuovo, con le regole imparate finora"))
@@ -279,7 +282,8 @@ def view(s):
         parts.append(callout(f"Parole che nel corpus non compaiono mai: nessun token le contiene intere, quindi si "
                              f"spezzano nei pezzi che il BPE conosce: {pieces}.", tone="info"))
     if s["merges"]:
-        parts += [tag("h3", f"Le {num(len(s['merges']))} regole imparate, in ordine"),
+        parts += [tag("h3", "La regola imparata" if len(s["merges"]) == 1 else
+                      f"Le {num(len(s['merges']))} regole imparate, in ordine"),
                   tag("p", "Tra parentesi, quante volte compariva la coppia quando è stata scelta. Clicca una regola "
                            "per tornare al suo passo.", class_="lab-bpe-note"), merge_list(s["merges"], newest)]
     return tag("div", *parts, class_="lab-panel", data_merges=s["done"])

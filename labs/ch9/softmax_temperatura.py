@@ -43,6 +43,7 @@ from core.sampling import counts, draw
 from core.softmax import entropy, naive_exp, softmax, softmax_steps
 from labs.kit import (Bar, Edit, Group, Marker, Series, Slider, bars, callout, formula, line_chart, num, percent,
                       plural, share, stat, stats, table, tag, the)
+from labs.kit.italian import shares
 
 TITLE = "Softmax e temperatura"
 REF = "9E"
@@ -150,8 +151,8 @@ def view(s):
     rows = [[tag("strong", f"«{n}»") if i == top else f"«{n}»", num(z, 1), num(q), num(d), big(e), big(naive)]
             for i, (n, z, q, d, e, naive) in enumerate(zip(names, s["logits"], s["scaled"], s["shifted"], s["exps"],
                                                           s["naive"]))]
-    probs = [Bar(f"«{n}»", q, text=percent(q, 1), class_="s1" if i == top else "target", highlight=i == top)
-             for i, (n, q) in enumerate(zip(names, s["probs"]))]
+    probs = [Bar(f"«{n}»", q, text=shown, class_="s1" if i == top else "target", highlight=i == top)
+             for i, (n, q, shown) in enumerate(zip(names, s["probs"], shares(s["probs"], 1)))]
     return tag(
         "div",
         stats(stat("Temperatura T", num(t)), stat(f"p(«{names[top]}»)", percent(s["probs"][top], 1)),

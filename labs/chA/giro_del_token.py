@@ -48,6 +48,8 @@ from labs.chA._giro_modello import CONFIG, VOCAB
 from labs.chA._giro_pesi import WEIGHTS
 from labs.kit import (Bar, Choice, Edit, Follow, Slider, Steps, Text, bars, callout, factor, formula, num, plural,
                       quoted, read_words, shape_label, share, stat, stats, step_machine, tag, the, token_chips)
+from labs.kit.italian import shares
+from labs.kit.stepping import ended
 from labs.kit.svg import group, line, rect, svg, text
 
 TITLE = "Il giro di un token nel blocco"
@@ -94,7 +96,7 @@ def advance(m, p):
 def present(m, p):
     """Il giro del token fino al passo scelto."""
     if "problem" in m:
-        return {"step": m["step"], "problem": m["problem"]}
+        return {"step": m["step"], "problem": m["problem"], **ended(0, "fermo")}  # no sentence, no trip to follow
     return {"step": m["step"], "own": m["own"], **m["trip"]}
 
 
@@ -482,7 +484,8 @@ def screen_probs(s):
     p, V = s["probabilities"], len(VOCAB)
     order = sorted(range(V), key=lambda t: (-p[t], t))
     best = order[0]
-    items = [Bar(word(t) if t == 0 else VOCAB[t], p[t], text=share(p[t]), class_="s3", highlight=t == best)
+    texts = shares(p)
+    items = [Bar(word(t) if t == 0 else VOCAB[t], p[t], text=texts[t], class_="s3", highlight=t == best)
              for t in order]
     sentence = " ".join(VOCAB[i] for i in s["ids"][:s["position"] + 1])
     return dict(

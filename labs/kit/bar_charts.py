@@ -5,7 +5,8 @@ An SVG like the charts, so it scales with its box: the item's name on the
 left, its bar, its number on the right in a column of its own (a number
 never sits on a bar or on a name). Values live in [lo, hi]; when lo < 0 < hi
 the bars grow left or right from a zero line, so a signed value reads at a
-glance. A previous value (before) is drawn as a dashed outline, to show
+glance. Numbers are written with two decimals, or as many more as it takes
+for two different bars never to read the same. A previous value (before) is drawn as a dashed outline, to show
 what a change did.
 
 Colours come from CSS classes («kit: bars» in labs.css): every bar takes one
@@ -16,7 +17,7 @@ sign of the value.
 import math
 from dataclasses import KW_ONLY, dataclass
 
-from .html import num, tag
+from .html import digits_apart, labelled, num, tag
 from .svg import counted, description_text, frame, group, line, rect, svg, text
 
 CHAR = 7.8  # width of a character of 14px text, roughly: the columns are sized from it
@@ -88,8 +89,9 @@ def bars(items, *, label, lo=0.0, hi=1.0, before_label="", width=420, row_height
     if not hi > lo:
         lo, hi = lo - 0.5, hi + 0.5
     signed = lo < 0 < hi
-    texts = [b.text if b.text is not None else num(b.value, 2, signed=signed) if finite(b.value) else "—"
-             for b in items]
+    digits = digits_apart([b.value for b in items if b.text is None], 2)  # as many as tell the bars apart
+    texts = [b.text if b.text is not None else num(b.value, digits, signed=signed) if finite(b.value)
+             else "—" for b in items]
     left = 12 + CHAR * max((len(b.label) for b in items), default=1)
     right = 12 + CHAR * max((len(t) for t in texts), default=1)
     width = max(width, left + right + 120)
@@ -120,7 +122,8 @@ def bars(items, *, label, lo=0.0, hi=1.0, before_label="", width=420, row_height
             parts.append(rect(min(base, start), mid - bar_h / 2 - 2, abs(start - base), bar_h + 4,
                               class_="lab-bar-before"))
         parts.append(text(x0 - 8, mid, b.label, class_="lab-bar-label", anchor="end"))
-        parts.append(text(width - 4, mid, shown, class_="lab-bar-value", anchor="end"))
+        parts.append(text(width - 4, mid, shown, class_="lab-bar-value", anchor="end",
+                          data_labelled=labelled(b.value) if finite(b.value) else None))
         attrs = {"class_": "lab-bar-row" + (" is-hl" if b.highlight else ""),
                  "data_value": round(b.value, 12) if finite(b.value) else None}
         if b.action:

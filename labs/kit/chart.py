@@ -16,7 +16,7 @@ from itertools import chain
 
 from core.stats import bin_counts, bin_edges
 
-from .html import Html, attrs_html, escape, num, svg_number, tag
+from .html import Html, attrs_html, digits_apart, escape, labelled, num, svg_number, tag
 from .italian import plural
 from .label_layout import place_labels, text_box
 from .memory import Memory, typed
@@ -189,8 +189,9 @@ class Scale:
         if given is not None:
             pairs = [t if isinstance(t, tuple) else (t, None) for t in given]
             digits = max((decimals(v) for v, label in pairs if label is None and finite(v)), default=0)
+            digits = digits_apart([v for v, label in pairs if label is None], min(digits, 6), 10)
             return [(v, label if label is not None else power_label(v) if self.log and is_power_of_ten(v)
-                     else num(float(v), min(digits, 6))) for v, label in pairs]
+                     else num(float(v), digits)) for v, label in pairs]
         if self.log:
             return [(v, power_label(v)) for v in log_ticks(self.lo, self.hi)]
         values, digits = nice_ticks(self.lo, self.hi, count)
@@ -284,7 +285,8 @@ def _axes(f):
         y = T + sy(v)
         if -0.5 <= y - T <= ph + 0.5:
             parts.append(line(L, y, L + pw, y, class_="lab-chart-grid"))
-            parts.append(text(L - f["gap"], y, label, class_="lab-chart-tick", anchor="end"))
+            parts.append(text(L - f["gap"], y, label, class_="lab-chart-tick", anchor="end",
+                              data_labelled=labelled(v)))
             boxes.append(text_box(L - f["gap"], y, label, TEXT, "end"))
     shown = None  # the box of the last x tick number written: the next one must not touch it
     for v, label in x_ticks:
@@ -297,7 +299,7 @@ def _axes(f):
             box = text_box(at, T + ph + 16, label, TEXT)
             if shown and box[0] < shown[2] + 6:
                 continue
-            parts.append(text(at, T + ph + 16, label, class_="lab-chart-tick"))
+            parts.append(text(at, T + ph + 16, label, class_="lab-chart-tick", data_labelled=labelled(v)))
             boxes.append(shown := box)
     if not sy.log and sy.lo < 0 < sy.hi:
         parts.append(line(L, T + sy(0), L + pw, T + sy(0), class_="lab-chart-zero"))
@@ -401,22 +403,25 @@ def histogram(values=None, *, label, counts=None, edges=None, bins=20, lo=None, 
               [(v, num(float(v), y_digits)) for v in y_values], x_label, y_label, items)
     sy = f["sy"]
     bars = []
+    digits = digits_apart(edges, 2)  # as many decimals as tell neighbouring edges apart
     for (a, b), c in zip(zip(edges, edges[1:]), counts):
         x0, x1 = sx(a), sx(b)
         bars.append(histogram_bar(x0 + 0.5, sy(c), max(0.0, x1 - x0 - 1), max(0.0, sy(0) - sy(c)),
-                                  f"lab-chart-bar {class_}", c, f"da {num(a)} a {num(b)}: {num(c)}"))
+                                  f"lab-chart-bar {class_}", c,
+                                  f"da {num(a, digits)} a {num(b, digits)}: {num(c)}", (a, b)))
     return svg(width, height, axes(f),
                plot_area(f, group(*bars), marker_lines(f, markers)), f["legend"],
                label=label, class_="lab-svg lab-chart", text=TEXT,
                description=description_text(description, lambda: describe_histogram(counts, edges)))
 
 
-def histogram_bar(x, y, width, height, class_, count, title):
+def histogram_bar(x, y, width, height, class_, count, title, edges):
     """One bar of a histogram, with its count and its tooltip: the markup of tag("rect", tag("title", title),
-    x=…, y=…, width=…, height=…, class_=…, data_count=count), written in one string (a histogram of 4,096
-    values has dozens of them at every change)."""
+    x=…, y=…, width=…, height=…, class_=…, data_count=count, data_labelled=labelled(edges)), written in one
+    string (a histogram of 4,096 values has dozens of them at every change)."""
+    attrs = attrs_html({"data_count": count, "data_labelled": labelled(edges)})
     return Html(f'<rect x="{svg_number(float(x))}" y="{svg_number(float(y))}" width="{svg_number(float(width))}" '
-                f'height="{svg_number(float(height))}" class="{escape(str(class_))}"{attrs_html({"data_count": count})}>'
+                f'height="{svg_number(float(height))}" class="{escape(str(class_))}"{attrs}>'
                 f'<title>{escape(str(title))}</title></rect>')
 
 

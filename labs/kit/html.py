@@ -126,6 +126,39 @@ def num(x, digits=2, signed=False):
     return text
 
 
+def same_value(a, b):
+    """Whether two numbers are one value written twice: they differ by a billionth of their size at most,
+    or by rounding noise around zero (0.1 + 0.2 and 0.3, −1e-16 and 0 are the same value)."""
+    return abs(a - b) <= max(1e-12, 1e-9 * max(abs(a), abs(b)))
+
+
+def digits_apart(values, least=2, most=8):
+    """The fewest decimals, least at least, with which num() writes any two different values among
+    `values` differently: the edges 0, 0.0039, 0.0078 want 3 (with 2 they all read «0,00»). Values
+    that are the same (same_value) may read the same; beyond `most` decimals, most."""
+    distinct = []
+    for v in sorted(v for v in values if isinstance(v, (int, float)) and math.isfinite(v)):
+        if not distinct or not same_value(distinct[-1], v):
+            distinct.append(v)
+    for d in range(least, most):
+        texts = [num(float(v), d) for v in distinct]
+        if all(a != b for a, b in zip(texts, texts[1:])):
+            return d
+    return max(least, most)
+
+
+def numbers(values, digits=2, signed=False):
+    """num() of each value, with digits decimals or as many more as tell two different values apart."""
+    d = digits_apart(values, digits)
+    return [num(v, d, signed) for v in values]
+
+
+def labelled(value):
+    """The exact value a number written in a figure stands for, as the kit marks it (data-labelled):
+    tests read it to check that different values never read the same."""
+    return " ".join(f"{float(v):.17g}" for v in value) if isinstance(value, (tuple, list)) else f"{float(value):.17g}"
+
+
 def factor(x, digits=2):
     """x as a factor in a product: negatives in brackets, 2 × (−0,5)."""
     text = num(x, digits)

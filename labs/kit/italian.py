@@ -9,7 +9,7 @@ the text a reader sees and the text these helpers look at are the same.
 
 import math
 
-from .html import num, percent
+from .html import digits_apart, num, percent
 from .quantities import sci
 
 
@@ -78,6 +78,13 @@ def share(p, digits=0):
     return f"100 % − {sci(100 * (1 - p))} %"
 
 
+def shares(values, digits=0):
+    """share() of each value in 0–1, with digits decimals or as many more as tell two different values apart
+    (the probabilities 0.0000052 and 0.000016: «0,001 %» and «0,002 %», not «0,0 %» twice)."""
+    d = digits_apart([100 * p for p in values], digits, 6)
+    return [share(p, d) for p in values]
+
+
 def control_value(text):
     """A slider's value as its output shows it: the decimals JavaScript's
     String() gives, written by num() (500000 → «500.000», 0.05 → «0,05»,
@@ -90,4 +97,4 @@ def control_value(text):
     return num(value, len(text.split(".")[1]) if "." in text else 0)
 
 
-__all__ = ["plural", "the", "share", "sounds_like_vowel", "control_value"]
+__all__ = ["plural", "the", "share", "shares", "sounds_like_vowel", "control_value"]

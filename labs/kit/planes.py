@@ -17,7 +17,7 @@ takes a style among STYLES.
 import math
 from dataclasses import KW_ONLY, dataclass
 
-from .html import join, svg_number, tag
+from .html import digits_apart, join, labelled, svg_number, tag
 from .label_layout import OFFSETS, overlap, place_labels, text_box, text_width
 from .memory import Memory, typed
 from .matrices import cell_text
@@ -317,12 +317,13 @@ def grid_and_axes(frame, grid, ticks, axis_names):
 def _grid_and_axes(frame, grid, ticks, axis_names):
     f, parts, boxes = frame, [], []
 
-    def write(x, y, content, class_, anchor="middle", size=TICK):
+    def write(x, y, content, class_, anchor="middle", size=TICK, value=None):
         box = text_box(x, y, content, size, anchor)
         if any(overlap(box, other) > 0 for other in boxes):
             return
         boxes.append(box)
-        parts.append(text(x, y, content, class_=class_, anchor=anchor))
+        parts.append(text(x, y, content, class_=class_, anchor=anchor,
+                          **({} if value is None else {"data_labelled": labelled(value)})))
 
     for v in multiples(grid, f.xmin, f.xmax):
         parts.append(line(f.x(v), 0, f.x(v), f.height, class_="lab-plane-grid"))
@@ -333,10 +334,10 @@ def _grid_and_axes(frame, grid, ticks, axis_names):
     ax_x = min(max(f.x(0), 0), f.width)
     parts.append(line(0, ax_y, f.width, ax_y, class_="lab-plane-axis"))
     parts.append(line(ax_x, 0, ax_x, f.height, class_="lab-plane-axis"))
-    digits = tick_digits(ticks)
     below = ax_y + 20 <= f.height
     x_values = multiples(ticks, f.xmin, f.xmax)
     y_values = multiples(ticks, f.ymin, f.ymax)
+    digits = digits_apart(x_values + y_values, tick_digits(ticks), 10)
     widest = max((text_width(cell_text(float(v), digits), TICK) for v in y_values), default=0)
     left = ax_x - 5 - widest >= 2
     if 0 <= f.x(0) <= f.width and 0 <= f.y(0) <= f.height and left and below:
@@ -345,12 +346,12 @@ def _grid_and_axes(frame, grid, ticks, axis_names):
         x = f.x(v)
         content = cell_text(float(v), digits)
         if v != 0 and text_width(content, TICK) / 2 + 2 <= x <= f.width - text_width(content, TICK) / 2 - 2:
-            write(x, ax_y + 12 if below else ax_y - 10, content, "lab-plane-tick")
+            write(x, ax_y + 12 if below else ax_y - 10, content, "lab-plane-tick", value=v)
     for v in y_values:
         y = f.y(v)
         if v != 0 and 10 <= y <= f.height - 10:
             write(ax_x - 5 if left else ax_x + 5, y, cell_text(float(v), digits), "lab-plane-tick",
-                  "end" if left else "start")
+                  "end" if left else "start", value=v)
     x_name, y_name = axis_names
     if x_name:
         write(f.width - 6, ax_y - 12 if ax_y - 12 > 12 else ax_y + 28, x_name, "lab-plane-axis-name", "end", NAME)

@@ -48,6 +48,7 @@ has about its memory. A machine that cannot be pickled (a lab edited in the
 page defines its classes anew) is kept as it is instead.
 """
 
+import copy
 import json
 import math
 import time
@@ -57,6 +58,8 @@ from itertools import count
 
 from .folds import FOLDS_PARAM
 from .memory import Memory
+
+ENDED = "ended"  # a state's key: where the machine stopped before the last step (see ended)
 
 MACHINES_KEPT = 3  # parameter settings whose checkpoints stay in memory
 MAX_CHECKPOINTS = 40  # per setting: the interval grows with the number of steps
@@ -282,6 +285,14 @@ class Memo(Memory):
 def memo_named(name, kept):
     """The Memo of that name (an empty one if it is gone): how a packed machine finds its memo again."""
     return MEMOS.get(name) or Memo(kept, name)
+
+
+def ended(at, word="finito"):
+    """What present() adds to a state whose machine has stopped before the last step and will not move
+    again (no pair left to merge, weights that would run away): {ENDED: {"at": at, "word": word}}, at
+    being the step where it stopped. The timeline then counts to there («Fusione 5 di 5 · finito»), its
+    jumps and the scrubber end there, and a step asked past it reads as that one."""
+    return {ENDED: {"at": at, "word": word}}
 
 
 def worst_case_steps(max_steps):

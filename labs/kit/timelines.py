@@ -5,10 +5,17 @@ module writes what depends on the step and the state: the one step counter
 («Passo 12 di 80»), the phases as chips, the named jumps and the curve so
 far. Chips and jumps are `data-set` buttons, so the runtime needs to know
 nothing about them. The prerendered page and the live one use this same code.
+
+A machine that stops before the last step says so in its state
+(stepping.ended): the counter then counts to where it stopped («Fusione 5
+di 5 · finito»), whatever step was asked past it, no jump goes beyond, and
+the counter carries the step (data-step-end) for the runtime, which ends the
+scrubber and «Avanti» there.
 """
 
 from .controls import Jump
 from .html import Html, join, num, svg_number, tag
+from .stepping import ENDED
 from .svg import amount, described
 
 
@@ -32,12 +39,25 @@ def round_start(steps, step):
     return step - (step - steps.prelude) % round_length(steps)
 
 
-def phase_target(steps, step, index):
-    """The step showing phase `index` in the current round (the prelude's phases happen once)."""
+def end_of(steps, state):
+    """The step where the machine stopped before the last one (stepping.ended), or None."""
+    end = state.get(ENDED) if isinstance(state, dict) else None
+    at = end.get("at") if isinstance(end, dict) else None
+    return at if isinstance(at, int) and 0 <= at < steps.max else None
+
+
+def last_step(steps, state):
+    """The last step there is: where the machine stopped, else the timeline's last."""
+    end = end_of(steps, state)
+    return steps.max if end is None else end
+
+
+def phase_target(steps, step, index, last=None):
+    """The step showing phase `index` in the current round (the prelude's phases happen once), at most last."""
     if index < steps.prelude:
-        return index
+        return min(index, steps.max if last is None else last)
     start = round_start(steps, step) if step >= steps.prelude else steps.prelude
-    return min(steps.max, start + index - steps.prelude)
+    return min(steps.max if last is None else last, start + index - steps.prelude)
 
 
 def default_jumps(steps):
@@ -47,9 +67,11 @@ def default_jumps(steps):
 
 
 def jump_target(steps, jump, step, state):
-    """Where a jump lands from step, or None when it would not move."""
+    """Where a jump lands from step, or None when it would not move (never past the last step)."""
+    last = last_step(steps, state)
+    step = min(step, last)
     if jump.to == "fine":
-        target = steps.max
+        target = last
     elif jump.to == "giro":
         target = phase_target(steps, step, len(steps.phases) - 1)
         if target <= step:  # already at the end of a round: the end of the next one
@@ -60,13 +82,17 @@ def jump_target(steps, jump, step, state):
         target = step + jump.to
     if target is None:
         return None
-    target = min(steps.max, max(0, int(target)))
+    target = min(last, max(0, int(target)))
     return None if target == step else target
 
 
-def counter(steps, step):
-    """The one wording of the step counter: «Passo 12 di 80 · Forward»."""
-    text = f"{steps.label} {step} di {steps.max}"
+def counter(steps, step, state=None):
+    """The one wording of the step counter: «Passo 12 di 80 · Forward»; at or past the step where the
+    machine stopped, «Fusione 5 di 5 · finito»."""
+    end = end_of(steps, state)
+    if end is not None and step >= end:
+        return f"{steps.label} {num(end)} di {num(end)} · {state[ENDED].get('word') or 'finito'}"
+    text = f"{steps.label} {num(step)} di {num(steps.max)}"
     index = phase_of(steps, step)
     return text if index is None else f"{text} · {steps.phases[index]}"
 
@@ -108,12 +134,16 @@ def describe_spark(values):
 
 def timeline(steps, step, state):
     """Counter, phase chips, jumps and curve for this step: the part of the timeline that Python draws."""
-    parts = [tag("p", counter(steps, step), class_="lab-step-counter", data_step_counter=True)]
+    end = end_of(steps, state)
+    last = steps.max if end is None else end
+    parts = [tag("p", counter(steps, step, state), class_="lab-step-counter", data_step_counter=True,
+                 data_step_end=end)]
+    step = min(step, last)
     if steps.phases:
         now = phase_of(steps, step)
         parts.append(tag("div", *(
             tag("button", name, type="button", class_="lab-chip" + (" is-current" if i == now else ""),
-                data_set=f"{steps.name}={phase_target(steps, step, i)}",
+                data_set=f"{steps.name}={phase_target(steps, step, i, last)}",
                 aria_current="step" if i == now else None)
             for i, name in enumerate(steps.phases)), class_="lab-chips", role="group", aria_label="Fasi"))
     jumps = [(j.label, jump_target(steps, j, step, state)) for j in default_jumps(steps)]

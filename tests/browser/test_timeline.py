@@ -319,3 +319,25 @@ def test_the_next_step_is_laid_out_once_off_screen_before_the_first_avanti(page,
     wait_idle(page, lab)
     expect(counter(lab)).to_contain_text("Passo 1 di 502")
     assert lab.locator("[data-lab-view]").inner_html() == copies[0]["html"]
+
+
+def test_a_machine_that_stops_early_ends_the_scrubber_where_it_stopped(page, site_url):
+    """BPE on «aaa aaa ab» has no pair left after 5 merges: a link to merge 80 shows merge 5, «finito»,
+    and the scrubber and «Avanti» end there; a step back, the timeline is whole again."""
+    lab = open_ready(page, f"{site_url}capitolo-9/bpe/?corpus=aaa+aaa+ab&passo=80")
+    scrubber = lab.locator("input.lab-scrubber")
+    expect(counter(lab)).to_have_text("Fusione 5 di 5 · finito")
+    expect(scrubber).to_have_attribute("max", "5")
+    expect(scrubber).to_have_value("5")
+    expect(scrubber).to_have_attribute("aria-valuetext", "Fusione 5 di 5 · finito")
+    expect(lab.locator('[data-step="+1"]')).to_be_disabled()
+    lab.locator('[data-step="-1"]').click()
+    expect(counter(lab)).to_have_text("Fusione 4 di 80")
+    expect(scrubber).to_have_attribute("max", "80")
+    expect(lab.locator('[data-step="+1"]')).to_be_enabled()
+    lab.locator('[data-step="+1"]').click()
+    expect(counter(lab)).to_have_text("Fusione 5 di 5 · finito")
+    expect(lab.locator('[data-step="+1"]')).to_be_disabled()
+    lab.locator('[data-step="play"]').click()  # Play from the end starts again and stops at the end
+    expect(lab.locator('[data-step="play"]')).to_have_attribute("aria-pressed", "false", timeout=20_000)
+    expect(counter(lab)).to_have_text("Fusione 5 di 5 · finito")

@@ -525,7 +525,7 @@ class LabController {
     if (action === "play") return this.playing ? this.stopPlay() : this.play();
     this.stopPlay();
     const input = this.stepInput;
-    const max = Number(input.dataset.max);
+    const max = Number(input.max);
     const now = Number(input.value);
     const next = action === "reset" ? 0 : Math.min(max, Math.max(0, now + Number(action)));
     if (next === now && action !== "reset") return;
@@ -538,13 +538,13 @@ class LabController {
   // frame. The fastest speed covers any lab in about a hundred frames.
   play() {
     const input = this.stepInput;
-    const max = Number(input.dataset.max);
-    if (Number(input.value) >= max) input.value = "0";
+    if (Number(input.value) >= Number(input.max)) input.value = "0";
     this.playing = true;
     this.playButton.setAttribute("aria-pressed", "true");
     this.playButton.textContent = "⏸ Pausa";
     const tick = () => {
       if (!this.playing) return;
+      const max = Number(input.max); // where the machine stopped, once a view says so (draw)
       if (!this.root.isConnected || Number(input.value) >= max) return this.stopPlay();
       if (this.busy) return requestAnimationFrame(tick);
       const speed = this.root.querySelector("[data-play-speed]").value;
@@ -571,7 +571,7 @@ class LabController {
     const input = this.stepInput;
     if (!input) return;
     const at = Number(input.value);
-    const max = Number(input.dataset.max);
+    const max = Number(input.max);
     for (const button of this.root.querySelectorAll(STEP_BUTTON)) {
       const action = button.dataset.step;
       put(button, "disabled", (action === "-1" && at <= 0) || (action === "+1" && at >= max));
@@ -640,7 +640,7 @@ class LabController {
     this.view.setAttribute("aria-busy", "true");
     const asked = performance.now();
     const waiting = setTimeout(() => this.view.classList.add("is-waiting"), DIM_AFTER);
-    const step = this.stepInput && { name: this.stepInput.name, max: Number(this.stepInput.dataset.max) };
+    const step = this.stepInput && { name: this.stepInput.name, max: Number(this.stepInput.max) };
     const answer = python.render(this.id, this.module, { ...this.params(), ...raw }, this.code?.running ?? null, step,
                                  (at, target) => this.working(at, target));
     this.asked = python.lastId;
@@ -701,7 +701,13 @@ class LabController {
   draw(result) {
     this.html = result.html; // morphed again when the reader opens a <details> (see morphInto)
     morphInto(this.view, result.html);
-    if (this.timeline && result.timeline !== undefined) morphInto(this.timeline, result.timeline);
+    if (this.timeline && result.timeline !== undefined) {
+      morphInto(this.timeline, result.timeline);
+      // the scrubber ends where the machine stopped (the counter's data-step-end) and reads as the counter
+      const counter = this.timeline.querySelector("[data-step-counter]");
+      put(this.stepInput, "max", counter?.dataset.stepEnd ?? this.stepInput.dataset.max);
+      put(this.stepInput, "ariaValueText", counter?.textContent ?? null);
+    }
     this.follow(result.controls || {});
     this.view.classList.remove("is-stale");
     this.errorBox.hidden = true;
