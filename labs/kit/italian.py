@@ -9,7 +9,7 @@ the text a reader sees and the text these helpers look at are the same.
 
 import math
 
-from .html import num, percent
+from .html import NBSP, num, percent
 from .quantities import sci
 
 
@@ -74,8 +74,8 @@ def share(p, digits=0):
         if 0 < value < 100:
             return text
     if p < 0.5:
-        return f"{sci(100 * p)} %"
-    return f"100 % − {sci(100 * (1 - p))} %"
+        return f"{sci(100 * p)}{NBSP}%"
+    return f"100{NBSP}% − {sci(100 * (1 - p))}{NBSP}%"
 
 
 def control_value(text):
