@@ -31,7 +31,7 @@ def sounds_like_vowel(text):
     """Whether a number, as an Italian reads it, starts with a vowel: uno (1,
     1,5), otto (8, 80, 800, 8.000), undici (11, 11.000). «1.000» is «mille»
     and «110» is «centodieci»: consonants."""
-    digits = text.lstrip("−+")
+    digits = text.lstrip("−+").replace(NBSP, " ")  # «1 %» as percent() writes it is «1 %»
     first_group = digits.split(",")[0].split(".")[0].split(" ")[0]
     groups = len(digits.split(",")[0].split(" ")[0].split("."))
     if digits.startswith("8"):
