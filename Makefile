@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: setup build serve test test-fast bench shots layout browser clean
+.PHONY: setup build serve test test-fast bench shots layout browser check clean
 
 # A venv with a Python >= 3.12 (pyodide-build needs it), found by scripts/find-python.sh.
 $(VENV)/.installed: pyproject.toml
@@ -54,6 +54,11 @@ shots: build browser
 # how many labs fail each layout check (page width, sideways scroll, text size, overlaps), phone and desktop
 layout: build browser
 	$(PY) scripts/layout_check.py
+
+# every check of one lab, one summary line each (contract, its tests, its page, layout, axe, edits): make check LAB=<id>
+check: build browser
+	@test -n "$(LAB)" || { echo "uso: make check LAB=<id del laboratorio>"; exit 2; }
+	$(PY) scripts/check_lab.py $(LAB)
 
 clean:
 	rm -rf site build dist shots *.egg-info

@@ -4,6 +4,7 @@
     python -m labs run <id> [--steps N] [--html] [name=value ...]
     python -m labs run --file laboratorio_modificato.py [name=value ...]
     python -m labs new <capitolo> <id> "Titolo"
+    python -m labs new --dopo <id di un laboratorio> <id> "Titolo"
 
 `run` prints the lab's state as JSON; `new` writes a lab module that already
 builds and passes the contract tests. Flags and name=value go in any order.
@@ -12,6 +13,7 @@ contract, a lab that crashes) is one Italian line on stderr, exit status 2.
 """
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -19,7 +21,7 @@ from .cli import Parser, assignments, crash_line
 from .kit.errors import ContractError, LabError, ParamError, place
 from .registry import all_labs, from_file, get, problems
 from .render import NotFinite, draw
-from .scaffold import new_lab
+from .scaffold import new_lab, new_test
 
 COMMANDS = ("list", "run", "new")
 
@@ -37,9 +39,10 @@ def parsers():
     run.add_argument("--steps", type=int, default=None, help="nei laboratori a passi: avanza di N passi")
     run.add_argument("--html", action="store_true", help="stampa anche l'HTML della vista")
     new = Parser(prog="python -m labs new", description="Scrive un nuovo laboratorio, pronto da riscrivere.")
-    new.add_argument("chapter", metavar="capitolo", help="1, 2, … oppure A")
+    new.add_argument("chapter", metavar="capitolo", nargs="?", help="1, 2, … oppure A (con --dopo non serve)")
     new.add_argument("lab", metavar="id", help="con i trattini: prodotto-scalare")
     new.add_argument("title", metavar="titolo", help="il titolo della pagina, tra virgolette")
+    new.add_argument("--dopo", metavar="ID", help="mettilo subito dopo questo laboratorio: 9E → 9E.1, prima di 9F")
     return top, {"list": listing, "run": run, "new": new}
 
 
@@ -95,13 +98,27 @@ def run_lab(args):
 
 
 def write_lab(args):
-    target, ref = new_lab(Path(__file__).parent, args.chapter, args.lab, args.title, all_labs(), problems())
+    root = Path(__file__).parent.parent
+    target, ref = new_lab(root / "labs", args.chapter, args.lab, args.title, all_labs(), problems(), after=args.dopo)
     lab_id = args.lab
-    print(f"Scritto {target.relative_to(Path(__file__).parent.parent)} (REF {ref}). Provalo con "
+    test = new_test(root / "tests" / "labs", lab_id, ref, args.title) if (root / "tests" / "labs").is_dir() else None
+    print(f"Scritto {target.relative_to(root)} (REF {ref})"
+          + (f" e il suo test {test.relative_to(root)}" if test else "") + ". Provalo con "
           f"«python -m labs run {lab_id}», guardalo con «python scripts/preview.py {lab_id}», "
-          "e «python build.py» gli fa la sua pagina.")
+          f"controllalo tutto con «make check LAB={lab_id}».")
     return 0
 
 
+def quiet_pipe(run):
+    """run() with a reader that stops early (| head) ending it quietly, as cat does: no traceback."""
+    try:
+        status = run()
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the exit's own flush must not fail too
+        return 1
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(quiet_pipe(main))

@@ -25,7 +25,7 @@ i conti e la vista con i tuoi, e tieni il laboratorio verde ad ogni passo
 
 # Il contratto riga per riga e ogni componente del kit, con un esempio
 # disegnato: la pagina «Scrivere un laboratorio» del sito.
-from labs.kit import Slider, Toggle, callout, factor, formula, num, stat, stats, tag
+from labs.kit import Edit, Slider, Toggle, callout, factor, formula, num, stat, stats, tag
 
 TITLE = {title}
 REF = {ref}  # il numero nella guida: unico, e di questo capitolo
@@ -62,6 +62,43 @@ def view(state):
         parts.append(callout(f"Il prodotto {{'supera' if over else 'non raggiunge'}} la soglia "
                              f"{{num(state['threshold'])}}.", tone="ok" if over else "warn"))
     return tag("div", *parts)
+
+
+# «Prova a cambiare…»: una o due modifiche al codice del pannello, ciascuna con
+# l'effetto che il lettore vede (expect) e la prova che c'è (check). La prima riga
+# cambiata non deve esistere già nel codice: è lì che l'editor porta il lettore.
+EDITS = [
+    Edit("la somma al posto del prodotto",
+         change=('    product = params["ingresso"] * params["peso"]',
+                 '    product = params["ingresso"] + params["peso"]'),
+         expect="Con ingresso 2 e peso 0,2 il prodotto 0,4 non raggiunge la soglia; la somma 2,2 la supera.",
+         params={{"ingresso": 2.0, "peso": 0.2}},
+         check=lambda before, after: before.state["product"] < 0.5 <= after.state["product"]),
+]
+'''
+
+TEST_TEMPLATE = '''"""{ref} {title}: i numeri del laboratorio, controllati a mano (scritto da «labs new»:
+riscrivilo insieme al laboratorio, con i numeri che contano)."""
+
+import pytest
+
+import labs
+
+LAB = labs.get({lab_id_json})
+
+
+def state(**changes):
+    """Lo stato con i comandi cambiati come li scrive l'URL (tutto come testo)."""
+    return LAB.compute(LAB.parse({{k: str(v) for k, v in changes.items()}}))
+
+
+def test_the_product_decides_against_the_threshold():
+    low = state(ingresso=1.5, peso=-0.4)
+    assert low["product"] == pytest.approx(-0.6, abs=1e-12) and low["threshold"] == 0.5
+    high = state(ingresso=2, peso=0.3)
+    assert high["product"] == pytest.approx(0.6, abs=1e-12)
+    assert "non raggiunge" in str(LAB.view(low)) and "supera" in str(LAB.view(high))
+    assert state(ingresso=2, peso=0.3, soglia=0)["threshold"] is None
 '''
 
 
@@ -85,13 +122,52 @@ def next_ref(chapter, refs):
     return candidate
 
 
-def new_lab(package_dir, chapter, lab_id, title, labs, problems=()):
-    """Write <package_dir>/ch<chapter>/<lab_id with _>.py and return its path.
+def ref_after(ref, refs):
+    """The REF that sorts right after ref and before the next one in refs: the
+    next of its kind if free (1.4 → 1.5, 9G → 9H, A.6 → A.7), else one level
+    down (9E → 9E.1, before 9F). ContractError when there is no room (1.2
+    with 1.3 taken: REF has at most one «.n»)."""
+    from . import ref_key
+    from .kit.contract import REF_PATTERN, ref_chapter
+
+    later = sorted((r for r in refs if ref_key(r) > ref_key(ref)), key=ref_key)
+    following = later[0] if later else None
+    numbered = re.fullmatch(r"(.*\.)(\d+)", ref)
+    if numbered:
+        candidates = [f"{numbered.group(1)}{int(numbered.group(2)) + 1}"]
+    elif re.fullmatch(r"\d+[A-Y]", ref):
+        candidates = [ref[:-1] + chr(ord(ref[-1]) + 1), f"{ref}.1"]
+    else:
+        candidates = [f"{ref}.1"]
+    for candidate in candidates:
+        fits = (REF_PATTERN.fullmatch(candidate) and ref_chapter(candidate) == ref_chapter(ref)
+                and candidate not in refs and not any(r.startswith(candidate + ".") for r in refs)
+                and (following is None or ref_key(candidate) < ref_key(following)))
+        if fits:
+            return candidate
+    raise ContractError(f"tra {ref} e {following} non c'è un REF libero (REF ha al più un «.numero»): "
+                        "scegli un altro laboratorio per --dopo, o rinumera a mano quelli che seguono")
+
+
+def new_lab(package_dir, chapter, lab_id, title, labs, problems=(), after=None):
+    """Write <package_dir>/ch<chapter>/<lab_id with _>.py and return its path and REF.
 
     labs are the labs found so far (for the free REF and the ids in use),
-    problems the ids of broken modules. ContractError (an Italian line) for
-    a chapter that does not exist or an id already taken."""
+    problems the ids of broken modules. after, a lab id, places the new lab
+    right after that one (its chapter; chapter may then be None); without it
+    the lab goes after the chapter's last. ContractError (an Italian line) for
+    a chapter that does not exist, an id already taken or no room after."""
     package_dir = Path(package_dir)
+    if after is not None:
+        anchor = next((lab for lab in labs if lab.id == after), None)
+        if anchor is None:
+            raise ContractError(f"--dopo: il laboratorio «{after}» non esiste (gli id: python -m labs list)")
+        if chapter is not None and chapter.upper().removeprefix("CH") != anchor.chapter.number:
+            raise ContractError(f"--dopo {after}: quel laboratorio è nel capitolo {anchor.chapter.number}, "
+                                f"non nel {chapter}")
+        chapter = anchor.chapter.number
+    if chapter is None:
+        raise ContractError("manca il capitolo (oppure --dopo <id>, e il capitolo è quello di quel laboratorio)")
     chapter = chapter.upper().removeprefix("CH")
     chapters = sorted(p.name[2:] for p in package_dir.glob("ch*") if (p / "__init__.py").exists())
     if not re.fullmatch(r"\d+|[A-Z]", chapter) or chapter not in chapters:
@@ -108,11 +184,23 @@ def new_lab(package_dir, chapter, lab_id, title, labs, problems=()):
         where = place(taken[0]) if taken else next((place(lab.module.__file__) for lab in labs if lab.id == lab_id),
                                                    "un altro modulo")
         raise ContractError(f"l'id «{lab_id}» esiste già: {where}")
-    ref = next_ref(chapter, [lab.ref for lab in labs if lab.chapter.number == chapter])
+    refs = [lab.ref for lab in labs if lab.chapter.number == chapter]
+    ref = ref_after(anchor.ref, refs) if after is not None else next_ref(chapter, refs)
     target = package_dir / f"ch{chapter}" / f"{module}.py"
     target.write_text(TEMPLATE.format(title=json.dumps(title.strip(), ensure_ascii=False), ref=json.dumps(ref),
                                       lab_id=lab_id), encoding="utf-8")
     return target, ref
 
 
-__all__ = ["new_lab", "next_ref"]
+def new_test(tests_dir, lab_id, ref, title):
+    """Write <tests_dir>/test_<lab_id with _>.py, an example test of the new
+    lab's state, and return its path (None if that file exists already)."""
+    target = Path(tests_dir) / f"test_{lab_id.replace('-', '_')}.py"
+    if target.exists():
+        return None
+    target.write_text(TEST_TEMPLATE.format(ref=ref, title=title.strip(), lab_id_json=json.dumps(lab_id)),
+                      encoding="utf-8")
+    return target
+
+
+__all__ = ["new_lab", "new_test", "next_ref", "ref_after"]

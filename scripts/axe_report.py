@@ -1,12 +1,13 @@
 """axe-core over every lab page of a built site, light and dark: counts by impact and rule.
 
-    python scripts/axe_report.py [--site site] [--only ID]
+    python scripts/axe_report.py [--site site] [--only TESTO] [--lab ID ...]
 
 Each page is opened by instant navigation and measured once Python has drawn
 it (the controls are enabled then). axe-core comes from node_modules (npm) and
 is served on the site's own origin, so the page's CSP lets it run. The browser
 tests assert 0 critical and 0 serious; this prints everything, moderate and
-minor included, for the notes.
+minor included, for the notes. Exit status 1 if any page has a critical or
+serious violation (as the browser tests).
 """
 
 import argparse
@@ -32,11 +33,16 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", default=str(ROOT / "site"))
     parser.add_argument("--only", help="solo i laboratori il cui id contiene questo testo")
+    parser.add_argument("--lab", action="append", help="solo questo laboratorio (anche più volte)")
     args = parser.parse_args()
     server = make_server(args.site)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_port}/"
-    chosen = [lab for lab in labs.all_labs() if not args.only or args.only in lab.id]
+    chosen = [lab for lab in labs.all_labs() if (not args.only or args.only in lab.id)
+              and (not args.lab or lab.id in args.lab)]
+    if not chosen:
+        sys.exit(f"errore: nessun laboratorio scelto ({', '.join(args.lab or [args.only])})")
+    grave = 0
     with sync_playwright() as p:
         launch = {"executable_path": CHROMIUM, "args": ["--no-sandbox"]} if Path(CHROMIUM).exists() else {}
         browser = p.chromium.launch(**launch)
@@ -56,12 +62,14 @@ def main():
                     impacts[v["impact"]] += v["nodes"]
                     rules[f"{v['impact']} {v['id']}"] += v["nodes"]
             total = {impact: impacts[impact] for impact in ("critical", "serious", "moderate", "minor")}
+            grave += total["critical"] + total["serious"]
             print(f"{scheme}, {len(chosen)} pagine: {total}")
             for rule, count in sorted(rules.items()):
                 print(f"  {rule}: {count}")
             context.close()
     server.shutdown()
+    return 1 if grave else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

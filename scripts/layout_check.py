@@ -21,6 +21,10 @@ The rules, as measured in the page:
   (getBoundingClientRect) share more than 2 px in both directions.
 - outside: no SVG text box leaves its figure's box by more than 2 px (it
   would be cut or sit on what is beside the figure).
+- unit: no number is split from its unit at a line's end («19,2» on one
+  line, «%» on the next): the kit joins them with a non-breaking space
+  (percent(), share(), data_size()); a lab that writes «12 %» by hand
+  with a plain space is flagged where the line breaks there.
 Hidden elements (closed <details>, display: none, boxes of 1 px or text of
 font-size 0 that only screen readers read) are not measured.
 """
@@ -39,7 +43,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import labs  # noqa: E402
 
 SIZES = {"phone": (390, 844), "desktop": (1280, 900)}
-CHECKS = ("page", "sideways", "text", "overlap", "outside", "error")
+CHECKS = ("page", "sideways", "text", "overlap", "outside", "unit", "error")
 MIN_FONT = 11.0
 SLACK = 2.0
 READY_TIMEOUT = 600_000  # a state computed from scratch in Pyodide: the last step of a real training takes minutes
@@ -58,7 +62,7 @@ CHECK_JS = r"""
     return `${where}${title}${el.tagName.toLowerCase()}${cls ? "." + cls.trim().split(/\s+/).join(".") : ""}`;
   };
   const run = () => {
-    const out = {page: [], sideways: [], text: [], overlap: [], outside: [], error: []};
+    const out = {page: [], sideways: [], text: [], overlap: [], outside: [], unit: [], error: []};
     const width = document.documentElement.scrollWidth;
     if (width > innerWidth) out.page.push(`la pagina è larga ${width} px, lo schermo ${innerWidth}`);
     if (!root) { out.error.push("nessun laboratorio nella pagina"); return out; }
@@ -95,6 +99,18 @@ CHECK_JS = r"""
       const size = parseFloat(getComputedStyle(el).fontSize);
       if (size === 0) continue;  // not drawn at all (a matrix picture keeps its numbers so, for screen readers)
       if (size < minFont - 0.01) out.text.push(`${name(el)} «${words(el.textContent).slice(0, 30)}» a ${size.toFixed(1)} px`);
+    }
+    // a number and its unit on two lines: only a plain space lets the line break between them
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (n.parentElement.closest("svg") || !shown(n.parentElement)) continue;
+      for (const m of n.textContent.matchAll(/\d[\d.,]* (%|‰|[kMGTP]B|byte)(?![A-Za-z])/g)) {
+        const range = document.createRange();
+        range.setStart(n, m.index);
+        range.setEnd(n, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        if (tops.size > 1) out.unit.push(`${name(n.parentElement)} «${m[0]}» va a capo tra il numero e l'unità`);
+      }
     }
     // SVG text, figure by figure
     for (const svg of root.querySelectorAll("svg")) {

@@ -6,7 +6,8 @@ Renders the lab with CPython, wraps the view in a page with the site's CSS
 (the site must have been built once, for mkdocs-material's stylesheet) and
 the lab's own stylesheet, scoped as the build scopes it, and takes a
 screenshot in headless Chromium. Options and name=value go in any order;
-every mistake is one Italian line and exit status 2.
+every mistake is one Italian line and exit status 2, a lab that crashes too
+(the line names the file and line where it stopped).
 """
 
 import os
@@ -20,8 +21,7 @@ SITE = Path(os.environ.get("LABS_SITE_DIR", ROOT / "site")).resolve()
 sys.path.insert(0, str(ROOT))
 
 import labs  # noqa: E402
-from labs.cli import Parser, assignments, fail  # noqa: E402
-from labs.kit import esc  # noqa: E402
+from labs.cli import Parser, assignments, crash_line, fail  # noqa: E402
 from labs.styles import scope, stylesheet  # noqa: E402
 
 
@@ -38,6 +38,18 @@ def page_html(lab, body, scheme, width):
             f'<body dir="ltr" data-md-color-scheme="{scheme}" data-md-color-primary="indigo" data-md-color-accent="deep-orange">'
             f'<div class="md-typeset" style="padding:1rem;max-width:{width}px">'
             f'<div data-lab="{lab.id}"><div class="lab-view">{body}</div></div></div></body></html>')
+
+
+def failure(lab, result):
+    """The line for a render that failed: where the lab stopped (file and line) when it raised,
+    else the render's own message (a state that is not finite, a view that is not Html)."""
+    try:
+        lab.view(lab.compute(result["params"]))
+    except (labs.LabError, labs.ParamError):
+        return result["error"]
+    except Exception as error:  # the lab's bug: its place, not a traceback
+        return crash_line(lab, error)
+    return result["error"]
 
 
 def screenshot(html_text, out, width):
@@ -72,7 +84,9 @@ def main():
         result = labs.render(args.lab, assignments(args.params), strict=True)
     except (LookupError, labs.ParamError, labs.ContractError) as error:
         fail(str(error))
-    body = result["html"] if result["ok"] else f'<div class="lab-error">{esc(result["error"])}</div>'
+    if not result["ok"]:
+        fail(failure(lab, result))
+    body = result["html"]
     out = Path(args.out or f"/tmp/preview-{args.lab}{'-dark' if args.dark else ''}.png")
     screenshot(page_html(lab, body, "slate" if args.dark else "default", args.width), out, args.width)
     print(out)

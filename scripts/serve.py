@@ -141,7 +141,11 @@ def main():
     if not Path(args.dir, "index.html").exists():
         sys.exit(f"{args.dir} non contiene il sito: esegui prima 'make build'")
     # while rebuilding, every file is revalidated: the browser must not keep a page of the previous build
-    server = make_server(args.dir, args.port, base=args.base, no_cache=args.rebuild)
+    try:
+        server = make_server(args.dir, args.port, base=args.base, no_cache=args.rebuild)
+    except OSError as error:  # the port is taken (another server, another make serve): one line, not a traceback
+        sys.exit(f"errore: la porta {args.port} non è libera ({error.strerror}): prova un'altra porta, "
+                 f"per esempio «make serve PORT={args.port + 1}» o «python scripts/serve.py --port {args.port + 1}»")
     print(f"Laboratori LLM su http://127.0.0.1:{server.server_port}{server.RequestHandlerClass.func.base} "
           "(Ctrl+C per fermare)", flush=True)
     if args.rebuild:

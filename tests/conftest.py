@@ -59,6 +59,9 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if "browser" in item.path.parts:
             item.add_marker(pytest.mark.browser)
+        if item.path.parent.name == "labs" and item.path.parent.parent.name == "tests":
+            # tests/labs/test_prodotto_scalare.py answers to -k prodotto-scalare, as the tests over every lab do
+            item.extra_keyword_matches.add(item.path.stem.removeprefix("test_").replace("_", "-"))
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -23,7 +23,7 @@ import pytest
 import labs
 from labs.kit import Html
 from labs.kit.contract import ContractError, place
-from labs.scaffold import new_lab, next_ref
+from labs.scaffold import new_lab, new_test, next_ref, ref_after
 from labs.styles import class_prefix, classes, lab_styles, orphans, scope, scope_for, selectors, stylesheet
 from test_contract import BalanceChecker, assert_renders, extremes, random_value
 
@@ -262,12 +262,15 @@ def test_two_controls_with_the_same_name_name_the_second_line(package):
     assert line.startswith(f"{place(path)}, riga {second}:") and f"riga {first}" in line and "«x»" in line
 
 
-def test_every_real_control_passes_its_own_checks():
-    """The checks accept every lab of the site (they run at import: reaching here means they did)."""
+def test_every_lab_module_passes_the_checks_at_import():
     assert labs.problems() == {}
-    for lab in labs.all_labs():
-        for control in lab.params_list:
-            assert control._where.startswith(place(lab.module.__file__)), (lab.id, control.name, control._where)
+
+
+@pytest.mark.parametrize("lab", labs.all_labs(), ids=lambda lab: lab.id)
+def test_every_real_control_passes_its_own_checks(lab):
+    """The checks accept every lab of the site (they run at import: reaching here means they did)."""
+    for control in lab.params_list:
+        assert control._where.startswith(place(lab.module.__file__)), (lab.id, control.name, control._where)
 
 
 # --- view must return the kit's Html ---------------------------------------------------------------------------------
@@ -400,6 +403,40 @@ def test_the_scaffold_refuses_a_taken_id_or_a_bad_chapter(package):
     ("A", ["A.1", "A.5"], "A.6"), ("3", [], "3.1"), ("B", [], "B.1")])
 def test_the_next_free_ref(chapter, refs, expected):
     assert next_ref(chapter, refs) == expected
+
+
+@pytest.mark.parametrize("ref, refs, expected", [
+    ("9E", ["9A", "9E", "9F", "9G"], "9E.1"), ("9G", ["9E", "9F", "9G"], "9H"), ("9A", ["9A", "9B.1", "9C"], "9A.1"),
+    ("1.4", ["1.1", "1.4"], "1.5"), ("9B.11", ["9B.10", "9B.11", "9C"], "9B.12"), ("A.6", ["A.5", "A.6"], "A.7"),
+    ("9E", ["9E", "9E.1", "9F"], None), ("1.2", ["1.2", "1.3"], None)])
+def test_the_ref_right_after_a_lab(ref, refs, expected):
+    if expected is None:
+        with pytest.raises(ContractError, match=f"tra {re.escape(ref)} e .* non c'è un REF libero"):
+            ref_after(ref, refs)
+        return
+    found = ref_after(ref, refs)
+    assert found == expected and found not in refs
+    later = sorted(refs + [found], key=labs.ref_key)
+    assert later[later.index(ref) + 1] == found  # right after ref, before whatever came after it
+
+
+def test_dopo_places_the_scaffold_after_that_lab_and_writes_its_test(package, tmp_path):
+    package.lab("9", "primo", ref="9E")
+    package.lab("9", "dopo", ref="9F")
+    found = package.discover()[0]
+    path, ref = new_lab(package.dir, None, "nuovo", "Il nuovo", found, after="primo")
+    assert ref == "9E.1" and path == package.dir / "ch9" / "nuovo.py"
+    found, problems = package.discover()
+    assert problems == {} and [lab.id for lab in sorted(found, key=lambda lab: labs.ref_key(lab.ref))] == \
+        ["primo", "nuovo", "dopo"]
+    with pytest.raises(ContractError, match="«nessuno» non esiste"):
+        new_lab(package.dir, None, "altro", "Altro", found, after="nessuno")
+    with pytest.raises(ContractError, match="manca il capitolo"):
+        new_lab(package.dir, None, "altro", "Altro", found)
+    test = new_test(tmp_path, "nuovo", ref, "Il nuovo")
+    assert test.name == "test_nuovo.py" and 'labs.get("nuovo")' in test.read_text(encoding="utf-8")
+    compile(test.read_text(encoding="utf-8"), str(test), "exec")
+    assert new_test(tmp_path, "nuovo", ref, "Il nuovo") is None  # an author's test is never overwritten
 
 
 def test_the_next_free_ref_of_the_real_chapters():

@@ -125,3 +125,44 @@ def test_preview_mistakes_are_one_italian_line_with_exit_2():
         out = preview(*args)
         assert out.returncode == 2 and len(out.stderr.splitlines()) == 1, (args, out.stderr)
         assert out.stderr.startswith("errore: ") and says in out.stderr, (args, out.stderr)
+
+
+def test_a_reader_that_stops_early_gets_no_traceback():
+    """python -m labs run … | head: the pipe is closed before the state is printed."""
+    process = subprocess.Popen([sys.executable, "-m", "labs", "run", "ombrello"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    process.stdout.close()  # gone before the lab is even imported: every write meets a closed pipe
+    error = process.stderr.read().decode()
+    process.wait(timeout=60)
+    assert "Traceback" not in error and "BrokenPipeError" not in error, error
+
+
+def test_preview_of_a_lab_that_crashes_exits_2_naming_file_and_line(tmp_path):
+    """preview.py draws nothing for a crash: one line with the place of the exception, exit 2."""
+    runner = tmp_path / "crash.py"
+    script = Path(__file__).resolve().parent.parent / "scripts" / "preview.py"
+    runner.write_text(
+        "import runpy, sys\n"
+        f"sys.argv = [{str(script)!r}, 'ombrello']\n"
+        f"sys.path.insert(0, {str(script.parent.parent)!r})\n"
+        "import core.losses, labs\n"
+        "labs.get('ombrello').module.compute = lambda params: core.losses.cross_entropy(0.0)\n"
+        f"runpy.run_path({str(script)!r}, run_name='__main__')\n", encoding="utf-8")
+    out = subprocess.run([sys.executable, str(runner)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and len(out.stderr.splitlines()) == 1, out.stderr
+    assert out.stderr.startswith("errore: core/losses.py, riga ") and "ValueError" in out.stderr, out.stderr
+    assert not out.stdout
+
+
+def test_serve_on_a_busy_port_says_so_in_one_italian_line(site_dir):
+    import socket
+
+    script = Path(__file__).resolve().parent.parent / "scripts" / "serve.py"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        out = subprocess.run([sys.executable, str(script), "--port", str(port), "--dir", str(site_dir)],
+                             capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr
+    assert out.stderr.strip() == out.stderr.strip().splitlines()[0] and f"PORT={port + 1}" in out.stderr, out.stderr

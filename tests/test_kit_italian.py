@@ -55,7 +55,12 @@ def test_merged_prepositions_and_feminine():
 @pytest.mark.parametrize("p, text", [(0.0, "0 %"), (1.0, "100 %"), (0.28, "28 %"), (0.0024, "0,2 %"),
                                      (0.004, "0,4 %"), (0.99985, "99,98 %"), (0.9996, "99,96 %")])
 def test_share_examples(p, text):
-    assert share(p) == text
+    assert share(p) == text.replace(" %", "\u00a0%")  # number and «%» never on two lines
+
+
+def test_the_article_reads_the_number_before_a_non_breaking_space():
+    assert the(share(0.01)) == "l'1\u00a0%" and the(share(0.02)) == "il 2\u00a0%"
+    assert the(share(0.08), prep="a") == "all'8\u00a0%" and the(share(0.11)) == "l'11\u00a0%"
 
 
 @given(st.floats(0, 1))

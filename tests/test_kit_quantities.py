@@ -23,8 +23,9 @@ def test_powers_of_ten():
 
 
 def test_bytes_and_durations():
-    assert data_size(6_738_415_616 * 2) == "13,5 GB"
-    assert data_size(112e9) == "112 GB" and data_size(67_108_864) == "67,1 MB" and data_size(512) == "512 byte"
+    assert data_size(6_738_415_616 * 2) == "13,5\u00a0GB"  # number and unit joined: never on two lines
+    assert data_size(112e9) == "112\u00a0GB" and data_size(67_108_864) == "67,1\u00a0MB"
+    assert data_size(512) == "512\u00a0byte"
     assert duration(186_966) == "21 anni"
     assert significant(186_966) == "187.000" and significant(6.7384) == "6,74" and significant(0.012345) == "0,0123"
     assert duration(182.6) == "7,6 giorni" and duration(24) == "1 giorno" and duration(0.5) == "30 minuti"

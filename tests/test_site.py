@@ -9,30 +9,34 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import labs
 
 ROOT = Path(__file__).resolve().parent.parent
+ALL = labs.all_labs()
+per_lab = pytest.mark.parametrize("lab", ALL, ids=[lab.id for lab in ALL])
 
 
 def page(site_dir, lab):
     return (site_dir / lab.path / "index.html").read_text(encoding="utf-8")
 
 
-def test_every_lab_has_a_page_with_its_prerendered_view(site_dir):
-    for lab in labs.all_labs():
-        html = page(site_dir, lab)
-        assert f'data-lab="{lab.id}"' in html
-        assert labs.render(lab.id, {})["html"] in html, f"{lab.id}: la vista prerenderizzata è stata alterata"
-        assert f"{lab.ref} · {lab.title}".replace("'", "&#39;") in html or f"{lab.ref} · {lab.title}" in html
+@per_lab
+def test_every_lab_has_a_page_with_its_prerendered_view(site_dir, lab):
+    html = page(site_dir, lab)
+    assert f'data-lab="{lab.id}"' in html
+    assert labs.render(lab.id, {})["html"] in html, f"{lab.id}: la vista prerenderizzata è stata alterata"
+    assert f"{lab.ref} · {lab.title}".replace("'", "&#39;") in html or f"{lab.ref} · {lab.title}" in html
 
 
-def test_home_and_navigation_list_every_lab(site_dir):
+@per_lab
+def test_home_and_navigation_list_every_lab(site_dir, lab):
     home = (site_dir / "index.html").read_text(encoding="utf-8")
-    for lab in labs.all_labs():
-        assert f'data-lab-card="{lab.id}"' in home
-        assert f'href="{lab.path}"' in home
-        assert lab.chapter.label in home
-        assert lab.blurb[:40] in html.unescape(home)
+    assert f'data-lab-card="{lab.id}"' in home
+    assert f'href="{lab.path}"' in home
+    assert lab.chapter.label in home
+    assert lab.blurb[:40] in html.unescape(home)
     assert '<html lang="it"' in home
 
 
@@ -70,37 +74,44 @@ def wheel_files(runtime, lock, package):
     return files
 
 
-def test_each_lab_has_a_wheel_whose_dependencies_hold_all_it_imports(site_dir, tmp_path):
-    """A page downloads its lab's wheel and those it depends on, not every lab's: in a
-    Python that has only those files (as Pyodide will), the lab imports and renders."""
-
+def served_lock(site_dir):
     runtime = site_dir / "pyodide"
     (lockfile,) = runtime.glob("pyodide-lock.*.json")
-    lock = json.loads(lockfile.read_text())
-    modules = lock["tool"]["laboratori-llm"]["modules"]
-    assert set(modules) == {lab.module.__name__ for lab in labs.all_labs()}
+    return runtime, json.loads(lockfile.read_text())
+
+
+def test_the_wheels_hold_every_lab_and_all_of_core_and_labs_but_the_tools(site_dir):
+    runtime, lock = served_lock(site_dir)
+    assert set(lock["tool"]["laboratori-llm"]["modules"]) == {lab.module.__name__ for lab in ALL}
     everything = wheel_files(runtime, lock, "laboratori-llm")
     for name in lock["packages"]:
         everything |= wheel_files(runtime, lock, name)
     source = {p.relative_to(ROOT).as_posix() for d in ("core", "labs") for p in (ROOT / d).rglob("*.py")}
     # the command line and the build's own helpers stay out of the browser
     assert source - set(everything) == {"labs/__main__.py", "labs/cli.py", "labs/scaffold.py", "labs/styles.py"}
-    for lab in labs.all_labs():
-        files = wheel_files(runtime, lock, modules[lab.module.__name__])
-        others = {m for m, p in modules.items() if p != modules[lab.module.__name__]}
-        assert not {f.removesuffix(".py").replace("/", ".") for f in files} & others, lab.id
-        folder = tmp_path / lab.id
-        for name, data in files.items():
-            (folder / name).parent.mkdir(parents=True, exist_ok=True)
-            (folder / name).write_bytes(data)
-        # -I -S: no site-packages (the editable install of the repo) and no current folder: only these files
-        check = (f"import sys; sys.path.insert(0, {str(folder)!r}); import json, labs; "
-                 f"assert labs.__file__.startswith({str(folder)!r}); lab = labs.load({lab.module.__name__!r}); "
-                 f"r = json.loads(labs.render_json(lab.id, '{{}}')); assert r['ok'], r; "
-                 "import labs.code; import sys; "
-                 "assert not {'labs.cli', 'labs.styles', 'labs.scaffold'} & set(sys.modules)")
-        result = subprocess.run([sys.executable, "-I", "-S", "-c", check], capture_output=True, text=True)
-        assert result.returncode == 0, f"{lab.id}: {result.stderr[-2000:]}"
+
+
+@per_lab
+def test_each_lab_has_a_wheel_whose_dependencies_hold_all_it_imports(site_dir, tmp_path, lab):
+    """A page downloads its lab's wheel and those it depends on, not every lab's: in a
+    Python that has only those files (as Pyodide will), the lab imports and renders."""
+    runtime, lock = served_lock(site_dir)
+    modules = lock["tool"]["laboratori-llm"]["modules"]
+    files = wheel_files(runtime, lock, modules[lab.module.__name__])
+    others = {m for m, p in modules.items() if p != modules[lab.module.__name__]}
+    assert not {f.removesuffix(".py").replace("/", ".") for f in files} & others, lab.id
+    folder = tmp_path / lab.id
+    for name, data in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+    # -I -S: no site-packages (the editable install of the repo) and no current folder: only these files
+    check = (f"import sys; sys.path.insert(0, {str(folder)!r}); import json, labs; "
+             f"assert labs.__file__.startswith({str(folder)!r}); lab = labs.load({lab.module.__name__!r}); "
+             f"r = json.loads(labs.render_json(lab.id, '{{}}')); assert r['ok'], r; "
+             "import labs.code; import sys; "
+             "assert not {'labs.cli', 'labs.styles', 'labs.scaffold'} & set(sys.modules)")
+    result = subprocess.run([sys.executable, "-I", "-S", "-c", check], capture_output=True, text=True)
+    assert result.returncode == 0, f"{lab.id}: {result.stderr[-2000:]}"
 
 
 def test_a_page_imports_only_the_parts_of_the_kit_its_lab_draws_with():
@@ -132,12 +143,12 @@ def test_our_assets_load_nothing_from_outside(site_dir):
         assert not src.startswith(("http://", "https://", "//")) or src.startswith("http://127.0.0.1"), src
 
 
-def test_no_inline_scripts_of_ours(site_dir):
-    for lab in labs.all_labs():
-        html = page(site_dir, lab)
-        start = html.index('data-lab="')
-        block = html[start: html.index('data-lab-view', start)]
-        assert "<script" not in block and "onclick" not in block
+@per_lab
+def test_no_inline_scripts_of_ours(site_dir, lab):
+    html = page(site_dir, lab)
+    start = html.index('data-lab="')
+    block = html[start: html.index('data-lab-view', start)]
+    assert "<script" not in block and "onclick" not in block
 
 
 def test_the_authors_guide_is_a_page_linked_from_the_navigation_and_the_home(site_dir):
@@ -200,30 +211,35 @@ def test_every_page_carries_the_strict_csp_with_the_hash_of_each_inline_script(s
         assert not re.search(r"<[^>]+\sstyle=", text), f"{path}: style-src 'self' blocks style attributes"
 
 
-def test_only_a_page_with_a_lab_starts_python_and_defers_the_theme(site_dir):
+THEME = re.compile(r'<script src="[^"]*assets/javascripts/bundle\.[0-9a-f]+\.min\.js">')
+
+
+def test_the_guide_is_not_a_lab_page_and_runs_the_theme_as_usual(site_dir):
     # the authors' guide writes data-lab="ombrello" in its text: not a lab page, its theme's script runs as usual
-    theme = re.compile(r'<script src="[^"]*assets/javascripts/bundle\.[0-9a-f]+\.min\.js">')
     guide = (site_dir / "scrivere-un-laboratorio" / "index.html").read_text(encoding="utf-8")
     assert 'data-lab="ombrello"' in html.unescape(guide)
-    assert "data-lab-boot" not in guide and "data-theme-script" not in guide and theme.search(guide)
+    assert "data-lab-boot" not in guide and "data-theme-script" not in guide and THEME.search(guide)
+
+
+@per_lab
+def test_only_a_page_with_a_lab_starts_python_and_defers_the_theme(site_dir, lab):
     boot = (ROOT / "templates" / "boot.js").read_text(encoding="utf-8")
-    for lab in labs.all_labs():
-        text = page(site_dir, lab)
-        assert "data-theme-script" in text and not theme.search(text), lab.id
-        # the boot script, inline at the top of the <head> (after the CSP, before any stylesheet), says what
-        # the lab element says: the worker starts before the stylesheets and the body are parsed
-        head = text[:text.index("</head>")]
-        tag, body = re.search(r"<script (data-lab-boot[^>]*)>(.*?)</script>", head, re.S).groups()
-        assert head.index("Content-Security-Policy") < head.index("data-lab-boot") < head.index("stylesheet")
-        assert body.strip() and body.strip() in boot and "//" not in body, lab.id  # the code, not its comments
-        element = re.search(r'<div class="lab" data-lab="[^"]*"([^>]*)>', text).group(1)
-        for name in ("module", "package", "lockfile"):
-            said = re.search(rf'data-{name}="([^"]+)"', tag).group(1)
-            assert said == re.search(rf'data-{name}="([^"]+)"', element).group(1), (lab.id, name)
-        page_dir = (site_dir / lab.path).resolve()
-        for name, target in (("worker", site_dir / "assets" / "labs" / "worker.js"), ("pyodide", site_dir / "pyodide")):
-            said = re.search(rf'data-{name}="([^"]+)"', tag).group(1)
-            assert (page_dir / said).resolve() == target.resolve(), (lab.id, name)
+    text = page(site_dir, lab)
+    assert "data-theme-script" in text and not THEME.search(text), lab.id
+    # the boot script, inline at the top of the <head> (after the CSP, before any stylesheet), says what
+    # the lab element says: the worker starts before the stylesheets and the body are parsed
+    head = text[:text.index("</head>")]
+    tag, body = re.search(r"<script (data-lab-boot[^>]*)>(.*?)</script>", head, re.S).groups()
+    assert head.index("Content-Security-Policy") < head.index("data-lab-boot") < head.index("stylesheet")
+    assert body.strip() and body.strip() in boot and "//" not in body, lab.id  # the code, not its comments
+    element = re.search(r'<div class="lab" data-lab="[^"]*"([^>]*)>', text).group(1)
+    for name in ("module", "package", "lockfile"):
+        said = re.search(rf'data-{name}="([^"]+)"', tag).group(1)
+        assert said == re.search(rf'data-{name}="([^"]+)"', element).group(1), (lab.id, name)
+    page_dir = (site_dir / lab.path).resolve()
+    for name, target in (("worker", site_dir / "assets" / "labs" / "worker.js"), ("pyodide", site_dir / "pyodide")):
+        said = re.search(rf'data-{name}="([^"]+)"', tag).group(1)
+        assert (page_dir / said).resolve() == target.resolve(), (lab.id, name)
 
 
 def test_the_wheel_and_lockfile_are_named_by_their_content_and_pages_name_that_lockfile(site_dir):
@@ -232,8 +248,12 @@ def test_the_wheel_and_lockfile_are_named_by_their_content_and_pages_name_that_l
     assert hashlib.sha256(lockfile.read_bytes()).hexdigest()[:12] in lockfile.name
     wheel = runtime / json.loads(lockfile.read_text())["packages"]["laboratori-llm"]["file_name"]
     assert hashlib.sha256(wheel.read_bytes()).hexdigest()[:12] in wheel.name
-    for lab in labs.all_labs():
-        assert f'data-lockfile="{lockfile.name}"' in page(site_dir, lab)
+
+
+@per_lab
+def test_each_lab_page_names_the_served_lockfile(site_dir, lab):
+    (lockfile,) = (site_dir / "pyodide").glob("pyodide-lock.*.json")
+    assert f'data-lockfile="{lockfile.name}"' in page(site_dir, lab)
 
 
 def test_the_service_worker_lists_every_page_and_file_with_its_sha256(site_dir):
@@ -243,8 +263,7 @@ def test_the_service_worker_lists_every_page_and_file_with_its_sha256(site_dir):
     build = re.search(r'const BUILD = "(\w+)";', sw).group(1)
     files = dict(json.loads(re.search(r"const FILES = (.*);", sw).group(1)))
     assert build != "dev" and "./" in files and "404.html" in files
-    for lab in labs.all_labs():
-        assert lab.path in files
+    assert {lab.path for lab in ALL} <= set(files)
     for url, integrity in files.items():
         path = site_dir / (url + "index.html" if url.endswith("/") else url).removeprefix("./")
         if integrity:
@@ -265,15 +284,20 @@ def test_formulas_are_rendered_at_build_time_without_katex_javascript(site_dir):
 def test_the_search_index_holds_the_labs_prose_and_functions_not_their_drawings(site_dir):
     docs = json.loads((site_dir / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
     by_place = {doc["location"]: doc for doc in docs}
-    for lab in labs.all_labs():
-        section = by_place[f"{lab.path}#laboratorio"]["text"]
-        for word in ("Ricomincia", "Avanti →", "Python si sta caricando", "Il codice Python di questo laboratorio"):
-            assert word not in section, f"{lab.id}: «{word}» della vista o dei comandi nell'indice della ricerca"
-        assert re.match(r"(compute|start) \(labs/", section), f"{lab.id}: nell'indice la sezione non nomina le funzioni"
-        assert by_place[lab.path]["text"], f"{lab.id}: la prosa del laboratorio manca dall'indice"
     umbrella = by_place["capitolo-1/ombrello/#laboratorio"]["text"]
     assert "weighted_sum" in umbrella and "somma pesata" in umbrella
     assert (site_dir / "search" / "search_index.json").stat().st_size < 400_000  # was 888 kB with the drawings
+
+
+@per_lab
+def test_the_search_index_holds_each_lab_s_prose_and_names_its_functions(site_dir, lab):
+    docs = json.loads((site_dir / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    by_place = {doc["location"]: doc for doc in docs}
+    section = by_place[f"{lab.path}#laboratorio"]["text"]
+    for word in ("Ricomincia", "Avanti →", "Python si sta caricando", "Il codice Python di questo laboratorio"):
+        assert word not in section, f"{lab.id}: «{word}» della vista o dei comandi nell'indice della ricerca"
+    assert re.match(r"(compute|start) \(labs/", section), f"{lab.id}: nell'indice la sezione non nomina le funzioni"
+    assert by_place[lab.path]["text"], f"{lab.id}: la prosa del laboratorio manca dall'indice"
 
 
 def test_the_search_splits_words_at_apostrophes(site_dir):

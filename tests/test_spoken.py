@@ -4,6 +4,8 @@ import random
 import re
 import types
 
+import pytest
+
 import labs
 from labs.kit import callout, raw, stat, stats, tag
 from labs.kit.spoken import CALLOUT, LIMIT, STATS, first_class, read_off, spoken_summary
@@ -35,11 +37,11 @@ def test_a_lab_summary_wins_and_is_cut_to_one_line():
     assert len(spoken_summary(long, {}, "")) == LIMIT
 
 
-def test_every_lab_says_something_after_an_update():
-    for lab in labs.all_labs():
-        result = labs.render(lab.id, {})
-        assert result["summary"].strip(), f"{lab.id}: nessuna frase per lo screen reader"
-        assert not re.search(r"</?[a-z]", result["summary"]), lab.id
+@pytest.mark.parametrize("lab", labs.all_labs(), ids=lambda lab: lab.id)
+def test_every_lab_says_something_after_an_update(lab):
+    result = labs.render(lab.id, {})
+    assert result["summary"].strip(), f"{lab.id}: nessuna frase per lo screen reader"
+    assert not re.search(r"</?[a-z]", result["summary"]), lab.id
 
 
 def test_the_shortcuts_read_the_same_line_as_parsing_every_element():

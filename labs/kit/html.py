@@ -12,6 +12,8 @@ class Html(str):
     """Markup that is already safe to insert (built by tag() or raw())."""
 
 
+# between a number and its unit (19,2 %, 13,5 GB): a space a line never breaks at
+NBSP = "\u00a0"
 _ESCAPED = {}  # short texts already escaped: views write the same class names and numbers thousands of times
 
 
@@ -166,5 +168,5 @@ def factor(x, digits=2):
 
 
 def percent(p, digits=0):
-    """p in 0–1 written as a percentage: 0.28 → '28 %'."""
-    return num(100 * p, digits) + " %"
+    """p in 0–1 written as a percentage: 0.28 → '28 %', with a non-breaking space before «%»."""
+    return num(100 * p, digits) + NBSP + "%"

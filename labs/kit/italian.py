@@ -9,7 +9,7 @@ the text a reader sees and the text these helpers look at are the same.
 
 import math
 
-from .html import digits_apart, num, percent
+from .html import NBSP, digits_apart, num, percent
 from .quantities import sci
 
 
@@ -31,7 +31,7 @@ def sounds_like_vowel(text):
     """Whether a number, as an Italian reads it, starts with a vowel: uno (1,
     1,5), otto (8, 80, 800, 8.000), undici (11, 11.000). «1.000» is «mille»
     and «110» is «centodieci»: consonants."""
-    digits = text.lstrip("−+")
+    digits = text.lstrip("−+").replace(NBSP, " ")  # «1 %» as percent() writes it is «1 %»
     first_group = digits.split(",")[0].split(".")[0].split(" ")[0]
     groups = len(digits.split(",")[0].split(" ")[0].split("."))
     if digits.startswith("8"):
@@ -74,8 +74,8 @@ def share(p, digits=0):
         if 0 < value < 100:
             return text
     if p < 0.5:
-        return f"{sci(100 * p)} %"
-    return f"100 % − {sci(100 * (1 - p))} %"
+        return f"{sci(100 * p)}{NBSP}%"
+    return f"100{NBSP}% − {sci(100 * (1 - p))}{NBSP}%"
 
 
 def shares(values, digits=0):

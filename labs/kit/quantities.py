@@ -7,7 +7,7 @@ the reader is not asked to trust the last ones.
 
 import math
 
-from .html import num
+from .html import NBSP, num
 
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
@@ -51,11 +51,12 @@ UNITS = ((1e15, "PB"), (1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "kB"))
 
 
 def data_size(n_bytes, sig=3):
-    """Bytes in decimal units, as disks and GPUs are sold: 1,35e10 → «13,5 GB»."""
+    """Bytes in decimal units, as disks and GPUs are sold: 1,35e10 → «13,5 GB» (number and unit joined
+    by a non-breaking space)."""
     for scale, unit in UNITS:
         if abs(n_bytes) >= scale * 0.9995:
-            return f"{significant(n_bytes / scale, sig)} {unit}"
-    return f"{significant(n_bytes, sig)} byte"
+            return f"{significant(n_bytes / scale, sig)}{NBSP}{unit}"
+    return f"{significant(n_bytes, sig)}{NBSP}byte"
 
 
 def duration(hours, sig=2):

@@ -112,6 +112,13 @@ def sample_error():
     raise AssertionError("il kit ha accettato un cursore con il valore iniziale fuori dall'intervallo")
 
 
+def swatches():
+    """The kit's colour classes drawn as bars, one row each, in the colours of the page's scheme."""
+    names = ("s1", "s2", "s3", "s4", "target", "muted")
+    rows = [labs.kit.Bar(name, 1.0 - 0.12 * i, text=f'class_="{name}"', class_=name) for i, name in enumerate(names)]
+    return str(labs.kit.bars(rows, label="Le classi di colore del kit"))
+
+
 def context():
     """Everything guide.md.j2 needs."""
     catalogue = load("componenti")
@@ -127,4 +134,5 @@ def context():
         "errors": [entry(name) for name in catalogue.ERRORS],
         "code": [entry(name) for name in catalogue.CODE],
         "sample_error": sample_error(),
+        "swatches": swatches(),
     }

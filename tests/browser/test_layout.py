@@ -14,13 +14,14 @@ and prints the same checks as a count of failing labs:
 - every text, in SVG or HTML, renders at ≥ 11 CSS px (font size × the scale
   of the SVG's screen transform);
 - no two SVG texts of one figure overlap by more than 2 px, and none leaves
-  its figure.
+  its figure;
+- no number is split from its unit at a line's end.
 """
 
 import pytest
 
 import labs
-from layout_check import SIZES, check_labs, details, summary
+from layout_check import CHECK_JS, MIN_FONT, SLACK, SIZES, check_labs, details, summary
 
 
 @pytest.fixture(scope="module")
@@ -52,3 +53,15 @@ def test_no_page_is_wider_than_a_phone_as_its_html_arrives(browser, site_url):
             wide.append(f"{path or '/'}: {width} px")
     page.close()
     assert not wide, wide
+
+
+@pytest.mark.parametrize("space, split", [(" ", True), ("\u00a0", False)])
+def test_a_number_split_from_its_unit_is_flagged(browser, space, split):
+    """A column 5 characters wide: «19,2 %» breaks after «19,2» at a plain space, never at the kit's
+    non-breaking one (it overflows instead, which the «sideways» check sees where it matters)."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.set_content(f'<div data-lab="prova"><p style="font: 16px monospace; width: 5ch">19,2{space}% e basta</p></div>')
+    found = page.evaluate(CHECK_JS, {"minFont": MIN_FONT, "slack": SLACK, "wide": False})
+    page.close()
+    assert bool(found["chiaro"]["unit"]) == split, found["chiaro"]
+    assert not split or "«19,2 %» va a capo" in found["chiaro"]["unit"][0]

@@ -1,6 +1,7 @@
 """9B.4 Alte dimensioni: random directions get almost perpendicular as d grows."""
 
 import math
+from html import unescape as html_unescape
 
 import numpy as np
 import pytest
@@ -11,6 +12,11 @@ from core.linalg import random_directions, seeded_rng
 LAB = labs.get("alte-dimensioni")
 MODULE = LAB.module
 DIMENSIONS = (2, 3, 10, 100, 1000, 4096)
+
+
+def unescape(text):
+    """The page's text as a reader reads it: entities decoded, a non-breaking space read as a space."""
+    return html_unescape(text).replace("\u00a0", " ")
 
 
 def state(**changes):
@@ -72,7 +78,7 @@ def test_same_seed_same_numbers():
 
 
 def test_view_shows_the_figures_and_lets_you_click_a_dimension():
-    html = str(LAB.view(state(d=4096)))
+    html = unescape(str(LAB.view(state(d=4096))))
     assert "4.096" in html and "1/√d" in html and "100 %" in html
     assert 'data-set="d=100"' in html
     assert html.count('class="lab-chart-bar s1"') >= 40

@@ -1,8 +1,13 @@
 """A.5 Il costo dell'attention e la KV cache: the seed figures."""
 
-from html import unescape
+from html import unescape as html_unescape
 
 import labs
+
+
+def unescape(text):
+    """The page's text as a reader reads it: entities decoded, a non-breaking space read as a space."""
+    return html_unescape(text).replace("\u00a0", " ")
 
 LAB = labs.get("costo-kv-cache")
 

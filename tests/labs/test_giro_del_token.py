@@ -199,7 +199,7 @@ def test_the_final_screen_names_the_models_prediction():
     p = s["probabilities"]
     best = max(range(18), key=p.__getitem__)
     text = page(M.PROBS)
-    assert VOCAB[best] == "divano" and f"Previsione «divano» Probabilità {share(p[best])}" in text
+    assert VOCAB[best] == "divano" and f"Previsione «divano» Probabilità {share(p[best]).replace(chr(160), " ")}" in text
     assert "→ divano" in text and "→ divano" not in page(M.HEAD)
 
 
@@ -241,7 +241,7 @@ def test_prova_sul_after_the_cat_and_after_the_dog():
     for hc, hd in zip(c["heads"], d["heads"]):
         differ = [k for k in range(4) if hc["scores"][k] != hd["scores"][k]]
         assert differ == [1]                                                   # only the subject's score changes
-    assert share(d["heads"][1]["weights"][1]) == "97 %" and share(c["heads"][1]["weights"][1]) == "5 %"
+    assert share(d["heads"][1]["weights"][1]) == "97\u00a0%" and share(c["heads"][1]["weights"][1]) == "5\u00a0%"
     assert "la testa 2 dà il 97 % a «cane»" in page(M.SOFTMAX, frase="cane")
     top = lambda s: VOCAB[max(range(18), key=s["probabilities"].__getitem__)]  # noqa: E731
     assert (top(cat), top(dog)) == ("divano", "tappeto")
@@ -251,7 +251,7 @@ def test_prova_the_first_token():
     s = state(token=0)
     assert s["position"] == 0 and VOCAB[s["ids"][0]] == "il"
     for head in s["blocks"][0]["heads"]:
-        assert head["weights"] == [1.0] and share(head["weights"][0]) == "100 %"
+        assert head["weights"] == [1.0] and share(head["weights"][0]) == "100\u00a0%"
         assert head["output"] == head["values"][0]
     assert "Testa 1: peso massimo 100 %" in page(M.SOFTMAX, token=0)
     assert "«il» è il primo token" in page(M.MIX, token=0)
@@ -286,4 +286,4 @@ def test_a_state_is_screened_once_for_its_view_and_its_spoken_line(monkeypatch):
         answer = labs.render("giro-del-token", {"passo": str(step), "token": "2"})
         assert answer["ok"] and len(calls) == 1
         state = labs.get("giro-del-token").compute(labs.get("giro-del-token").parse({"passo": str(step), "token": "2"}))
-        assert answer["summary"].endswith(module.SCREENS[step](state)["changed"])
+        assert answer["summary"].endswith(module.SCREENS[step](state)["changed"].replace("\u00a0", " "))

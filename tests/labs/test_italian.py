@@ -7,7 +7,7 @@ at the step where its machine stopped early. `-k <lab id>` runs one lab."""
 
 import random
 import re
-from html import unescape
+from html import unescape as html_unescape
 
 import pytest
 
@@ -23,6 +23,11 @@ STOPS_EARLY = {
     "backprop-due-strati": {"eta": 2.0, "w1": 3.0},  # at step 4 the next step would carry w₂ past ±100
     "giro-del-token": {"frase": "tua", "testo": ""},  # no sentence: no trip to follow
 }
+
+
+def unescape(text):
+    """The page's text as a reader reads it: entities decoded, a non-breaking space read as a space."""
+    return html_unescape(text).replace("\u00a0", " ")
 
 # plural nouns that must not follow a lone «1» (byte, token, GPU are the same in the singular)
 NOUNS = ("passi", "strati", "volte", "regole", "fusioni", "coppie", "teste", "gomiti", "numeri", "parole", "righe",

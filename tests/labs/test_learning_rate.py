@@ -1,11 +1,16 @@
 """2.4 Il learning rate: each regime from the right η, the update rule step by step."""
 
-from html import unescape
+from html import unescape as html_unescape
 
 import numpy as np
 import pytest
 
 import labs
+
+
+def unescape(text):
+    """The page's text as a reader reads it: entities decoded, a non-breaking space read as a space."""
+    return html_unescape(text).replace("\u00a0", " ")
 
 LAB = labs.get("learning-rate")
 

@@ -44,7 +44,7 @@ def test_loss_falls_as_probability_rises_and_stays_finite_at_the_bottom():
 
 
 def test_view_shows_the_guide_numbers():
-    html = str(LAB.view(state()))
+    html = str(LAB.view(state())).replace("\u00a0", " ")  # as read: number and unit on one line
     for text in ("2,12", "8,3", "circa 8 candidati", "0,69", "4,6", "12,0 %"):
         assert text in html
     assert 'data-drag="p -"' in html and 'data-set="p=0.01"' in html

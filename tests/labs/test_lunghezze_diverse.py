@@ -2,13 +2,18 @@
 gradient as a sum of rows, padding with its mask; one stage at a time, the
 two sentences side by side."""
 
-from html import unescape
+from html import unescape as html_unescape
 
 import numpy as np
 import pytest
 
 import labs
 from core.sequence_layer import squared_loss
+
+
+def unescape(text):
+    """The page's text as a reader reads it: entities decoded, a non-breaking space read as a space."""
+    return html_unescape(text).replace("\u00a0", " ")
 
 LAB = labs.get("lunghezze-diverse")
 MOD = LAB.module

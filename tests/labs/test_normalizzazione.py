@@ -2,11 +2,16 @@
 
 import random
 import re
-from html import unescape
+from html import unescape as html_unescape
 
 import pytest
 
 import labs
+
+
+def unescape(text):
+    """The page's text as a reader reads it: entities decoded, a non-breaking space read as a space."""
+    return html_unescape(text).replace("\u00a0", " ")
 
 LAB = labs.get("normalizzazione")
 

@@ -4,12 +4,17 @@ the vanishing gradient without the residual at the default weights."""
 import math
 import random
 import re
-from html import unescape
+from html import unescape as html_unescape
 
 import pytest
 
 import labs
 from core import deep_stack as M
+
+
+def unescape(text):
+    """The page's text as a reader reads it: entities decoded, a non-breaking space read as a space."""
+    return html_unescape(text).replace("\u00a0", " ")
 
 LAB = labs.get("residuo-profondita")
 

@@ -3,13 +3,18 @@
 import math
 import random
 import re
-from html import unescape
+from html import unescape as html_unescape
 
 import numpy as np
 import pytest
 
 import labs
 from core.sampling import counts, draw
+
+
+def unescape(text):
+    """The page's text as a reader reads it: entities decoded, a non-breaking space read as a space."""
+    return html_unescape(text).replace("\u00a0", " ")
 
 LAB = labs.get("softmax-temperatura")
 NAMES = LAB.module.NAMES

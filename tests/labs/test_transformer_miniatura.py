@@ -3,7 +3,7 @@ dorme sul», clicks, generation, and the sentence the reader writes."""
 
 import random
 import re
-from html import unescape
+from html import unescape as html_unescape
 
 import numpy as np
 import pytest
@@ -11,6 +11,11 @@ import pytest
 import labs
 from labs.kit import percent
 from labs.kit.matrices import cell_text
+
+
+def unescape(text):
+    """The page's text as a reader reads it: entities decoded, a non-breaking space read as a space."""
+    return html_unescape(text).replace("\u00a0", " ")
 
 LAB = labs.get("transformer-miniatura")
 M = LAB.module
