@@ -234,7 +234,9 @@ def gzip_size(path):
     return len(gzip.compress(path.read_bytes(), 9))
 
 
-STATIC_IMPORT = re.compile(r'^\s*import\s[^;]*?from\s*"(\.{1,2}/[^"]+)"|^\s*import\s*"(\.{1,2}/[^"]+)"', re.M)
+# a static import anywhere a statement starts: a bundle puts an external module's import where its
+# importer's code begins, not at the top (imports are hoisted)
+STATIC_IMPORT = re.compile(r'(?:^|[;}])\s*import\s*(?:[^;"()]*?from\s*)?"(\.{1,2}/[^"]+)"', re.M)
 
 
 def our_files(lab):
@@ -254,7 +256,7 @@ def our_files(lab):
             continue
         files.add(path)
         if path.suffix in (".js", ".mjs") and "pyodide" not in path.parts:
-            todo += [(path.parent / (a or b)).resolve() for a, b in STATIC_IMPORT.findall(path.read_text(encoding="utf-8"))]
+            todo += [(path.parent / ref).resolve() for ref in STATIC_IMPORT.findall(path.read_text(encoding="utf-8"))]
     runtime = SITE / "pyodide"
     lockfile = runtime / re.search(r'data-lockfile="([^"]+)"', text).group(1)
     files.add(lockfile)
