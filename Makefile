@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: setup build serve test test-fast bench shots layout browser check clean
+.PHONY: setup build serve test test-fast lint test-js bench shots layout browser check clean
 
 # A venv with a Python >= 3.12 (pyodide-build needs it), found by scripts/find-python.sh.
 $(VENV)/.installed: pyproject.toml
@@ -36,8 +36,16 @@ browser: setup
 	  $(VENV)/bin/playwright install chromium; \
 	fi
 
-# two processes: every browser test in one (one Chromium, one warm Pyodide), the Python tests in the other
-test: build browser
+# the browser runtime's JavaScript: ESLint (eslint.config.mjs), and node's test runner on its pure parts
+lint: setup
+	node_modules/.bin/eslint .
+
+test-js: setup
+	node --test tests/js/
+
+# JavaScript first (seconds), then pytest in two processes: every browser test in one (one Chromium,
+# one warm Pyodide), the Python tests in the other
+test: lint test-js build browser
 	$(PY) -m pytest -n 2
 
 # only the tests that need no browser

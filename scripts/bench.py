@@ -40,7 +40,7 @@ At the end one table, a line per lab, says which budgets each misses.
 A change is timed from the input to the view updated and laid out (the
 layout the browser would do before the next paint is done at once and
 counted, for every lab alike). Each change also says where its time went
-(runtime.js's labTiming): in Python, waiting for the worker (a view still
+(root.labTiming, from scripts/measure.js, which the bench injects): in Python, waiting for the worker (a view still
 being drawn ahead, messages), on the page (morph, controls) and in the layout.
 
 Budgets (issues 7 and 11) are printed beside each number and in the last
@@ -64,6 +64,8 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = Path(os.environ.get("LABS_SITE_DIR", ROOT / "site"))
+# the measurement the site does not ship (root.labTiming, labsMeasure.times): injected before the page's scripts
+MEASURE = ROOT / "scripts" / "measure.js"
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT))
 import labs  # noqa: E402
@@ -141,7 +143,7 @@ ACT = """async ([values, button]) => {""" + IDLE + """  await idle();
   return end - t0;
 }"""
 
-# Where the last update's time went (runtime.js): in Python, waiting for the worker, on the page.
+# Where the last update's time went (scripts/measure.js): in Python, waiting for the worker, on the page.
 TIMING = """() => document.querySelector("[data-lab]").labTiming"""
 READER_PAUSE_MS = 300  # between two «Avanti» at a reader's pace: the worker draws the next step meanwhile
 # Between two «Avanti» as fast as a hand goes: 20 clicks a second, with the drawing, more than anyone clicks
@@ -222,6 +224,7 @@ def stats(values):
 
 def open_ready(browser, base, lab, query=""):
     page = browser.new_page()
+    page.add_init_script(path=str(MEASURE))
     page.goto(f"{base}{lab.path}{query}")
     page.wait_for_selector("[data-lab][data-ready=true]", timeout=120_000)
     return page
@@ -231,7 +234,9 @@ def gzip_size(path):
     return len(gzip.compress(path.read_bytes(), 9))
 
 
-STATIC_IMPORT = re.compile(r'^\s*import\s[^;]*?from\s*"(\.{1,2}/[^"]+)"|^\s*import\s*"(\.{1,2}/[^"]+)"', re.M)
+# a static import anywhere a statement starts: a bundle puts an external module's import where its
+# importer's code begins, not at the top (imports are hoisted)
+STATIC_IMPORT = re.compile(r'(?:^|[;}])\s*import\s*(?:[^;"()]*?from\s*)?"(\.{1,2}/[^"]+)"', re.M)
 
 
 def our_files(lab):
@@ -251,7 +256,7 @@ def our_files(lab):
             continue
         files.add(path)
         if path.suffix in (".js", ".mjs") and "pyodide" not in path.parts:
-            todo += [(path.parent / (a or b)).resolve() for a, b in STATIC_IMPORT.findall(path.read_text(encoding="utf-8"))]
+            todo += [(path.parent / ref).resolve() for ref in STATIC_IMPORT.findall(path.read_text(encoding="utf-8"))]
     runtime = SITE / "pyodide"
     lockfile = runtime / re.search(r'data-lockfile="([^"]+)"', text).group(1)
     files.add(lockfile)
@@ -278,13 +283,14 @@ def bench_load(browser, base, lab, runs, out, show_bytes=False):
         for which in ("lab", "bare") if run % 2 == 0 else ("bare", "lab"):
             context = browser.new_context()
             context.add_init_script(READY_TIME)
+            context.add_init_script(path=str(MEASURE))
             page = context.new_page()
             page.goto(f"{base}{lab.path}" if which == "lab" else f"{base}__bench/bare.html")
             page.wait_for_selector("[data-ready=true]", timeout=120_000)
             (ready if which == "lab" else bare).append(page.evaluate("window.__ready"))
             if which == "lab":
                 paint.append(page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN"))
-                phases.append(page.evaluate("window.labsRuntime.times || {}"))
+                phases.append(page.evaluate("window.labsMeasure.times"))
             else:
                 bare_start.append(page.evaluate("window.__start"))
             context.close()

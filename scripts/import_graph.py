@@ -25,9 +25,9 @@ TOP = {"build", "labs.__main__", "labs.cli", "labs.scaffold", "labs.styles"}
 
 
 def module_files(root=ROOT):
-    """{module name: path} for core/, labs/, build.py and scripts/*.py (a script is «scripts.name»)."""
+    """{module name: path} for core/, labs/, sitebuild/, build.py and scripts/*.py (a script is «scripts.name»)."""
     found = {"build": root / "build.py"}
-    for package in ("core", "labs"):
+    for package in ("core", "labs", "sitebuild"):
         for path in sorted((root / package).rglob("*.py")):
             parts = path.relative_to(root).with_suffix("").parts
             found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
@@ -50,7 +50,7 @@ def layer(module):
         return 4
     if module == "labs":
         return 5
-    if module in TOP or module.startswith("scripts."):
+    if module in TOP or module.startswith(("scripts.", "sitebuild")):
         return 6
     raise LookupError(f"{module}: no layer for this module (add it to scripts/import_graph.py)")
 

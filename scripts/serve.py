@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ["core", "labs", "templates", "mkdocs.yml", "build.py"]
+SOURCES = ["core", "labs", "templates", "mkdocs.yml", "build.py", "sitebuild"]
 
 TYPES = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
          ".json": "application/json", ".whl": "application/zip", ".zip": "application/zip"}

@@ -97,3 +97,13 @@ def goto_holding_the_wasm():
         held[0].continue_()
         page.unroute("**/pyodide.asm.wasm")
     return goto
+
+
+MEASURE = ROOT / "scripts" / "measure.js"  # the measurement the site does not ship (labTiming, times, …)
+
+
+@pytest.fixture
+def measured(page):
+    """The page with scripts/measure.js injected before its own scripts: window.labsMeasure, root.labTiming."""
+    page.add_init_script(path=str(MEASURE))
+    return page

@@ -178,7 +178,7 @@ def test_a_suggested_edit_opens_the_fold_where_its_effect_shows(page, site_url):
     «Prova» opens it (its params say sezioni=uscite, the name the page sends, labs/kit/contract.py),
     Python draws it with the edited code, and the output is the heads side by side."""
     from labs.kit.folds import FOLDS_PARAM
-    runtime = (ROOT / "templates" / "assets" / "labs" / "runtime.js").read_text(encoding="utf-8")
+    runtime = (ROOT / "templates" / "runtime" / "page" / "url.js").read_text(encoding="utf-8")
     assert f'const FOLDS_PARAM = "{FOLDS_PARAM}";' in runtime
     lab = open_ready(page, f"{site_url}approfondimenti-a/multi-head/")
     fold = lab.locator('details[data-fold="uscite"]')

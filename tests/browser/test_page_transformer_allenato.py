@@ -44,7 +44,8 @@ def as_a_small_phone(page):
     page.add_init_script(KEEP_READY)
 
 
-def test_play_20_steps_pause_open_an_attention_map_and_generate_text(page, site_url):
+def test_play_20_steps_pause_open_an_attention_map_and_generate_text(measured, site_url):
+    page = measured  # labsMeasure.unwantedAnswers (scripts/measure.js)
     errors = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -160,12 +161,12 @@ def test_play_20_steps_pause_open_an_attention_map_and_generate_text(page, site_
     # cross-origin isolated, so it shares a word of memory with the worker), and the one they asked for
     # last is the one drawn, with CPython's numbers
     assert page.evaluate("crossOriginIsolated") is True
-    stopped = page.evaluate("labsRuntime.unwantedAnswers")
+    stopped = page.evaluate("labsMeasure.unwantedAnswers")
     lab.locator('[data-param="lr"]').evaluate("el => { el.value = '0.02'; el.dispatchEvent(new Event('input', {bubbles: true})); }")
     expect(working).to_be_visible()  # retraining: under way
     lab.locator('[data-param="lr"]').evaluate("el => { el.value = '0.015'; el.dispatchEvent(new Event('input', {bubbles: true})); }")
     wait_idle(page, lab)
-    assert page.evaluate("labsRuntime.unwantedAnswers") == stopped + 1
+    assert page.evaluate("labsMeasure.unwantedAnswers") == stopped + 1
     expect(lab.locator('[data-param="lr"]')).to_have_value("0.015")
     loss = num(cpython(60, lr=0.015)["batch_losses"][-1], 3)
     expect(lab.locator("[data-lab-timeline]")).to_contain_text(f"loss del batch: {loss}")

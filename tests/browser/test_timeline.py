@@ -112,10 +112,11 @@ def test_views_keep_their_place_across_steps(page, site_url):
     assert table.evaluate("el => [el.marked, el.scrollLeft]") == ["yes", 25]
 
 
-def test_a_step_drawn_ahead_is_the_step_drawn_on_demand(page, site_url):
+def test_a_step_drawn_ahead_is_the_step_drawn_on_demand(measured, site_url):
     """While the page shows a step, the worker draws the next one (the same stride
     again during Play; labs.render_ahead); «Avanti» then only morphs it in. The
     view drawn ahead is the one a fresh request draws, and a jump is not answered from it."""
+    page = measured  # root.labTiming (scripts/measure.js)
     page.goto(f"{site_url}capitolo-3/bigrammi/")
     lab = page.locator("[data-lab]")
     view = lab.locator("[data-lab-view]")

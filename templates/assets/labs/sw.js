@@ -1,7 +1,7 @@
 // The service worker that keeps the site offline after one visit.
-// build.py writes it at the site's root (so its scope is the whole site, under
+// The build (sitebuild/offline.py) writes it at the site's root (so its scope is the whole site, under
 // any sub-path) with this build's files and their sha256: the two lines below
-// are replaced. runtime.js registers it on every page once the page has
+// are replaced. runtime.js (templates/runtime/page/offline.js) registers it on every page once the page has
 // loaded (on a lab page, once Python's first start has ended).
 //
 // - install: every file of the build into one cache named after the build,

@@ -1,0 +1,105 @@
+"""Stage 3: the Markdown pages (home, one per lab, the authors' guide) through the Jinja templates,
+with each lab's code highlighted by Pygments, and the assets they use."""
+
+import html
+import importlib.util
+import json
+import shutil
+
+import jinja2
+import pygments
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import PythonLexer
+
+import labs
+from labs import code
+from labs.kit.italian import control_value
+from labs.styles import lab_styles
+
+from . import DOCS, PACKAGE, ROOT
+from .contract import prerender
+
+# browser libraries from npm (package-lock.json pins them), served by the site itself
+VENDOR = {"morphdom/dist/morphdom-esm.js": "assets/labs/vendor/morphdom.js"}
+LAB_STYLES = "assets/labs/lab-styles.css"  # every lab's own stylesheet, scoped (labs/styles.py); mkdocs.yml links it
+GUIDE_PAGE = "scrivere-un-laboratorio.md"
+
+
+
+def templates():
+    """The Jinja environment of templates/, with the filters the pages use."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(ROOT / "templates"),
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2",), default_for_string=False),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+    env.filters["it"] = control_value  # a slider's output, grouped as the runtime groups it (500.000)
+    env.filters["tojson"] = lambda value: json.dumps(value, ensure_ascii=False)
+    # raw HTML in the Markdown page must not hold blank lines: newlines become entities
+    env.filters["oneline"] = lambda value: html.escape(value).replace("\n", "&#10;")
+    # numbers as JavaScript's String() writes them, so the runtime can tell a default from a change
+    env.filters["js"] = lambda value: str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+    return env
+
+
+def write_guide(env):
+    """The author's guide, «Scrivere un laboratorio», from templates/guide/ and the kit itself."""
+    spec = importlib.util.spec_from_file_location("guide.guida", ROOT / "templates" / "guide" / "guida.py")
+    guide = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(guide)
+    (DOCS / GUIDE_PAGE).write_text(env.get_template("guide.md.j2").render(**guide.context()), encoding="utf-8")
+
+
+def code_panel(lab):
+    """«Il codice Python»: the lab's functions highlighted now (Pygments), so
+    the page ships no highlighter; the editor comes only with «Modifica»."""
+    formatter = HtmlFormatter(cssclass="highlight")
+    functions = [{"file": file, "name": name, "caption": caption,
+                  "html": pygments.highlight(source, PythonLexer(), formatter).replace("\n", "&#10;")}
+                 for file, name, caption, source in code.listing(lab.module)]
+    return {"functions": functions, "text": code.editable_text(lab.module), "edits": suggested_edits(lab)}
+
+
+def suggested_edits(lab):
+    """«Prova a cambiare…»: each edit of the lab's EDITS as the panel's button needs it (the text to
+    replace and its replacement, the line to go to, the controls to set as name=value;…)."""
+    edits = []
+    for edit in getattr(lab.module, "EDITS", ()):
+        old, new = code.edit_change(lab.module, edit)
+        _, line = code.apply_edit(lab.module, edit)
+        params = ";".join(f"{k}={v}" for k, v in code.raw_params(edit.params).items())
+        edits.append({"title": edit.title, "expect": edit.expect, "old": old, "new": new, "line": line,
+                      "params": params})
+    return edits
+
+
+def copy_assets():
+    """templates/assets, every lab's scoped styles and the npm libraries."""
+    shutil.copytree(ROOT / "templates" / "assets", DOCS / "assets")
+    (DOCS / LAB_STYLES).write_text(lab_styles(labs.all_labs()), encoding="utf-8")
+    for source, target in VENDOR.items():
+        (DOCS / target).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / "node_modules" / source, DOCS / target)
+
+
+def write_pages(env, download_bytes):
+    """Every page into DOCS; the navigation mkdocs gets: the home, a section per chapter, the guide."""
+    chapters = {}
+    for lab in labs.all_labs():
+        chapters.setdefault(lab.chapter, []).append(lab)
+        page = DOCS / lab.chapter.slug / f"{lab.id}.md"
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text(env.get_template("lab.md.j2").render(
+            lab=lab, result=prerender(lab), code=code_panel(lab), package=PACKAGE,
+            download_bytes=download_bytes[lab.id]), encoding="utf-8")
+    (DOCS / "index.md").write_text(env.get_template("index.md.j2").render(chapters=chapters.items()), encoding="utf-8")
+    nav = [{"Tutti i laboratori": "index.md"}]
+    for chapter, chapter_labs in chapters.items():
+        nav.append({chapter.label:
+                    [{f"{lab.ref} {lab.title}": f"{lab.chapter.slug}/{lab.id}.md"} for lab in chapter_labs]})
+    write_guide(env)
+    nav.append({"Scrivere un laboratorio": GUIDE_PAGE})
+    return nav

@@ -1,0 +1,75 @@
+// Browser runtime of the labs, bundled by the build into assets/labs/runtime.js. It knows no lab:
+// it finds [data-lab] roots and gives each a LabController (controller.js), which asks the Python
+// worker (python.js) for the new view and morphs it in (morph.js). One worker per tab, kept across
+// instant navigation. Here: the order things start in, and the page-wide listeners.
+import { python } from "./python.js";
+import { LabController } from "./controller.js";
+import { CodePanel } from "./code-panel.js";
+import { startTheme, watchTheme } from "./theme.js";
+import { keepOffline, keepOfflineWhenLoaded } from "./offline.js";
+import { writeUrlOnLeaving } from "./url.js";
+
+function mountLabs() {
+  python.listeners.clear();
+  for (const root of document.querySelectorAll("[data-lab]")) {
+    if (!root.labController) root.labController = new LabController(root);
+    else python.listeners.add(root.labController.onStatus);
+    const panel = document.querySelector(`[data-lab-code="${root.dataset.lab}"]`);
+    if (panel && !panel.codePanel) panel.codePanel = root.labController.code = new CodePanel(panel, root.labController);
+  }
+}
+
+const status = () => python.status;
+watchTheme(mountLabs);
+// the theme's script starts once Python has (or has failed); the site's offline copy once it is no longer loading
+python.watchers.add(() => {
+  if (python.phase === "labs" || python.status !== "loading") startTheme();
+  if (python.status !== "loading") keepOffline(status);
+});
+keepOfflineWhenLoaded(status);
+writeUrlOnLeaving();
+
+// Python starts as soon as this module runs (the page is parsed by then), not
+// when the theme's document$ mounts the labs: that waits for the theme's own
+// start, and every millisecond before the worker starts adds to the reader's wait.
+// After the watchers above: the <head>'s worker may have said «failed» already,
+// and taking it over replays that at once.
+const firstLab = document.querySelector("[data-lab]");
+if (firstLab && location.protocol !== "file:") python.start(firstLab.dataset.package, firstLab.dataset.module);
+else startTheme();
+
+// mkdocs-material emits document$ on the first load and after every instant navigation.
+// (On a lab page the theme starts later: mountLabs then runs on DOMContentLoaded, and from the theme's start on document$.)
+if (window.document$) window.document$.subscribe(mountLabs);
+else document.addEventListener("DOMContentLoaded", mountLabs, { once: true });
+
+// A link to the lab's own page (the sidebar, a search result) keeps the lab as
+// the reader left it: instant navigation would redraw it from the defaults
+// and drop the settings from the URL.
+document.addEventListener("click", (event) => {
+  const link = event.target.closest && event.target.closest("a[href]");
+  if (!link || !document.querySelector("[data-lab]") || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  const url = new URL(link.href, location.href);
+  if (url.origin !== location.origin || url.pathname !== location.pathname || url.search || url.hash) return;
+  event.preventDefault();
+  event.stopPropagation();
+  const search = document.getElementById("__search"); // a search result: close the search
+  if (search) search.checked = false;
+}, true);
+
+// A skip link («Vai al contenuto», «Vai al laboratorio») moves the focus here, at once, and leaves
+// the URL alone. Through the URL's hash the theme's instant navigation would click it again a turn
+// later (also after the browser's own jump, on its popstate), and a keyboard reader who has already
+// pressed Tab would be sent back to the heading.
+document.addEventListener("click", (event) => {
+  const link = event.target.closest?.("a.md-skip");
+  const target = link && document.getElementById(decodeURIComponent(link.hash.slice(1)));
+  if (!target) return;
+  event.preventDefault();
+  event.stopPropagation();
+  if (!target.hasAttribute("tabindex")) target.tabIndex = -1;
+  target.scrollIntoView({ block: "start" });
+  target.focus({ preventScroll: true });
+}, true);
+
+window.labsRuntime = python; // for tests and monitoring

@@ -1,0 +1,48 @@
+// The line above a lab while Python loads (a progress bar, the phase), fails («Riprova») or restarts.
+import { python } from "./python.js";
+import { formatNumber } from "./inputs.js";
+import { rehearse } from "./morph.js";
+
+/** The lab's status line, controls and first view as Python's status says. */
+export function statusChanged(lab) {
+  const { root } = lab;
+  const status = root.querySelector("[data-lab-status]");
+  const bar = root.querySelector("[data-lab-progress]");
+  const message = root.querySelector("[data-lab-message]");
+  const retry = root.querySelector("[data-lab-retry]");
+  const total = Number(root.dataset.bytes) || 1;
+  if (python.status === "loading") {
+    status.hidden = false;
+    retry.hidden = true;
+    bar.hidden = false;
+    // the bar counts bytes while they arrive; starting Python and the labs has no size: the bar says «in corso»
+    if (python.phase === "download") bar.value = Math.min(1, python.loaded / total);
+    else bar.removeAttribute("value");
+    const doing = {
+      download: `download, ${Math.round(100 * bar.value)} % di ${formatNumber((total / 1e6).toFixed(1))} MB`,
+      python: "avvio di Python",
+      labs: "caricamento dei laboratori",
+    }[python.phase];
+    message.textContent = `Python si sta caricando nel browser (${doing}): intanto vedi i numeri calcolati in anticipo.`;
+  } else if (python.status === "failed") {
+    status.hidden = false;
+    bar.hidden = true;
+    retry.hidden = false;
+    message.textContent = `Non è stato possibile avviare Python nel browser (${python.error}). I numeri mostrati restano quelli calcolati in anticipo, con i valori iniziali.`;
+  } else if (python.status === "ready" && root.dataset.ready !== "true") {
+    rehearse(lab.view);
+    if (lab.timeline) rehearse(lab.timeline);
+    status.hidden = true;
+    lab.fieldset.disabled = false;
+    lab.showOutputs();
+    root.dataset.ready = "true";
+    if (lab.fromUrl) lab.update(lab.fromUrl);
+    else if (lab.restarted || lab.view.querySelector("details[data-fold][open]")) lab.update(); // opened while Python loaded
+  }
+  if (python.status === "loading" && root.dataset.ready === "true") {
+    // a new worker after «Ferma»: the controls wait for it, then the view is drawn again
+    root.dataset.ready = "false";
+    lab.fieldset.disabled = true;
+    lab.restarted = true;
+  }
+}

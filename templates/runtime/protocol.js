@@ -1,0 +1,56 @@
+// Every message between the page (runtime.js), the boot script and Python's worker, named and shaped
+// once: each side builds what it sends with the functions below, and the tests check every message
+// that crosses (tests/browser/test_protocol.py, tests/js/protocol.test.js) against MESSAGES.
+
+// type → [fields always there, fields that may be there]
+export const MESSAGES = {
+  // page or boot script → worker
+  // the worker's start: where Pyodide is, the base package, the lockfile, the page's lab module;
+  // stallSeconds: a download with no new byte for that long fails; revalidate: after «Riprova»
+  init: [["indexURL", "package", "lockfile", "module", "stallSeconds", "revalidate"], []],
+  // a lab's view; step: a stepped lab's {name, max}, so the worker can draw the next step ahead
+  render: [["id", "lab", "module", "params"], ["step"]],
+  edited: [["id", "lab", "module", "params", "code"], []], // with the reader's code (labs/code.py)
+  source: [["id", "lab", "module", "code"], []], // the edited module's text, to download
+  // worker → page
+  progress: [["loaded"], []], // bytes downloaded so far
+  phase: [["phase"], []], // download | python | labs
+  ready: [["checkpointBytes"], []], // the bound of a slow training's checkpoints (kit.stepping.fit_memory)
+  failed: [["error", "detail"], []], // error: the Italian line for the reader; detail: for the console
+  unwanted: [["buffer"], []], // a SharedArrayBuffer: [0] the id of an answer the page no longer wants
+  rehearse: [["module", "html"], []], // a stepped lab's next step, for the page to lay out once off screen
+  working: [["id", "at", "target"], []], // how far a long replay has got
+  // the answer to id: took (ms in Python), ahead (drawn before it was asked), unwanted (stopped: nothing else)
+  result: [["id"], ["ok", "took", "html", "error", "params", "controls", "timeline", "summary", "ahead",
+                          "unwanted", "source", "line", "stopped"]],
+};
+
+export const STALL_SECONDS = 15;
+
+/** The init message: what the boot script and the page (a retry, a page without a boot script) send. */
+export function initMessage({ indexURL, pkg, lockfile, module, revalidate = false }) {
+  return { type: "init", indexURL, package: pkg, lockfile, module, stallSeconds: STALL_SECONDS, revalidate };
+}
+
+/** The message that asks for a lab's view: as written (code null), or with the reader's code. */
+export function viewMessage(id, { lab, module, params, code = null, step = null }) {
+  return code === null ? { type: "render", id, lab, module, params, ...(step ? { step } : {}) }
+    : { type: "edited", id, lab, module, params, code };
+}
+
+/** The message that asks for the edited module's text. */
+export function sourceMessage(id, { lab, module, code }) {
+  return { type: "source", id, lab, module, code };
+}
+
+/** What is wrong with a message (a type not declared, a field missing or not declared), or "". */
+export function problem(message) {
+  const shape = MESSAGES[message?.type];
+  if (!shape) return `messaggio non dichiarato: ${message?.type}`;
+  const [required, optional] = shape;
+  const fields = Object.keys(message).filter((key) => key !== "type");
+  const missing = required.filter((key) => !fields.includes(key));
+  const unknown = fields.filter((key) => !required.includes(key) && !optional.includes(key));
+  if (missing.length) return `${message.type}: mancano ${missing.join(", ")}`;
+  return unknown.length ? `${message.type}: campi non dichiarati ${unknown.join(", ")}` : "";
+}

@@ -1,0 +1,15 @@
+# Run by the worker (wheels.js) once Python has started: the function it returns unpacks our wheels.
+import importlib, os, sys, zipfile
+
+
+def unpack(paths):
+    """Unpacks the wheels at these paths (one a line) into site-packages, and deletes them."""
+    folder = next(p for p in sys.path if p.endswith("site-packages"))
+    for path in paths.splitlines():
+        with zipfile.ZipFile(path) as wheel:
+            wheel.extractall(folder)
+        os.remove(path)
+    importlib.invalidate_caches()
+
+
+unpack
