@@ -36,13 +36,14 @@ browser: setup
 	  $(VENV)/bin/playwright install chromium; \
 	fi
 
-# two processes: every browser test in one (one Chromium, one warm Pyodide), the Python tests in the other
+# two processes: every Chromium test in one (one Chromium, one warm Pyodide), the Python tests and the
+# other engines (tests/engines: Firefox ESR, WebKitGTK, nginx) in the other
 test: build browser
 	$(PY) -m pytest -n 2
 
 # only the tests that need no browser
 test-fast: build
-	$(PY) -m pytest -m "not browser" -n 2
+	$(PY) -m pytest -m "not browser and not engines" -n 2
 
 bench: build browser
 	$(PY) scripts/bench.py

@@ -1,6 +1,8 @@
 """Shared fixtures: the built site served on 127.0.0.1, and Chromium."""
 
+import json
 import os
+import statistics
 import shutil
 import sys
 import threading
@@ -17,6 +19,7 @@ settings.load_profile("labs")
 ROOT = Path(__file__).resolve().parent.parent
 SITE = Path(os.environ.get("LABS_SITE_DIR", ROOT / "site")).resolve()
 sys.path.insert(0, str(ROOT / "scripts"))
+ENGINE_TIMES = ROOT / "build" / "engine-times.json"  # written by tests/engines, summed up at the end
 
 
 def system_chromium():
@@ -63,15 +66,19 @@ def pytest_collection_modifyitems(items):
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
-    """With pytest-xdist (make test: -n 2) every browser test runs in one process, so they share one
-    Chromium and one warm Pyodide, while the other process runs the Python tests. (xdist's own
-    --dist loadgroup cannot do it under pytest 9: it renames tests through an attribute pytest 9 no
-    longer reads.)"""
+    """With pytest-xdist (make test: -n 2) every Chromium test runs in one process, so they share one
+    Chromium and one warm Pyodide, and every test of the other engines in the other process (the
+    largest group after it: xdist hands out the largest first), which also runs the Python tests.
+    (xdist's own --dist loadgroup cannot do it under pytest 9: it renames tests through an attribute
+    pytest 9 no longer reads.)"""
     from xdist.scheduler import LoadScopeScheduling
 
     class BrowserTestsTogether(LoadScopeScheduling):
         def _split_scope(self, nodeid):
-            return "browser" if nodeid.startswith("tests/browser/") else nodeid
+            for group in ("browser", "engines"):
+                if nodeid.startswith(f"tests/{group}/"):
+                    return group
+            return nodeid
 
     return BrowserTestsTogether(config, log)
 
@@ -94,3 +101,18 @@ def goto_holding_the_wasm():
         held[0].continue_()
         page.unroute("**/pyodide.asm.wasm")
     return goto
+
+
+def pytest_sessionstart(session):
+    if not hasattr(session.config, "workerinput"):  # the controlling process, not an xdist worker
+        ENGINE_TIMES.unlink(missing_ok=True)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Per engine, the medians over the labs of this run: link → «ready», control → view drawn."""
+    if not ENGINE_TIMES.exists():
+        return
+    for engine, kinds in json.loads(ENGINE_TIMES.read_text()).items():
+        medians = ", ".join(f"{kind} mediana {statistics.median(times.values()):.0f} ms (max {max(times.values()):.0f},"
+                            f" {len(times)} laboratori)" for kind, times in kinds.items())
+        terminalreporter.write_line(f"{engine}: {medians}")

@@ -11,7 +11,6 @@ import pytest
 import drivers
 
 ENGINES = ("firefox", "webkit")
-PHONE = (390, 844)
 
 
 def pytest_collection_modifyitems(items):
@@ -23,17 +22,30 @@ def pytest_collection_modifyitems(items):
                 item.add_marker(getattr(pytest.mark, engine))
 
 
+@pytest.fixture(scope="session")
+def launched():
+    """Each engine's browser, launched when first asked for, closed at the end of the session."""
+    browsers = {}
+
+    def get(name):
+        reason = drivers.missing(name)
+        if reason:
+            if os.environ.get("CI") == "true":
+                pytest.fail(f"{name}: {reason} (in CI ogni motore deve esserci)")
+            pytest.skip(f"{name}: {reason}")
+        if name not in browsers:
+            browsers[name] = drivers.launch(name)
+        return browsers[name]
+
+    yield get
+    for browser in browsers.values():
+        browser.close()
+
+
 @pytest.fixture(scope="module", params=ENGINES)
-def engine(request):
-    """The engine's browser, launched once for all its tests."""
-    reason = drivers.missing(request.param)
-    if reason:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{request.param}: {reason} (in CI ogni motore deve esserci)")
-        pytest.skip(f"{request.param}: {reason}")
-    browser = drivers.launch(request.param)
-    yield browser
-    browser.close()
+def engine(request, launched):
+    """The engine's browser, for all the tests of a module."""
+    return launched(request.param)
 
 
 @pytest.fixture(scope="module")
@@ -52,6 +64,6 @@ def engine_site(engine, site_dir):
 def engine_page(engine, engine_site):
     """The engine's one page, at a phone's size, opened on the home page."""
     page = engine.new_page()
-    page.viewport = page.set_viewport(*PHONE)
+    page.viewport = page.set_viewport(*drivers.PHONE)
     page.goto(engine_site[1])
     return page

@@ -20,13 +20,16 @@ import urllib.request
 
 FIREFOX = "/usr/bin/firefox-esr"
 WEBKIT_DRIVER = "/usr/bin/WebKitWebDriver"
+PHONE = (390, 844)  # a small phone's viewport, in CSS pixels
 
 # every error and CSP violation of the document, kept on window (instant navigation keeps the document)
 WATCH = """() => {
   if (window.__engineErrors) return;
   window.__engineErrors = [];
   const keep = (text) => window.__engineErrors.push(String(text));
-  addEventListener("error", (e) => keep(`error: ${e.message} ${e.filename}:${e.lineno}`));
+  // «ResizeObserver loop completed with undelivered notifications» (Firefox reports it as an error event,
+  // Chromium does not): the browser delivers the rest of a layout's size changes in the next frame
+  addEventListener("error", (e) => /^ResizeObserver loop/.test(e.message) || keep(`error: ${e.message} ${e.filename}:${e.lineno}`));
   addEventListener("unhandledrejection", (e) => keep(`unhandled rejection: ${e.reason?.message ?? e.reason}`));
   document.addEventListener("securitypolicyviolation",
     (e) => keep(`CSP: ${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
@@ -200,6 +203,9 @@ class FirefoxPage(Page):
     def errors(self):
         return [*self.browser.log, *super().errors()]
 
+    def close(self):
+        self.browser.send("browsingContext.close", {"context": self.context})
+
     def clear_errors(self):
         self.browser.log.clear()
         self.evaluate("() => { if (window.__engineErrors) window.__engineErrors.length = 0; }")
@@ -263,6 +269,9 @@ class WebKit:
 class WebKitPage(Page):
     """The session's one window. Classic WebDriver has no script run before the page's own: the error
     watcher is installed once each document has loaded (instant navigation then keeps it)."""
+
+    def close(self):
+        """The session's one window stays open."""
 
     def __init__(self, browser):
         self.browser = browser
