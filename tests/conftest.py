@@ -1,6 +1,5 @@
 """Shared fixtures: the built site served on 127.0.0.1, and Chromium."""
 
-import json
 import os
 import statistics
 import shutil
@@ -19,7 +18,6 @@ settings.load_profile("labs")
 ROOT = Path(__file__).resolve().parent.parent
 SITE = Path(os.environ.get("LABS_SITE_DIR", ROOT / "site")).resolve()
 sys.path.insert(0, str(ROOT / "scripts"))
-ENGINE_TIMES = ROOT / "build" / "engine-times.json"  # written by tests/engines, summed up at the end
 
 
 def system_chromium():
@@ -103,16 +101,16 @@ def goto_holding_the_wasm():
     return goto
 
 
-def pytest_sessionstart(session):
-    if not hasattr(session.config, "workerinput"):  # the controlling process, not an xdist worker
-        ENGINE_TIMES.unlink(missing_ok=True)
-
-
 def pytest_terminal_summary(terminalreporter):
-    """Per engine, the medians over the labs of this run: link → «ready», control → view drawn."""
-    if not ENGINE_TIMES.exists():
-        return
-    for engine, kinds in json.loads(ENGINE_TIMES.read_text()).items():
-        medians = ", ".join(f"{kind} mediana {statistics.median(times.values()):.0f} ms (max {max(times.values()):.0f},"
-                            f" {len(times)} laboratori)" for kind, times in kinds.items())
-        terminalreporter.write_line(f"{engine}: {medians}")
+    """Per engine, the medians over the labs of this run (the properties tests/engines gives its reports,
+    sent back by xdist's workers too): link → «ready», control → view drawn."""
+    times = {}
+    for report in terminalreporter.stats.get("passed", []):
+        props = dict(getattr(report, "user_properties", ()))
+        if "engine" in props and report.when == "call":
+            for kind in ("ready_ms", "change_ms"):
+                times.setdefault(props["engine"], {}).setdefault(kind, []).append(props[kind])
+    for engine, kinds in times.items():
+        terminalreporter.write_line(f"{engine}: " + ", ".join(
+            f"{kind.removesuffix('_ms')} mediana {statistics.median(ms):.0f} ms (max {max(ms):.0f}, {len(ms)} laboratori)"
+            for kind, ms in kinds.items()))

@@ -4,12 +4,9 @@ lab goes forward, back, plays and pauses, the code panel's «Prova» runs its ed
 it, nothing scrolls sideways, no error and no CSP violation is logged. Then the engine's own differences:
 the memory bound without navigator.deviceMemory, and the site offline after one visit.
 
-The waits run inside the page (drivers.Page.wait_for), so the times kept (build/engine-times.json,
-printed at the end of the run) are the page's own: from the link's click to «ready», and from a control's
-change to its view drawn."""
-
-import json
-from pathlib import Path
+The waits run inside the page (drivers.Page.wait_for), so the times kept (the tests' user_properties,
+their medians printed at the end of the run: tests/conftest.py) are the page's own: from the link's click
+to «ready», and from a control's change to its view drawn."""
 
 import pytest
 
@@ -17,22 +14,13 @@ import labs
 from reader import GO_AND_WAIT_READY, check_lab
 
 LABS = labs.all_labs()
-TIMES = Path(__file__).resolve().parents[2] / "build" / "engine-times.json"
 SMALL_PHONE_BYTES = 48 * 1024 * 1024  # labs.kit.stepping.fit_memory when the device's memory is unknown
 
 
-def keep_time(engine, kind, lab_id, ms):
-    times = json.loads(TIMES.read_text()) if TIMES.exists() else {}
-    times.setdefault(engine, {}).setdefault(kind, {})[lab_id] = round(ms, 1)
-    TIMES.parent.mkdir(exist_ok=True)
-    TIMES.write_text(json.dumps(times, indent=1))
-
-
 @pytest.mark.parametrize("lab", LABS, ids=lambda lab: lab.id)
-def test_every_lab_in_every_engine(engine, engine_site, engine_page, lab):
+def test_every_lab_in_every_engine(request, engine, engine_site, engine_page, lab):
     ready_ms, change_ms = check_lab(engine_page, engine_site[1], lab)
-    keep_time(engine.name, "ready", lab.id, ready_ms)
-    keep_time(engine.name, "change", lab.id, change_ms)
+    request.node.user_properties += [("engine", engine.name), ("ready_ms", ready_ms), ("change_ms", change_ms)]
 
 
 def test_without_device_memory_the_checkpoints_are_bounded_as_on_a_small_phone(engine, engine_site, engine_page):
