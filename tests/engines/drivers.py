@@ -182,7 +182,7 @@ class FirefoxPage(Page):
     def __init__(self, browser, context):
         self.browser, self.context = browser, context
 
-    def evaluate(self, function, *args, timeout=420):
+    def evaluate(self, function, *args, timeout=660):
         result = self.browser.send("script.callFunction", {
             "functionDeclaration": f"async (a) => JSON.stringify((await ({function})(...JSON.parse(a))) ?? null)",
             "arguments": [{"type": "string", "value": json.dumps(args)}],
@@ -276,7 +276,7 @@ class WebKitPage(Page):
     def __init__(self, browser):
         self.browser = browser
 
-    def evaluate(self, function, *args, timeout=420):
+    def evaluate(self, function, *args, timeout=660):
         script = (f"const done = arguments[1]; Promise.resolve().then(() => ({function})(...JSON.parse(arguments[0])))"
                   ".then((v) => done(JSON.stringify({value: v ?? null})), (e) => done(JSON.stringify({error: String(e)})));")
         answer = json.loads(self.browser.http("POST", f"{self.browser.session}/execute/async",

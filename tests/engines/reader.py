@@ -19,7 +19,7 @@ GO_AND_WAIT_READY = """async (url, id) => {
     if (root?.dataset.ready === "true") {
       return { ms: performance.now() - start, prerendered, ready: root.querySelector("[data-lab-view]").innerHTML };
     }
-    if (performance.now() - start > 300000) throw new Error(`${id}: «ready» non arriva`);
+    if (performance.now() - start > 600000) throw new Error(`${id}: «ready» non arriva`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }"""

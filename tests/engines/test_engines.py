@@ -32,7 +32,7 @@ def test_without_device_memory_the_checkpoints_are_bounded_as_on_a_small_phone(e
     page.evaluate("""() => { const runtime = window.labsRuntime, receive = runtime.receive.bind(runtime);
         runtime.receive = (data) => { if (data.type === "ready") window.__ready = data; receive(data); };
         window.__ready = null; runtime.restart(); }""")
-    # a hang guard, not a time limit: WebKit's cold start of Python took minutes on a loaded machine
+    # a hang guard, not a time limit (as every wait here): on a loaded machine WebKit took minutes to start Python
     assert page.wait_for("() => window.__ready?.checkpointBytes", timeout=600) == SMALL_PHONE_BYTES
 
 
