@@ -43,14 +43,14 @@ lint: setup
 test-js: setup
 	node --test tests/js/
 
-# JavaScript first (seconds), then pytest in two processes: every browser test in one (one Chromium,
-# one warm Pyodide), the Python tests in the other
+# JavaScript first (seconds), then pytest in two processes: every Chromium test in one (one Chromium, one warm
+# Pyodide), the Python tests and the other engines (tests/engines: Firefox ESR, WebKitGTK, nginx) in the other
 test: lint test-js build browser
 	$(PY) -m pytest -n 2
 
 # only the tests that need no browser
 test-fast: build
-	$(PY) -m pytest -m "not browser" -n 2
+	$(PY) -m pytest -m "not browser and not engines" -n 2
 
 bench: build browser
 	$(PY) scripts/bench.py

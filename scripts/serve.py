@@ -1,11 +1,13 @@
 """Serve site/ on 127.0.0.1 with the right types for Pyodide's files.
 
-    python scripts/serve.py [--port 8000] [--dir site] [--base /sub/] [--rebuild]
+    python scripts/serve.py [--port 8000] [--dir site] [--base /sub/] [--rebuild] [--no-headers]
 
 Like a static host: missing pages get the site's 404.html (status 404), and
 the headers of site/_headers (written by the build: the Content-Security-Policy)
 go with every response, as on hosts that read that file. --base serves the
-site under a sub-path (build it with SITE_URL=http://127.0.0.1:8000/sub/).
+site under a sub-path (build it with SITE_URL=http://127.0.0.1:8000/sub/). --no-headers
+sends none of them, as a host that ignores _headers does (GitHub Pages): the CSP is then
+only the <meta> of each page, and the page is not cross-origin isolated.
 """
 
 import argparse
@@ -98,11 +100,12 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         self.wfile.write(body)
 
 
-def make_server(directory, port=0, host="127.0.0.1", base="/", no_cache=False):
-    """A threading server for directory (under the sub-path base); port 0 picks a free one."""
+def make_server(directory, port=0, host="127.0.0.1", base="/", no_cache=False, headers=True):
+    """A threading server for directory (under the sub-path base), with the headers of its _headers
+    unless headers is false; port 0 picks a free one."""
     handler_class = type("SiteHandler", (Handler,), {
         "base": "/" + base.strip("/") + "/" if base.strip("/") else "/", "no_cache": no_cache,
-        "rules": read_headers(directory)})
+        "rules": read_headers(directory) if headers else []})
     handler = functools.partial(handler_class, directory=str(directory))
     return QuietServer((host, port), handler)
 
@@ -137,12 +140,13 @@ def main():
     parser.add_argument("--dir", default=str(ROOT / "site"))
     parser.add_argument("--base", default="/", help="il sotto-percorso del sito, per esempio /sub/")
     parser.add_argument("--rebuild", action="store_true", help="ricostruisce il sito quando cambiano i sorgenti")
+    parser.add_argument("--no-headers", action="store_true", help="senza gli header di _headers (come GitHub Pages)")
     args = parser.parse_args()
     if not Path(args.dir, "index.html").exists():
         sys.exit(f"{args.dir} non contiene il sito: esegui prima 'make build'")
     # while rebuilding, every file is revalidated: the browser must not keep a page of the previous build
     try:
-        server = make_server(args.dir, args.port, base=args.base, no_cache=args.rebuild)
+        server = make_server(args.dir, args.port, base=args.base, no_cache=args.rebuild, headers=not args.no_headers)
     except OSError as error:  # the port is taken (another server, another make serve): one line, not a traceback
         sys.exit(f"errore: la porta {args.port} non è libera ({error.strerror}): prova un'altra porta, "
                  f"per esempio «make serve PORT={args.port + 1}» o «python scripts/serve.py --port {args.port + 1}»")

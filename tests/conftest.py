@@ -1,6 +1,7 @@
 """Shared fixtures: the built site served on 127.0.0.1, and Chromium."""
 
 import os
+import statistics
 import shutil
 import sys
 import threading
@@ -66,15 +67,19 @@ def pytest_collection_modifyitems(items):
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
-    """With pytest-xdist (make test: -n 2) every browser test runs in one process, so they share one
-    Chromium and one warm Pyodide, while the other process runs the Python tests. (xdist's own
-    --dist loadgroup cannot do it under pytest 9: it renames tests through an attribute pytest 9 no
-    longer reads.)"""
+    """With pytest-xdist (make test: -n 2) every Chromium test runs in one process, so they share one
+    Chromium and one warm Pyodide, and every test of the other engines in the other process (the
+    largest group after it: xdist hands out the largest first), which also runs the Python tests.
+    (xdist's own --dist loadgroup cannot do it under pytest 9: it renames tests through an attribute
+    pytest 9 no longer reads.)"""
     from xdist.scheduler import LoadScopeScheduling
 
     class BrowserTestsTogether(LoadScopeScheduling):
         def _split_scope(self, nodeid):
-            return "browser" if nodeid.startswith("tests/browser/") else nodeid
+            for group in ("browser", "engines"):
+                if nodeid.startswith(f"tests/{group}/"):
+                    return group
+            return nodeid
 
     return BrowserTestsTogether(config, log)
 
@@ -107,3 +112,18 @@ def measured(page):
     """The page with scripts/measure.js injected before its own scripts: window.labsMeasure, root.labTiming."""
     page.add_init_script(path=str(MEASURE))
     return page
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Per engine, the medians over the labs of this run (the properties tests/engines gives its reports,
+    sent back by xdist's workers too): link → «ready», control → view drawn."""
+    times = {}
+    for report in terminalreporter.stats.get("passed", []):
+        props = dict(getattr(report, "user_properties", ()))
+        if "engine" in props and report.when == "call":
+            for kind in ("ready_ms", "change_ms"):
+                times.setdefault(props["engine"], {}).setdefault(kind, []).append(props[kind])
+    for engine, kinds in times.items():
+        terminalreporter.write_line(f"{engine}: " + ", ".join(
+            f"{kind.removesuffix('_ms')} mediana {statistics.median(ms):.0f} ms (max {max(ms):.0f}, {len(ms)} laboratori)"
+            for kind, ms in kinds.items()))

@@ -183,6 +183,9 @@ def test_a_device_with_little_memory_keeps_fewer_checkpoints_and_the_same_states
     assert stepping.fit_memory(8) == 400_000  # a bound never grows
     assert stepping.fit_memory(1) == 200_000 == stepping.PACKED_BYTES  # navigator.deviceMemory: 1 GiB
     assert stepping.fit_memory(0.5) == 100_000
+    monkeypatch.setattr(stepping, "PACKED_BYTES", 1_000_000)
+    assert stepping.fit_memory(None) == 2 * 200_000  # Firefox, Safari: no navigator.deviceMemory, a small phone
+    monkeypatch.setattr(stepping, "PACKED_BYTES", 100_000)
     machine, calls = counting_machine(packed=True)
     assert machine({"passo": 1000}) == {"taken": list(range(1000))}
     entry = next(iter(machine.cache.values()))

@@ -68,6 +68,7 @@ MAX_CHECKPOINTS = 40  # per setting: the interval grows with the number of steps
 # a setting, every 4: 3)
 PACKED_BYTES = 96 * 1024 * 1024
 BYTES_PER_GIB = 24 * 1024 * 1024  # on a device with less memory, the bound shrinks with it (see fit_memory)
+UNKNOWN_GIB = 2  # a device that does not say its memory (Firefox, Safari) is taken for a small phone
 # a replay longer than REPORT_AFTER seconds tells how far it got, every REPORT_EVERY seconds (see on_progress)
 REPORT_AFTER, REPORT_EVERY = 0.3, 0.2
 PROGRESS = None  # the function on_progress was given
@@ -89,12 +90,14 @@ def on_unwanted(unwanted):
     UNWANTED = unwanted
 
 
-def fit_memory(gib):
+def fit_memory(gib=None):
     """Bounds the packed checkpoints by the device's memory: BYTES_PER_GIB for each of its GiB, never more
     than PACKED_BYTES. The browser's worker gives navigator.deviceMemory (0.25 to 8): a phone with 2 GiB
     keeps 48 MB of 3.2's checkpoints (one every 4 steps: a jump replays 3 training steps at most), one with
-    1 GiB 24 MB. Returns the bound in bytes."""
+    1 GiB 24 MB. Only Chromium has it: None (unknown) counts as UNKNOWN_GIB. Returns the bound in bytes."""
     global PACKED_BYTES
+    if gib is None:
+        gib = UNKNOWN_GIB
     PACKED_BYTES = min(PACKED_BYTES, int(gib * BYTES_PER_GIB))
     return PACKED_BYTES
 

@@ -72,9 +72,9 @@ async function init({ indexURL, package: base, lockfile, module, stallSeconds, r
     });
     listenForUnwanted(pyodide);
     // a device with little memory keeps fewer checkpoints of a slow training (labs.kit.stepping.fit_memory;
-    // navigator.deviceMemory is Chromium's, in GiB, at most 8: elsewhere the bound stays as it is)
+    // navigator.deviceMemory is Chromium's, in GiB, at most 8: elsewhere undefined, None in Python)
     const checkpointBytes = pyodide.runPython("from labs.kit.stepping import fit_memory; fit_memory")(
-      navigator.deviceMemory || 8);
+      navigator.deviceMemory);
     // the page's lab is imported and drawn once before «ready», and a stepped lab's next step too
     // (labs.warm_up), sent to the page to lay out once off screen: the reader's first change, an
     // «Avanti» most of all, then costs what every later one costs, and finds the worker idle

@@ -1,0 +1,69 @@
+"""Firefox ESR and WebKitGTK, one browser and one page each for every engine test: the page moves between
+the labs by instant navigation, as a reader's does, and Pyodide stays warm in it.
+
+An engine that is not installed skips its tests with the reason; in CI (CI=true) it fails them instead."""
+
+import os
+import threading
+
+import pytest
+
+import drivers
+
+ENGINES = ("firefox", "webkit")
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "engines" in item.path.parts:
+            item.add_marker(pytest.mark.engines)
+            engine = getattr(item, "callspec", None) and item.callspec.params.get("engine")
+            if engine:
+                item.add_marker(getattr(pytest.mark, engine))
+
+
+@pytest.fixture(scope="session")
+def launched():
+    """Each engine's browser, launched when first asked for, closed at the end of the session."""
+    browsers = {}
+
+    def get(name):
+        reason = drivers.missing(name)
+        if reason:
+            if os.environ.get("CI") == "true":
+                pytest.fail(f"{name}: {reason} (in CI ogni motore deve esserci)")
+            pytest.skip(f"{name}: {reason}")
+        if name not in browsers:
+            browsers[name] = drivers.launch(name)
+        return browsers[name]
+
+    yield get
+    for browser in browsers.values():
+        browser.close()
+
+
+@pytest.fixture(scope="module", params=ENGINES)
+def engine(request, launched):
+    """The engine's browser, for all the tests of a module."""
+    return launched(request.param)
+
+
+@pytest.fixture(scope="module")
+def engine_site(engine, site_dir):
+    """The built site served for this engine alone (its offline test switches the server off)."""
+    from serve import make_server
+
+    server = make_server(site_dir)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield server, f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def engine_page(engine, engine_site):
+    """The engine's one page, at a phone's size, opened on the home page."""
+    page = engine.new_page()
+    page.viewport = page.set_viewport(*drivers.PHONE)
+    page.goto(engine_site[1])
+    return page

@@ -1,0 +1,58 @@
+"""Every lab page in Firefox ESR and in WebKitGTK, at a phone's size, as a reader meets it: it reaches
+«ready» by instant navigation, Python's arrival changes no number, a control changes the view, a stepped
+lab goes forward, back, plays and pauses, the code panel's «Prova» runs its edit and «Ripristina» undoes
+it, nothing scrolls sideways, no error and no CSP violation is logged. Then the engine's own differences:
+the memory bound without navigator.deviceMemory, and the site offline after one visit.
+
+The waits run inside the page (drivers.Page.wait_for), so the times kept (the tests' user_properties,
+their medians printed at the end of the run: tests/conftest.py) are the page's own: from the link's click
+to «ready», and from a control's change to its view drawn."""
+
+import pytest
+
+import labs
+from reader import GO_AND_WAIT_READY, check_lab
+
+LABS = labs.all_labs()
+SMALL_PHONE_BYTES = 48 * 1024 * 1024  # labs.kit.stepping.fit_memory when the device's memory is unknown
+
+
+@pytest.mark.parametrize("lab", LABS, ids=lambda lab: lab.id)
+def test_every_lab_in_every_engine(request, engine, engine_site, engine_page, lab):
+    ready_ms, change_ms = check_lab(engine_page, engine_site[1], lab)
+    request.node.user_properties += [("engine", engine.name), ("ready_ms", ready_ms), ("change_ms", change_ms)]
+
+
+def test_without_device_memory_the_checkpoints_are_bounded_as_on_a_small_phone(engine, engine_site, engine_page):
+    """navigator.deviceMemory is Chromium's: elsewhere the worker passes nothing and labs.kit.stepping.fit_memory
+    bounds a slow training's checkpoints as on a phone with 2 GiB. Python is restarted to read its «ready»."""
+    page = engine_page
+    assert page.evaluate("() => navigator.deviceMemory === undefined")
+    page.evaluate(GO_AND_WAIT_READY, f"{engine_site[1]}capitolo-3/transformer-allenato/", "transformer-allenato")
+    page.evaluate("""() => { const runtime = window.labsRuntime, receive = runtime.receive.bind(runtime);
+        runtime.receive = (data) => { if (data.type === "ready") window.__ready = data; receive(data); };
+        window.__ready = null; runtime.restart(); }""")
+    # a hang guard, not a time limit (as every wait here): on a loaded machine WebKit took minutes to start Python
+    assert page.wait_for("() => window.__ready?.checkpointBytes", timeout=600) == SMALL_PHONE_BYTES
+
+
+def test_offline_after_one_visit(engine, engine_site, engine_page):
+    """After the visit above, sw.js controls the page; with the server switched off, a full load of a
+    lab page starts Python again from the cache, and every lab opens by instant navigation."""
+    page = engine_page
+    server, url = engine_site
+    controlled = page.wait_for("async () => (await navigator.serviceWorker.ready) && Boolean(navigator.serviceWorker.controller)",
+                               timeout=120)
+    assert controlled
+    server.shutdown()
+    server.server_close()
+    page.goto(f"{url}{LABS[-1].path}")
+    page.wait_for(f"() => document.querySelector('[data-lab=\"{LABS[-1].id}\"]')?.dataset.ready === 'true'",
+                  timeout=300)  # Python starts again from the cache: in WebKit, up to minutes on a loaded machine
+    missed = []
+    for lab in LABS:
+        try:
+            page.evaluate(GO_AND_WAIT_READY, f"{url}{lab.path}", lab.id)
+        except RuntimeError as error:
+            missed.append(f"{lab.id}: {error}")
+    assert missed == []
