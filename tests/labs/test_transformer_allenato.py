@@ -428,7 +428,7 @@ def test_cambia_il_seme_still_below_the_bigram_after_300_steps(seed):
     ("", "vuoto"),
     ("   \n ", "vuoto"),
     ("il gatto dorme .", "troppo corto"),
-    ("gatto " * 80, "più di un token diverso"),
+    ("gatto " * 80, "almeno due parole diverse"),
     (" ".join(f"p{i}" for i in range(60)), "60 parole diverse"),
     ("la nonna legge in biblioteca . " * 70, "al massimo 2.000"),
 ])
