@@ -36,8 +36,11 @@ browser: setup
 	  $(VENV)/bin/playwright install chromium; \
 	fi
 
-# the browser runtime's JavaScript: ESLint (eslint.config.mjs), and node's test runner on its pure parts
+# the Python with ruff (pyproject.toml: lint and format, zero findings), the browser runtime's JavaScript with
+# ESLint (eslint.config.mjs); test-js runs node's test runner on the runtime's pure parts
 lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	node_modules/.bin/eslint .
 
 test-js: setup

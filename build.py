@@ -16,8 +16,7 @@ from sitebuild import DIST, DOCS, PYODIDE, SITE, fail
 from sitebuild.bundle import boot_script, bundle_runtime
 from sitebuild.contract import check_labs, prerender  # noqa: F401 (tests call them through build.py)
 from sitebuild.formulas import render_formulas, tex_filter, write_katex
-from sitebuild.lockfile import (content_named_lockfile, copy_runtime, download_size, runtime_bytes,
-                                write_lockfile)
+from sitebuild.lockfile import content_named_lockfile, copy_runtime, download_size, runtime_bytes, write_lockfile
 from sitebuild.offline import write_service_worker
 from sitebuild.pages import copy_assets, templates, write_pages
 from sitebuild.secure import secure_pages
@@ -38,8 +37,9 @@ def main():
     lockfile = DIST / "pyodide-lock.json"
     lock = write_lockfile(wheels, modules, lockfile)
     lockfile = content_named_lockfile(lockfile)
-    download_bytes = {lab.id: runtime_bytes() + download_size(lock, modules[lab.module.__name__])
-                      for lab in labs.all_labs()}
+    download_bytes = {
+        lab.id: runtime_bytes() + download_size(lock, modules[lab.module.__name__]) for lab in labs.all_labs()
+    }
 
     env = templates()
     env.globals["lockfile"] = lockfile.name
@@ -54,8 +54,10 @@ def main():
     copy_runtime(SITE, wheels, lockfile)
     secure_pages()
     build, count, size = write_service_worker()
-    print(f"build.py: CSP in ogni pagina e in _headers; sw.js (build {build}) tiene offline {count} file, "
-          f"{size / 1e6:.1f} MB")
+    print(
+        f"build.py: CSP in ogni pagina e in _headers; sw.js (build {build}) tiene offline {count} file, "
+        f"{size / 1e6:.1f} MB"
+    )
     print(f"build.py: {len(labs.all_labs())} laboratori → {SITE} in {time.perf_counter() - started:.1f} s")
 
 

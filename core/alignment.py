@@ -8,9 +8,9 @@ between a student's and a teacher's next-token distributions.
 """
 
 import math
-from core.stats import fmean, pstdev
 
 from core.activations import log_sigmoid, sigmoid
+from core.stats import fmean, pstdev
 
 
 def masked_mean(values, mask):

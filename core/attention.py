@@ -126,6 +126,7 @@ def comparisons(n, causal=True):
 
 # --- positions -------------------------------------------------------------
 
+
 def rotate(pair, angle):
     """Il vettore 2D (x, y) ruotato di un angolo in radianti, in senso antiorario."""
     x, y = pair
@@ -152,7 +153,7 @@ def rope(v, position, base=10000.0, frequencies=None):
     thetas = frequencies if frequencies is not None else rope_frequencies(len(v), base)
     out = []
     for i, theta in enumerate(thetas):
-        out += rotate(v[2 * i:2 * i + 2], position * theta)
+        out += rotate(v[2 * i : 2 * i + 2], position * theta)
     return out
 
 

@@ -14,6 +14,7 @@ into batches, so every pair is seen once per epoch.
 import math
 import re
 from collections import Counter
+
 from core.stats import fmean
 
 from .softmax import log_softmax, softmax
@@ -69,7 +70,7 @@ def shuffle_pairs(pairs, rng):
 
 def cut_batches(order, batch_size):
     """L'ordine di un'epoch tagliato in batch di batch_size esempi; l'ultimo può essere più corto."""
-    return [order[start:start + batch_size] for start in range(0, len(order), batch_size)]
+    return [order[start : start + batch_size] for start in range(0, len(order), batch_size)]
 
 
 def next_token_probs(W, batch):

@@ -33,14 +33,16 @@ BASE_VOCAB = 256
 # chunks that join back into it. One ordinary space before a word, a number
 # or a run of punctuation belongs to it («·gatto»); in a run of spaces the
 # last one goes with what follows and the rest is a chunk of its own.
-_MARKS = "\u0300-\u036f\u0483-\u0489\u0591-\u05bd\u064b-\u065f\u0900-\u0903\u093a-\u094f" \
-         "\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe00-\ufe0f\ufe20-\ufe2f"
+_MARKS = (
+    "\u0300-\u036f\u0483-\u0489\u0591-\u05bd\u064b-\u065f\u0900-\u0903\u093a-\u094f"
+    "\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe00-\ufe0f\ufe20-\ufe2f"
+)
 SPLIT_PATTERN = re.compile(
     rf" ?(?:[^\W\d_]|[{_MARKS}])+"  # a word: «gatto», «·gatto», «·città»
-    r"| ?\d+"                      # a number, in any script's decimal digits
-    r"| ?(?:[^\s\w]|_)+"           # punctuation and symbols: «.», «?!», «·🐈»
-    r"|\s+(?!\S)"                  # whitespace that keeps its last space for the next chunk…
-    r"|\s+"                        # …or all of it, when no space precedes what follows
+    r"| ?\d+"  # a number, in any script's decimal digits
+    r"| ?(?:[^\s\w]|_)+"  # punctuation and symbols: «.», «?!», «·🐈»
+    r"|\s+(?!\S)"  # whitespace that keeps its last space for the next chunk…
+    r"|\s+"  # …or all of it, when no space precedes what follows
 )
 
 
@@ -141,7 +143,7 @@ def merge_pair_with_delta(ids, pair, new_id):
             out.append(new_id)
             i = j + 2
         else:
-            out.extend(ids[i:j + 1])
+            out.extend(ids[i : j + 1])
             i = j + 1
     out.extend(ids[i:])
     old_positions = {p for j in merged_at for p in (j - 1, j, j + 1) if 0 <= p < n - 1}

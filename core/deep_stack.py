@@ -39,8 +39,8 @@ def draw_stack(seed, layers, sigma):
     numbers = normals(seed, D + layers * D * D)
     root = math.sqrt(D)
     w = [v * sigma / root for v in numbers[D:]]
-    rows = [w[i:i + D] for i in range(0, len(w), D)]
-    return numbers[:D], [rows[i:i + D] for i in range(0, len(rows), D)]
+    rows = [w[i : i + D] for i in range(0, len(w), D)]
+    return numbers[:D], [rows[i : i + D] for i in range(0, len(rows), D)]
 
 
 def stack_forward(x, weights, residual, norm):

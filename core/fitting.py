@@ -100,6 +100,7 @@ def fit_broken_line(xs, ys, knots):
         off[j] += s * t
         rhs[j] += s * y
         rhs[j + 1] += t * y
+
     def undetermined(j):
         where = f"{knots[j]:g}".replace(".", ",")
         return ValueError(f"nessun punto della griglia vicino al nodo in x = {where}: la spezzata non è determinata")

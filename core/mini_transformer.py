@@ -81,8 +81,12 @@ def mlp(x, W1, W2):
     pre = matvec(transpose(W1), x)
     gates = [relu(v) for v in pre]
     contribution = matvec(transpose(W2), gates)
-    return {"pre": pre, "gates": gates, "contribution": contribution,
-            "output": [a + b for a, b in zip(x, contribution)]}
+    return {
+        "pre": pre,
+        "gates": gates,
+        "contribution": contribution,
+        "output": [a + b for a, b in zip(x, contribution)],
+    }
 
 
 def logits(E, h):
@@ -103,8 +107,15 @@ def mini_forward(ids, position, E, W_q, W1, W2, ignore=()):
     att = simple_attention(X, W_q, position, ignore)
     block = mlp(att["output"], W1, W2)
     z = logits(E, block["output"])
-    return {"ids": list(ids), "position": position, "X": X, "attention": att, "mlp": block, "logits": z,
-            "probs": softmax(z)}
+    return {
+        "ids": list(ids),
+        "position": position,
+        "X": X,
+        "attention": att,
+        "mlp": block,
+        "logits": z,
+        "probs": softmax(z),
+    }
 
 
 def mini_generate(ids, steps, E, W_q, W1, W2, temperature=None, rng=None, end=None):

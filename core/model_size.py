@@ -42,8 +42,18 @@ class Decoder:
 LLAMA2_7B = Decoder(vocab=32_000, d=4096, layers=32, d_ff=11_008, heads=32)
 LLAMA2_13B = Decoder(vocab=32_000, d=5120, layers=40, d_ff=13_824, heads=40)
 LLAMA3_8B = Decoder(vocab=128_256, d=4096, layers=32, d_ff=14_336, heads=32, kv_heads=8)
-GPT2_SMALL = Decoder(vocab=50_257, d=768, layers=12, d_ff=3072, heads=12, tied=True, mlp="gelu",
-                     norm="layernorm", bias=True, context=1024)
+GPT2_SMALL = Decoder(
+    vocab=50_257,
+    d=768,
+    layers=12,
+    d_ff=3072,
+    heads=12,
+    tied=True,
+    mlp="gelu",
+    norm="layernorm",
+    bias=True,
+    context=1024,
+)
 
 
 def kv_width(m):

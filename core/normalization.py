@@ -5,6 +5,7 @@ examples of a batch. LayerNorm recentres and rescales; RMSNorm only rescales.
 """
 
 import math
+
 from core.stats import fmean, pvariance
 
 

@@ -34,11 +34,12 @@ class OptimizerConfig:
     Adam (or plain SGD) with warm-up + cosine learning rate and clipping of
     the global gradient norm at clip (None: no clipping).
     """
-    kind: str = "adam"            # "adam" | "sgd"
+
+    kind: str = "adam"  # "adam" | "sgd"
     lr: float = 1e-2
     warmup: int = 10
     total_steps: int = 500
-    floor: float = 0.1            # the final learning rate, as a share of lr
+    floor: float = 0.1  # the final learning rate, as a share of lr
     beta1: float = 0.9
     beta2: float = 0.99
     eps: float = 1e-8
@@ -58,6 +59,7 @@ class TrainState:
     how many steps were taken. Steps never modify a state: they return a new
     one, so a saved state stays valid.
     """
+
     params: dict
     m: dict
     v: dict
@@ -74,7 +76,7 @@ def shaped(values, like):
     if not isinstance(like[0], list):
         return values
     width = len(like[0])
-    return [values[i:i + width] for i in range(0, len(values), width)]
+    return [values[i : i + width] for i in range(0, len(values), width)]
 
 
 def learning_rate(step, opt):
@@ -99,8 +101,8 @@ def adam_update(p, g, m, v, lr, k, opt, t):
     """
     b1, b2 = opt.beta1, opt.beta2
     gm, gv = (1.0 - b1) * k, (1.0 - b2) * k * k
-    root = math.sqrt(1.0 - b2 ** t)
-    step, eps = lr * root / (1.0 - b1 ** t), opt.eps * root
+    root = math.sqrt(1.0 - b2**t)
+    step, eps = lr * root / (1.0 - b1**t), opt.eps * root
     m = [b1 * a + gm * x for a, x in zip(m, g)]
     v = [b2 * a + gv * x * x for a, x in zip(v, g)]
     p = [w - step * a / (s + eps) for w, a, s in zip(p, m, map(math.sqrt, v))]
@@ -129,4 +131,3 @@ def apply_gradients(state, grads, opt):
         new, m[name], v[name] = adam_update(flat(p), flat(grads[name]), state.m[name], state.v[name], lr, k, opt, t)
         params[name] = shaped(new, p)
     return TrainState(params, m, v, t), norm
-

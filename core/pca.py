@@ -9,6 +9,7 @@ removing the first one from C (deflation).
 """
 
 import math
+
 from core.stats import fmean
 
 from .linalg import dot, matmul, matvec, norm, scale
@@ -16,7 +17,7 @@ from .linalg import dot, matmul, matvec, norm, scale
 
 def centred(points):
     """I punti meno la loro media, e la media."""
-    n, d = len(points), len(points[0])
+    d = len(points[0])
     mean = [fmean([p[k] for p in points]) for k in range(d)]
     return [[x - m for x, m in zip(p, mean)] for p in points], mean
 

@@ -35,8 +35,14 @@ def softmax_steps(logits, temperature=1.0):
     shifted = [s - top for s in scaled]
     exps = [math.exp(s) for s in shifted]
     total = math.fsum(exps)
-    return {"scaled": scaled, "max": top, "shifted": shifted, "exps": exps, "total": total,
-            "probs": [e / total for e in exps]}
+    return {
+        "scaled": scaled,
+        "max": top,
+        "shifted": shifted,
+        "exps": exps,
+        "total": total,
+        "probs": [e / total for e in exps],
+    }
 
 
 def softmax(logits, temperature=1.0):

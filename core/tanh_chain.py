@@ -21,8 +21,18 @@ def forward_backward(x, w1, w2, y):
     dL_dh = dL_dyhat * w2
     dh_dz = 1 - h * h
     dL_dz = dL_dh * dh_dz
-    return {"z": z, "h": h, "y_hat": y_hat, "loss": (y_hat - y) ** 2, "dL_dyhat": dL_dyhat, "dL_dh": dL_dh,
-            "dh_dz": dh_dz, "dL_dz": dL_dz, "grad_w2": dL_dyhat * h, "grad_w1": dL_dz * x}
+    return {
+        "z": z,
+        "h": h,
+        "y_hat": y_hat,
+        "loss": (y_hat - y) ** 2,
+        "dL_dyhat": dL_dyhat,
+        "dL_dh": dL_dh,
+        "dh_dz": dh_dz,
+        "dL_dz": dL_dz,
+        "grad_w2": dL_dyhat * h,
+        "grad_w1": dL_dz * x,
+    }
 
 
 def update(w1, w2, r, eta, limit=100.0):

@@ -30,10 +30,12 @@ def size(shape):
 
 def filled(shape, value_at):
     """Un tensore di questa forma, con value_at((i, j, …)) nella posizione (i, j, …)."""
+
     def build(prefix, rest):
         if not rest:
             return value_at(prefix)
         return [build((*prefix, i), rest[1:]) for i in range(rest[0])]
+
     return build((), tuple(shape))
 
 

@@ -43,11 +43,24 @@ from operator import add
 from core.linalg import seeded_rng, transpose
 from core.optimizers import squared_norm
 from core.stats import gaussian_sample
-from core.transformer_layers import (FeedForwardCache, NormCache, add_rows, attention_backward, attention_forward,
-                                     cross_entropy_rows, feed_forward, feed_forward_backward, rms_norm_rows,
-                                     rms_norm_rows_backward, rope_rows, rope_tables, split_columns, times_columns)
+from core.transformer_layers import (
+    FeedForwardCache,
+    NormCache,
+    add_rows,
+    attention_backward,
+    attention_forward,
+    cross_entropy_rows,
+    feed_forward,
+    feed_forward_backward,
+    rms_norm_rows,
+    rms_norm_rows_backward,
+    rope_rows,
+    rope_tables,
+    split_columns,
+    times_columns,
+)
 
-INIT_STD = 0.1        # small random weights: the first logits are near 0, the first loss near log V
+INIT_STD = 0.1  # small random weights: the first logits are near 0, the first loss near log V
 
 
 @dataclass(frozen=True)
@@ -57,15 +70,16 @@ class TransformerConfig:
     d_model must split evenly into n_heads heads (and, with RoPE, each head
     into pairs of dimensions).
     """
+
     vocab_size: int
     d_model: int = 16
     n_heads: int = 2
     n_layers: int = 1
     context: int = 8
     ffn_mult: int = 4
-    activation: str = "relu"      # "relu" | "gelu"
-    positions: str = "learned"    # "learned" | "rope"
-    tied: bool = True             # output head = token embedding transposed
+    activation: str = "relu"  # "relu" | "gelu"
+    positions: str = "learned"  # "learned" | "rope"
+    tied: bool = True  # output head = token embedding transposed
     seed: int = 0
 
     def __post_init__(self):
@@ -91,6 +105,7 @@ class TransformerConfig:
 
 # --- parameters --------------------------------------------------------------
 
+
 def param_shapes(config):
     """La forma di ogni parametro per nome, in un ordine fisso: (righe, colonne) o (n,)."""
     d, f, V = config.d_model, config.d_ffn, config.vocab_size
@@ -99,16 +114,33 @@ def param_shapes(config):
         shapes["pos_emb"] = (config.context, d)
     for layer in range(config.n_layers):
         b = f"block{layer}."
-        shapes |= {b + "norm_attn": (d,), b + "W_q": (d, d), b + "W_k": (d, d), b + "W_v": (d, d),
-                   b + "W_o": (d, d), b + "norm_ffn": (d,), b + "W_1": (d, f), b + "W_2": (f, d)}
+        shapes |= {
+            b + "norm_attn": (d,),
+            b + "W_q": (d, d),
+            b + "W_k": (d, d),
+            b + "W_v": (d, d),
+            b + "W_o": (d, d),
+            b + "norm_ffn": (d,),
+            b + "W_1": (d, f),
+            b + "W_2": (f, d),
+        }
     shapes["norm_final"] = (d,)
     if not config.tied:
         shapes["W_out"] = (d, V)
     return shapes
 
 
-PARTS = {"tok_emb": "token_embedding", "pos_emb": "position_embedding", "W_q": "attention", "W_k": "attention",
-         "W_v": "attention", "W_o": "attention", "W_1": "feed_forward", "W_2": "feed_forward", "W_out": "head"}
+PARTS = {
+    "tok_emb": "token_embedding",
+    "pos_emb": "position_embedding",
+    "W_q": "attention",
+    "W_k": "attention",
+    "W_v": "attention",
+    "W_o": "attention",
+    "W_1": "feed_forward",
+    "W_2": "feed_forward",
+    "W_out": "head",
+}
 
 
 def part_of(name):
@@ -122,8 +154,7 @@ def param_count(config):
 
     A tied head adds nothing: it reuses the token embedding.
     """
-    counts = dict.fromkeys(["token_embedding", "position_embedding", "attention", "feed_forward", "norms",
-                            "head"], 0)
+    counts = dict.fromkeys(["token_embedding", "position_embedding", "attention", "feed_forward", "norms", "head"], 0)
     for name, shape in param_shapes(config).items():
         counts[part_of(name)] += math.prod(shape)
     counts["total"] = sum(counts.values())
@@ -147,6 +178,7 @@ def init_params(config):
         params[name] = [[std * g for g in gaussian_sample(shape[1], rng)] for _ in range(shape[0])]
     return params
 
+
 def block_params(params, layer):
     """I parametri di un blocco, con i loro nomi brevi (W_q, norm_ffn, …)."""
     prefix = f"block{layer}."
@@ -167,13 +199,13 @@ def layer_grad_norms(grads):
     """
     sums = {}
     for name, g in grads.items():
-        group = name.split(".")[0] if name.startswith("block") else (
-            "embedding" if name.endswith("_emb") else "final")
+        group = name.split(".")[0] if name.startswith("block") else ("embedding" if name.endswith("_emb") else "final")
         sums[group] = sums.get(group, 0.0) + squared_norm(g)
     return {group: math.sqrt(s) for group, s in sums.items()}
 
 
 # --- what the forward pass keeps ---------------------------------------------------
+
 
 @dataclass(frozen=True, slots=True)
 class BlockCache:
@@ -181,6 +213,7 @@ class BlockCache:
 
     Q and K are after RoPE; heads_out is [o¹ | o² | …], before W_o.
     """
+
     input: list
     norm_attn: NormCache
     Q: list
@@ -200,6 +233,7 @@ class ForwardCache:
 
     logits[b·T + t] is token t of sequence b.
     """
+
     T: int
     inputs: list
     embedded: list
@@ -211,6 +245,7 @@ class ForwardCache:
 
 # --- forward -------------------------------------------------------------------------
 
+
 def block_forward(params, layer, X, config, T, rope):
     """Un blocco pre-norm su N righe: attention e poi feed-forward, ciascuno sommato al flusso residuo.
 
@@ -218,7 +253,7 @@ def block_forward(params, layer, X, config, T, rope):
     """
     p, d = block_params(params, layer), config.d_model
     norm = rms_norm_rows(X, p["norm_attn"])
-    W_qkv_cols = transpose(p["W_q"]) + transpose(p["W_k"]) + transpose(p["W_v"])   # the columns of [W_q | W_k | W_v]
+    W_qkv_cols = transpose(p["W_q"]) + transpose(p["W_k"]) + transpose(p["W_v"])  # the columns of [W_q | W_k | W_v]
     Q, K, V = split_columns(times_columns(norm.output, W_qkv_cols), [d, d, d])
     if rope:
         Q, K = rope_rows(Q, *rope, T), rope_rows(K, *rope, T)
@@ -268,6 +303,7 @@ def transformer_forward(params, config, inputs):
 
 # --- backward --------------------------------------------------------------------------
 
+
 def flat_targets(targets, config):
     """Gli ID da prevedere di tutte le sequenze, in una lista sola, controllati."""
     flat = [t for seq in targets for t in seq]
@@ -305,7 +341,7 @@ def block_backward(params, layer, block, dX, config, T, rope, grads):
     dQKV = [q + k + v for q, k, v in zip(dQ, dK, dV)]
     dW = times_columns(transpose(block.norm_attn.output), transpose(dQKV))
     grads[b + "W_q"], grads[b + "W_k"], grads[b + "W_v"] = split_columns(dW, [d, d, d])
-    W_qkv = [q + k + v for q, k, v in zip(p["W_q"], p["W_k"], p["W_v"])]    # the rows of [W_q | W_k | W_v]
+    W_qkv = [q + k + v for q, k, v in zip(p["W_q"], p["W_k"], p["W_v"])]  # the rows of [W_q | W_k | W_v]
     dU1 = times_columns(dQKV, W_qkv)
     dX_norm, grads[b + "norm_attn"] = rms_norm_rows_backward(dU1, block.norm_attn, p["norm_attn"])
     return add_rows(dX, dX_norm)

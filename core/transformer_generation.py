@@ -14,8 +14,16 @@ from core.linalg import transpose
 from core.sampling import choose_token
 from core.softmax import softmax
 from core.transformer import block_forward, block_params, embed_sequences, head_columns
-from core.transformer_layers import (add_rows, causal_scores, feed_forward, head_slices, rms_norm_rows, rope_rows,
-                                     split_columns, times_columns)
+from core.transformer_layers import (
+    add_rows,
+    causal_scores,
+    feed_forward,
+    head_slices,
+    rms_norm_rows,
+    rope_rows,
+    split_columns,
+    times_columns,
+)
 
 sumprod = math.sumprod
 
@@ -32,9 +40,11 @@ def block_last_row(params, layer, X, config, rope):
     q = times_columns(U[-1:], transpose(p["W_q"]))
     if rope:
         cos, sin = rope
-        q, K = rope_rows(q, cos[T - 1:], sin[T - 1:], 1), rope_rows(K, cos, sin, T)
-    a = [softmax(causal_scores(q[0][h * dh:(h + 1) * dh], keys))
-         for h, keys in enumerate(head_slices(K, range(T), config))]
+        q, K = rope_rows(q, cos[T - 1 :], sin[T - 1 :], 1), rope_rows(K, cos, sin, T)
+    a = [
+        softmax(causal_scores(q[0][h * dh : (h + 1) * dh], keys))
+        for h, keys in enumerate(head_slices(K, range(T), config))
+    ]
     o = list(map(sumprod, [w for w in a for _ in range(dh)], transpose(V)))
     x_mid = add_rows(X[-1:], times_columns([o], transpose(p["W_o"])))
     return feed_forward(p, x_mid, config.activation).output
@@ -64,7 +74,7 @@ def transformer_generate(params, config, prompt_ids, n, temperature=0.0, rng=Non
         raise ValueError("per campionare serve un generatore casuale (rng)")
     ids, new = list(prompt_ids), []
     for _ in range(n):
-        logits = next_logits(params, config, ids[-config.context:])
+        logits = next_logits(params, config, ids[-config.context :])
         new.append(choose_token(logits, temperature, rng))
         ids.append(new[-1])
     return new

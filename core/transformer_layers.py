@@ -23,11 +23,12 @@ from core.linalg import transpose
 from core.softmax import softmax
 
 sumprod = math.sumprod
-EPS = 1e-5            # inside RMSNorm's square root, as in core.normalization
-GELU_C, GELU_A = math.sqrt(2 / math.pi), 0.044715   # GELU's tanh form, as in GPT-2
+EPS = 1e-5  # inside RMSNorm's square root, as in core.normalization
+GELU_C, GELU_A = math.sqrt(2 / math.pi), 0.044715  # GELU's tanh form, as in GPT-2
 
 
 # --- matrix products on rows ---------------------------------------------------
+
 
 def times_columns(X, cols):
     """Il prodotto X·W, data la lista delle colonne di W.
@@ -44,8 +45,10 @@ def times_active(X, masks, W):
     same order: the same number to the last bit.
     """
     zero = [0.0] * len(W[0])
-    return [list(map(sumprod, repeat(list(compress(x, on))), zip(*compress(W, on)))) or list(zero)
-            for x, on in zip(X, masks)]
+    return [
+        list(map(sumprod, repeat(list(compress(x, on))), zip(*compress(W, on)))) or list(zero)
+        for x, on in zip(X, masks)
+    ]
 
 
 def add_rows(X, Y):
@@ -57,16 +60,18 @@ def split_columns(M, widths):
     """Le fette di colonne consecutive di una matrice, larghe widths: [M₁ | M₂ | …] → M₁, M₂, …."""
     out, start = [], 0
     for w in widths:
-        out.append([row[start:start + w] for row in M])
+        out.append([row[start : start + w] for row in M])
         start += w
     return out
 
 
 # --- RMSNorm ---------------------------------------------------------------------
 
+
 @dataclass(frozen=True, slots=True)
 class NormCache:
     """Una RMSNorm su N righe: l'uscita gain ⊙ x̂, le righe x̂ = x·r e i fattori r = 1/√(media di x² + ε)."""
+
     output: list
     xhat: list
     inv: list
@@ -101,6 +106,7 @@ def rms_norm_rows_backward(dY, norm, gain):
 
 # --- RoPE ----------------------------------------------------------------------------
 
+
 def rope_tables(config, T):
     """Coseni e seni di posizione·θᵢ per le posizioni da 0 a T − 1.
 
@@ -123,12 +129,18 @@ def rope_rows(X, cos, sin, T, inverse=False):
     out = []
     for n, row in enumerate(X):
         c, s = cos[n % T], sin[n % T]
-        out.append([v for x, y, cc, ss in zip(row[0::2], row[1::2], c, s)
-                    for v in (cc * x - sign * ss * y, sign * ss * x + cc * y)])
+        out.append(
+            [
+                v
+                for x, y, cc, ss in zip(row[0::2], row[1::2], c, s)
+                for v in (cc * x - sign * ss * y, sign * ss * x + cc * y)
+            ]
+        )
     return out
 
 
 # --- causal attention, head by head ------------------------------------------------
+
 
 def causal_scores(q, keys):
     """I punteggi di una query di una testa sulle chiavi che vede: q·kⱼ/√d_head per ogni kⱼ in keys.
@@ -146,13 +158,13 @@ def causal_weights(q, k):
     A is T × T, with exact zeros above the diagonal (the keys after the query).
     """
     T = len(q)
-    return [softmax(causal_scores(q[i], k[:i + 1])) + [0.0] * (T - i - 1) for i in range(T)]
+    return [softmax(causal_scores(q[i], k[: i + 1])) + [0.0] * (T - i - 1) for i in range(T)]
 
 
 def head_slices(M, rows, config):
     """Le righe `rows` di una matrice N × d tagliate testa per testa: T righe per ogni testa."""
     dh = config.d_head
-    return [[M[n][h * dh:(h + 1) * dh] for n in rows] for h in range(config.n_heads)]
+    return [[M[n][h * dh : (h + 1) * dh] for n in rows] for h in range(config.n_heads)]
 
 
 def attention_forward(Q, K, V, config, T):
@@ -168,7 +180,7 @@ def attention_forward(Q, K, V, config, T):
         rows = range(start, start + T)
         maps = [causal_weights(q, k) for q, k in zip(head_slices(Q, rows, config), head_slices(K, rows, config))]
         weights.append(maps)
-        V_cols = transpose(V[start:start + T])
+        V_cols = transpose(V[start : start + T])
         for i in range(T):
             O.append(list(map(sumprod, [A[i] for A in maps for _ in range(dh)], V_cols)))
     return O, weights
@@ -189,12 +201,12 @@ def attention_backward(Q, K, V, weights, dO, config, T):
         for A, do, v in zip(weights[b], head_slices(dO, rows, config), head_slices(V, rows, config)):
             dS = []
             for i in range(T):
-                a = A[i][:i + 1]
-                dA = [sumprod(do[i], vj) for vj in v[:i + 1]]
+                a = A[i][: i + 1]
+                dA = [sumprod(do[i], vj) for vj in v[: i + 1]]
                 along = sumprod(a, dA)
                 dS.append([w * (g - along) * scale for w, g in zip(a, dA)] + [0.0] * (T - i - 1))
             dS_heads.append(dS)
-        Q_cols, K_cols, dO_cols = (transpose(M[start:start + T]) for M in (Q, K, dO))
+        Q_cols, K_cols, dO_cols = (transpose(M[start : start + T]) for M in (Q, K, dO))
         dS_cols = [transpose(dS) for dS in dS_heads]
         A_cols = [transpose(A) for A in weights[b]]
         for i in range(T):
@@ -205,6 +217,7 @@ def attention_backward(Q, K, V, weights, dO, config, T):
 
 
 # --- the feed-forward -------------------------------------------------------------------
+
 
 def activation_forward(H, kind):
     """L'attivazione su ogni numero: ReLU max(0, h), oppure GELU ½h(1 + tanh(√(2/π)(h + 0,044715h³)))."""
@@ -231,6 +244,7 @@ class FeedForwardCache:
 
     masks: the units ReLU lets through (None with GELU).
     """
+
     norm: NormCache
     hidden: list
     active: list
@@ -260,8 +274,7 @@ def feed_forward_backward(p, ffn, dX, kind):
     if kind == "relu":
         unit_masks = transpose(masks)
         dW2 = times_active(transpose(ffn.active), unit_masks, dX)
-        d_hidden = [[sumprod(g, w) if active else 0.0 for active, w in zip(on, p["W_2"])]
-                    for g, on in zip(dX, masks)]
+        d_hidden = [[sumprod(g, w) if active else 0.0 for active, w in zip(on, p["W_2"])] for g, on in zip(dX, masks)]
         dW1 = transpose(times_active(transpose(d_hidden), unit_masks, U2))
         return times_active(d_hidden, masks, transpose(p["W_1"])), dW1, dW2
     dW2 = times_columns(transpose(ffn.active), transpose(dX))
@@ -272,6 +285,7 @@ def feed_forward_backward(p, ffn, dX, kind):
 
 
 # --- the loss ------------------------------------------------------------------------------
+
 
 def cross_entropy_rows(logits, targets):
     """La loss media −log softmax(z)[target] sulle righe, e il suo gradiente (p − onehot)/N rispetto ai logit."""

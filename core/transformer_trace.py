@@ -21,13 +21,33 @@ def trace(params, config, ids):
     attention maps (layers[ℓ]["attention"][h] is T × T).
     """
     cache = transformer_forward(params, config, [ids])
-    layers = [{"input": b.input, "normed_attn": b.norm_attn.output, "Q": b.Q, "K": b.K, "V": b.V,
-               "heads_out": b.heads_out, "attn_out": b.attn_out, "after_attn": b.after_attn,
-               "normed_ffn": b.ffn.norm.output, "hidden": b.ffn.hidden, "active": b.ffn.active, "ffn_out": b.ffn.out,
-               "output": b.output, "attention": b.attention[0]} for b in cache.blocks]
-    return {"ids": list(ids), "embedded": cache.embedded, "layers": layers,
-            "normed_final": cache.norm_final.output, "logits": cache.logits,
-            "probabilities": [softmax(z) for z in cache.logits]}
+    layers = [
+        {
+            "input": b.input,
+            "normed_attn": b.norm_attn.output,
+            "Q": b.Q,
+            "K": b.K,
+            "V": b.V,
+            "heads_out": b.heads_out,
+            "attn_out": b.attn_out,
+            "after_attn": b.after_attn,
+            "normed_ffn": b.ffn.norm.output,
+            "hidden": b.ffn.hidden,
+            "active": b.ffn.active,
+            "ffn_out": b.ffn.out,
+            "output": b.output,
+            "attention": b.attention[0],
+        }
+        for b in cache.blocks
+    ]
+    return {
+        "ids": list(ids),
+        "embedded": cache.embedded,
+        "layers": layers,
+        "normed_final": cache.norm_final.output,
+        "logits": cache.logits,
+        "probabilities": [softmax(z) for z in cache.logits],
+    }
 
 
 def norm_steps(X, norm, gain, i):
@@ -36,8 +56,14 @@ def norm_steps(X, norm, gain, i):
     X is the norm's input, norm its NormCache.
     """
     x = X[i]
-    return {"input": x, "mean_square": sumprod(x, x) / len(gain), "inv_rms": norm.inv[i], "divided": norm.xhat[i],
-            "gain": list(gain), "output": norm.output[i]}
+    return {
+        "input": x,
+        "mean_square": sumprod(x, x) / len(gain),
+        "inv_rms": norm.inv[i],
+        "divided": norm.xhat[i],
+        "gain": list(gain),
+        "output": norm.output[i],
+    }
 
 
 def token_trip(params, config, ids, position):
@@ -57,21 +83,45 @@ def token_trip(params, config, ids, position):
     blocks = []
     for layer, block in enumerate(cache.blocks):
         p = block_params(params, layer)
-        q, k, v = (split_columns(M[:i + 1], widths) for M in (block.Q, block.K, block.V))
-        heads = [{"query": q[h][i], "keys": k[h], "values": v[h], "scores": causal_scores(q[h][i], k[h]),
-                  "weights": block.attention[0][h][i][:i + 1], "output": block.heads_out[i][h * dh:(h + 1) * dh]}
-                 for h in range(config.n_heads)]
-        blocks.append({"input": block.input[i],
-                       "norm_attn": norm_steps(block.input, block.norm_attn, p["norm_attn"], i),
-                       "q": block.Q[i], "k": block.K[i], "v": block.V[i], "heads": heads,
-                       "heads_out": block.heads_out[i], "attn_out": block.attn_out[i],
-                       "after_attn": block.after_attn[i],
-                       "norm_ffn": norm_steps(block.after_attn, block.ffn.norm, p["norm_ffn"], i),
-                       "hidden": block.ffn.hidden[i], "active": block.ffn.active[i], "ffn_out": block.ffn.out[i],
-                       "output": block.output[i]})
+        q, k, v = (split_columns(M[: i + 1], widths) for M in (block.Q, block.K, block.V))
+        heads = [
+            {
+                "query": q[h][i],
+                "keys": k[h],
+                "values": v[h],
+                "scores": causal_scores(q[h][i], k[h]),
+                "weights": block.attention[0][h][i][: i + 1],
+                "output": block.heads_out[i][h * dh : (h + 1) * dh],
+            }
+            for h in range(config.n_heads)
+        ]
+        blocks.append(
+            {
+                "input": block.input[i],
+                "norm_attn": norm_steps(block.input, block.norm_attn, p["norm_attn"], i),
+                "q": block.Q[i],
+                "k": block.K[i],
+                "v": block.V[i],
+                "heads": heads,
+                "heads_out": block.heads_out[i],
+                "attn_out": block.attn_out[i],
+                "after_attn": block.after_attn[i],
+                "norm_ffn": norm_steps(block.after_attn, block.ffn.norm, p["norm_ffn"], i),
+                "hidden": block.ffn.hidden[i],
+                "active": block.ffn.active[i],
+                "ffn_out": block.ffn.out[i],
+                "output": block.output[i],
+            }
+        )
     learned = config.positions == "learned"
-    return {"ids": list(ids), "position": i, "token_row": list(params["tok_emb"][ids[i]]),
-            "position_row": list(params["pos_emb"][i]) if learned else None, "embedded": cache.embedded[i],
-            "blocks": blocks,
-            "norm_final": norm_steps(cache.blocks[-1].output, cache.norm_final, params["norm_final"], i),
-            "logits": cache.logits[i], "probabilities": softmax(cache.logits[i])}
+    return {
+        "ids": list(ids),
+        "position": i,
+        "token_row": list(params["tok_emb"][ids[i]]),
+        "position_row": list(params["pos_emb"][i]) if learned else None,
+        "embedded": cache.embedded[i],
+        "blocks": blocks,
+        "norm_final": norm_steps(cache.blocks[-1].output, cache.norm_final, params["norm_final"], i),
+        "logits": cache.logits[i],
+        "probabilities": softmax(cache.logits[i]),
+    }

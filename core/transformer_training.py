@@ -17,8 +17,11 @@ from core.transformer_layers import cross_entropy_rows
 def init_state(config):
     """Il passo 0: i pesi iniziali dal seme e le medie mobili di Adam a zero."""
     params = init_params(config)
-    return TrainState(params, {n: [0.0] * len(flat(p)) for n, p in params.items()},
-                      {n: [0.0] * len(flat(p)) for n, p in params.items()})
+    return TrainState(
+        params,
+        {n: [0.0] * len(flat(p)) for n, p in params.items()},
+        {n: [0.0] * len(flat(p)) for n, p in params.items()},
+    )
 
 
 def train_step(state, batch, config, opt):
@@ -43,7 +46,7 @@ def sample_batch(ids, config, batch_size, rng):
     if len(ids) <= config.context:
         raise ValueError(f"il testo deve avere più di {config.context} token")
     starts = [rng.randrange(len(ids) - config.context) for _ in range(batch_size)]
-    return ([ids[s:s + config.context] for s in starts], [ids[s + 1:s + config.context + 1] for s in starts])
+    return ([ids[s : s + config.context] for s in starts], [ids[s + 1 : s + config.context + 1] for s in starts])
 
 
 def batch_for_step(ids, config, batch_size, seed, step):
@@ -66,7 +69,7 @@ def text_windows(ids, context, limit=None):
     starts = list(range(0, len(ids) - 1, context))
     if limit is not None and len(starts) > limit:
         starts = [starts[round(k * (len(starts) - 1) / (limit - 1))] for k in range(limit)] if limit > 1 else starts[:1]
-    return [(ids[s:s + context][:len(ids) - 1 - s], ids[s + 1:s + context + 1]) for s in starts]
+    return [(ids[s : s + context][: len(ids) - 1 - s], ids[s + 1 : s + context + 1]) for s in starts]
 
 
 def text_loss(params, config, ids, limit=None):
@@ -86,5 +89,3 @@ def text_loss(params, config, ids, limit=None):
     if not count:
         raise ValueError("servono almeno due token per misurare la loss di un testo")
     return total / count
-
-

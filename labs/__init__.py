@@ -21,15 +21,40 @@ from .worker_api import AHEAD, render_ahead, render_json, warm_up
 def render_edited(lab_id, text, raw=None):
     """labs.code.render_edited (imported now, not with the package)."""
     from .code import render_edited
+
     return render_edited(lab_id, text, raw)
 
 
 def render_edited_json(lab_id, text, raw_json):
     """labs.code.render_edited_json (imported now, not with the package)."""
     from .code import render_edited_json
+
     return render_edited_json(lab_id, text, raw_json)
 
 
-__all__ = ["AHEAD", "Chapter", "ContractError", "Drawing", "Lab", "LabError", "ParamError", "all_labs",
-           "check_finite", "discover", "draw", "from_file", "get", "load", "narrow", "problems", "ref_key", "render",
-           "render_ahead", "render_edited", "render_edited_json", "render_json", "view_problem", "warm_up"]
+__all__ = [
+    "AHEAD",
+    "Chapter",
+    "ContractError",
+    "Drawing",
+    "Lab",
+    "LabError",
+    "ParamError",
+    "all_labs",
+    "check_finite",
+    "discover",
+    "draw",
+    "from_file",
+    "get",
+    "load",
+    "narrow",
+    "problems",
+    "ref_key",
+    "render",
+    "render_ahead",
+    "render_edited",
+    "render_edited_json",
+    "render_json",
+    "view_problem",
+    "warm_up",
+]

@@ -35,7 +35,9 @@ def parsers():
     run = Parser(prog="python -m labs run", description="Calcola lo stato di un laboratorio e lo stampa come JSON.")
     run.add_argument("lab", metavar="laboratorio", nargs="?")
     run.add_argument("params", nargs="*", metavar="nome=valore")
-    run.add_argument("--file", metavar="FILE.py", help="un laboratorio scaricato da «Il codice Python» (con le modifiche)")
+    run.add_argument(
+        "--file", metavar="FILE.py", help="un laboratorio scaricato da «Il codice Python» (con le modifiche)"
+    )
     run.add_argument("--steps", type=int, default=None, help="nei laboratori a passi: avanza di N passi")
     run.add_argument("--html", action="store_true", help="stampa anche l'HTML della vista")
     new = Parser(prog="python -m labs new", description="Scrive un nuovo laboratorio, pronto da riscrivere.")
@@ -102,10 +104,13 @@ def write_lab(args):
     target, ref = new_lab(root / "labs", args.chapter, args.lab, args.title, all_labs(), problems(), after=args.dopo)
     lab_id = args.lab
     test = new_test(root / "tests" / "labs", lab_id, ref, args.title) if (root / "tests" / "labs").is_dir() else None
-    print(f"Scritto {target.relative_to(root)} (REF {ref})"
-          + (f" e il suo test {test.relative_to(root)}" if test else "") + ". Provalo con "
-          f"«python -m labs run {lab_id}», guardalo con «python scripts/preview.py {lab_id}», "
-          f"controllalo tutto con «make check LAB={lab_id}».")
+    print(
+        f"Scritto {target.relative_to(root)} (REF {ref})"
+        + (f" e il suo test {test.relative_to(root)}" if test else "")
+        + ". Provalo con "
+        f"«python -m labs run {lab_id}», guardalo con «python scripts/preview.py {lab_id}», "
+        f"controllalo tutto con «make check LAB={lab_id}»."
+    )
     return 0
 
 

@@ -23,8 +23,19 @@ import re
 import traceback
 import types
 
-from .code_listing import (apply_edit, caption, edit_change, edit_problem, editable_text, edits_problem,
-                           entry_points, listing, names_used, shown_objects, source_file)
+from .code_listing import (
+    apply_edit,
+    caption,
+    edit_change,
+    edit_problem,
+    editable_text,
+    edits_problem,
+    entry_points,
+    listing,
+    names_used,
+    shown_objects,
+    source_file,
+)
 from .kit.errors import LabError
 from .kit.stepping import StepMachine
 from .registry import Lab, get
@@ -41,8 +52,7 @@ def statements(text):
     """The edited text's top-level statements, each with the file its «# ── da file»
     header names (None before the first). SyntaxError names the editor's line."""
     tree = ast.parse(text, FILENAME)
-    headers = [(number, m.group(1)) for number, line in enumerate(text.split("\n"), 1)
-               if (m := HEADER.match(line))]
+    headers = [(number, m.group(1)) for number, line in enumerate(text.split("\n"), 1) if (m := HEADER.match(line))]
     for node in tree.body:
         file = None
         for number, name in headers:
@@ -87,15 +97,18 @@ def apply_edits(lab_namespace, text):
                 namespace[name] = replaced[id(value)][1]
     machine = lab_namespace.get("compute")
     if isinstance(machine, StepMachine):  # built from the originals: the same machine over the edited three
-        lab_namespace["compute"] = machine.with_functions(lab_namespace["start"], lab_namespace["advance"],
-                                                          lab_namespace["present"])
+        lab_namespace["compute"] = machine.with_functions(
+            lab_namespace["start"], lab_namespace["advance"], lab_namespace["present"]
+        )
 
 
 def edited_source(module, text):
     """The lab's module with the edited code applied at its end: a file that
     runs on its own (python -m labs run --file …)."""
-    return (inspect.getsource(module).rstrip() + "\n\n\n# ── Il codice modificato nel browser\n"
-            f"from labs.code import apply_edits  # noqa: E402\n\napply_edits(globals(), {text!r})\n")
+    return (
+        inspect.getsource(module).rstrip() + "\n\n\n# ── Il codice modificato nel browser\n"
+        f"from labs.code import apply_edits  # noqa: E402\n\napply_edits(globals(), {text!r})\n"
+    )
 
 
 class CodeError(LabError):
@@ -156,12 +169,17 @@ def explain(error):
     if isinstance(error, CodeError):
         return str(error), error.line
     if isinstance(error, NotFinite):
-        return (f"Il calcolo ha prodotto un valore non finito ({error.value}) in {error.where}: "
-                "la vista non può disegnarlo.", None)
+        return (
+            f"Il calcolo ha prodotto un valore non finito ({error.value}) in {error.where}: "
+            "la vista non può disegnarlo.",
+            None,
+        )
     if isinstance(error, WrongView):
         html = error.html
-        return ("La vista deve restituire l'HTML del kit (Html), non "
-                f"{'niente' if html is None else type(html).__name__}.", None)
+        return (
+            f"La vista deve restituire l'HTML del kit (Html), non {'niente' if html is None else type(html).__name__}.",
+            None,
+        )
     if isinstance(error, LabError):
         return str(error), None
     problem = italian(error)  # the reader's code, or the lab on the reader's numbers
@@ -192,6 +210,7 @@ def render_edited_json(lab_id, text, raw_json):
 
 # ── «Prova a cambiare…»: the edits a lab suggests (labs.kit.Edit, in its EDITS list)
 
+
 def raw_params(params):
     """An edit's params as the page writes them (a toggle as 1 or 0)."""
     return {k: ("1" if v else "0") if isinstance(v, bool) else str(v) for k, v in params.items()}
@@ -221,6 +240,25 @@ def outcome(drawing):
     return Outcome(drawing.state, str(drawing.html), None)
 
 
-__all__ = ["CodeError", "Outcome", "apply_edit", "apply_edits", "caption", "draw_edited", "edit_change",
-           "edit_problem", "editable_text", "edited_module", "edited_source", "edits_problem", "entry_points",
-           "listing", "names_used", "render_edited", "render_edited_json", "shown_objects", "source_file", "try_edit"]
+__all__ = [
+    "CodeError",
+    "Outcome",
+    "apply_edit",
+    "apply_edits",
+    "caption",
+    "draw_edited",
+    "edit_change",
+    "edit_problem",
+    "editable_text",
+    "edited_module",
+    "edited_source",
+    "edits_problem",
+    "entry_points",
+    "listing",
+    "names_used",
+    "render_edited",
+    "render_edited_json",
+    "shown_objects",
+    "source_file",
+    "try_edit",
+]

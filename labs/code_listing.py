@@ -50,8 +50,12 @@ def shown_objects(module):
         scope = vars(inspect.getmodule(obj))
         for name in sorted(names_used(obj)):
             target = unwrapped(scope.get(name))
-            if (inspect.isfunction(target) or inspect.isclass(target)) and is_ours(target, module) \
-                    and target not in found and target.__name__ == name:
+            if (
+                (inspect.isfunction(target) or inspect.isclass(target))
+                and is_ours(target, module)
+                and target not in found
+                and target.__name__ == name
+            ):
                 queue.append(target)
     lab_part = [o for o in found if o.__module__ == module.__name__]
     return lab_part + [o for o in found if o.__module__ != module.__name__]
@@ -80,8 +84,9 @@ def source_file(obj):
 
 def listing(module):
     """[(file, name, caption, source)] for every shown object."""
-    return [(source_file(o), o.__name__, caption(o), inspect.getsource(o).rstrip() + "\n")
-            for o in shown_objects(module)]
+    return [
+        (source_file(o), o.__name__, caption(o), inspect.getsource(o).rstrip() + "\n") for o in shown_objects(module)
+    ]
 
 
 def editable_text(module):
@@ -92,20 +97,21 @@ def editable_text(module):
     return "\n\n".join(parts)
 
 
-
 # ── «Prova a cambiare…»: the edits a lab suggests (labs.kit.Edit, in its EDITS list)
+
 
 def edit_change(module, edit):
     """(old, new) in the panel's text: the edit's own pair, or for a function's
     new source the shown source of the function with that name and the new one."""
     if isinstance(edit.change, str):
         new = textwrap.dedent(edit.change).strip("\n")
-        defined = [node.name for node in ast.parse(new).body
-                   if isinstance(node, (ast.FunctionDef, ast.ClassDef))]
+        defined = [node.name for node in ast.parse(new).body if isinstance(node, (ast.FunctionDef, ast.ClassDef))]
         shown = {name: source for _, name, _, source in listing(module)}
         if len(defined) != 1 or defined[0] not in shown:
-            raise LookupError(f"il nuovo codice deve definire una funzione del pannello ({', '.join(shown)}), "
-                              f"non {', '.join(defined) or 'niente'}")
+            raise LookupError(
+                f"il nuovo codice deve definire una funzione del pannello ({', '.join(shown)}), "
+                f"non {', '.join(defined) or 'niente'}"
+            )
         return shown[defined[0]].rstrip("\n"), new
     old, new = edit.change
     return old, new
@@ -122,8 +128,10 @@ def edit_problem(module, edit):
     found = editable_text(module).count(old)
     if found != 1:
         where = "non c'è" if found == 0 else f"compare {found} volte"
-        return (f"la modifica «{edit.title}»: il testo da cambiare {where} nel codice del pannello "
-                f"(deve comparire una volta sola): «{old[:60]}»")
+        return (
+            f"la modifica «{edit.title}»: il testo da cambiare {where} nel codice del pannello "
+            f"(deve comparire una volta sola): «{old[:60]}»"
+        )
     return None
 
 
@@ -138,7 +146,7 @@ def apply_edit(module, edit):
             break
         same += 1
     line = text[:at].count("\n") + 1 + min(same, new.count("\n"))
-    return text[:at] + new + text[at + len(old):], line
+    return text[:at] + new + text[at + len(old) :], line
 
 
 def edits_problem(module):
@@ -167,7 +175,6 @@ def edits_problem(module):
     return None
 
 
-
 def check_edits(module):
     """Raise ContractError, naming the line of EDITS, if the lab's suggested edits are not sound."""
     if not hasattr(module, "EDITS"):
@@ -177,5 +184,17 @@ def check_edits(module):
         raise ContractError(f"{place(module.__file__, line_of(module, 'EDITS'))}: {problem}")
 
 
-__all__ = ["apply_edit", "caption", "check_edits", "edit_change", "edit_problem", "editable_text", "edits_problem",
-           "entry_points", "listing", "names_used", "shown_objects", "source_file"]
+__all__ = [
+    "apply_edit",
+    "caption",
+    "check_edits",
+    "edit_change",
+    "edit_problem",
+    "editable_text",
+    "edits_problem",
+    "entry_points",
+    "listing",
+    "names_used",
+    "shown_objects",
+    "source_file",
+]

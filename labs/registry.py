@@ -123,9 +123,15 @@ class Lab:
         return follow(state) if follow else {}
 
     def summary(self):
-        return {"id": self.id, "ref": self.ref, "chapter": self.chapter.number,
-                "chapter_title": self.chapter.label, "title": self.title, "path": self.path,
-                "stepped": self.stepped}
+        return {
+            "id": self.id,
+            "ref": self.ref,
+            "chapter": self.chapter.number,
+            "chapter_title": self.chapter.label,
+            "title": self.title,
+            "path": self.path,
+            "stepped": self.stepped,
+        }
 
 
 LOADED = {}  # module name → Lab: each module is imported and wrapped once
@@ -159,7 +165,8 @@ def discover(package):
             chapter_package = importlib.import_module(f"{package.__name__}.{chapter_info.name}")
         except Exception as error:
             problems[chapter_info.name] = import_problem(
-                f"{chapter_info.module_finder.path}/{chapter_info.name}/__init__.py", error)
+                f"{chapter_info.module_finder.path}/{chapter_info.name}/__init__.py", error
+            )
             continue
         for info in pkgutil.iter_modules(chapter_package.__path__):
             if info.name.startswith("_"):  # a helper module, not a lab
@@ -175,8 +182,10 @@ def discover(package):
             twin = next((lab for lab in found if lab_id == lab.id or module.REF == lab.ref), None)
             if twin:
                 what = f"l'id «{lab_id}»" if lab_id == twin.id else f"REF «{module.REF}»"
-                problems[lab_id] = (f"{place(module.__file__)}: {what} è già usato da "
-                                    f"{place(twin.module.__file__)}: ogni laboratorio vuole il suo")
+                problems[lab_id] = (
+                    f"{place(module.__file__)}: {what} è già usato da "
+                    f"{place(twin.module.__file__)}: ogni laboratorio vuole il suo"
+                )
                 continue
             found.append(load(module.__name__))
     return tuple(sorted(found, key=lambda lab: lab.order)), problems

@@ -106,8 +106,10 @@ def draw(lab, raw=None, strict=False, explain=page_error, finite=False):
         if finite:
             check_finite(state)
         html = unique_ids(lab.view(state))  # a figure drawn twice in the view: its description keeps one id each
-        extras = {"controls": {name: f.as_json() for name, f in follows.items()},
-                  "summary": spoken_summary(lab.module, state, html)}  # the aria-live line
+        extras = {
+            "controls": {name: f.as_json() for name, f in follows.items()},
+            "summary": spoken_summary(lab.module, state, html),
+        }  # the aria-live line
         if lab.steps:
             extras["timeline"] = str(timeline(lab.steps, params[lab.steps.name], state))
         problem = view_problem(lab, html)

@@ -117,8 +117,11 @@ def next_ref(chapter, refs):
     else:
         candidate = f"{chapter}.1"
     while candidate in refs:  # 9Z, or an odd history: count on
-        candidate = re.sub(r"(\d+)$", lambda m: str(int(m.group(1)) + 1), candidate) if candidate[-1].isdigit() \
+        candidate = (
+            re.sub(r"(\d+)$", lambda m: str(int(m.group(1)) + 1), candidate)
+            if candidate[-1].isdigit()
             else candidate + ".1"
+        )
     return candidate
 
 
@@ -140,13 +143,19 @@ def ref_after(ref, refs):
     else:
         candidates = [f"{ref}.1"]
     for candidate in candidates:
-        fits = (REF_PATTERN.fullmatch(candidate) and ref_chapter(candidate) == ref_chapter(ref)
-                and candidate not in refs and not any(r.startswith(candidate + ".") for r in refs)
-                and (following is None or ref_key(candidate) < ref_key(following)))
+        fits = (
+            REF_PATTERN.fullmatch(candidate)
+            and ref_chapter(candidate) == ref_chapter(ref)
+            and candidate not in refs
+            and not any(r.startswith(candidate + ".") for r in refs)
+            and (following is None or ref_key(candidate) < ref_key(following))
+        )
         if fits:
             return candidate
-    raise ContractError(f"tra {ref} e {following} non c'è un REF libero (REF ha al più un «.numero»): "
-                        "scegli un altro laboratorio per --dopo, o rinumera a mano quelli che seguono")
+    raise ContractError(
+        f"tra {ref} e {following} non c'è un REF libero (REF ha al più un «.numero»): "
+        "scegli un altro laboratorio per --dopo, o rinumera a mano quelli che seguono"
+    )
 
 
 def new_lab(package_dir, chapter, lab_id, title, labs, problems=(), after=None):
@@ -163,32 +172,42 @@ def new_lab(package_dir, chapter, lab_id, title, labs, problems=(), after=None):
         if anchor is None:
             raise ContractError(f"--dopo: il laboratorio «{after}» non esiste (gli id: python -m labs list)")
         if chapter is not None and chapter.upper().removeprefix("CH") != anchor.chapter.number:
-            raise ContractError(f"--dopo {after}: quel laboratorio è nel capitolo {anchor.chapter.number}, "
-                                f"non nel {chapter}")
+            raise ContractError(
+                f"--dopo {after}: quel laboratorio è nel capitolo {anchor.chapter.number}, non nel {chapter}"
+            )
         chapter = anchor.chapter.number
     if chapter is None:
         raise ContractError("manca il capitolo (oppure --dopo <id>, e il capitolo è quello di quel laboratorio)")
     chapter = chapter.upper().removeprefix("CH")
     chapters = sorted(p.name[2:] for p in package_dir.glob("ch*") if (p / "__init__.py").exists())
     if not re.fullmatch(r"\d+|[A-Z]", chapter) or chapter not in chapters:
-        raise ContractError(f"il capitolo «{chapter}» non esiste: i capitoli sono {', '.join(chapters)} "
-                            f"(le cartelle ch… in {place(package_dir)})")
+        raise ContractError(
+            f"il capitolo «{chapter}» non esiste: i capitoli sono {', '.join(chapters)} "
+            f"(le cartelle ch… in {place(package_dir)})"
+        )
     if not ID.fullmatch(lab_id) or keyword.iskeyword(lab_id.replace("-", "_")):
-        raise ContractError(f"l'id «{lab_id}» non va bene: solo lettere minuscole, cifre e trattini, "
-                            "a partire da una lettera (per esempio «prodotto-scalare»)")
+        raise ContractError(
+            f"l'id «{lab_id}» non va bene: solo lettere minuscole, cifre e trattini, "
+            "a partire da una lettera (per esempio «prodotto-scalare»)"
+        )
     if not title.strip():
         raise ContractError("manca il titolo del laboratorio (tra virgolette)")
     module = lab_id.replace("-", "_")
     taken = [p for p in package_dir.glob(f"ch*/{module}.py")] + [p for p in package_dir.glob(f"ch*/{module}")]
     if taken or lab_id in {lab.id for lab in labs} or lab_id in problems:
-        where = place(taken[0]) if taken else next((place(lab.module.__file__) for lab in labs if lab.id == lab_id),
-                                                   "un altro modulo")
+        where = (
+            place(taken[0])
+            if taken
+            else next((place(lab.module.__file__) for lab in labs if lab.id == lab_id), "un altro modulo")
+        )
         raise ContractError(f"l'id «{lab_id}» esiste già: {where}")
     refs = [lab.ref for lab in labs if lab.chapter.number == chapter]
     ref = ref_after(anchor.ref, refs) if after is not None else next_ref(chapter, refs)
     target = package_dir / f"ch{chapter}" / f"{module}.py"
-    target.write_text(TEMPLATE.format(title=json.dumps(title.strip(), ensure_ascii=False), ref=json.dumps(ref),
-                                      lab_id=lab_id), encoding="utf-8")
+    target.write_text(
+        TEMPLATE.format(title=json.dumps(title.strip(), ensure_ascii=False), ref=json.dumps(ref), lab_id=lab_id),
+        encoding="utf-8",
+    )
     return target, ref
 
 
@@ -198,8 +217,9 @@ def new_test(tests_dir, lab_id, ref, title):
     target = Path(tests_dir) / f"test_{lab_id.replace('-', '_')}.py"
     if target.exists():
         return None
-    target.write_text(TEST_TEMPLATE.format(ref=ref, title=title.strip(), lab_id_json=json.dumps(lab_id)),
-                      encoding="utf-8")
+    target.write_text(
+        TEST_TEMPLATE.format(ref=ref, title=title.strip(), lab_id_json=json.dumps(lab_id)), encoding="utf-8"
+    )
     return target
 
 

@@ -93,7 +93,7 @@ def scope_selector(selector, lab_id):
         return selector
     outside = OUTSIDE.match(selector + " ")
     head = outside.group().strip() if outside else ""
-    rest = selector[len(head):].strip()
+    rest = selector[len(head) :].strip()
     return " ".join(p for p in (head, scope, rest) if p)
 
 
@@ -163,8 +163,11 @@ def scope(css, lab_id, filename):
             if prelude.startswith("@"):
                 name = re.match(r"@([\w-]*)", prelude).group(1)
                 if name not in NESTING:
-                    reader.refuse(start, f"@{name} vale per tutto il sito: in un foglio di laboratorio "
-                                         "vanno solo regole, anche dentro @media, @supports o @container")
+                    reader.refuse(
+                        start,
+                        f"@{name} vale per tutto il sito: in un foglio di laboratorio "
+                        "vanno solo regole, anche dentro @media, @supports o @container",
+                    )
                 out.append(f"{indent}{' '.join(prelude.split())} {{")
                 walk(body, close, indent + "  ")
                 out.append(f"{indent}}}")
@@ -205,8 +208,10 @@ def lab_styles(labs):
         if path:
             css = path.read_text(encoding="utf-8")
             for name, other in foreign_classes(css, lab.id, ids):
-                raise ContractError(f"{place(path)}: la classe .{name} comincia come quelle di «{other}»: "
-                                    f"le classi di questo laboratorio cominciano con {class_prefix(lab.id)}")
+                raise ContractError(
+                    f"{place(path)}: la classe .{name} comincia come quelle di «{other}»: "
+                    f"le classi di questo laboratorio cominciano con {class_prefix(lab.id)}"
+                )
             parts.append(f"/* {place(path)} */\n{scope(css, lab.id, path)}")
     return "\n".join(parts)
 
@@ -214,8 +219,11 @@ def lab_styles(labs):
 def orphans(labs_dir, labs):
     """Stylesheets in the chapter folders with no lab beside them: one Italian line each."""
     owned = {stylesheet(lab) for lab in labs}
-    return [f"{place(path)}: foglio di stile senza laboratorio: si chiama come il modulo del laboratorio "
-            f"({path.stem}.py)" for path in sorted(Path(labs_dir).glob("ch*/*.css")) if path not in owned]
+    return [
+        f"{place(path)}: foglio di stile senza laboratorio: si chiama come il modulo del laboratorio ({path.stem}.py)"
+        for path in sorted(Path(labs_dir).glob("ch*/*.css"))
+        if path not in owned
+    ]
 
 
 __all__ = ["class_prefix", "classes", "lab_styles", "orphans", "scope", "scope_for", "selectors", "stylesheet"]

@@ -21,9 +21,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
+from serve import make_server  # noqa: E402
 
 import labs  # noqa: E402
-from serve import make_server  # noqa: E402
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 CHROMIUM = "/usr/bin/chromium"
@@ -38,8 +38,11 @@ def main():
     server = make_server(args.site)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_port}/"
-    chosen = [lab for lab in labs.all_labs() if (not args.only or args.only in lab.id)
-              and (not args.lab or lab.id in args.lab)]
+    chosen = [
+        lab
+        for lab in labs.all_labs()
+        if (not args.only or args.only in lab.id) and (not args.lab or lab.id in args.lab)
+    ]
     if not chosen:
         sys.exit(f"errore: nessun laboratorio scelto ({', '.join(args.lab or [args.only])})")
     grave = 0
@@ -54,11 +57,16 @@ def main():
             page.add_script_tag(url=base + "__axe.js")
             impacts, rules = collections.Counter(), collections.Counter()
             for lab in chosen:
-                page.evaluate("u => { const a = document.createElement('a'); a.href = u; document.body.append(a);"
-                              " a.click(); a.remove(); }", base + lab.path)
+                page.evaluate(
+                    "u => { const a = document.createElement('a'); a.href = u; document.body.append(a);"
+                    " a.click(); a.remove(); }",
+                    base + lab.path,
+                )
                 page.wait_for_selector(f"[data-lab='{lab.id}'][data-ready=true]", timeout=90_000)
-                for v in page.evaluate("async () => (await axe.run(document)).violations"
-                                       ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.length}))"):
+                for v in page.evaluate(
+                    "async () => (await axe.run(document)).violations"
+                    ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.length}))"
+                ):
                     impacts[v["impact"]] += v["nodes"]
                     rules[f"{v['impact']} {v['id']}"] += v["nodes"]
             total = {impact: impacts[impact] for impact in ("critical", "serious", "moderate", "minor")}

@@ -68,13 +68,21 @@ SITE = Path(os.environ.get("LABS_SITE_DIR", ROOT / "site"))
 MEASURE = ROOT / "scripts" / "measure.js"
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT))
-import labs  # noqa: E402
 from bench_compute import corner, raw  # noqa: E402
 from bench_plan import changes, p95  # noqa: E402
 from serve import make_server  # noqa: E402
 
-FLAGS = ["--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync",
-         "--no-sandbox", "--disable-gpu", "--disable-quic"]
+import labs  # noqa: E402
+
+FLAGS = [
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+]
 
 # The baseline: a bare page whose worker only starts the site's own copy of
 # Pyodide, with Pyodide's own lockfile (what a page that just loads Pyodide
@@ -89,9 +97,12 @@ BARE_WORKER = b"""import { loadPyodide } from "../pyodide/pyodide.mjs";
 await loadPyodide({ indexURL: new URL("../pyodide/", import.meta.url).href,
                     lockFileURL: new URL("pyodide-lock.json", import.meta.url).href });
 postMessage("ok");"""
-BARE = {"bare.html": (BARE_PAGE, "text/html"), "bare.js": (BARE_SCRIPT, "text/javascript"),
-        "bare-worker.js": (BARE_WORKER, "text/javascript"),
-        "pyodide-lock.json": ((ROOT / "node_modules" / "pyodide" / "pyodide-lock.json").read_bytes(), "application/json")}
+BARE = {
+    "bare.html": (BARE_PAGE, "text/html"),
+    "bare.js": (BARE_SCRIPT, "text/javascript"),
+    "bare-worker.js": (BARE_WORKER, "text/javascript"),
+    "pyodide-lock.json": ((ROOT / "node_modules" / "pyodide" / "pyodide-lock.json").read_bytes(), "application/json"),
+}
 
 
 def bench_server():
@@ -127,7 +138,10 @@ IDLE = """
 """
 
 # Set controls (or press a timeline button) and wait until the view is drawn.
-ACT = """async ([values, button]) => {""" + IDLE + """  await idle();
+ACT = (
+    """async ([values, button]) => {"""
+    + IDLE
+    + """  await idle();
   const t0 = performance.now();
   if (button) root.querySelector(`[data-step="${button}"]`).click();
   for (const [name, value] of Object.entries(values)) {
@@ -142,6 +156,7 @@ ACT = """async ([values, button]) => {""" + IDLE + """  await idle();
   if (root.labTiming) root.labTiming.layout = end - drawn;
   return end - t0;
 }"""
+)
 
 # Where the last update's time went (scripts/measure.js): in Python, waiting for the worker, on the page.
 TIMING = """() => document.querySelector("[data-lab]").labTiming"""
@@ -164,13 +179,21 @@ def parts(acts):
     """Median ms in Python, waiting for the worker, on the page and in the layout, and how many were drawn ahead."""
     timings = [t for _, t in acts if t]
     median = lambda key: round(statistics.median(t.get(key, 0) for t in timings), 1)  # noqa: E731
-    return {"python": median("python"), "wait": median("wait"), "page": median("page"), "layout": median("layout"),
-            "ahead": sum(t["ahead"] for t in timings)}
+    return {
+        "python": median("python"),
+        "wait": median("wait"),
+        "page": median("page"),
+        "layout": median("layout"),
+        "ahead": sum(t["ahead"] for t in timings),
+    }
 
 
 def say_parts(p):
-    return (f"Python {p['python']} · attesa {p['wait']} · pagina {p['page']} · layout {p['layout']} ms "
-            f"(mediane; {p['ahead']} disegnati in anticipo)")
+    return (
+        f"Python {p['python']} · attesa {p['wait']} · pagina {p['page']} · layout {p['layout']} ms "
+        f"(mediane; {p['ahead']} disegnati in anticipo)"
+    )
+
 
 # Play at the fastest speed from where the lab is, until the step `until` is drawn (then paused, if it goes on).
 PLAY = """async (until) => {
@@ -247,8 +270,11 @@ def our_files(lab):
     page = SITE / lab.path / "index.html"
     text = page.read_text(encoding="utf-8")
     files = {page}
-    todo = [(page.parent / ref.split("?")[0]).resolve()
-            for ref in re.findall(r'(?:href|src)="([^"#]+\.(?:css|js|mjs))', text) if "://" not in ref]
+    todo = [
+        (page.parent / ref.split("?")[0]).resolve()
+        for ref in re.findall(r'(?:href|src)="([^"#]+\.(?:css|js|mjs))', text)
+        if "://" not in ref
+    ]
     todo.append(SITE / "assets" / "labs" / "worker.js")
     while todo:
         path = todo.pop()
@@ -264,8 +290,10 @@ def our_files(lab):
     packages = lock["packages"]
     module = re.search(r'data-module="([^"]+)"', text).group(1)
     # the lab's own wheel (on its chapter's and the base's), as the worker asks for it
-    wanted = [lock.get("tool", {}).get("laboratori-llm", {}).get("modules", {}).get(module)
-              or re.search(r'data-package="([^"]+)"', text).group(1)]
+    wanted = [
+        lock.get("tool", {}).get("laboratori-llm", {}).get("modules", {}).get(module)
+        or re.search(r'data-package="([^"]+)"', text).group(1)
+    ]
     seen = set()
     while wanted:
         name = wanted.pop()
@@ -289,24 +317,40 @@ def bench_load(browser, base, lab, runs, out, show_bytes=False):
             page.wait_for_selector("[data-ready=true]", timeout=120_000)
             (ready if which == "lab" else bare).append(page.evaluate("window.__ready"))
             if which == "lab":
-                paint.append(page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN"))
+                paint.append(
+                    page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN")
+                )
                 phases.append(page.evaluate("window.labsMeasure.times"))
             else:
                 bare_start.append(page.evaluate("window.__start"))
             context.close()
     ratio = statistics.median(ready) / statistics.median(bare)
     files = our_files(lab)
-    out["load"] = {"fcp": stats(paint), "ready": stats(ready), "bare_pyodide": stats(bare), "ratio": round(ratio, 2),
-                   "our_gzip_bytes": sum(files.values()), "files": files}
-    print(f"  carico a freddo: FCP {statistics.median(paint):.0f} ms · pronto {statistics.median(ready):.0f} ms · "
-          f"Pyodide da solo {statistics.median(bare):.0f} ms · rapporto {ratio:.2f} (budget ≤ 1,05) · "
-          f"nostri byte gzip {sum(files.values()) / 1000:.0f} kB (budget ≤ 300; Pyodide {pyodide_bytes() / 1e6:.1f} MB)")
+    out["load"] = {
+        "fcp": stats(paint),
+        "ready": stats(ready),
+        "bare_pyodide": stats(bare),
+        "ratio": round(ratio, 2),
+        "our_gzip_bytes": sum(files.values()),
+        "files": files,
+    }
+    print(
+        f"  carico a freddo: FCP {statistics.median(paint):.0f} ms · pronto {statistics.median(ready):.0f} ms · "
+        f"Pyodide da solo {statistics.median(bare):.0f} ms · rapporto {ratio:.2f} (budget ≤ 1,05) · "
+        f"nostri byte gzip {sum(files.values()) / 1000:.0f} kB (budget ≤ 300; Pyodide {pyodide_bytes() / 1e6:.1f} MB)"
+    )
     # where the lab page's time goes: worker started, runtime downloaded, Python and the lab's wheels in, ready
-    marks = {name: statistics.median(p[name] for p in phases) for name in ("start", "python", "labs", "ready")
-             if all(name in p for p in phases)}
+    marks = {
+        name: statistics.median(p[name] for p in phases)
+        for name in ("start", "python", "labs", "ready")
+        if all(name in p for p in phases)
+    }
     out["load"]["phases"] = marks | {"bare_start": statistics.median(bare_start)}
-    print("  fasi (ms dalla navigazione, mediane): " + " · ".join(f"{k} {v:.0f}" for k, v in marks.items()) +
-          f" · Pyodide da solo: worker a {statistics.median(bare_start):.0f}, pronto a {statistics.median(bare):.0f}")
+    print(
+        "  fasi (ms dalla navigazione, mediane): "
+        + " · ".join(f"{k} {v:.0f}" for k, v in marks.items())
+        + f" · Pyodide da solo: worker a {statistics.median(bare_start):.0f}, pronto a {statistics.median(bare):.0f}"
+    )
     if show_bytes:
         for name, size in sorted(files.items(), key=lambda item: -item[1]):
             print(f"    {size / 1000:7.1f} kB  {name}")
@@ -316,8 +360,10 @@ def bench_load(browser, base, lab, runs, out, show_bytes=False):
 def pyodide_bytes():
     """Pyodide's own files that every lab page fetches before it is ready (gzip), apart from ours."""
     runtime = SITE / "pyodide"
-    return sum(gzip_size(runtime / name) for name in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
-                                                       "python_stdlib.zip"))
+    return sum(
+        gzip_size(runtime / name)
+        for name in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+    )
 
 
 def bench_fcp(browser, base, lab, out):
@@ -330,8 +376,10 @@ def bench_fcp(browser, base, lab, out):
     context.close()
     files = our_files(lab)
     out["load"] = {"fcp": stats([paint]), "our_gzip_bytes": sum(files.values()), "files": files}
-    print(f"  carico a freddo: FCP {paint:.0f} ms · nostri byte gzip {sum(files.values()) / 1000:.0f} kB "
-          f"(budget ≤ 300; Pyodide {pyodide_bytes() / 1e6:.1f} MB)")
+    print(
+        f"  carico a freddo: FCP {paint:.0f} ms · nostri byte gzip {sum(files.values()) / 1000:.0f} kB "
+        f"(budget ≤ 300; Pyodide {pyodide_bytes() / 1e6:.1f} MB)"
+    )
 
 
 # ms: the page's first seconds are over (see bench_steps; after 3 s, the first steps of 3.1, 9A and 9G read
@@ -415,12 +463,16 @@ def bench_controls(reader, lab, out):
     out["corner"] = stats([t for t, _ in at_corner]) | {"params": corner, "parts": parts(at_corner)}
     s, c = out["controls"], out["corner"]
     flag = lambda stats: "" if within(stats) else "  ← fuori budget (16/33 ms)"  # noqa: E731
-    print(f"  comando → vista: mediana {s['median']:.0f} ms, p95 {s['p95']:.0f} ms su {s['n']} cambi; "
-          f"long task {long_tasks}{flag(s)}\n    {say_parts(s['parts'])}")
+    print(
+        f"  comando → vista: mediana {s['median']:.0f} ms, p95 {s['p95']:.0f} ms su {s['n']} cambi; "
+        f"long task {long_tasks}{flag(s)}\n    {say_parts(s['parts'])}"
+    )
     where = [f"{k}={v}" for k, v in corner.items()]
     where = ", ".join(where[:5]) + (f" e altri {len(where) - 5}" if len(where) > 5 else "") or "i valori iniziali"
-    print(f"  all'angolo costoso ({where}): "
-          f"mediana {c['median']:.0f} ms, p95 {c['p95']:.0f} ms su {c['n']} cambi{flag(c)}\n    {say_parts(c['parts'])}")
+    print(
+        f"  all'angolo costoso ({where}): "
+        f"mediana {c['median']:.0f} ms, p95 {c['p95']:.0f} ms su {c['n']} cambi{flag(c)}\n    {say_parts(c['parts'])}"
+    )
 
 
 FIRST_LOADS = 5  # cold loads whose first change after «ready» is timed: one alone moved between 1.3 × and 4 ×
@@ -488,48 +540,71 @@ def bench_steps(browser, base, lab, out):
     first = statistics.median(firsts)
     later = statistics.median([t for _, times in loads for t in times])
     settled = statistics.median(again)
-    out["steps"] = {"first_change": round(first, 1), "first_changes": [round(t, 1) for t in firsts],
-                    "first_change_later": round(later, 1), "first_change_parts": parts(first_acts),
-                    "first_change_settled": round(settled, 1),
-                    "avanti_right_after_ready": stats(fresh),
-                    "avanti_first": stats(early) | {"parts": parts(early_acts)},
-                    "avanti_hand": stats([t for t, _ in hand_acts]) | {"parts": parts(hand_acts)},
-                    "avanti_hand_last": stats([t for t, _ in hand_late_acts]) | {"parts": parts(hand_late_acts)},
-                    "avanti_reader_pace": stats(paced) | {"parts": parts(paced_acts)},
-                    "avanti_reader_pace_last": stats(paced_late) | {"parts": parts(paced_late_acts)},
-                    "avanti_last": stats(late), "indietro_from_end": stats(backwards), "back_to_1": round(back, 1),
-                    "jumps": stats(jumps), "play_s": round(play, 2), "play_until": until,
-                    "play_to_end_s": round(play * steps.max / until, 2), "max": steps.max}
+    out["steps"] = {
+        "first_change": round(first, 1),
+        "first_changes": [round(t, 1) for t in firsts],
+        "first_change_later": round(later, 1),
+        "first_change_parts": parts(first_acts),
+        "first_change_settled": round(settled, 1),
+        "avanti_right_after_ready": stats(fresh),
+        "avanti_first": stats(early) | {"parts": parts(early_acts)},
+        "avanti_hand": stats([t for t, _ in hand_acts]) | {"parts": parts(hand_acts)},
+        "avanti_hand_last": stats([t for t, _ in hand_late_acts]) | {"parts": parts(hand_late_acts)},
+        "avanti_reader_pace": stats(paced) | {"parts": parts(paced_acts)},
+        "avanti_reader_pace_last": stats(paced_late) | {"parts": parts(paced_late_acts)},
+        "avanti_last": stats(late),
+        "indietro_from_end": stats(backwards),
+        "back_to_1": round(back, 1),
+        "jumps": stats(jumps),
+        "play_s": round(play, 2),
+        "play_until": until,
+        "play_to_end_s": round(play * steps.max / until, 2),
+        "max": steps.max,
+    }
     if pasted is not None:
         out["steps"]["play_pasted_s"] = round(pasted, 2)
     hand, hand_late = out["steps"]["avanti_hand"], out["steps"]["avanti_hand_last"]
-    print(f"  Avanti alla velocità di una mano (una pausa di {HAND_PAUSE_MS} ms prima di ogni clic): all'inizio "
-          f"mediana {hand['median']:.0f} ms, p95 {hand['p95']:.0f} ms · alla fine mediana {hand_late['median']:.0f} ms, "
-          f"p95 {hand_late['p95']:.0f} ms (budget 16/33)\n    all'inizio {say_parts(hand['parts'])}; "
-          f"alla fine {say_parts(hand_late['parts'])}")
-    print(f"  Avanti di fila (un clic appena disegnata la vista, non giudicato): all'inizio mediana "
-          f"{statistics.median(early):.0f} ms, p95 {p95(early):.0f} ms · alla fine: mediana "
-          f"{statistics.median(late):.0f} ms, p95 {p95(late):.0f} ms · all'inizio subito dopo «pronto»: mediana "
-          f"{statistics.median(fresh):.0f} ms, p95 {p95(fresh):.0f} ms")
+    print(
+        f"  Avanti alla velocità di una mano (una pausa di {HAND_PAUSE_MS} ms prima di ogni clic): all'inizio "
+        f"mediana {hand['median']:.0f} ms, p95 {hand['p95']:.0f} ms · alla fine mediana {hand_late['median']:.0f} ms, "
+        f"p95 {hand_late['p95']:.0f} ms (budget 16/33)\n    all'inizio {say_parts(hand['parts'])}; "
+        f"alla fine {say_parts(hand_late['parts'])}"
+    )
+    print(
+        f"  Avanti di fila (un clic appena disegnata la vista, non giudicato): all'inizio mediana "
+        f"{statistics.median(early):.0f} ms, p95 {p95(early):.0f} ms · alla fine: mediana "
+        f"{statistics.median(late):.0f} ms, p95 {p95(late):.0f} ms · all'inizio subito dopo «pronto»: mediana "
+        f"{statistics.median(fresh):.0f} ms, p95 {p95(fresh):.0f} ms"
+    )
     print(f"    all'inizio, dove va il tempo: {say_parts(out['steps']['avanti_first']['parts'])}")
-    print(f"  Avanti al ritmo di un lettore (una pausa di {READER_PAUSE_MS} ms prima di ogni clic): "
-          f"all'inizio mediana {statistics.median(paced):.0f} ms, p95 {p95(paced):.0f} ms · "
-          f"{say_parts(out['steps']['avanti_reader_pace']['parts'])}; alla fine mediana "
-          f"{statistics.median(paced_late):.0f} ms, p95 {p95(paced_late):.0f} ms · "
-          f"{say_parts(out['steps']['avanti_reader_pace_last']['parts'])}")
-    print(f"  Indietro dalla fine, 20 volte: mediana {statistics.median(backwards):.0f} ms, "
-          f"max {max(backwards):.0f} ms (budget 100) · salto indietro al passo 1: {back:.0f} ms · salti a caso: max {max(jumps):.0f} ms (budget 100) · "
-          + (f"Play al massimo fino al passo {steps.max}: {play:.1f} s" if until == steps.max else
-             f"Play al massimo fino al passo {until}: {play:.1f} s, fino al {steps.max} (stimato): "
-             f"{play * steps.max / until:.1f} s") + " (budget 10 s per 3.1 e 9A) · "
-          f"primo cambio dopo «pronto» (passo 0 → 1, mediana di {FIRST_LOADS} caricamenti: "
-          f"{', '.join(f'{t:.0f}' for t in firsts)}): {first:.0f} ms = {first / later:.1f} × la mediana dei "
-          f"{LATER_CHANGES} Avanti dopo, sulla stessa pagina, {later:.0f} ms (budget 2 ×; il primo: "
-          f"{say_parts(out['steps']['first_change_parts'])}); "
-          f"{first / settled:.1f} × lo stesso cambio su una pagina che ne ha fatti una sessantina, {settled:.0f} ms")
+    print(
+        f"  Avanti al ritmo di un lettore (una pausa di {READER_PAUSE_MS} ms prima di ogni clic): "
+        f"all'inizio mediana {statistics.median(paced):.0f} ms, p95 {p95(paced):.0f} ms · "
+        f"{say_parts(out['steps']['avanti_reader_pace']['parts'])}; alla fine mediana "
+        f"{statistics.median(paced_late):.0f} ms, p95 {p95(paced_late):.0f} ms · "
+        f"{say_parts(out['steps']['avanti_reader_pace_last']['parts'])}"
+    )
+    print(
+        f"  Indietro dalla fine, 20 volte: mediana {statistics.median(backwards):.0f} ms, "
+        f"max {max(backwards):.0f} ms (budget 100) · salto indietro al passo 1: {back:.0f} ms · salti a caso: max {max(jumps):.0f} ms (budget 100) · "
+        + (
+            f"Play al massimo fino al passo {steps.max}: {play:.1f} s"
+            if until == steps.max
+            else f"Play al massimo fino al passo {until}: {play:.1f} s, fino al {steps.max} (stimato): "
+            f"{play * steps.max / until:.1f} s"
+        )
+        + " (budget 10 s per 3.1 e 9A) · "
+        f"primo cambio dopo «pronto» (passo 0 → 1, mediana di {FIRST_LOADS} caricamenti: "
+        f"{', '.join(f'{t:.0f}' for t in firsts)}): {first:.0f} ms = {first / later:.1f} × la mediana dei "
+        f"{LATER_CHANGES} Avanti dopo, sulla stessa pagina, {later:.0f} ms (budget 2 ×; il primo: "
+        f"{say_parts(out['steps']['first_change_parts'])}); "
+        f"{first / settled:.1f} × lo stesso cambio su una pagina che ne ha fatti una sessantina, {settled:.0f} ms"
+    )
     if pasted is not None:
-        print(f"  Play al massimo sulle {steps.max} fusioni di un corpus di {lab.module.MAX_CORPUS / 1000:.0f} kB appena incollato: "
-              f"{pasted:.1f} s (budget 10 s)")
+        print(
+            f"  Play al massimo sulle {steps.max} fusioni di un corpus di {lab.module.MAX_CORPUS / 1000:.0f} kB appena incollato: "
+            f"{pasted:.1f} s (budget 10 s)"
+        )
 
 
 @functools.cache
@@ -572,8 +647,13 @@ start = time.perf_counter()
 merges = bpe.train(TEXT, MERGES)
 json.dumps({"seconds": time.perf_counter() - start, "merges": [list(m) for m in merges]})`)));
 };"""
-BARE.update({"bpe.html": (BPE_PAGE, "text/html"), "bpe.js": (BPE_SCRIPT, "text/javascript"),
-             "bpe-worker.js": (BPE_WORKER, "text/javascript")})
+BARE.update(
+    {
+        "bpe.html": (BPE_PAGE, "text/html"),
+        "bpe.js": (BPE_SCRIPT, "text/javascript"),
+        "bpe-worker.js": (BPE_WORKER, "text/javascript"),
+    }
+)
 # issue 11: 1 MB → 2,000 merges in CPython ≤ 2 s, 100 kB → 1,000 in the browser ≤ 3 s
 BPE_BUDGETS = {"cpython_1mb_s": ("1 MB in CPython", 2.0), "chromium_100kb_s": ("100 kB in Chromium", 3.0)}
 NAIVE_MERGES = 300  # the reference recounts the whole text at each merge: ~20 ms a merge on 100 kB here
@@ -584,6 +664,7 @@ def bench_bpe(browser, base):
     against the recount-every-merge reference) and in Chromium (100 kB → 1,000, the site's Pyodide in a
     worker, checked against CPython's)."""
     from bench_bpe import naive_train, timed
+
     from core import bpe
 
     big, small = italian_text(1_000_000), italian_text(100_000)
@@ -595,22 +676,36 @@ def bench_bpe(browser, base):
     page = browser.new_page()
     page.goto(f"{base}__bench/bpe.html")
     page.wait_for_selector("[data-ready=true]")
-    chromium = page.evaluate("(message) => window.train(message)",
-                             {"lockfile": re.search(r'data-lockfile="([^"]+)"', lab_page).group(1),
-                              "package": "laboratori-llm-core-bpe", "text": small, "merges": 1000})
+    chromium = page.evaluate(
+        "(message) => window.train(message)",
+        {
+            "lockfile": re.search(r'data-lockfile="([^"]+)"', lab_page).group(1),
+            "package": "laboratori-llm-core-bpe",
+            "text": small,
+            "merges": 1000,
+        },
+    )
     page.close()
-    out = {"cpython_1mb_s": round(big_s, 2), "cpython_1mb_cpu_s": round(big_cpu, 2),
-           "cpython_100kb_s": round(small_s, 3), "naive_merges": NAIVE_MERGES, "cpython_100kb_naive_merges_s":
-           round(first_s, 3), "naive_100kb_s": round(naive_s, 2), "ratio": round(naive_s / first_s),
-           "same_merges": first == slow == fast[:NAIVE_MERGES] and len(fast) == 1000,
-           "chromium_100kb_s": round(chromium["seconds"], 2),
-           "chromium_same_merges": chromium["merges"] == [list(m) for m in fast]}
+    out = {
+        "cpython_1mb_s": round(big_s, 2),
+        "cpython_1mb_cpu_s": round(big_cpu, 2),
+        "cpython_100kb_s": round(small_s, 3),
+        "naive_merges": NAIVE_MERGES,
+        "cpython_100kb_naive_merges_s": round(first_s, 3),
+        "naive_100kb_s": round(naive_s, 2),
+        "ratio": round(naive_s / first_s),
+        "same_merges": first == slow == fast[:NAIVE_MERGES] and len(fast) == 1000,
+        "chromium_100kb_s": round(chromium["seconds"], 2),
+        "chromium_same_merges": chromium["merges"] == [list(m) for m in fast],
+    }
     yes = {True: "sì", False: "NO"}
-    print(f"BPE, core.bpe.train: 1 MB → 2.000 fusioni in CPython {big_s:.2f} s (CPU {big_cpu:.2f} s; budget 2 s) · "
-          f"100 kB → 1.000: {small_s:.2f} s; le prime {NAIVE_MERGES}: {first_s:.2f} s contro {naive_s:.1f} s del "
-          f"riconteggio a ogni fusione ({out['ratio']}×, stesse fusioni: {yes[out['same_merges']]}) · "
-          f"in Chromium 100 kB → 1.000: {chromium['seconds']:.2f} s "
-          f"(budget 3 s; stesse fusioni di CPython: {yes[out['chromium_same_merges']]})")
+    print(
+        f"BPE, core.bpe.train: 1 MB → 2.000 fusioni in CPython {big_s:.2f} s (CPU {big_cpu:.2f} s; budget 2 s) · "
+        f"100 kB → 1.000: {small_s:.2f} s; le prime {NAIVE_MERGES}: {first_s:.2f} s contro {naive_s:.1f} s del "
+        f"riconteggio a ogni fusione ({out['ratio']}×, stesse fusioni: {yes[out['same_merges']]}) · "
+        f"in Chromium 100 kB → 1.000: {chromium['seconds']:.2f} s "
+        f"(budget 3 s; stesse fusioni di CPython: {yes[out['chromium_same_merges']]})"
+    )
     return out
 
 
@@ -646,43 +741,80 @@ def summary(chosen, results, bpe_train):
     medians = {lab.id: results[lab.id]["controls"]["median"] for lab in chosen if "controls" in results[lab.id]}
     lightest = min(medians, key=medians.get) if medians else None
     pair = lambda s: f"{s['median']:.0f}/{s['p95']:.0f}" if s else "–"  # noqa: E731
-    header = ("lab", "FCP", "pronto", "kB", "comandi", "× base", "angolo", "long", "Avanti 1°", "Avanti ult.",
-              "di fila", "salti", "Play s", "primo", "fuori budget")
+    header = (
+        "lab",
+        "FCP",
+        "pronto",
+        "kB",
+        "comandi",
+        "× base",
+        "angolo",
+        "long",
+        "Avanti 1°",
+        "Avanti ult.",
+        "di fila",
+        "salti",
+        "Play s",
+        "primo",
+        "fuori budget",
+    )
     rows = []
     for lab in chosen:
         r = results[lab.id]
         load, steps, controls = r.get("load", {}), r.get("steps"), r.get("controls")
-        play = steps and (f"{steps['play_to_end_s']:.1f}" + ("*" if steps["play_until"] < steps["max"] else "")
-                          + (f" · {steps['play_pasted_s']:.1f}" if "play_pasted_s" in steps else ""))
-        rows.append((f"{lab.ref} {lab.id}", f"{load['fcp']['median']:.0f}" if "fcp" in load else "–",
-                     f"{load['ratio']:.2f}×" if "ratio" in load else "–",
-                     f"{load['our_gzip_bytes'] / 1000:.0f}" if "our_gzip_bytes" in load else "–",
-                     pair(controls), f"{medians[lab.id] / medians[lightest]:.1f}" if controls else "–",
-                     pair(r.get("corner")), str(controls["long_tasks"]) if controls else "–",
-                     pair(steps and steps["avanti_hand"]), pair(steps and steps["avanti_hand_last"]),
-                     f"{steps['avanti_first']['median']:.0f}·{steps['avanti_last']['median']:.0f}" if steps else "–",
-                     f"{worst_jump(steps):.0f}" if steps else "–", play or "–",
-                     f"{steps['first_change'] / steps['first_change_later']:.1f}×" if steps else "–",
-                     ", ".join(misses(lab, r)) or "—"))
+        play = steps and (
+            f"{steps['play_to_end_s']:.1f}"
+            + ("*" if steps["play_until"] < steps["max"] else "")
+            + (f" · {steps['play_pasted_s']:.1f}" if "play_pasted_s" in steps else "")
+        )
+        rows.append(
+            (
+                f"{lab.ref} {lab.id}",
+                f"{load['fcp']['median']:.0f}" if "fcp" in load else "–",
+                f"{load['ratio']:.2f}×" if "ratio" in load else "–",
+                f"{load['our_gzip_bytes'] / 1000:.0f}" if "our_gzip_bytes" in load else "–",
+                pair(controls),
+                f"{medians[lab.id] / medians[lightest]:.1f}" if controls else "–",
+                pair(r.get("corner")),
+                str(controls["long_tasks"]) if controls else "–",
+                pair(steps and steps["avanti_hand"]),
+                pair(steps and steps["avanti_hand_last"]),
+                f"{steps['avanti_first']['median']:.0f}·{steps['avanti_last']['median']:.0f}" if steps else "–",
+                f"{worst_jump(steps):.0f}" if steps else "–",
+                play or "–",
+                f"{steps['first_change'] / steps['first_change_later']:.1f}×" if steps else "–",
+                ", ".join(misses(lab, r)) or "—",
+            )
+        )
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    print("\nRiepilogo (ms; med/p95; budget: comandi, angolo e Avanti 16/33, salti 100, Play 10 s per 3.1 e 9A, "
-          "primo cambio 2 × la mediana dei cambi dopo, pronto 1,05 × Pyodide da solo, 300 kB)")
+    print(
+        "\nRiepilogo (ms; med/p95; budget: comandi, angolo e Avanti 16/33, salti 100, Play 10 s per 3.1 e 9A, "
+        "primo cambio 2 × la mediana dei cambi dopo, pronto 1,05 × Pyodide da solo, 300 kB)"
+    )
     for row in [header, *rows]:
         print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
     missing = [row for row in rows if row[-1] != "—"]
     if lightest:
-        print(f"× base: la mediana dei comandi divisa per quella del laboratorio più leggero di questa corsa, "
-              f"{labs.get(lightest).ref} {lightest} ({medians[lightest]:.0f} ms). "
-              f"Avanti alla velocità di una mano (una pausa di {HAND_PAUSE_MS} ms tra un clic e l'altro); «di fila»: "
-              f"le mediane al primo e agli ultimi passi con un clic appena disegnata la vista, non giudicate. "
-              f"Play*: fino al passo {PLAY_LIMIT}, il resto stimato; dopo «·», 9A su un corpus di 100 kB incollato.")
+        print(
+            f"× base: la mediana dei comandi divisa per quella del laboratorio più leggero di questa corsa, "
+            f"{labs.get(lightest).ref} {lightest} ({medians[lightest]:.0f} ms). "
+            f"Avanti alla velocità di una mano (una pausa di {HAND_PAUSE_MS} ms tra un clic e l'altro); «di fila»: "
+            f"le mediane al primo e agli ultimi passi con un clic appena disegnata la vista, non giudicate. "
+            f"Play*: fino al passo {PLAY_LIMIT}, il resto stimato; dopo «·», 9A su un corpus di 100 kB incollato."
+        )
     print(f"{len(missing)} laboratori su {len(rows)} fuori da almeno un budget.")
     if bpe_train:
         budget = [name for key, (name, limit) in BPE_BUDGETS.items() if bpe_train[key] > limit]
-        wrong = [name for key, name in (("same_merges", "riconteggio"), ("chromium_same_merges", "Chromium"))
-                 if not bpe_train[key]]
-        print("BPE: " + ("entro i budget" if not budget else "fuori budget: " + ", ".join(budget))
-              + ("" if not wrong else "; FUSIONI DIVERSE da core.bpe.train in CPython: " + ", ".join(wrong)))
+        wrong = [
+            name
+            for key, name in (("same_merges", "riconteggio"), ("chromium_same_merges", "Chromium"))
+            if not bpe_train[key]
+        ]
+        print(
+            "BPE: "
+            + ("entro i budget" if not budget else "fuori budget: " + ", ".join(budget))
+            + ("" if not wrong else "; FUSIONI DIVERSE da core.bpe.train in CPython: " + ", ".join(wrong))
+        )
     return {"lightest": lightest, "rows": [dict(zip(header, row)) for row in rows]}
 
 
@@ -691,8 +823,11 @@ def main():
     parser.add_argument("--runs", type=int, default=3, help="caricamenti a freddo per laboratorio")
     parser.add_argument("--only", default="load,controls,steps,bpe", help="sezioni: load, controls, steps, bpe")
     parser.add_argument("--labs", default="", help="id dei laboratori, separati da virgole (tutti se vuoto)")
-    parser.add_argument("--load-labs", default="ombrello,bigrammi,transformer-miniatura",
-                        help="laboratori per i caricamenti a freddo (sono i più lenti da misurare)")
+    parser.add_argument(
+        "--load-labs",
+        default="ombrello,bigrammi,transformer-miniatura",
+        help="laboratori per i caricamenti a freddo (sono i più lenti da misurare)",
+    )
     parser.add_argument("--bytes", action="store_true", help="elenca i nostri file di ogni pagina con i loro byte gzip")
     parser.add_argument("--json", default="", help="scrivi anche i risultati in questo file")
     args = parser.parse_args()

@@ -105,8 +105,10 @@ def main():
         slow, slow_s, slow_cpu = timed(naive_train, text, merges)
         assert fast == slow, f"merges differ on {size} characters"
         assert len(fast) == merges, f"only {len(fast)} merges on {size} characters"
-        print(f"{len(text.encode()):>9} {len(bpe.chunk_frequencies(text)):>16} {merges:>7}   "
-              f"{fast_s:5.2f}s ({fast_cpu:5.2f}s)  {slow_s:6.1f}s ({slow_cpu:6.1f}s)  {slow_s / fast_s:4.0f}×")
+        print(
+            f"{len(text.encode()):>9} {len(bpe.chunk_frequencies(text)):>16} {merges:>7}   "
+            f"{fast_s:5.2f}s ({fast_cpu:5.2f}s)  {slow_s:6.1f}s ({slow_cpu:6.1f}s)  {slow_s / fast_s:4.0f}×"
+        )
 
 
 if __name__ == "__main__":

@@ -38,8 +38,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
-import labs  # noqa: E402
 from bench_bpe import italian_like  # noqa: E402
+
+import labs  # noqa: E402
 from labs.ch9 import bpe as lab  # noqa: E402
 
 CLOCK = time.process_time
@@ -82,7 +83,7 @@ def main():
     rows = {}
 
     fresh, first, last, first_split, last_split = [], [], [], [], []
-    for run in range(args.runs):
+    for _ in range(args.runs):
         lab.compute.cache.clear()
         fresh.append(render({**base, "passo": 0})[0])
         first_split.append(split({**base, "passo": 1}))
@@ -103,19 +104,19 @@ def main():
         seen.append(render({**base, "passo": k})[0])
     rows["Avanti già visto (1→80)"] = seen
     back, forward = [], []
-    for run in range(args.runs):
+    for _ in range(args.runs):
         back.append(render({**base, "passo": 1})[0])  # from 80
         forward.append(render({**base, "passo": lab.MAX_MERGES})[0])
     rows["salto 80→1"], rows["salto 1→80"] = back, forward
 
     plays = []
-    for run in range(min(3, args.runs)):
+    for _ in range(min(3, args.runs)):
         lab.compute.cache.clear()
         frames = [render({**base, "passo": k})[0] for k in range(lab.MAX_MERGES + 1)]
         plays.append(sum(frames))
     rows["Avanti 1→80 (Play)"] = frames[1:]
     replay = []
-    for run in range(min(3, args.runs)):
+    for _ in range(min(3, args.runs)):
         t0 = CLOCK()
         lab.compute.replay(labs.get("bpe").parse({**base, "passo": str(lab.MAX_MERGES)}))
         replay.append((CLOCK() - t0) * 1000)
@@ -123,8 +124,10 @@ def main():
 
     clock = "tempo reale" if args.wall else "CPU"
     chunks = len(lab.Training(corpus).trainer.chunks)
-    print(f"Python {sys.version.split()[0]}, corpus {len(corpus):,} caratteri ({len(corpus.encode()):,} byte, "
-          f"{chunks:,} blocchi diversi), ms di {clock}, render_json completo")
+    print(
+        f"Python {sys.version.split()[0]}, corpus {len(corpus):,} caratteri ({len(corpus.encode()):,} byte, "
+        f"{chunks:,} blocchi diversi), ms di {clock}, render_json completo"
+    )
     print(f"{'':28} {'mediana':>8} {'max':>8}  n")
     for name, times in rows.items():
         print(f"{name:28} {statistics.median(times):8.2f} {max(times):8.2f}  {len(times)}")
@@ -140,9 +143,8 @@ def browser(corpus):
     """The same corpus pasted into the built page, timed in Chromium (wall clock of the page)."""
     import threading
 
-    from playwright.sync_api import sync_playwright
-
     from bench import ACT, PLAY, SITE, launch
+    from playwright.sync_api import sync_playwright
     from serve import make_server
 
     server = make_server(SITE)
@@ -166,8 +168,10 @@ def browser(corpus):
     print(f"incolla il corpus (passo 0): {paste:.0f} ms · di nuovo, altro corpus: {fresh:.0f} ms")
     for name, times in (("Avanti 1–10", avanti[:10]), ("Avanti 71–80", avanti[-10:]), ("Avanti 1–80", avanti)):
         print(f"{name}: mediana {statistics.median(times):.0f} ms, max {max(times):.0f} ms")
-    print(f"dopo 80 Avanti il contatore dice «{counter}» · salto 80→1: {back:.0f} ms · "
-          f"Play al massimo 0→80: {play / 1000:.2f} s (budget 10 s)")
+    print(
+        f"dopo 80 Avanti il contatore dice «{counter}» · salto 80→1: {back:.0f} ms · "
+        f"Play al massimo 0→80: {play / 1000:.2f} s (budget 10 s)"
+    )
 
 
 if __name__ == "__main__":

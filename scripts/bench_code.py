@@ -30,7 +30,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import labs  # noqa: E402
 
 # Click «Esegui» with the editor holding text, wait for the view to be drawn again.
-RUN = """async (text) => {""" + IDLE + """
+RUN = (
+    """async (text) => {"""
+    + IDLE
+    + """
   const panel = document.querySelector("[data-lab-code]").codePanel;
   await idle();
   panel.editor.text = text;
@@ -39,6 +42,7 @@ RUN = """async (text) => {""" + IDLE + """
   await idle();
   return [performance.now() - t0, panel.status.textContent];
 }"""
+)
 
 
 def bench_lab(browser, base, lab, runs):
@@ -79,10 +83,12 @@ def main():
             for lab_id in args.labs.split(","):
                 lab = labs.get(lab_id)
                 fresh, same, fetched = bench_lab(browser, base, lab, args.runs)
-                print(f"{lab.ref} {lab.id}: «Esegui» → vista aggiornata, testo nuovo: mediana "
-                      f"{statistics.median(fresh):.0f} ms, p95 {p95(fresh):.0f} ms (n = {len(fresh)}); "
-                      f"stesso testo: mediana {statistics.median(same):.0f} ms, p95 {p95(same):.0f} ms; "
-                      f"editor.js scaricato {len(fetched)} volta, {sum(fetched) / 1024:.0f} KiB")
+                print(
+                    f"{lab.ref} {lab.id}: «Esegui» → vista aggiornata, testo nuovo: mediana "
+                    f"{statistics.median(fresh):.0f} ms, p95 {p95(fresh):.0f} ms (n = {len(fresh)}); "
+                    f"stesso testo: mediana {statistics.median(same):.0f} ms, p95 {p95(same):.0f} ms; "
+                    f"editor.js scaricato {len(fetched)} volta, {sum(fetched) / 1024:.0f} KiB"
+                )
             browser.close()
     finally:
         server.shutdown()

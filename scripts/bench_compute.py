@@ -128,10 +128,16 @@ def bench(lab, repeat):
     worst = cold(lab, expensive, repeat)
     size = len(json.loads(labs.render_json(lab.id, json.dumps(expensive)))["html"])
     times = times or [default]
-    return {"default": round(default, 2), "median": round(statistics.median(times), 2),
-            "p95": round(p95(times), 2), "max": round(max(times), 2), "n": len(times),
-            "corner": round(worst, 2), "corner_params": {k: v for k, v in expensive.items() if start.get(k) != v},
-            "corner_html_kb": round(size / 1000, 1)}
+    return {
+        "default": round(default, 2),
+        "median": round(statistics.median(times), 2),
+        "p95": round(p95(times), 2),
+        "max": round(max(times), 2),
+        "n": len(times),
+        "corner": round(worst, 2),
+        "corner_params": {k: v for k, v in expensive.items() if start.get(k) != v},
+        "corner_html_kb": round(size / 1000, 1),
+    }
 
 
 def over(r):
@@ -141,8 +147,12 @@ def over(r):
 def main():
     parser = argparse.ArgumentParser(description="Comando → vista in CPython, per laboratorio.")
     parser.add_argument("--labs", default="", help="id dei laboratori, separati da virgole (tutti se vuoto)")
-    parser.add_argument("--repeat", type=int, default=3,
-                        help="passate, ognuna da cache vuote (di ogni impostazione si tiene la più veloce)")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="passate, ognuna da cache vuote (di ogni impostazione si tiene la più veloce)",
+    )
     parser.add_argument("--json", default="", help="scrivi anche i risultati in questo file")
     parser.add_argument("--wall", action="store_true", help="tempo reale invece del tempo di CPU del processo")
     args = parser.parse_args()
@@ -159,12 +169,16 @@ def main():
         print(f"  {lab.ref:6} {lab.id}: {results[lab.id]['median']:.1f} ms", file=sys.stderr, flush=True)
     clock = "tempo reale" if args.wall else "CPU"
     python = "Pyodide" if sys.platform == "emscripten" else "CPython"  # it also runs inside Pyodide (Node)
-    print(f"{'lab':6} {'id':24} {'default':>8} {'mediana':>8} {'p95':>8} {'max':>8} {'angolo':>8} {'kB':>6}"
-          f"  (ms, {python}, {clock}; kB: HTML all'angolo)")
+    print(
+        f"{'lab':6} {'id':24} {'default':>8} {'mediana':>8} {'p95':>8} {'max':>8} {'angolo':>8} {'kB':>6}"
+        f"  (ms, {python}, {clock}; kB: HTML all'angolo)"
+    )
     for lab_id, r in sorted(results.items(), key=lambda item: -item[1]["p95"]):
         flag = f"  ← fuori budget ({MEDIAN_BUDGET:g}/{P95_BUDGET:g} ms)" if over(r) else ""
-        print(f"{r['ref']:6} {lab_id:24} {r['default']:8.1f} {r['median']:8.1f} {r['p95']:8.1f} {r['max']:8.1f} "
-              f"{r['corner']:8.1f} {r['corner_html_kb']:6.1f}{flag}")
+        print(
+            f"{r['ref']:6} {lab_id:24} {r['default']:8.1f} {r['median']:8.1f} {r['p95']:8.1f} {r['max']:8.1f} "
+            f"{r['corner']:8.1f} {r['corner_html_kb']:6.1f}{flag}"
+        )
     heavy = [lab_id for lab_id, r in results.items() if over(r)]
     print(f"\n{len(heavy)} su {len(results)} fuori budget" + (f": {', '.join(heavy)}" if heavy else ""))
     if args.json:

@@ -77,8 +77,9 @@ def step_times_ms(config, opt, batch, steps, ids=None, seed=0):
 
 def lab_model():
     """The 3.2 lab's default model, optimiser, batch size and training IDs, as its start() builds them."""
-    from labs.ch3 import transformer_allenato as lab
     import labs
+    from labs.ch3 import transformer_allenato as lab
+
     m = lab.start(labs.get(LAB_ID).defaults())
     return m.config, m.opt, lab.BATCH, m.train, m.seed
 
@@ -92,6 +93,7 @@ def lab_step_times_ms(steps):
 def lab_avanti_ms(steps):
     """The lab's compute for «Avanti» (labs.render, as the worker calls it) from step 1 to steps, warm machine."""
     import labs
+
     labs.render(LAB_ID, {})
     times = []
     for at in range(1, steps + 1):
@@ -109,20 +111,27 @@ def load():
 
 def summary(times):
     ordered = sorted(times)
-    return {"median": statistics.median(times), "p95": ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))],
-            "best": ordered[0], "n": len(times)}
+    return {
+        "median": statistics.median(times),
+        "p95": ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))],
+        "best": ordered[0],
+        "n": len(times),
+    }
 
 
 def show(label, s, budget=None):
     flag = "" if budget is None else f"   (budget ≤ {budget} ms{'' if s['median'] <= budget else ' ← fuori'})"
-    print(f"  {label:<46} median {s['median']:7.2f} ms · p95 {s['p95']:7.2f} · best {s['best']:7.2f} "
-          f"· n {s['n']}{flag}")
+    print(
+        f"  {label:<46} median {s['median']:7.2f} ms · p95 {s['p95']:7.2f} · best {s['best']:7.2f} · n {s['n']}{flag}"
+    )
 
 
 def cpython_table(args):
     opt = optim.OptimizerConfig()
-    print(f"CPython {sys.version.split()[0]}, empty loop of 10⁶ turns: {min(empty_loop_ms() for _ in range(3)):.1f} ms"
-          f" · {'wall' if args.wall else 'CPU'} time · {args.steps} steps · load average {load()}")
+    print(
+        f"CPython {sys.version.split()[0]}, empty loop of 10⁶ turns: {min(empty_loop_ms() for _ in range(3)):.1f} ms"
+        f" · {'wall' if args.wall else 'CPU'} time · {args.steps} steps · load average {load()}"
+    )
     print(f"vocab {args.vocab}, batch {args.batch}")
     print(f"{'blocks':>6}  {'variant':<16} {'params':>7}  {'median ms':>9}  {'best ms':>7}")
     for layers in (1, 2):
@@ -133,9 +142,11 @@ def cpython_table(args):
             times = step_times_ms(config, opt, args.batch, args.steps)
             print(f"{layers:>6}  {label:<16} {count:>7}  {statistics.median(times):>9.2f}  {min(times):>7.2f}")
     config, _, batch, _, _ = lab_model()
-    print(f"3.2 lab, default: vocab {config.vocab_size}, d {config.d_model}, {config.n_heads} heads, "
-          f"{config.n_layers} block, context {config.context}, batch {batch}, "
-          f"{tr.param_count(config)['total']} params")
+    print(
+        f"3.2 lab, default: vocab {config.vocab_size}, d {config.d_model}, {config.n_heads} heads, "
+        f"{config.n_layers} block, context {config.context}, batch {batch}, "
+        f"{tr.param_count(config)['total']} params"
+    )
     show("training step, CPython", summary(lab_step_times_ms(args.steps)), 15)
     show("«Avanti» compute + view (labs.render), CPython", summary(lab_avanti_ms(args.steps)))
 
@@ -143,6 +154,7 @@ def cpython_table(args):
 def lab_figures():
     """Losses at steps 0, 100, 300, 1,000 and greedy text at steps 0 and 1,000, at the lab's defaults."""
     import labs
+
     lab = labs.get(LAB_ID)
     params = lab.defaults()
     print(f"3.2 at its defaults (prompt «{params['prompt']}»):")
@@ -150,8 +162,10 @@ def lab_figures():
         s = lab.compute(params | {"passo": at})
         step, train, held, bigram_train, bigram_held = s["evals"][-1]
         assert step == at
-        print(f"  step {at:>4}: transformer train {train:.3f} held-out {held:.3f} · bigram train {bigram_train:.3f} "
-              f"held-out {bigram_held:.3f} · bigram's best {s['bigram_best']:.3f} · batch loss {s['loss']:.3f}")
+        print(
+            f"  step {at:>4}: transformer train {train:.3f} held-out {held:.3f} · bigram train {bigram_train:.3f} "
+            f"held-out {bigram_held:.3f} · bigram's best {s['bigram_best']:.3f} · batch loss {s['loss']:.3f}"
+        )
         if at in (0, 1000):
             g = s["samples"]
             print(f"             greedy, transformer: {g['prompt']} {g['transformer'][0]}")
@@ -201,6 +215,7 @@ def browser_numbers(args):
     sys.path.insert(0, str(ROOT / "scripts"))
     from bench import ACT, launch
     from serve import make_server
+
     import labs
 
     site = Path(os.environ.get("LABS_SITE_DIR", ROOT / "site")).resolve()

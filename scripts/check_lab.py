@@ -36,14 +36,35 @@ def checks(lab_id):
     own = ROOT / "tests" / "labs" / f"test_{lab_id.replace('-', '_')}.py"
     return [
         ("contratto", [PY, "-m", "labs", "run", lab_id, "--html"]),
-        ("test Python", [*PYTEST, "-n", "2", "-m", "not browser", "-k", only(lab_id), "tests",
-                         *([str(own)] if own.exists() else [])]),
-        ("modifiche suggerite", [*PYTEST, "-k", only(lab_id), "tests/test_code.py::"
-                                 "test_a_suggested_edit_shows_what_it_promises",
-                                 "tests/test_code.py::test_every_lab_suggests_an_edit"]),
+        (
+            "test Python",
+            [
+                *PYTEST,
+                "-n",
+                "2",
+                "-m",
+                "not browser",
+                "-k",
+                only(lab_id),
+                "tests",
+                *([str(own)] if own.exists() else []),
+            ],
+        ),
+        (
+            "modifiche suggerite",
+            [
+                *PYTEST,
+                "-k",
+                only(lab_id),
+                "tests/test_code.py::test_a_suggested_edit_shows_what_it_promises",
+                "tests/test_code.py::test_every_lab_suggests_an_edit",
+            ],
+        ),
         ("pagina nel browser", [*PYTEST, "-k", only(lab_id), "tests/browser/test_every_lab.py"]),
-        ("impaginazione (telefono e desktop, chiaro e scuro)",
-         [PY, "scripts/layout_check.py", "--lab", lab_id, "--verbose"]),
+        (
+            "impaginazione (telefono e desktop, chiaro e scuro)",
+            [PY, "scripts/layout_check.py", "--lab", lab_id, "--verbose"],
+        ),
         ("accessibilità (axe-core, chiaro e scuro)", [PY, "scripts/axe_report.py", "--lab", lab_id]),
     ]
 
@@ -76,8 +97,10 @@ def main(argv=None):
         if not ok:
             print(f"── {name}: {' '.join(command[1:])}\n{run.stdout[-6000:]}{run.stderr[-3000:]}", flush=True)
         results.append((ok, name, seconds, closing_line(run.stdout) or closing_line(run.stderr)))
-    print(f"\n{lab_id}: {sum(ok for ok, *_ in results)} controlli su {len(results)} passati "
-          f"in {time.monotonic() - start:.0f} s")
+    print(
+        f"\n{lab_id}: {sum(ok for ok, *_ in results)} controlli su {len(results)} passati "
+        f"in {time.monotonic() - start:.0f} s"
+    )
     for ok, name, seconds, last in results:
         print(f"{'ok  ' if ok else 'NO  '} {name} ({seconds:.0f} s): {last[:110]}")
     return 0 if all(ok for ok, *_ in results) else 1

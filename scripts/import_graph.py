@@ -56,8 +56,11 @@ def layer(module):
 
 
 def main_block(node):
-    return (isinstance(node, ast.If) and isinstance(node.test, ast.Compare)
-            and ast.unparse(node.test).replace("'", '"') == '__name__ == "__main__"')
+    return (
+        isinstance(node, ast.If)
+        and isinstance(node.test, ast.Compare)
+        and ast.unparse(node.test).replace("'", '"') == '__name__ == "__main__"'
+    )
 
 
 def statements(tree):
@@ -71,6 +74,7 @@ def statements(tree):
 def imports(module, path, known):
     """[(imported module, line)]: the modules of ours that module's file imports.
     «from a import b» is the module a.b when there is one, else a."""
+
     def ours(name):
         if name.startswith("scripts.") or name in known:
             return name if name in known else None
@@ -87,8 +91,9 @@ def imports(module, path, known):
                 if name:
                     found.append((ours(name), node.lineno))
         elif isinstance(node, ast.ImportFrom):
-            base_parts = (package[: len(package) - node.level + 1] if node.level else []) + \
-                (node.module.split(".") if node.module else [])
+            base_parts = (package[: len(package) - node.level + 1] if node.level else []) + (
+                node.module.split(".") if node.module else []
+            )
             base = ".".join(base_parts)
             for alias in node.names:
                 name = ours(f"{base}.{alias.name}") or ours(base)
@@ -100,8 +105,10 @@ def imports(module, path, known):
 def graph(root=ROOT):
     """{module: [(imported module, line)]} for every module of ours, itself left out."""
     files = module_files(root)
-    return {module: [(target, line) for target, line in imports(module, path, files) if target != module]
-            for module, path in files.items()}
+    return {
+        module: [(target, line) for target, line in imports(module, path, files) if target != module]
+        for module, path in files.items()
+    }
 
 
 def cycles(edges):
@@ -150,13 +157,17 @@ def problems(root=ROOT):
         for module in component:
             for target, line in edges[module]:
                 if target in members:
-                    lines.append(f"cycle: {where(module)}:{line} imports {where(target)} "
-                                 f"(cycle of {', '.join(where(m) for m in component)})")
+                    lines.append(
+                        f"cycle: {where(module)}:{line} imports {where(target)} "
+                        f"(cycle of {', '.join(where(m) for m in component)})"
+                    )
     for module, targets in sorted(edges.items()):
         for target, line in targets:
             if layer(target) > layer(module):
-                lines.append(f"upward: {where(module)}:{line} ({LAYERS[layer(module)]}) imports "
-                             f"{where(target)} ({LAYERS[layer(target)]})")
+                lines.append(
+                    f"upward: {where(module)}:{line} ({LAYERS[layer(module)]}) imports "
+                    f"{where(target)} ({LAYERS[layer(target)]})"
+                )
     return lines
 
 

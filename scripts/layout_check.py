@@ -197,8 +197,10 @@ def raw_value(value):
 
 def navigate(page, url):
     """Instant navigation (mkdocs-material): the page changes, the Python worker stays."""
-    page.evaluate("""u => { const a = document.createElement("a"); a.href = u; document.body.append(a); a.click(); a.remove(); }""",
-                  url)
+    page.evaluate(
+        """u => { const a = document.createElement("a"); a.href = u; document.body.append(a); a.click(); a.remove(); }""",
+        url,
+    )
 
 
 def check_labs(page, base, lab_list, size, report=None):
@@ -225,8 +227,10 @@ def check_labs(page, base, lab_list, size, report=None):
                 page.wait_for_selector(f'[data-lab="{lab.id}"]', state="attached", timeout=READY_TIMEOUT)
             else:
                 page.wait_for_function(SETTLED_JS, arg=lab.id, timeout=READY_TIMEOUT)
-                page.evaluate("""([id, pairs]) => document.querySelector(`[data-lab="${id}"]`).labController.setControls(pairs)""",
-                              [lab.id, [[k, raw_value(v)] for k, v in values.items()]])
+                page.evaluate(
+                    """([id, pairs]) => document.querySelector(`[data-lab="${id}"]`).labController.setControls(pairs)""",
+                    [lab.id, [[k, raw_value(v)] for k, v in values.items()]],
+                )
                 page.wait_for_function(SETTLED_JS, arg=lab.id, timeout=READY_TIMEOUT)
             found = page.evaluate(CHECK_JS, {"minFont": MIN_FONT, "slack": SLACK, "wide": size == "desktop"})
             for scheme, checks in found.items():
@@ -259,8 +263,7 @@ def details(failures, limit=3):
 def launch(playwright):
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     args = ["--no-sandbox", "--disable-gpu"]
-    return playwright.chromium.launch(executable_path=chromium, args=args) if chromium \
-        else playwright.chromium.launch()
+    return playwright.chromium.launch(executable_path=chromium, args=args) if chromium else playwright.chromium.launch()
 
 
 def main():
@@ -284,9 +287,15 @@ def main():
         browser = launch(p)
         for size in args.size or ("phone", "desktop"):
             page = browser.new_page()
-            failures = check_labs(page, base, lab_list, size,
-                                  report=lambda lab, state: print(f"\r{size}: {lab.id} {state}".ljust(60), end="",
-                                                                  file=sys.stderr, flush=True))
+            failures = check_labs(
+                page,
+                base,
+                lab_list,
+                size,
+                report=lambda lab, state: print(
+                    f"\r{size}: {lab.id} {state}".ljust(60), end="", file=sys.stderr, flush=True
+                ),
+            )
             print(file=sys.stderr)
             page.close()
             print(f"{size} {SIZES[size][0]}×{SIZES[size][1]}: laboratori che non passano ogni controllo")
@@ -296,7 +305,7 @@ def main():
             everything += failures
         browser.close()
     server.shutdown()
-    print(f"in totale (una misura o l'altra, chiaro o scuro)")
+    print("in totale (una misura o l'altra, chiaro o scuro)")
     print("\n".join(summary(everything, lab_list)))
     return 1 if everything else 0
 

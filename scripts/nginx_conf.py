@@ -50,10 +50,19 @@ def locations(directory, base, headers=True):
     for prefix, own in rules:
         exact = prefix.endswith("$")
         path = prefix.removesuffix("$")
-        merged = [*(h for other, hs in rules if not other.endswith("$") and other != prefix
-                    and path.startswith(other) for h in hs), *own]
-        lines = [f"    location {'= ' if exact else ''}{base.rstrip('/')}{path} {{",
-                 f"        alias {directory.resolve()}{path};"]
+        merged = [
+            *(
+                h
+                for other, hs in rules
+                if not other.endswith("$") and other != prefix and path.startswith(other)
+                for h in hs
+            ),
+            *own,
+        ]
+        lines = [
+            f"    location {'= ' if exact else ''}{base.rstrip('/')}{path} {{",
+            f"        alias {directory.resolve()}{path};",
+        ]
         lines += [f"        add_header {name} {quote(value)} always;" for name, value in merged]
         lines.append("    }")
         blocks.append("\n".join(lines))
@@ -83,7 +92,9 @@ def server_block(directory, base="/", port=8080, headers=True):
 def standalone(server, tmp):
     """A whole nginx.conf around server, for a process of an unprivileged user kept in the foreground."""
     tmp = Path(tmp).resolve()
-    temp = "\n".join(f"    {kind}_temp_path {tmp}/{kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    temp = "\n".join(
+        f"    {kind}_temp_path {tmp}/{kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
     return f"""daemon off;
 master_process off;
 pid {tmp}/nginx.pid;
@@ -92,7 +103,7 @@ events {{ worker_connections 256; }}
 http {{
     access_log off;
 {temp}
-    {server.replace(chr(10), chr(10) + '    ').rstrip()}
+    {server.replace(chr(10), chr(10) + "    ").rstrip()}
 }}
 """
 

@@ -34,10 +34,12 @@ def page_html(lab, body, scheme, width):
     links += f'<link rel="stylesheet" href="{(ROOT / "templates/assets/labs/labs.css").as_uri()}">'
     own = stylesheet(lab)
     styles = f"<style>{scope(own.read_text(encoding='utf-8'), lab.id, own)}</style>" if own else ""
-    return (f'<!doctype html><html lang="it"><head><meta charset="utf-8">{links}{styles}</head>'
-            f'<body dir="ltr" data-md-color-scheme="{scheme}" data-md-color-primary="indigo" data-md-color-accent="deep-orange">'
-            f'<div class="md-typeset" style="padding:1rem;max-width:{width}px">'
-            f'<div data-lab="{lab.id}"><div class="lab-view">{body}</div></div></div></body></html>')
+    return (
+        f'<!doctype html><html lang="it"><head><meta charset="utf-8">{links}{styles}</head>'
+        f'<body dir="ltr" data-md-color-scheme="{scheme}" data-md-color-primary="indigo" data-md-color-accent="deep-orange">'
+        f'<div class="md-typeset" style="padding:1rem;max-width:{width}px">'
+        f'<div data-lab="{lab.id}"><div class="lab-view">{body}</div></div></div></body></html>'
+    )
 
 
 def failure(lab, result):
@@ -61,8 +63,11 @@ def screenshot(html_text, out, width):
         try:
             with sync_playwright() as p:
                 chromium = shutil.which("chromium")
-                browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"]) \
-                    if chromium else p.chromium.launch()
+                browser = (
+                    p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+                    if chromium
+                    else p.chromium.launch()
+                )
                 page = browser.new_page(viewport={"width": width + 40, "height": 800})
                 page.goto(html.as_uri())
                 page.screenshot(path=str(out), full_page=True)

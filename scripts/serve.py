@@ -23,8 +23,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ["core", "labs", "templates", "mkdocs.yml", "build.py", "sitebuild"]
 
-TYPES = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
-         ".json": "application/json", ".whl": "application/zip", ".zip": "application/zip"}
+TYPES = {
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".wasm": "application/wasm",
+    ".json": "application/json",
+    ".whl": "application/zip",
+    ".zip": "application/zip",
+}
 
 
 def read_headers(directory):
@@ -58,7 +64,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         if self.no_cache:
             self.send_header("Cache-Control", "no-cache")
         path = self.path.split("?")[0]
-        site_path = "/" + path[len(self.base):] if path.startswith(self.base) else path
+        site_path = "/" + path[len(self.base) :] if path.startswith(self.base) else path
         for pattern, headers in self.rules:
             if pattern.match(site_path):
                 for name, value in headers:
@@ -69,7 +75,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         path = path.split("?")[0].split("#")[0]
         if not path.startswith(self.base):
             return str(Path(self.directory, "\0outside"))  # a path no file has: 404
-        return super().translate_path("/" + path[len(self.base):])
+        return super().translate_path("/" + path[len(self.base) :])
 
     def send_error(self, code, message=None, explain=None):
         """A missing file gets the site's own 404.html (in Italian, with the site's look)."""
@@ -103,9 +109,15 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 def make_server(directory, port=0, host="127.0.0.1", base="/", no_cache=False, headers=True):
     """A threading server for directory (under the sub-path base), with the headers of its _headers
     unless headers is false; port 0 picks a free one."""
-    handler_class = type("SiteHandler", (Handler,), {
-        "base": "/" + base.strip("/") + "/" if base.strip("/") else "/", "no_cache": no_cache,
-        "rules": read_headers(directory) if headers else []})
+    handler_class = type(
+        "SiteHandler",
+        (Handler,),
+        {
+            "base": "/" + base.strip("/") + "/" if base.strip("/") else "/",
+            "no_cache": no_cache,
+            "rules": read_headers(directory) if headers else [],
+        },
+    )
     handler = functools.partial(handler_class, directory=str(directory))
     return QuietServer((host, port), handler)
 
@@ -118,8 +130,15 @@ class QuietServer(http.server.ThreadingHTTPServer):
 
 
 def newest_source_change():
-    return max((p.stat().st_mtime for name in SOURCES for p in [ROOT / name, *(ROOT / name).rglob("*")]
-                if p.is_file() and "__pycache__" not in p.parts), default=0.0)
+    return max(
+        (
+            p.stat().st_mtime
+            for name in SOURCES
+            for p in [ROOT / name, *(ROOT / name).rglob("*")]
+            if p.is_file() and "__pycache__" not in p.parts
+        ),
+        default=0.0,
+    )
 
 
 def rebuild_on_change(interval=1.0):
@@ -148,10 +167,15 @@ def main():
     try:
         server = make_server(args.dir, args.port, base=args.base, no_cache=args.rebuild, headers=not args.no_headers)
     except OSError as error:  # the port is taken (another server, another make serve): one line, not a traceback
-        sys.exit(f"errore: la porta {args.port} non è libera ({error.strerror}): prova un'altra porta, "
-                 f"per esempio «make serve PORT={args.port + 1}» o «python scripts/serve.py --port {args.port + 1}»")
-    print(f"Laboratori LLM su http://127.0.0.1:{server.server_port}{server.RequestHandlerClass.func.base} "
-          "(Ctrl+C per fermare)", flush=True)
+        sys.exit(
+            f"errore: la porta {args.port} non è libera ({error.strerror}): prova un'altra porta, "
+            f"per esempio «make serve PORT={args.port + 1}» o «python scripts/serve.py --port {args.port + 1}»"
+        )
+    print(
+        f"Laboratori LLM su http://127.0.0.1:{server.server_port}{server.RequestHandlerClass.func.base} "
+        "(Ctrl+C per fermare)",
+        flush=True,
+    )
     if args.rebuild:
         threading.Thread(target=rebuild_on_change, daemon=True).start()
     try:

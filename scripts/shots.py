@@ -20,8 +20,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-import labs  # noqa: E402
 from layout_check import SETTLED_JS, SIZES, launch, navigate, raw_value, states  # noqa: E402
+
+import labs  # noqa: E402
 
 READY_TIMEOUT = 120_000
 
@@ -42,12 +43,16 @@ def shoot(page, base, lab_list, size, schemes, state, out):
             if values is None:
                 continue  # «minimi» for a stepped lab, «ultimo passo» for another
             page.wait_for_function(SETTLED_JS, arg=lab.id, timeout=READY_TIMEOUT)
-            page.evaluate("""([id, pairs]) => document.querySelector(`[data-lab="${id}"]`).labController.setControls(pairs)""",
-                          [lab.id, [[name, raw_value(v)] for name, v in values.items()]])
+            page.evaluate(
+                """([id, pairs]) => document.querySelector(`[data-lab="${id}"]`).labController.setControls(pairs)""",
+                [lab.id, [[name, raw_value(v)] for name, v in values.items()]],
+            )
             page.wait_for_function(SETTLED_JS, arg=lab.id, timeout=READY_TIMEOUT)
         for scheme in schemes:
-            page.evaluate("s => document.body.setAttribute('data-md-color-scheme', s)",
-                          "slate" if scheme == "scuro" else "default")
+            page.evaluate(
+                "s => document.body.setAttribute('data-md-color-scheme', s)",
+                "slate" if scheme == "scuro" else "default",
+            )
             name = f"{lab.ref.replace('.', '_')}-{lab.id}-{size}-{scheme}.png"
             page.screenshot(path=str(out / name), full_page=True)
             written.append((lab, size, scheme, name))
@@ -63,15 +68,20 @@ def index(out, written):
         rows.setdefault(lab.id, (lab, []))[1].append((size, scheme, name))
     body = []
     for lab, shots in rows.values():
-        cells = "".join(f'<figure><a href="{n}"><img src="{n}" loading="lazy" class="{s}"></a>'
-                        f"<figcaption>{s} · {c}</figcaption></figure>" for s, c, n in shots)
+        cells = "".join(
+            f'<figure><a href="{n}"><img src="{n}" loading="lazy" class="{s}"></a>'
+            f"<figcaption>{s} · {c}</figcaption></figure>"
+            for s, c, n in shots
+        )
         body.append(f"<section><h2>{html.escape(lab.ref)} · {html.escape(lab.title)}</h2>{cells}</section>")
     (out / "index.html").write_text(
         '<!doctype html><meta charset="utf-8"><title>Laboratori: schermate</title>'
         "<style>body{font-family:sans-serif;margin:1rem}section{display:flex;flex-wrap:wrap;gap:1rem;"
         "align-items:flex-start;border-top:1px solid #ccc}h2{flex:1 1 100%;font-size:1rem}"
         "img{border:1px solid #ccc;max-height:60rem}img.phone{width:195px}img.desktop{width:640px}"
-        "figure{margin:0}figcaption{font-size:.8rem;color:#555}</style>" + "".join(body), encoding="utf-8")
+        "figure{margin:0}figcaption{font-size:.8rem;color:#555}</style>" + "".join(body),
+        encoding="utf-8",
+    )
 
 
 def main():
@@ -80,8 +90,12 @@ def main():
     parser.add_argument("--lab", action="append", help="solo questo laboratorio (anche più volte)")
     parser.add_argument("--size", choices=sorted(SIZES), action="append", help="solo questa misura")
     parser.add_argument("--dark", action="store_true", help="anche il tema scuro")
-    parser.add_argument("--state", choices=("iniziale", "massimi", "minimi", "ultimo passo"), default="iniziale",
-                        help="«minimi» vale per i laboratori senza passi, «ultimo passo» per quelli a passi")
+    parser.add_argument(
+        "--state",
+        choices=("iniziale", "massimi", "minimi", "ultimo passo"),
+        default="iniziale",
+        help="«minimi» vale per i laboratori senza passi, «ultimo passo» per quelli a passi",
+    )
     args = parser.parse_args()
     site = Path(os.environ.get("LABS_SITE_DIR", ROOT / "site")).resolve()
     if not (site / "index.html").exists():

@@ -13,8 +13,11 @@ from . import DOCS, ROOT, run
 
 SOURCES = ROOT / "templates" / "runtime"
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
-MODULES = {"page/main.js": "assets/labs/runtime.js", "worker/main.js": "assets/labs/worker.js",
-           "editor.js": "assets/labs/vendor/editor.js"}
+MODULES = {
+    "page/main.js": "assets/labs/runtime.js",
+    "worker/main.js": "assets/labs/worker.js",
+    "editor.js": "assets/labs/vendor/editor.js",
+}
 COMMON = ["--bundle", "--minify", "--log-level=warning", "--loader:.py=text"]
 
 

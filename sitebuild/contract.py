@@ -31,5 +31,8 @@ def prerender_problem(lab, drawing):
     if drawing.failure is not None:
         return crash_line(lab, drawing.failure)
     own = place(lab.module.__file__)
-    return drawing.error if drawing.error.startswith(own) else \
-        f"{own}: il laboratorio «{lab.id}» non si prerenderizza: {drawing.error}"
+    return (
+        drawing.error
+        if drawing.error.startswith(own)
+        else f"{own}: il laboratorio «{lab.id}» non si prerenderizza: {drawing.error}"
+    )

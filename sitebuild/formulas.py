@@ -33,8 +33,12 @@ def render_formulas(all_labs):
     formulas = list(owners)
     if not formulas:
         return {}, ""
-    result = subprocess.run(["node", str(ROOT / "scripts" / "katex.mjs")], capture_output=True, text=True,
-                            input=json.dumps([{"tex": tex, "display": display} for tex, display in formulas]))
+    result = subprocess.run(
+        ["node", str(ROOT / "scripts" / "katex.mjs")],
+        capture_output=True,
+        text=True,
+        input=json.dumps([{"tex": tex, "display": display} for tex, display in formulas]),
+    )
     if result.returncode != 0:
         found = re.match(r"formula (\d+): (.*)", result.stderr, re.S)
         if not found:
@@ -47,10 +51,13 @@ def render_formulas(all_labs):
 
 def tex_filter(rendered):
     """The Jinja filter that puts the rendered formulas in a prose (raw HTML that Markdown leaves alone)."""
+
     def tex(prose):
-        prose = DISPLAY_MATH.sub(lambda m: f'\n\n<div class="lab-math">{rendered[(m.group(1).strip(), True)]}</div>\n\n',
-                                 prose)
+        prose = DISPLAY_MATH.sub(
+            lambda m: f'\n\n<div class="lab-math">{rendered[(m.group(1).strip(), True)]}</div>\n\n', prose
+        )
         return INLINE_MATH.sub(lambda m: rendered[(m.group(1), False)], prose).replace(r"\$", "$")
+
     return tex
 
 

@@ -27,8 +27,20 @@ def write_lockfile(wheels, modules, target):
     catalogue = json.loads((PYODIDE / "pyodide-lock.json").read_text(encoding="utf-8"))
     empty = target.with_name("pyodide-lock.empty.json")
     empty.write_text(json.dumps({**catalogue, "packages": {}}), encoding="utf-8")
-    run([pyodide_cli(), "lockfile", "add-wheels", "--input", str(empty),
-         "--output", str(target), "--base-path", str(DIST), *map(str, wheels)])
+    run(
+        [
+            pyodide_cli(),
+            "lockfile",
+            "add-wheels",
+            "--input",
+            str(empty),
+            "--output",
+            str(target),
+            "--base-path",
+            str(DIST),
+            *map(str, wheels),
+        ]
+    )
     empty.unlink()
     lock = json.loads(target.read_text(encoding="utf-8"))
     lock.setdefault("tool", {})[PACKAGE] = {"modules": modules}

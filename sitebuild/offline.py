@@ -7,8 +7,10 @@ import re
 
 from . import ROOT, SITE, fail
 
-OFFLINE_SKIPPED = re.compile(r"(\.map|\.gz|^_headers|^sw\.js|^assets/javascripts/lunr/"
-                             r"(?!min/lunr\.(?:stemmer\.support|it|multi)\.min\.js).*)$")
+OFFLINE_SKIPPED = re.compile(
+    r"(\.map|\.gz|^_headers|^sw\.js|^assets/javascripts/lunr/"
+    r"(?!min/lunr\.(?:stemmer\.support|it|multi)\.min\.js).*)$"
+)
 
 
 def offline_files(site):
@@ -32,8 +34,10 @@ def write_service_worker(site=SITE):
     files = offline_files(site)
     build = hashlib.sha256(json.dumps(files).encode()).hexdigest()[:16]
     template = (ROOT / "templates" / "assets" / "labs" / "sw.js").read_text(encoding="utf-8")
-    for line, value in (('const BUILD = "dev";', f'const BUILD = "{build}";'),
-                        ("const FILES = [];", f"const FILES = {json.dumps([f[:2] for f in files])};")):
+    for line, value in (
+        ('const BUILD = "dev";', f'const BUILD = "{build}";'),
+        ("const FILES = [];", f"const FILES = {json.dumps([f[:2] for f in files])};"),
+    ):
         if line not in template:
             fail(f"templates/assets/labs/sw.js: manca la riga «{line}»")
         template = template.replace(line, value)

@@ -25,7 +25,6 @@ LAB_STYLES = "assets/labs/lab-styles.css"  # every lab's own stylesheet, scoped 
 GUIDE_PAGE = "scrivere-un-laboratorio.md"
 
 
-
 def templates():
     """The Jinja environment of templates/, with the filters the pages use."""
     env = jinja2.Environment(
@@ -57,9 +56,15 @@ def code_panel(lab):
     """«Il codice Python»: the lab's functions highlighted now (Pygments), so
     the page ships no highlighter; the editor comes only with «Modifica»."""
     formatter = HtmlFormatter(cssclass="highlight")
-    functions = [{"file": file, "name": name, "caption": caption,
-                  "html": pygments.highlight(source, PythonLexer(), formatter).replace("\n", "&#10;")}
-                 for file, name, caption, source in code.listing(lab.module)]
+    functions = [
+        {
+            "file": file,
+            "name": name,
+            "caption": caption,
+            "html": pygments.highlight(source, PythonLexer(), formatter).replace("\n", "&#10;"),
+        }
+        for file, name, caption, source in code.listing(lab.module)
+    ]
     return {"functions": functions, "text": code.editable_text(lab.module), "edits": suggested_edits(lab)}
 
 
@@ -71,8 +76,9 @@ def suggested_edits(lab):
         old, new = code.edit_change(lab.module, edit)
         _, line = code.apply_edit(lab.module, edit)
         params = ";".join(f"{k}={v}" for k, v in code.raw_params(edit.params).items())
-        edits.append({"title": edit.title, "expect": edit.expect, "old": old, "new": new, "line": line,
-                      "params": params})
+        edits.append(
+            {"title": edit.title, "expect": edit.expect, "old": old, "new": new, "line": line, "params": params}
+        )
     return edits
 
 
@@ -92,14 +98,22 @@ def write_pages(env, download_bytes):
         chapters.setdefault(lab.chapter, []).append(lab)
         page = DOCS / lab.chapter.slug / f"{lab.id}.md"
         page.parent.mkdir(parents=True, exist_ok=True)
-        page.write_text(env.get_template("lab.md.j2").render(
-            lab=lab, result=prerender(lab), code=code_panel(lab), package=PACKAGE,
-            download_bytes=download_bytes[lab.id]), encoding="utf-8")
+        page.write_text(
+            env.get_template("lab.md.j2").render(
+                lab=lab,
+                result=prerender(lab),
+                code=code_panel(lab),
+                package=PACKAGE,
+                download_bytes=download_bytes[lab.id],
+            ),
+            encoding="utf-8",
+        )
     (DOCS / "index.md").write_text(env.get_template("index.md.j2").render(chapters=chapters.items()), encoding="utf-8")
     nav = [{"Tutti i laboratori": "index.md"}]
     for chapter, chapter_labs in chapters.items():
-        nav.append({chapter.label:
-                    [{f"{lab.ref} {lab.title}": f"{lab.chapter.slug}/{lab.id}.md"} for lab in chapter_labs]})
+        nav.append(
+            {chapter.label: [{f"{lab.ref} {lab.title}": f"{lab.chapter.slug}/{lab.id}.md"} for lab in chapter_labs]}
+        )
     write_guide(env)
     nav.append({"Scrivere un laboratorio": GUIDE_PAGE})
     return nav

@@ -8,8 +8,10 @@ import re
 
 from . import SITE, fail
 
-CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'{hashes}; style-src 'self'; "
-       "img-src 'self' data:; worker-src 'self'; connect-src 'self'")
+CSP = (
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'{hashes}; style-src 'self'; "
+    "img-src 'self' data:; worker-src 'self'; connect-src 'self'"
+)
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)([^>]*)>(.*?)</script>", re.S)
 CHARSET = '<meta charset="utf-8">'
 SKIP = '<div data-md-component="skip">'
@@ -43,8 +45,9 @@ def script_hashes(pages):
 def secure_pages(site=SITE):
     """Every page with the CSP as a <meta>, and _headers for hosts that read one (with the
     cross-origin isolation, which has no <meta>: without it the site works as before)."""
-    pages = {path: skip_to_lab(path.read_text(encoding="utf-8"), path.relative_to(site))
-             for path in site.rglob("*.html")}
+    pages = {
+        path: skip_to_lab(path.read_text(encoding="utf-8"), path.relative_to(site)) for path in site.rglob("*.html")
+    }
     policy = CSP.format(hashes="".join(f" {h}" for h in script_hashes(pages)))
     meta = f'<meta http-equiv="Content-Security-Policy" content="{policy}">'
     for path, html in pages.items():

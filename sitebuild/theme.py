@@ -21,14 +21,20 @@ from . import DOCS, ROOT, SITE, fail
 THEME = Path(material.__file__).parent / "templates"
 OVERRIDES = ROOT / "templates" / "overrides"
 # the blocks of the theme's base.html that main.html extends, as they begin
-BLOCKS = {"site_meta": '{% block site_meta %}\n      <meta charset="utf-8">',
-          "scripts": "{% block scripts %}\n      <script src=\"{{ '"}
-THEME_SCRIPT = re.compile(r"\{% block scripts %\}\s*<script src=\"\{\{ '(assets/javascripts/bundle\.[0-9a-f]+\.min\.js)'"
-                          r" \| url \}\}\"></script>\s*\{% for script in config\.extra_javascript %\}\s*"
-                          r"\{\{ script \| script_tag \}\}\s*\{% endfor %\}\s*\{% endblock %\}")
+BLOCKS = {
+    "site_meta": '{% block site_meta %}\n      <meta charset="utf-8">',
+    "scripts": "{% block scripts %}\n      <script src=\"{{ '",
+}
+THEME_SCRIPT = re.compile(
+    r"\{% block scripts %\}\s*<script src=\"\{\{ '(assets/javascripts/bundle\.[0-9a-f]+\.min\.js)'"
+    r" \| url \}\}\"></script>\s*\{% for script in config\.extra_javascript %\}\s*"
+    r"\{\{ script \| script_tag \}\}\s*\{% endfor %\}\s*\{% endblock %\}"
+)
 # each partial we override: the theme's own with one attribute more
-NAMED = {"partials/progress.html": ' aria-label="Caricamento della pagina" aria-hidden="true"',
-         "partials/search.html": ' aria-label="Cerca nel sito"'}
+NAMED = {
+    "partials/progress.html": ' aria-label="Caricamento della pagina" aria-hidden="true"',
+    "partials/search.html": ' aria-label="Cerca nel sito"',
+}
 COMMENT = re.compile(r"^\{#-.*?-#\}\n", re.S)
 
 
@@ -37,12 +43,16 @@ def theme_script(base):
     replaces that block on a lab page and must know what it holds."""
     for name, start in BLOCKS.items():
         if start not in base:
-            fail(f"il tema ha cambiato il blocco «{name}» di base.html: aggiorna templates/overrides/main.html "
-                 "e sitebuild/theme.py")
+            fail(
+                f"il tema ha cambiato il blocco «{name}» di base.html: aggiorna templates/overrides/main.html "
+                "e sitebuild/theme.py"
+            )
     found = THEME_SCRIPT.search(base)
     if not found:
-        fail("il tema ha cambiato il blocco «scripts» di base.html: aggiorna templates/overrides/main.html "
-             "e sitebuild/theme.py")
+        fail(
+            "il tema ha cambiato il blocco «scripts» di base.html: aggiorna templates/overrides/main.html "
+            "e sitebuild/theme.py"
+        )
     return found.group(1)
 
 
@@ -59,8 +69,14 @@ def run_mkdocs(nav, boot):
     """mkdocs (strict) from DOCS into SITE; a lab page's <head> gets the boot script's code."""
     script = theme_script((THEME / "base.html").read_text(encoding="utf-8"))
     check_partials()
-    config = load_config(str(ROOT / "mkdocs.yml"), docs_dir=str(DOCS), site_dir=str(SITE), nav=nav, strict=True,
-                         extra={"lab_boot": boot, "theme_script": script})
+    config = load_config(
+        str(ROOT / "mkdocs.yml"),
+        docs_dir=str(DOCS),
+        site_dir=str(SITE),
+        nav=nav,
+        strict=True,
+        extra={"lab_boot": boot, "theme_script": script},
+    )
     mkdocs_build(config)
 
 

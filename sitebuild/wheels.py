@@ -44,9 +44,13 @@ def module_of(arcname):
 def imported_modules(path, module):
     """Every module a source file imports when imported (relative imports resolved), at any depth
     in the file except under «if __name__ == "__main__"» (a helper's script part may import its lab)."""
+
     def main_block(node):
-        return (isinstance(node, ast.If) and isinstance(node.test, ast.Compare)
-                and ast.unparse(node.test).replace("'", '"') == '__name__ == "__main__"')
+        return (
+            isinstance(node, ast.If)
+            and isinstance(node.test, ast.Compare)
+            and ast.unparse(node.test).replace("'", '"') == '__name__ == "__main__"'
+        )
 
     def walk(node):
         yield node
@@ -75,11 +79,16 @@ def write_wheel(name, version, files, requires):
     info = f"{dist}-{version}.dist-info"
     entries = {arcname: source.read_bytes() for arcname, source in sorted(files.items())}
     entries[f"{info}/METADATA"] = "".join(
-        [f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\nRequires-Python: >=3.12\n",
-         *(f"Requires-Dist: {r}\n" for r in sorted(requires))]).encode()
+        [
+            f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\nRequires-Python: >=3.12\n",
+            *(f"Requires-Dist: {r}\n" for r in sorted(requires)),
+        ]
+    ).encode()
     entries[f"{info}/WHEEL"] = b"Wheel-Version: 1.0\nGenerator: build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
-    record = [f"{arcname},sha256={base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b'=').decode()},"
-              f"{len(data)}" for arcname, data in entries.items()]
+    record = [
+        f"{arcname},sha256={base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b'=').decode()},{len(data)}"
+        for arcname, data in entries.items()
+    ]
     entries[f"{info}/RECORD"] = "\n".join([*record, f"{info}/RECORD,,", ""]).encode()
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
@@ -120,8 +129,12 @@ def build_wheels():
     DIST.mkdir(parents=True, exist_ok=True)
     wheels, modules, requires = [], {}, {}
     for name, files in groups.items():
-        needed = {wheel_owner(m)[0] for arcname, path in files.items()
-                  for m in imported_modules(path, module_of(arcname)) if m.split(".")[0] in ("core", "labs")}
+        needed = {
+            wheel_owner(m)[0]
+            for arcname, path in files.items()
+            for m in imported_modules(path, module_of(arcname))
+            if m.split(".")[0] in ("core", "labs")
+        }
         requires[name] = (needed | {parents[name]}) - {name, None}
         wheels.append(write_wheel(name, version, files, requires[name]))
         if parents[name] not in (PACKAGE, f"{PACKAGE}-core", None):  # a lab's own wheel

@@ -1,8 +1,8 @@
 """Shared fixtures: the built site served on 127.0.0.1, and Chromium."""
 
 import os
-import statistics
 import shutil
+import statistics
 import sys
 import threading
 from pathlib import Path
@@ -51,8 +51,16 @@ def browser_type_launch_args(browser_type_launch_args):
     path = system_chromium()
     if path:
         args["executable_path"] = path
-        args["args"] = [*args.get("args", []), "--disable-background-networking", "--disable-component-update",
-                        "--no-first-run", "--disable-sync", "--no-sandbox", "--disable-gpu", "--disable-quic"]
+        args["args"] = [
+            *args.get("args", []),
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--no-first-run",
+            "--disable-sync",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+        ]
     return args
 
 
@@ -89,18 +97,21 @@ def goto_holding_the_wasm():
     """page.goto(url) on a lab page with Pyodide's wasm held until runtime.js has taken the <head>'s worker
     over and shows its progress: on a loaded machine the local download could end before there is a bar
     or a phase to show (a reader's network is slower)."""
+
     def goto(page, url):
         held = []
         page.route("**/pyodide.asm.wasm", lambda route: held.append(route))
         page.goto(url)
-        page.wait_for_function("() => window.labsRuntime?.worker && !self.labsEarly"
-                               " && document.querySelector('[data-lab-progress]')")
+        page.wait_for_function(
+            "() => window.labsRuntime?.worker && !self.labsEarly && document.querySelector('[data-lab-progress]')"
+        )
         for _ in range(200):
             if held:
                 break
             page.wait_for_timeout(100)
         held[0].continue_()
         page.unroute("**/pyodide.asm.wasm")
+
     return goto
 
 
@@ -124,6 +135,10 @@ def pytest_terminal_summary(terminalreporter):
             for kind in ("ready_ms", "change_ms"):
                 times.setdefault(props["engine"], {}).setdefault(kind, []).append(props[kind])
     for engine, kinds in times.items():
-        terminalreporter.write_line(f"{engine}: " + ", ".join(
-            f"{kind.removesuffix('_ms')} mediana {statistics.median(ms):.0f} ms (max {max(ms):.0f}, {len(ms)} laboratori)"
-            for kind, ms in kinds.items()))
+        terminalreporter.write_line(
+            f"{engine}: "
+            + ", ".join(
+                f"{kind.removesuffix('_ms')} mediana {statistics.median(ms):.0f} ms (max {max(ms):.0f}, {len(ms)} laboratori)"
+                for kind, ms in kinds.items()
+            )
+        )

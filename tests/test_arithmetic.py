@@ -136,7 +136,8 @@ def test_every_equation_adds_up_as_written(lab):
         found.setdefault(problem, "prosa")
     assert not found, f"{lab.id}: conti che non tornano con i numeri scritti: " + "; ".join(
         f"«{p}» ({'prosa' if where == 'prosa' else {k: v for k, v in where.items() if lab.defaults().get(k) != v}})"
-        for p, where in list(found.items())[:5])
+        for p, where in list(found.items())[:5]
+    )
 
 
 def test_the_known_cases_are_read_as_wrong():
@@ -146,28 +147,34 @@ def test_the_known_cases_are_read_as_wrong():
     assert sums_drawn_as_rows([["", "a"], ["ingresso", "0,03"], ["+ contributo", "−0,96"], ["= uscita", "−0,92"]])
 
 
-@pytest.mark.parametrize("line", [
-    "neurone n₃: 1,4·1 + (−0,3)·0 + 1,5·0 + 1,2·1 = 2,6 → ReLU → 2,6",
-    "Anna · Bruno = 2·1 + 1·2 + (−1)·(−2) + 0·1 + 2·1 = 2 + 2 + 2 + 0 + 2 = 8",
-    "quota dell'MLP = 135.266.304 / (67.108.864 + 135.266.304) = 67 %",
-    "w₁ ← 0,5000 − 0,0300 × (−0,4474) = 0,5134",
-    "attention 4 × d² = 4 × 4.096² = 67.108.864",
-    "a + b = [2 ; 1] + [−1 ; 1,5] = [2 + (−1) ; 1 + 1,5] = [1 ; 2,5]",
-    "la dimensione d14 va da 0,28 a 0,46 (0,28 + 0,18 = 0,46).",
-    "|a| · |b| · cos θ = 3,16 × 2,24 × 0,71 = 5 = a · b",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "neurone n₃: 1,4·1 + (−0,3)·0 + 1,5·0 + 1,2·1 = 2,6 → ReLU → 2,6",
+        "Anna · Bruno = 2·1 + 1·2 + (−1)·(−2) + 0·1 + 2·1 = 2 + 2 + 2 + 0 + 2 = 8",
+        "quota dell'MLP = 135.266.304 / (67.108.864 + 135.266.304) = 67 %",
+        "w₁ ← 0,5000 − 0,0300 × (−0,4474) = 0,5134",
+        "attention 4 × d² = 4 × 4.096² = 67.108.864",
+        "a + b = [2 ; 1] + [−1 ; 1,5] = [2 + (−1) ; 1 + 1,5] = [1 ; 2,5]",
+        "la dimensione d14 va da 0,28 a 0,46 (0,28 + 0,18 = 0,46).",
+        "|a| · |b| · cos θ = 3,16 × 2,24 × 0,71 = 5 = a · b",
+    ],
+)
 def test_calculations_that_add_up_are_read_as_right(line):
     assert relations(line) and all(holds for *_, holds in relations(line))
 
 
-@pytest.mark.parametrize("line", [
-    "|a| = √(3² + 4²) = √25 = 5",  # a root: not judged
-    "perplexity = e^2,12",  # a power written with ^
-    "[3 × 2] · [2 × 2] = [3 × 2]",  # shapes, not numbers
-    "w − 3 ← (1 − 2η)·(w − 3) = 0,60 · (w − 3)",  # letters
-    "Pesi in tutto3 × 4 = 27",  # glued to a word
-    "x = 5, y = 3",  # no calculation on either side
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "|a| = √(3² + 4²) = √25 = 5",  # a root: not judged
+        "perplexity = e^2,12",  # a power written with ^
+        "[3 × 2] · [2 × 2] = [3 × 2]",  # shapes, not numbers
+        "w − 3 ← (1 − 2η)·(w − 3) = 0,60 · (w − 3)",  # letters
+        "Pesi in tutto3 × 4 = 27",  # glued to a word
+        "x = 5, y = 3",  # no calculation on either side
+    ],
+)
 def test_what_is_not_a_calculation_is_not_judged(line):
     assert not relations(line)
 

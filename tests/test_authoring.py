@@ -19,13 +19,13 @@ import uuid
 from pathlib import Path
 
 import pytest
+from test_contract import BalanceChecker, assert_renders, extremes, random_value
 
 import labs
 from labs.kit import Html
 from labs.kit.contract import ContractError, place
 from labs.scaffold import new_lab, new_test, next_ref, ref_after
 from labs.styles import class_prefix, classes, lab_styles, orphans, scope, scope_for, selectors, stylesheet
-from test_contract import BalanceChecker, assert_renders, extremes, random_value
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDE = ROOT / "templates" / "guide"
@@ -111,6 +111,7 @@ def line_of(path, text):
 
 # --- the module's names ----------------------------------------------------------------------------------------------
 
+
 def test_a_valid_lab_is_found_with_no_problem(package):
     package.lab("2", "buono")
     found, problems = package.discover()
@@ -128,16 +129,26 @@ def test_a_helper_without_underscore_is_reported_and_the_other_labs_still_work(p
 
 def test_a_helper_with_underscore_is_not_a_lab_and_labs_can_import_it(package):
     package.write("2", "_comune.py", "def doppio(x):\n    return 2 * x\n")
-    package.lab("2", "buono", change=lambda s: s.replace(
-        "from labs.kit import", f"from {package.name}.ch2._comune import doppio\nfrom labs.kit import"))
+    package.lab(
+        "2",
+        "buono",
+        change=lambda s: s.replace(
+            "from labs.kit import", f"from {package.name}.ch2._comune import doppio\nfrom labs.kit import"
+        ),
+    )
     found, problems = package.discover()
     assert problems == {} and [lab.id for lab in found] == ["buono"]
 
 
 @pytest.mark.parametrize("name", ["TITLE", "REF", "CONTROLS", "compute", "view"])
 def test_a_missing_name_is_named_with_the_file(package, name):
-    pattern = {"TITLE": r'TITLE = "Prova"\n', "REF": r'REF = "2.1"\n', "CONTROLS": r"CONTROLS = \[.*?\n\]\n",
-               "compute": r"def compute\(params\):\n.*?\n\n", "view": r"def view\(state\):\n.*"}[name]
+    pattern = {
+        "TITLE": r'TITLE = "Prova"\n',
+        "REF": r'REF = "2.1"\n',
+        "CONTROLS": r"CONTROLS = \[.*?\n\]\n",
+        "compute": r"def compute\(params\):\n.*?\n\n",
+        "view": r"def view\(state\):\n.*",
+    }[name]
     path = package.lab("2", "senza", change=lambda s: re.sub(pattern, "", s, flags=re.S))
     found, line = only_problem(package)
     assert found == () and line.startswith(place(path)) and f"manca {name}" in line
@@ -156,16 +167,22 @@ def test_a_title_of_the_wrong_type_names_its_line(package):
 
 
 def test_controls_that_are_not_kit_controls(package):
-    path = package.lab("2", "comandi", change=lambda s: s.replace(
-        'Toggle("doppio", "Raddoppia", True),', '{"name": "doppio"},'))
+    path = package.lab(
+        "2", "comandi", change=lambda s: s.replace('Toggle("doppio", "Raddoppia", True),', '{"name": "doppio"},')
+    )
     _, line = only_problem(package)
     assert line.startswith(f"{place(path)}, riga {line_of(path, 'CONTROLS = [')}:")
     assert "non è un comando del kit" in line
 
 
 def test_compute_that_takes_no_argument(package):
-    path = package.lab("2", "argomenti", change=lambda s: s.replace("def compute(params):", "def compute():")
-                       .replace('params["x"] * (2 if params["doppio"] else 1)', "0"))
+    path = package.lab(
+        "2",
+        "argomenti",
+        change=lambda s: s.replace("def compute(params):", "def compute():").replace(
+            'params["x"] * (2 if params["doppio"] else 1)', "0"
+        ),
+    )
     _, line = only_problem(package)
     assert line.startswith(f"{place(path)}, riga {line_of(path, 'def compute')}:") and "compute(params)" in line
 
@@ -183,6 +200,7 @@ def test_an_exception_at_import_names_file_and_line(package):
 
 
 # --- REF -------------------------------------------------------------------------------------------------------------
+
 
 def test_two_labs_with_the_same_ref_name_both_files(package):
     first = package.lab("2", "primo", ref="2.3")
@@ -228,8 +246,8 @@ BAD_CONTROLS = [
     ('Choice("x", "Scelta", (), "a")', "la scelta «x»", "options è vuota"),
     ('Choice("x", "Scelta", (("a", "A"), ("a", "Altra")), "a")', "la scelta «x»", "stesso valore: a"),
     ('Choice("x", "Scelta", ("a", "b"), "a")', "la scelta «x»", "coppie (valore, etichetta)"),
-    ('Steps(max=10, default=12)', "i passi «passo»", "fuori dall'intervallo da 0 a 10"),
-    ('Steps(max=0)', "i passi «passo»", "max dev'essere un intero, almeno 1"),
+    ("Steps(max=10, default=12)", "i passi «passo»", "fuori dall'intervallo da 0 a 10"),
+    ("Steps(max=0)", "i passi «passo»", "max dev'essere un intero, almeno 1"),
     ('Toggle("x", "Interruttore", 1)', "l'interruttore «x»", "True o False"),
     ('Text("x", "Testo", "abc", max_length=2)', "il testo «x»", "più di max_length"),
     ('Group("Gruppo", (Slider("x", "Ingresso", 0.0, 1.0, 0.1, 0.5), "y"))', "il gruppo", "non è un comando del kit"),
@@ -238,8 +256,9 @@ BAD_CONTROLS = [
 
 @pytest.mark.parametrize("declaration, who, message", BAD_CONTROLS, ids=[b[0][:40] for b in BAD_CONTROLS])
 def test_a_bad_control_is_refused_where_it_is_declared(package, declaration, who, message):
-    path = package.lab("2", "comando", change=lambda s: s.replace(
-        'Slider("x", "Ingresso", -6.0, 6.0, 0.5, 1.0),', declaration + ","))
+    path = package.lab(
+        "2", "comando", change=lambda s: s.replace('Slider("x", "Ingresso", -6.0, 6.0, 0.5, 1.0),', declaration + ",")
+    )
     _, line = only_problem(package)
     assert line.startswith(f"{place(path)}, riga {line_of(path, declaration)}: {who}: "), line
     assert message in line
@@ -247,16 +266,26 @@ def test_a_bad_control_is_refused_where_it_is_declared(package, declaration, who
 
 def test_a_control_built_by_a_helper_points_at_the_line_that_calls_it(package):
     helper = 'def weight(name, default):\n    return Slider(name, "Peso", -1.0, 1.0, 0.1, default)\n\n\n'
-    path = package.lab("2", "aiuto", change=lambda s: s.replace("CONTROLS = [", helper + "CONTROLS = [").replace(
-        'Toggle("doppio", "Raddoppia", True),', 'Toggle("doppio", "Raddoppia", True),\n    weight("w", 3.0),'))
+    path = package.lab(
+        "2",
+        "aiuto",
+        change=lambda s: s.replace("CONTROLS = [", helper + "CONTROLS = [").replace(
+            'Toggle("doppio", "Raddoppia", True),', 'Toggle("doppio", "Raddoppia", True),\n    weight("w", 3.0),'
+        ),
+    )
     _, line = only_problem(package)
     call = line_of(path, 'weight("w", 3.0)')
     assert line.startswith(f"{place(path)}, riga {call}: il cursore «w»"), line
 
 
 def test_two_controls_with_the_same_name_name_the_second_line(package):
-    path = package.lab("2", "doppione", change=lambda s: s.replace(
-        'Toggle("doppio", "Raddoppia", True),', 'Toggle("doppio", "Raddoppia", True),\n    Toggle("x", "Ancora x"),'))
+    path = package.lab(
+        "2",
+        "doppione",
+        change=lambda s: s.replace(
+            'Toggle("doppio", "Raddoppia", True),', 'Toggle("doppio", "Raddoppia", True),\n    Toggle("x", "Ancora x"),'
+        ),
+    )
     _, line = only_problem(package)
     first, second = line_of(path, 'Slider("x"'), line_of(path, 'Toggle("x"')
     assert line.startswith(f"{place(path)}, riga {second}:") and f"riga {first}" in line and "«x»" in line
@@ -275,9 +304,15 @@ def test_every_real_control_passes_its_own_checks(lab):
 
 # --- view must return the kit's Html ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("body, says", [('return "<b>" + str(state["y"]) + "</b>"', "ha restituito una str"),
-                                        ('tag("div", str(state["y"]))', "non ha restituito niente"),
-                                        ('return [1, 2]', "ha restituito list")])
+
+@pytest.mark.parametrize(
+    "body, says",
+    [
+        ('return "<b>" + str(state["y"]) + "</b>"', "ha restituito una str"),
+        ('tag("div", str(state["y"]))', "non ha restituito niente"),
+        ("return [1, 2]", "ha restituito list"),
+    ],
+)
 def test_a_view_that_does_not_return_html_is_refused(package, body, says):
     path = package.lab("2", "vista", change=lambda s: s.replace('return tag("div", stat("y", str(state["y"])))', body))
     (lab,), problems = package.discover()
@@ -299,6 +334,7 @@ def test_render_refuses_a_plain_string_or_none(monkeypatch, fake):
 
 
 # --- what the tools do with a broken lab -----------------------------------------------------------------------------
+
 
 def test_asking_for_a_broken_lab_gives_its_line(monkeypatch):
     broken = "labs/ch2/rotto.py: manca TITLE, il titolo della pagina."
@@ -336,11 +372,14 @@ def test_a_crash_while_prerendering_names_the_file_and_line_of_the_exception(mon
         build.prerender(lab)
     raise_line = line_of(ROOT / "core" / "losses.py", 'raise ValueError("la probabilità deve stare in (0, 1]")')
     message = str(stop.value)
-    assert message == (f"build.py: core/losses.py, riga {raise_line}: il laboratorio «ombrello» si è interrotto: "
-                       "ValueError: la probabilità deve stare in (0, 1]")
+    assert message == (
+        f"build.py: core/losses.py, riga {raise_line}: il laboratorio «ombrello» si è interrotto: "
+        "ValueError: la probabilità deve stare in (0, 1]"
+    )
 
 
 # --- the scaffold ----------------------------------------------------------------------------------------------------
+
 
 def test_the_scaffold_writes_a_lab_that_passes_the_contract(package):
     package.lab("2", "vecchio", ref="2.7")
@@ -397,18 +436,34 @@ def test_the_scaffold_refuses_a_taken_id_or_a_bad_chapter(package):
     assert sorted(p.name for p in (package.dir / "ch2").glob("*.py")) == ["__init__.py", "preso.py"]
 
 
-@pytest.mark.parametrize("chapter, refs, expected", [
-    ("1", ["1.1", "1.4", "1.2", "1.3"], "1.5"), ("2", ["2.9", "2.10"], "2.11"),
-    ("9", ["9A", "9B.1", "9B.11", "9G"], "9H"),
-    ("A", ["A.1", "A.5"], "A.6"), ("3", [], "3.1"), ("B", [], "B.1")])
+@pytest.mark.parametrize(
+    "chapter, refs, expected",
+    [
+        ("1", ["1.1", "1.4", "1.2", "1.3"], "1.5"),
+        ("2", ["2.9", "2.10"], "2.11"),
+        ("9", ["9A", "9B.1", "9B.11", "9G"], "9H"),
+        ("A", ["A.1", "A.5"], "A.6"),
+        ("3", [], "3.1"),
+        ("B", [], "B.1"),
+    ],
+)
 def test_the_next_free_ref(chapter, refs, expected):
     assert next_ref(chapter, refs) == expected
 
 
-@pytest.mark.parametrize("ref, refs, expected", [
-    ("9E", ["9A", "9E", "9F", "9G"], "9E.1"), ("9G", ["9E", "9F", "9G"], "9H"), ("9A", ["9A", "9B.1", "9C"], "9A.1"),
-    ("1.4", ["1.1", "1.4"], "1.5"), ("9B.11", ["9B.10", "9B.11", "9C"], "9B.12"), ("A.6", ["A.5", "A.6"], "A.7"),
-    ("9E", ["9E", "9E.1", "9F"], None), ("1.2", ["1.2", "1.3"], None)])
+@pytest.mark.parametrize(
+    "ref, refs, expected",
+    [
+        ("9E", ["9A", "9E", "9F", "9G"], "9E.1"),
+        ("9G", ["9E", "9F", "9G"], "9H"),
+        ("9A", ["9A", "9B.1", "9C"], "9A.1"),
+        ("1.4", ["1.1", "1.4"], "1.5"),
+        ("9B.11", ["9B.10", "9B.11", "9C"], "9B.12"),
+        ("A.6", ["A.5", "A.6"], "A.7"),
+        ("9E", ["9E", "9E.1", "9F"], None),
+        ("1.2", ["1.2", "1.3"], None),
+    ],
+)
 def test_the_ref_right_after_a_lab(ref, refs, expected):
     if expected is None:
         with pytest.raises(ContractError, match=f"tra {re.escape(ref)} e .* non c'è un REF libero"):
@@ -427,8 +482,11 @@ def test_dopo_places_the_scaffold_after_that_lab_and_writes_its_test(package, tm
     path, ref = new_lab(package.dir, None, "nuovo", "Il nuovo", found, after="primo")
     assert ref == "9E.1" and path == package.dir / "ch9" / "nuovo.py"
     found, problems = package.discover()
-    assert problems == {} and [lab.id for lab in sorted(found, key=lambda lab: labs.ref_key(lab.ref))] == \
-        ["primo", "nuovo", "dopo"]
+    assert problems == {} and [lab.id for lab in sorted(found, key=lambda lab: labs.ref_key(lab.ref))] == [
+        "primo",
+        "nuovo",
+        "dopo",
+    ]
     with pytest.raises(ContractError, match="«nessuno» non esiste"):
         new_lab(package.dir, None, "altro", "Altro", found, after="nessuno")
     with pytest.raises(ContractError, match="manca il capitolo"):
@@ -450,6 +508,7 @@ def test_the_next_free_ref_of_the_real_chapters():
 
 
 # --- the author's guide ----------------------------------------------------------------------------------------------
+
 
 def load_guide():
     spec = importlib.util.spec_from_file_location("guide.guida", GUIDE / "guida.py")
@@ -485,11 +544,18 @@ def test_the_guide_documents_every_name_the_kit_exports():
 
 def test_every_kit_component_in_the_guide_has_a_signature_a_summary_and_a_drawing():
     context = load_guide().context()
-    for item in [*context["figures"], *context["texts"], *context["controls"], *context["stepped"],
-                 *context["errors"], *(p for f in context["figures"] for p in f["parts"])]:
+    for item in [
+        *context["figures"],
+        *context["texts"],
+        *context["controls"],
+        *context["stepped"],
+        *context["errors"],
+        *(p for f in context["figures"] for p in f["parts"]),
+    ]:
         assert item["signature"].startswith(item["name"] + "(")
-        assert item["summary"] and not item["summary"].startswith(item["name"] + "("), \
+        assert item["summary"] and not item["summary"].startswith(item["name"] + "("), (
             f"{item['name']}: manca la docstring (la guida ne mostra il primo paragrafo)"
+        )
     for figure in context["figures"]:
         checker = BalanceChecker()
         checker.feed(figure["html"])
@@ -502,16 +568,25 @@ def test_every_kit_component_in_the_guide_has_a_signature_a_summary_and_a_drawin
     assert context["sample_error"] == "il cursore «x»: il valore iniziale 10 è fuori dall'intervallo da -6 a 6"
 
 
-@pytest.mark.parametrize("cls, args", [("Marker", (1.0, "etichetta", "s2")), ("Bar", ("a", 0.5, "50 %")),
-                                       ("Handle", (0.0, 0.0, "x", "y", "trascina")), ("Point", ((0, 0), "p", "b")),
-                                       ("Arrow", ((1, 1), (0, 0))), ("Node", ("n", 0.5, "0,5")),
-                                       ("Label", ((0, 0), "t", "d"))])
+@pytest.mark.parametrize(
+    "cls, args",
+    [
+        ("Marker", (1.0, "etichetta", "s2")),
+        ("Bar", ("a", 0.5, "50 %")),
+        ("Handle", (0.0, 0.0, "x", "y", "trascina")),
+        ("Point", ((0, 0), "p", "b")),
+        ("Arrow", ((1, 1), (0, 0))),
+        ("Node", ("n", 0.5, "0,5")),
+        ("Label", ((0, 0), "t", "d")),
+    ],
+)
 def test_figure_options_are_keyword_only(cls, args):
     with pytest.raises(TypeError):
         getattr(labs.kit, cls)(*args)
 
 
 # --- stylesheets -----------------------------------------------------------------------------------------------------
+
 
 def test_every_rule_of_every_lab_stylesheet_is_scoped_to_its_lab():
     sheets = [(lab, stylesheet(lab)) for lab in labs.all_labs() if stylesheet(lab)]
@@ -531,24 +606,36 @@ def test_every_class_a_lab_names_is_its_own_or_the_kits():
     stylesheet or its module, is the kit's (styled in labs.css). No lab's prefix starts another's, nor a kit class."""
     kit_css = (ROOT / "templates" / "assets" / "labs" / "labs.css").read_text(encoding="utf-8")
     kit = {name for name in classes(kit_css) if name.startswith("lab-")}
-    kit |= {name for path in (ROOT / "labs" / "kit").glob("*.py")
-            for name in re.findall(r"\blab-[a-z0-9-]*[a-z0-9]", path.read_text(encoding="utf-8"))}
+    kit |= {
+        name
+        for path in (ROOT / "labs" / "kit").glob("*.py")
+        for name in re.findall(r"\blab-[a-z0-9-]*[a-z0-9]", path.read_text(encoding="utf-8"))
+    }
     ids = [lab.id for lab in labs.all_labs()]
     for lab in labs.all_labs():
         own = class_prefix(lab.id)
         assert not [other for other in ids if other != lab.id and class_prefix(other).startswith(own)], lab.id
         assert not [name for name in kit if name.startswith(own)], f"{lab.id}: una classe del kit ha il suo prefisso"
         path = stylesheet(lab)
-        strays = {name for name in (classes(path.read_text(encoding="utf-8")) if path else [])
-                  if name.startswith("lab-") and not name.startswith(own) and name not in kit | {own[:-1]}}
+        strays = {
+            name
+            for name in (classes(path.read_text(encoding="utf-8")) if path else [])
+            if name.startswith("lab-") and not name.startswith(own) and name not in kit | {own[:-1]}
+        }
         written = re.findall(r"\blab-[a-z0-9-]+", Path(lab.module.__file__).read_text(encoding="utf-8"))
-        strays |= {name for name in written if not name.startswith(own) and name != own[:-1]
-                   and not any(k.startswith(name) or name.startswith(k) for k in kit)}
+        strays |= {
+            name
+            for name in written
+            if not name.startswith(own)
+            and name != own[:-1]
+            and not any(k.startswith(name) or name.startswith(k) for k in kit)
+        }
         assert not strays, f"{lab.id}: classi non sue né del kit: {sorted(strays)} (le sue cominciano con {own})"
 
 
 def test_a_stylesheet_naming_another_labs_class_is_refused(tmp_path):
     """Two labs cannot share a class: the build refuses a stylesheet that names one of another lab's prefix."""
+
     class Lab:
         def __init__(self, lab_id, css):
             path = tmp_path / f"{lab_id.replace('-', '_')}.py"
@@ -581,11 +668,14 @@ def test_scoping_keeps_what_lies_outside_the_lab_outside():
     assert "comment" not in out
 
 
-@pytest.mark.parametrize("css, line, says", [
-    (".a { color: red; }\n\n@keyframes giro { from { opacity: 0; } }\n", 3, "@keyframes vale per tutto il sito"),
-    ('@import "altro.css";\n', 1, "non è una regola"),
-    (".a { color: red;\n.b { color: blue; }\n", 1, "manca la graffa chiusa"),
-])
+@pytest.mark.parametrize(
+    "css, line, says",
+    [
+        (".a { color: red; }\n\n@keyframes giro { from { opacity: 0; } }\n", 3, "@keyframes vale per tutto il sito"),
+        ('@import "altro.css";\n', 1, "non è una regola"),
+        (".a { color: red;\n.b { color: blue; }\n", 1, "manca la graffa chiusa"),
+    ],
+)
 def test_a_stylesheet_the_build_cannot_scope_names_file_and_line(css, line, says):
     with pytest.raises(ContractError) as error:
         scope(css, "mio-lab", ROOT / "labs" / "ch1" / "mio_lab.css")
@@ -595,8 +685,12 @@ def test_a_stylesheet_the_build_cannot_scope_names_file_and_line(css, line, says
 def test_the_global_stylesheet_keeps_only_the_kits_rules():
     """Every class labs.css styles is drawn by the kit or the templates, or shared by several labs."""
     css = (ROOT / "templates" / "assets" / "labs" / "labs.css").read_text(encoding="utf-8")
-    shared = [*(ROOT / "labs" / "kit").glob("*.py"), *(ROOT / "templates").rglob("*.j2"),
-              *(ROOT / "templates" / "assets" / "labs").glob("*.js"), ROOT / "labs" / "__init__.py"]
+    shared = [
+        *(ROOT / "labs" / "kit").glob("*.py"),
+        *(ROOT / "templates").rglob("*.j2"),
+        *(ROOT / "templates" / "assets" / "labs").glob("*.js"),
+        ROOT / "labs" / "__init__.py",
+    ]
     shared_text = "".join(p.read_text(encoding="utf-8") for p in shared)
     modules = {lab.id: Path(lab.module.__file__).read_text(encoding="utf-8") for lab in labs.all_labs()}
     for name in sorted(set(re.findall(r"\.(lab-[\w-]+)", css))):

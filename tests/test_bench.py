@@ -20,15 +20,30 @@ def timing(median, p95):
 
 def steps(**changes):
     """The steps of a lab within every budget, with some numbers changed."""
-    out = {"first_change": 20.0, "first_change_later": 10.0, "first_change_settled": 8.0, "avanti_first": timing(10, 20), "avanti_last": timing(12, 25),
-           "avanti_hand": timing(11, 20), "avanti_hand_last": timing(12, 24),
-           "indietro_from_end": timing(15, 30), "back_to_1": 40.0, "jumps": timing(30, 60),
-           "play_s": 3.0, "play_until": 80, "play_to_end_s": 3.0, "max": 80}
+    out = {
+        "first_change": 20.0,
+        "first_change_later": 10.0,
+        "first_change_settled": 8.0,
+        "avanti_first": timing(10, 20),
+        "avanti_last": timing(12, 25),
+        "avanti_hand": timing(11, 20),
+        "avanti_hand_last": timing(12, 24),
+        "indietro_from_end": timing(15, 30),
+        "back_to_1": 40.0,
+        "jumps": timing(30, 60),
+        "play_s": 3.0,
+        "play_until": 80,
+        "play_to_end_s": 3.0,
+        "max": 80,
+    }
     return out | changes
 
 
-WITHIN = {"load": {"fcp": timing(200, 200), "ratio": 1.04, "our_gzip_bytes": 250_000},
-          "controls": timing(12, 30) | {"long_tasks": 0}, "corner": timing(14, 32)}
+WITHIN = {
+    "load": {"fcp": timing(200, 200), "ratio": 1.04, "our_gzip_bytes": 250_000},
+    "controls": timing(12, 30) | {"long_tasks": 0},
+    "corner": timing(14, 32),
+}
 
 
 def test_a_lab_within_every_budget_misses_none():
@@ -51,8 +66,18 @@ def test_each_budget_is_named_when_it_is_missed():
     assert bench.misses(bpe, {**WITHIN, "steps": steps(first_change=21.0)}) == ["primo"]
     # the first change is set against the changes after it on the same fresh page, not against a page
     # warmed by sixty changes, nor against the steps clicked as fast as the page allows
-    assert bench.misses(bpe, {**WITHIN, "steps": steps(first_change=30.0, first_change_later=15.0,
-                                                       first_change_settled=5.0, avanti_first=timing(5, 10))}) == []
+    assert (
+        bench.misses(
+            bpe,
+            {
+                **WITHIN,
+                "steps": steps(
+                    first_change=30.0, first_change_later=15.0, first_change_settled=5.0, avanti_first=timing(5, 10)
+                ),
+            },
+        )
+        == []
+    )
 
 
 def test_avanti_is_judged_at_a_hand_s_pace_not_at_a_program_s():
@@ -72,9 +97,11 @@ def test_play_has_a_budget_only_where_the_issue_gives_one():
 
 def test_the_last_table_has_a_line_per_lab_against_the_lightest(capsys):
     chosen = [labs.get("ombrello"), labs.get("softmax-temperatura"), labs.get("bpe")]
-    results = {"ombrello": {**WITHIN, "controls": timing(10, 20) | {"long_tasks": 0}},
-               "softmax-temperatura": {**WITHIN, "controls": timing(25, 40) | {"long_tasks": 2}},
-               "bpe": {"load": WITHIN["load"], "steps": steps(play_pasted_s=4.0)}}
+    results = {
+        "ombrello": {**WITHIN, "controls": timing(10, 20) | {"long_tasks": 0}},
+        "softmax-temperatura": {**WITHIN, "controls": timing(25, 40) | {"long_tasks": 2}},
+        "bpe": {"load": WITHIN["load"], "steps": steps(play_pasted_s=4.0)},
+    }
     table = bench.summary(chosen, results, None)
     printed = capsys.readouterr().out
     assert table["lightest"] == "ombrello"
@@ -102,7 +129,7 @@ def test_at_the_corner_each_control_moves_a_notch_and_comes_back(lab_id):
     plan = bench.notches(lab, corner, limit=100)
     assert len(plan) % 2 == 0
     for moved, back in zip(plan[::2], plan[1::2]):
-        (name, value), = moved.items()
+        ((name, value),) = moved.items()
         assert list(back) == [name] and back[name] != value
         control = next(c for c in lab.params_list if c.name == name)
         if control.kind == "slider":

@@ -34,9 +34,15 @@ def test_run_steps_advances_a_stepped_lab():
 
 def test_errors_are_clear_and_nonzero():
     unknown_lab = cli("run", "nessuno")
-    assert unknown_lab.returncode != 0 and "laboratorio sconosciuto" in unknown_lab.stderr and "ombrello" in unknown_lab.stderr
+    assert (
+        unknown_lab.returncode != 0
+        and "laboratorio sconosciuto" in unknown_lab.stderr
+        and "ombrello" in unknown_lab.stderr
+    )
     unknown_param = cli("run", "ombrello", "grandine=1")
-    assert unknown_param.returncode != 0 and "Parametri validi" in unknown_param.stderr and "vento" in unknown_param.stderr
+    assert (
+        unknown_param.returncode != 0 and "Parametri validi" in unknown_param.stderr and "vento" in unknown_param.stderr
+    )
     bad_value = cli("run", "ombrello", "vento=tanto")
     assert bad_value.returncode != 0 and "vento" in bad_value.stderr
     not_stepped = cli("run", "ombrello", "--steps", "2")
@@ -117,11 +123,13 @@ def preview(*args):
 
 
 def test_preview_mistakes_are_one_italian_line_with_exit_2():
-    for args, says in [(("ombrello", "vento"), "«vento» non è nella forma nome=valore"),
-                       (("nessuno",), "laboratorio sconosciuto: «nessuno»"),
-                       (("ombrello", "vento=9"), "«vento» deve stare tra 0.0 e 1.0"),
-                       (("ombrello", "--width", "largo"), "--width vuole un numero intero"),
-                       ((), "manca: laboratorio")]:
+    for args, says in [
+        (("ombrello", "vento"), "«vento» non è nella forma nome=valore"),
+        (("nessuno",), "laboratorio sconosciuto: «nessuno»"),
+        (("ombrello", "vento=9"), "«vento» deve stare tra 0.0 e 1.0"),
+        (("ombrello", "--width", "largo"), "--width vuole un numero intero"),
+        ((), "manca: laboratorio"),
+    ]:
         out = preview(*args)
         assert out.returncode == 2 and len(out.stderr.splitlines()) == 1, (args, out.stderr)
         assert out.stderr.startswith("errore: ") and says in out.stderr, (args, out.stderr)
@@ -129,8 +137,9 @@ def test_preview_mistakes_are_one_italian_line_with_exit_2():
 
 def test_a_reader_that_stops_early_gets_no_traceback():
     """python -m labs run … | head: the pipe is closed before the state is printed."""
-    process = subprocess.Popen([sys.executable, "-m", "labs", "run", "ombrello"], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "labs", "run", "ombrello"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     process.stdout.close()  # gone before the lab is even imported: every write meets a closed pipe
     error = process.stderr.read().decode()
     process.wait(timeout=60)
@@ -147,7 +156,9 @@ def test_preview_of_a_lab_that_crashes_exits_2_naming_file_and_line(tmp_path):
         f"sys.path.insert(0, {str(script.parent.parent)!r})\n"
         "import core.losses, labs\n"
         "labs.get('ombrello').module.compute = lambda params: core.losses.cross_entropy(0.0)\n"
-        f"runpy.run_path({str(script)!r}, run_name='__main__')\n", encoding="utf-8")
+        f"runpy.run_path({str(script)!r}, run_name='__main__')\n",
+        encoding="utf-8",
+    )
     out = subprocess.run([sys.executable, str(runner)], capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and len(out.stderr.splitlines()) == 1, out.stderr
     assert out.stderr.startswith("errore: core/losses.py, riga ") and "ValueError" in out.stderr, out.stderr
@@ -162,7 +173,11 @@ def test_serve_on_a_busy_port_says_so_in_one_italian_line(site_dir):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        out = subprocess.run([sys.executable, str(script), "--port", str(port), "--dir", str(site_dir)],
-                             capture_output=True, text=True, timeout=60)
+        out = subprocess.run(
+            [sys.executable, str(script), "--port", str(port), "--dir", str(site_dir)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr
     assert out.stderr.strip() == out.stderr.strip().splitlines()[0] and f"PORT={port + 1}" in out.stderr, out.stderr

@@ -2,14 +2,13 @@
 edits run in a module of their own."""
 
 import inspect
-import re
 
 import pytest
 
 import labs
 from labs import code
-from labs.kit import Edit
 from labs.code_listing import edits_problem
+from labs.kit import Edit
 from labs.kit.edits import english_words, sounds_italian
 from labs.kit.svg import unique_ids
 
@@ -20,9 +19,12 @@ IDS = [lab.id for lab in ALL]
 def core_names_in(objects, module):
     """Names the shown objects read that the lab module imported from core."""
     words = set().union(*(code.names_used(obj) for obj in objects))
-    return {name for name in words
-            if (inspect.isfunction(getattr(module, name, None)) or inspect.isclass(getattr(module, name, None)))
-            and getattr(module, name).__module__.startswith("core.")}
+    return {
+        name
+        for name in words
+        if (inspect.isfunction(getattr(module, name, None)) or inspect.isclass(getattr(module, name, None)))
+        and getattr(module, name).__module__.startswith("core.")
+    }
 
 
 @pytest.mark.parametrize("lab", ALL, ids=IDS)
@@ -30,7 +32,7 @@ def test_the_panel_lists_compute_and_every_core_function_it_calls(lab):
     shown = code.listing(lab.module)
     names = [name for _, name, _, _ in shown]
     entry = ["start", "advance", "present"] if lab.stepped and hasattr(lab.module, "start") else ["compute"]
-    assert names[:len(entry)] == entry
+    assert names[: len(entry)] == entry
     lab_objects = [obj for obj in code.shown_objects(lab.module) if obj.__module__ == lab.module.__name__]
     # every core function the lab module imports and its shown functions use appears, with its file
     for name in core_names_in(lab_objects, lab.module):
@@ -70,16 +72,20 @@ def test_edits_stay_in_their_own_module():
     labs.render_edited(lab.id, softmax_edit(code.editable_text(lab.module)), {"aggiunta": "1000"})
     assert labs.render(lab.id, {"aggiunta": "1000"}) == before
     import core.softmax
+
     assert "top" in inspect.getsource(core.softmax.softmax_steps)
 
 
-@pytest.mark.parametrize("broken, expected, line", [
-    ("def compute(p:\n    return 1\n", "Errore di sintassi alla riga", 1),
-    ("def compute(p):\n    return 1 / 0\n", "Divisione per zero alla riga", 2),
-    ("def compute(p):\n    return {'x': float('nan')}\n", "non finito", None),
-    ("def view(s):\n    return '<b>testo</b>'\n", "Html", None),
-    ("def view(s):\n    pass\n", "niente", None),
-])
+@pytest.mark.parametrize(
+    "broken, expected, line",
+    [
+        ("def compute(p:\n    return 1\n", "Errore di sintassi alla riga", 1),
+        ("def compute(p):\n    return 1 / 0\n", "Divisione per zero alla riga", 2),
+        ("def compute(p):\n    return {'x': float('nan')}\n", "non finito", None),
+        ("def view(s):\n    return '<b>testo</b>'\n", "Html", None),
+        ("def view(s):\n    pass\n", "niente", None),
+    ],
+)
 def test_broken_edits_give_one_italian_line(broken, expected, line):
     text = code.editable_text(labs.get("loss").module) + "\n\n"
     result = labs.render_edited("loss", text + broken, {})
@@ -91,7 +97,8 @@ def test_broken_edits_give_one_italian_line(broken, expected, line):
 
 def test_what_the_edited_view_shows_is_escaped():
     text = code.editable_text(labs.get("loss").module) + (
-        "\n\nfrom labs.kit import tag\ndef view(s):\n    return tag('p', '<script>alert(1)</script>')\n")
+        "\n\nfrom labs.kit import tag\ndef view(s):\n    return tag('p', '<script>alert(1)</script>')\n"
+    )
     result = labs.render_edited("loss", text, {})
     assert result["ok"] and "<script>" not in result["html"] and "&lt;script&gt;" in result["html"]
 
@@ -120,6 +127,7 @@ def test_the_downloaded_module_is_a_whole_lab(lab, tmp_path):
 
 def test_the_downloaded_file_runs_with_the_cli(tmp_path, capsys):
     from labs.__main__ import main
+
     lab = labs.get("softmax-temperatura")
     path = tmp_path / "softmax_temperatura_modificato.py"
     path.write_text(code.edited_source(lab.module, softmax_edit(code.editable_text(lab.module))), encoding="utf-8")
@@ -204,8 +212,9 @@ def test_a_suggested_edit_shows_what_it_promises(lab, edit):
     old, new = code.edit_change(lab.module, edit)
     assert text != original and text.count(new) >= 1
     changed = text.splitlines()[line - 1]
-    assert any(part.strip() and part.strip() in changed for part in new.splitlines()), \
+    assert any(part.strip() and part.strip() in changed for part in new.splitlines()), (
         "the editor goes to a line the edit changed"
+    )
     assert changed not in original.splitlines()
     before, after = code.try_edit(lab, edit)
     assert before.error is None, before.error  # the lab's own code works where the edit shows its effect
@@ -219,7 +228,8 @@ def test_the_softmax_edit_overflows_where_the_original_subtracts_the_max():
     edit = next(e for e in lab.module.EDITS if "massimo" in e.title)
     before, after = code.try_edit(lab, edit)
     assert before.state["extra"] == 1000 and before.state["probs"] == pytest.approx(
-        lab.compute(lab.defaults())["probs"], abs=1e-12)  # adding 1000 to every logit changes no probability
+        lab.compute(lab.defaults())["probs"], abs=1e-12
+    )  # adding 1000 to every logit changes no probability
     assert "overflow" in after.error and "riga" in after.error
     text, line = code.apply_edit(lab.module, edit)
     assert text.splitlines()[line - 1].strip() == "shifted = scaled"
@@ -227,30 +237,59 @@ def test_the_softmax_edit_overflows_where_the_original_subtracts_the_max():
 
 def test_a_function_s_new_source_replaces_that_function():
     lab = labs.get("loss")
-    edit = Edit("la loss come 1 − p", change='''
+    edit = Edit(
+        "la loss come 1 − p",
+        change='''
         def cross_entropy(p):
             """La loss 1 − p: non cresce mai oltre 1."""
             return 1 - p
-    ''', expect="La loss resta sotto 1.", params={"p": 0.01}, check=lambda before, after: after.state["loss"] < 1)
+    ''',
+        expect="La loss resta sotto 1.",
+        params={"p": 0.01},
+        check=lambda before, after: after.state["loss"] < 1,
+    )
     text, line = code.apply_edit(lab.module, edit)
     assert "return 1 - p" in text and text.count("def cross_entropy(") == 1
     before, after = code.try_edit(lab, edit)
     assert before.state["loss"] == pytest.approx(4.605170185988091) and after.state["loss"] == pytest.approx(0.99)
 
 
-@pytest.mark.parametrize("edit, expected", [
-    (Edit("un testo che non c'è", change=("questo testo non c'è", "x"), expect="Non cambia niente."),
-     "non c'è nel codice"),
-    (Edit("una lettera sola", change=("p", "q"), expect="Cambia tutto il testo."), "volte"),
-    (Edit("the max", change=("shifted = [s - top for s in scaled]", "shifted = scaled"), expect="It overflows."),
-     "in italiano"),
-    (Edit("la softmax senza massimo", change=("shifted = [s - top for s in scaled]", "shifted = scaled"),
-          expect="Va in overflow.", params={"nessuno": 1}), "params"),
-    (Edit("una funzione che non c'è", change="def altrove(x):\n    return x\n", expect="Non cambia niente."),
-     "funzione del pannello"),
-    (Edit("la softmax senza massimo", change=("shifted = [s - top for s in scaled]", "shifted = scaled"),
-          expect="Va in overflow.", params={"sezioni": "nessuna"}), "sezione sconosciuta: nessuna"),
-])
+@pytest.mark.parametrize(
+    "edit, expected",
+    [
+        (
+            Edit("un testo che non c'è", change=("questo testo non c'è", "x"), expect="Non cambia niente."),
+            "non c'è nel codice",
+        ),
+        (Edit("una lettera sola", change=("p", "q"), expect="Cambia tutto il testo."), "volte"),
+        (
+            Edit("the max", change=("shifted = [s - top for s in scaled]", "shifted = scaled"), expect="It overflows."),
+            "in italiano",
+        ),
+        (
+            Edit(
+                "la softmax senza massimo",
+                change=("shifted = [s - top for s in scaled]", "shifted = scaled"),
+                expect="Va in overflow.",
+                params={"nessuno": 1},
+            ),
+            "params",
+        ),
+        (
+            Edit("una funzione che non c'è", change="def altrove(x):\n    return x\n", expect="Non cambia niente."),
+            "funzione del pannello",
+        ),
+        (
+            Edit(
+                "la softmax senza massimo",
+                change=("shifted = [s - top for s in scaled]", "shifted = scaled"),
+                expect="Va in overflow.",
+                params={"sezioni": "nessuna"},
+            ),
+            "sezione sconosciuta: nessuna",
+        ),
+    ],
+)
 def test_a_broken_edit_is_one_italian_line_of_the_contract(edit, expected, monkeypatch):
     module = labs.get("softmax-temperatura").module
     monkeypatch.setattr(module, "EDITS", [edit])
@@ -282,8 +321,11 @@ def test_an_edited_step_machine_keeps_every_option_of_the_labs_machine(lab_id):
     probe = [[0.5]]
 
     def options(m):  # a function (how a checkpoint is copied) by what it does to a machine
-        return {name: (value(probe) is probe, value(probe) == probe) if callable(value) else value
-                for name, value in vars(m).items() if name not in ("start", "advance", "present", "cache")}
+        return {
+            name: (value(probe) is probe, value(probe) == probe) if callable(value) else value
+            for name, value in vars(m).items()
+            if name not in ("start", "advance", "present", "cache")
+        }
 
     assert options(edited) == options(machine)
     assert edited.advance is not machine.advance and edited.cache is not machine.cache

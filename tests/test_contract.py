@@ -9,10 +9,10 @@ import re
 from html.parser import HTMLParser
 
 import pytest
+from test_stepping import reach
 
 import labs
 from labs.kit.controls import Choice, Slider, Steps, Text, Toggle
-from test_stepping import reach
 
 ALL = labs.all_labs()
 IDS = [lab.id for lab in ALL]
@@ -158,8 +158,11 @@ def test_bad_raw_values_are_clamped_or_defaulted(lab):
             assert result["ok"], result.get("error")
 
 
-@pytest.mark.parametrize("lab", [lab for lab in ALL if any(isinstance(c, Text) for c in lab.params_list)]
-                         or [pytest.param(None, marks=pytest.mark.skip(reason="nessun laboratorio ha testo libero"))])
+@pytest.mark.parametrize(
+    "lab",
+    [lab for lab in ALL if any(isinstance(c, Text) for c in lab.params_list)]
+    or [pytest.param(None, marks=pytest.mark.skip(reason="nessun laboratorio ha testo libero"))],
+)
 def test_text_controls_escape_what_the_reader_types(lab):
     for control in (c for c in lab.params_list if isinstance(c, Text)):
         for typed in ("", "a" * 100_000, XSS):

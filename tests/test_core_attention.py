@@ -58,8 +58,10 @@ def test_a_fully_masked_row_is_an_error_not_nan():
         at.softmax_rows([[0.0, -math.inf], [-math.inf, -math.inf]])
 
 
-@given(st.lists(st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=2, max_size=2), min_size=1, max_size=6),
-       st.booleans())
+@given(
+    st.lists(st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=2, max_size=2), min_size=1, max_size=6),
+    st.booleans(),
+)
 def test_rows_sum_to_one_and_never_overflow(rows, causal):
     A = at.attention_weights(rows, rows, causal)
     for row in A:
@@ -92,7 +94,7 @@ def test_keys_left_out_get_exactly_zero_and_a_query_with_nothing_to_see_gets_zer
     for i, row in enumerate(A):
         assert sum(row) == pytest.approx(1.0) or not any(row)
         if causal:
-            assert all(w == 0 for w in row[i + 1:])  # nothing after the token
+            assert all(w == 0 for w in row[i + 1 :])  # nothing after the token
         if mask:
             assert all(w == 0 for w, m in zip(row, mask) if not m)  # padding gets exactly 0
 
@@ -124,8 +126,9 @@ def test_head_and_multi_head_match_numpy():
     assert [h["A"] for h in both["heads"]] == [at.head(X.tolist(), *ws)["A"] for ws in as_lists]
 
 
-@pytest.mark.parametrize("n, causal, expected",
-                         [(4, True, 10), (4, False, 16), (1, True, 1), (4000, False, 16_000_000)])
+@pytest.mark.parametrize(
+    "n, causal, expected", [(4, True, 10), (4, False, 16), (1, True, 1), (4000, False, 16_000_000)]
+)
 def test_comparisons(n, causal, expected):
     assert at.comparisons(n, causal) == expected
 
@@ -146,8 +149,13 @@ def test_rope_keeps_lengths():
 
 
 @settings(max_examples=300)
-@given(st.lists(small, min_size=4, max_size=4), st.lists(small, min_size=4, max_size=4),
-       st.integers(0, 500), st.integers(0, 500), st.integers(-500, 500))
+@given(
+    st.lists(small, min_size=4, max_size=4),
+    st.lists(small, min_size=4, max_size=4),
+    st.integers(0, 500),
+    st.integers(0, 500),
+    st.integers(-500, 500),
+)
 def test_rope_score_depends_only_on_the_distance(q, k, m, n, shift):
     """⟨rope(q, m), rope(k, n)⟩ = ⟨rope(q, m + s), rope(k, n + s)⟩ = ⟨q, rope(k, n − m)⟩."""
     here = at.rope_score(q, k, m, n)

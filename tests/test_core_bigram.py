@@ -49,8 +49,17 @@ def random_case(seed, n=6, size=5):
 
 
 def test_tokenize_whole_words_and_punctuation():
-    assert bigram.tokenize("Il gatto dorme. L'acqua, poi!") == ["il", "gatto", "dorme", ".", "l'", "acqua", ",", "poi",
-                                                               "!"]
+    assert bigram.tokenize("Il gatto dorme. L'acqua, poi!") == [
+        "il",
+        "gatto",
+        "dorme",
+        ".",
+        "l'",
+        "acqua",
+        ",",
+        "poi",
+        "!",
+    ]
     assert bigram.tokenize("  \n ") == []
 
 

@@ -11,16 +11,18 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from bench_bpe import italian_like, naive_train  # scripts/, on the path from conftest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bench_bpe import italian_like, naive_train  # scripts/, on the path from conftest
 from core import bpe
 
 ROOT = Path(__file__).resolve().parent.parent
-ITALIAN = ("Il gatto della vicina dorme sulla poltrona della nonna.\n"
-           "I gatti della stazione aspettano la colazione; la città è in costruzione.\n"
-           "Perché il gattino è sul tetto? Perché la nazione ascolta la canzone della tradizione.")
+ITALIAN = (
+    "Il gatto della vicina dorme sulla poltrona della nonna.\n"
+    "I gatti della stazione aspettano la colazione; la città è in costruzione.\n"
+    "Perché il gattino è sul tetto? Perché la nazione ascolta la canzone della tradizione."
+)
 
 # Any string that UTF-8 can encode: every category, controls, emoji, combining marks, "".
 any_text = st.text(st.characters(codec="utf-8"), max_size=80)
@@ -48,9 +50,23 @@ def encode_by_rank(text, merges):
 
 # pre-tokenisation
 
+
 def test_pretokenize_examples():
     assert bpe.pretokenize("Il gatto  della città, 2024 anni!\n\nCiao 🐈🐈") == [
-        "Il", " gatto", " ", " della", " città", ",", " 2024", " anni", "!", "\n", "\n", "Ciao", " 🐈🐈"]
+        "Il",
+        " gatto",
+        " ",
+        " della",
+        " città",
+        ",",
+        " 2024",
+        " anni",
+        "!",
+        "\n",
+        "\n",
+        "Ciao",
+        " 🐈🐈",
+    ]
     assert bpe.pretokenize("l'acqua x_y") == ["l", "'", "acqua", " x", "_", "y"]
     assert bpe.pretokenize("caffe\u0301 ok") == ["caffe\u0301", " ok"]  # a combining accent stays with its word
     assert bpe.pretokenize("") == []
@@ -64,6 +80,7 @@ def test_pretokenize_covers_any_text(text):
 
 
 # encode / decode
+
 
 @settings(max_examples=300)
 @given(any_text)
@@ -107,13 +124,18 @@ def test_unseen_word_falls_apart_into_known_pieces():
 
 # training
 
+
 def test_hand_checked_tiny_corpus():
     # aaabdaaabac, one chunk: aa occurs 4 times (overlapping pairs count);
     # then aa·a and a·b tie at 2 and the smaller pair (97, 98) wins; then
     # Z·Y with Z = aa, Y = ab: the classic Z, Y, X of the textbook example.
     merges = bpe.train("aaabdaaabac", 4)
     assert [(m.pair, m.id, m.count) for m in merges] == [
-        ((97, 97), 256, 4), ((97, 98), 257, 2), ((256, 257), 258, 2), ((97, 99), 259, 1)]
+        ((97, 97), 256, 4),
+        ((97, 98), 257, 2),
+        ((256, 257), 258, 2),
+        ((97, 99), 259, 1),
+    ]
     vocab = bpe.build_vocab(merges)
     assert [vocab[m.id] for m in merges] == [b"aa", b"ab", b"aaab", b"ac"]
     assert bpe.encode("aaabdaaabac", merges[:3]) == [258, 100, 258, 97, 99]
@@ -242,8 +264,17 @@ def test_training_stops_when_no_pair_is_left():
 
 def test_training_is_deterministic_across_processes():
     code = f"from core import bpe; print([tuple(m) for m in bpe.train({ITALIAN + ' 🐈 àèìòù'!r}, 80)])"
-    outputs = {subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
-                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("0", "1", "12345")}
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("0", "1", "12345")
+    }
     assert len(outputs) == 1
     assert bpe.train(ITALIAN, 80) == bpe.train(ITALIAN, 80)
 
@@ -257,11 +288,24 @@ def test_ranked_pairs_order():
 
 # display
 
-@pytest.mark.parametrize("data, shown", [
-    (b" gatto", "·gatto"), ("è".encode(), "è"), (b"\xc3", "⟨C3⟩"), (b"a\xc3", "a⟨C3⟩"),
-    ("🐈".encode()[:2], "⟨F0⟩⟨9F⟩"), ("🐈".encode(), "🐈"), (b"\n", "↵"), (b"\t", "⇥"), (b"  ", "··"),
-    (b"\x00", "⟨00⟩"), ("\u00a0".encode(), "⟨C2⟩⟨A0⟩"), (b"", ""),
-])
+
+@pytest.mark.parametrize(
+    "data, shown",
+    [
+        (b" gatto", "·gatto"),
+        ("è".encode(), "è"),
+        (b"\xc3", "⟨C3⟩"),
+        (b"a\xc3", "a⟨C3⟩"),
+        ("🐈".encode()[:2], "⟨F0⟩⟨9F⟩"),
+        ("🐈".encode(), "🐈"),
+        (b"\n", "↵"),
+        (b"\t", "⇥"),
+        (b"  ", "··"),
+        (b"\x00", "⟨00⟩"),
+        ("\u00a0".encode(), "⟨C2⟩⟨A0⟩"),
+        (b"", ""),
+    ],
+)
 def test_token_text(data, shown):
     assert bpe.token_text(data) == shown
 

@@ -65,4 +65,3 @@ def test_similarity_is_the_cosine():
     E = [[1.0, 0.0], [1.0, 1.0], [-2.0, 0.0]]
     assert et.similarity(E, 0, 1) == pytest.approx(1 / np.sqrt(2))
     assert et.similarity(E, 0, 2) == pytest.approx(-1.0)
-

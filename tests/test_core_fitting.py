@@ -47,12 +47,12 @@ def test_from_points_goes_through_the_points():
     assert c == pytest.approx(-2.0) and s0 == pytest.approx(-2.0)
     assert elbows == [-0.5, 0.5] and slopes == pytest.approx([4.0, -4.0])
     xs = np.linspace(-1, 1, 41)
-    np.testing.assert_allclose(curve(list(xs), c, s0, elbows, slopes),
-                               np.interp(xs, *zip(*points)), atol=1e-12)
+    np.testing.assert_allclose(curve(list(xs), c, s0, elbows, slopes), np.interp(xs, *zip(*points)), atol=1e-12)
 
 
-@given(st.lists(st.tuples(st.floats(-1, 1), st.floats(-3, 3)), min_size=2, max_size=8,
-                unique_by=lambda p: round(p[0], 3)))
+@given(
+    st.lists(st.tuples(st.floats(-1, 1), st.floats(-3, 3)), min_size=2, max_size=8, unique_by=lambda p: round(p[0], 3))
+)
 @settings(max_examples=60, deadline=None)
 def test_from_points_is_the_interpolating_broken_line(points):
     points = sorted(points)
@@ -100,8 +100,11 @@ def test_fit_broken_line_is_least_squares_on_uneven_knots_and_grids(seed):
 
 def test_broken_line_reads_the_line_through_the_points():
     xs = list(np.linspace(-1, 1, 41))
-    np.testing.assert_allclose(fit.broken_line(xs, [-1.0, -0.3, 0.5, 1.0], [0.0, 2.0, -1.0, 1.0]),
-                               np.interp(xs, [-1.0, -0.3, 0.5, 1.0], [0.0, 2.0, -1.0, 1.0]), atol=1e-15)
+    np.testing.assert_allclose(
+        fit.broken_line(xs, [-1.0, -0.3, 0.5, 1.0], [0.0, 2.0, -1.0, 1.0]),
+        np.interp(xs, [-1.0, -0.3, 0.5, 1.0], [0.0, 2.0, -1.0, 1.0]),
+        atol=1e-15,
+    )
 
 
 def test_fit_broken_line_refuses_what_it_cannot_determine():
@@ -187,9 +190,17 @@ def test_no_lab_imports_the_standard_librarys_statistics():
     before the page's lab can answer: core.stats has the mean and the spread instead."""
     import subprocess
     import sys
-    script = ("import sys, labs\n"
-              "for lab in labs.all_labs(): labs.warm_up(lab.module.__name__, 'page')\n"
-              "print(sorted({'statistics', 'fractions', 'decimal'} & set(sys.modules)))")
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
-                         cwd=Path(__file__).resolve().parent.parent)
+
+    script = (
+        "import sys, labs\n"
+        "for lab in labs.all_labs(): labs.warm_up(lab.module.__name__, 'page')\n"
+        "print(sorted({'statistics', 'fractions', 'decimal'} & set(sys.modules)))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
     assert out.stdout.strip() == "[]"

@@ -27,7 +27,7 @@ def test_kv_vectors_match_a_generation_loop(prompt, new, cache):
 
 def test_llama2_7b_half_a_mebibyte_per_token():
     assert kv_cache_bytes(32, 32, 128, 1, 2) == 2 * 32 * 4096 * 2 == 524_288 == 512 * 1024
-    assert kv_cache_bytes(32, 32, 128, 4096, 2) == 2 * 1024 ** 3
+    assert kv_cache_bytes(32, 32, 128, 4096, 2) == 2 * 1024**3
 
 
 def test_grouped_query_attention_shrinks_by_the_group():

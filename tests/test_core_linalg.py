@@ -1,5 +1,4 @@
 import math
-import random
 
 import numpy as np
 import pytest
@@ -98,8 +97,11 @@ def ks_distance(a, b):
     """The two-sample Kolmogorov–Smirnov statistic: the largest gap between the two empirical CDFs."""
     a, b = np.sort(a), np.sort(b)
     grid = np.concatenate([a, b])
-    return float(np.max(np.abs(np.searchsorted(a, grid, side="right") / len(a)
-                               - np.searchsorted(b, grid, side="right") / len(b))))
+    return float(
+        np.max(
+            np.abs(np.searchsorted(a, grid, side="right") / len(a) - np.searchsorted(b, grid, side="right") / len(b))
+        )
+    )
 
 
 def pair_cosines(vectors):
@@ -116,7 +118,7 @@ def test_random_directions_in_their_own_axes_have_the_cosines_of_full_gaussian_d
     n, seeds = 40, 25
     ours = [la.random_directions(n, d, la.seeded_rng(s)) for s in range(seeds)]
     assert all(len(v) == min(n, d) and la.norm(v) == pytest.approx(1, abs=1e-12) for vs in ours for v in vs)
-    assert all(v[k + 1:] == [0.0] * (min(n, d) - k - 1) for vs in ours for k, v in enumerate(vs[:d]))
+    assert all(v[k + 1 :] == [0.0] * (min(n, d) - k - 1) for vs in ours for k, v in enumerate(vs[:d]))
     numpy = np.random.default_rng(d).standard_normal((seeds, n, d))
     a = np.concatenate([pair_cosines(vs) for vs in ours])
     b = np.concatenate([pair_cosines(vs) for vs in numpy])
@@ -134,7 +136,8 @@ def test_random_directions_in_their_own_axes_have_the_cosines_of_full_gaussian_d
     def triples(vs):
         c = np.asarray(vs) @ np.asarray(vs).T
         return [c[i, j] * c[i, k] * c[j, k] for i in range(n) for j in range(i) for k in range(j)]
-    assert np.mean(triples(ours[0]) + triples(ours[1])) == pytest.approx(1 / d ** 2, rel=0.25, abs=2e-7)
+
+    assert np.mean(triples(ours[0]) + triples(ours[1])) == pytest.approx(1 / d**2, rel=0.25, abs=2e-7)
 
 
 def test_random_directions_are_seeded():

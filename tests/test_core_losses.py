@@ -20,7 +20,9 @@ def test_gradient_is_p_minus_y_and_matches_finite_differences():
         up, down = list(z), list(z)
         up[j] += eps
         down[j] -= eps
-        numeric = (losses.cross_entropy_from_logits(up, target) - losses.cross_entropy_from_logits(down, target)) / (2 * eps)
+        numeric = (losses.cross_entropy_from_logits(up, target) - losses.cross_entropy_from_logits(down, target)) / (
+            2 * eps
+        )
         assert grad[j] == pytest.approx(numeric, abs=1e-8)
     assert sum(grad) == pytest.approx(0, abs=1e-12)
 

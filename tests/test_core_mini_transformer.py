@@ -15,8 +15,13 @@ V, D, H = 12, 8, 7
 
 def random_model(seed):
     rng = np.random.default_rng(seed)
-    return (rng.normal(size=(V, D)), rng.normal(size=(D, D)), rng.normal(size=(D, H)), rng.normal(size=(H, D)),
-            list(rng.integers(0, V, size=rng.integers(1, 10))))
+    return (
+        rng.normal(size=(V, D)),
+        rng.normal(size=(D, D)),
+        rng.normal(size=(D, H)),
+        rng.normal(size=(H, D)),
+        list(rng.integers(0, V, size=rng.integers(1, 10))),
+    )
 
 
 def as_lists(*arrays):
@@ -42,8 +47,17 @@ def numpy_forward(E, Wq, W1, W2, ids, position):
     gates = np.maximum(pre, 0)
     h = out + gates @ W2
     z = E @ h
-    return {"q": q, "scores": scores, "a": a, "out": out, "pre": pre, "gates": gates, "h": h, "z": z,
-            "p": numpy_softmax(z)}
+    return {
+        "q": q,
+        "scores": scores,
+        "a": a,
+        "out": out,
+        "pre": pre,
+        "gates": gates,
+        "h": h,
+        "z": z,
+        "p": numpy_softmax(z),
+    }
 
 
 @pytest.mark.parametrize("seed", range(30))
@@ -71,8 +85,9 @@ def test_forward_matches_numpy(seed):
 def test_a_token_never_uses_later_tokens(seed, data):
     E, Wq, W1, W2, ids = random_model(seed)
     position = data.draw(st.integers(0, len(ids) - 1))
-    later = data.draw(st.lists(st.integers(0, V - 1), min_size=len(ids) - position - 1,
-                               max_size=len(ids) - position - 1))
+    later = data.draw(
+        st.lists(st.integers(0, V - 1), min_size=len(ids) - position - 1, max_size=len(ids) - position - 1)
+    )
     other = ids[: position + 1] + later
     a = mt.mini_forward(ids, position, *as_lists(E, Wq, W1, W2))
     b = mt.mini_forward(other, position, *as_lists(E, Wq, W1, W2))
@@ -162,5 +177,7 @@ def test_ignoring_every_other_position_switches_attention_off():
     assert out["attention"]["output"] == pytest.approx(E[ids[position]].tolist(), abs=1e-12)
     assert out["attention"]["weights"][position] == 1.0
     # the token itself cannot be ignored
-    assert mt.mini_forward(ids, position, *as_lists(E, Wq, W1, W2), ignore={position})["attention"]["weights"] == \
-        mt.mini_forward(ids, position, *as_lists(E, Wq, W1, W2))["attention"]["weights"]
+    assert (
+        mt.mini_forward(ids, position, *as_lists(E, Wq, W1, W2), ignore={position})["attention"]["weights"]
+        == mt.mini_forward(ids, position, *as_lists(E, Wq, W1, W2))["attention"]["weights"]
+    )

@@ -34,20 +34,32 @@ def test_llama2_7b_seed_figures():
     assert ms.mlp_share(ms.LLAMA2_7B) == pytest.approx(2 / 3, abs=0.005)
 
 
-@pytest.mark.parametrize("model, total", [
-    (ms.LLAMA2_13B, 13_015_864_320),
-    (ms.LLAMA3_8B, 8_030_261_248),
-    (ms.GPT2_SMALL, 124_439_808),  # the «124M» of the Hugging Face checkpoint
-])
+@pytest.mark.parametrize(
+    "model, total",
+    [
+        (ms.LLAMA2_13B, 13_015_864_320),
+        (ms.LLAMA3_8B, 8_030_261_248),
+        (ms.GPT2_SMALL, 124_439_808),  # the «124M» of the Hugging Face checkpoint
+    ],
+)
 def test_published_totals(model, total):
     assert ms.parameter_counts(model)["total"] == total
 
 
-sizes = st.builds(ms.Decoder, vocab=st.integers(2, 300_000), d=st.sampled_from([64, 128, 768, 4096]),
-                  layers=st.integers(1, 100), d_ff=st.integers(1, 50_000), heads=st.sampled_from([1, 2, 4, 8]),
-                  kv_heads=st.sampled_from([None, 1, 2]), tied=st.booleans(), mlp=st.sampled_from(["swiglu", "gelu"]),
-                  norm=st.sampled_from(["rmsnorm", "layernorm"]), bias=st.booleans(),
-                  context=st.sampled_from([0, 1024]))
+sizes = st.builds(
+    ms.Decoder,
+    vocab=st.integers(2, 300_000),
+    d=st.sampled_from([64, 128, 768, 4096]),
+    layers=st.integers(1, 100),
+    d_ff=st.integers(1, 50_000),
+    heads=st.sampled_from([1, 2, 4, 8]),
+    kv_heads=st.sampled_from([None, 1, 2]),
+    tied=st.booleans(),
+    mlp=st.sampled_from(["swiglu", "gelu"]),
+    norm=st.sampled_from(["rmsnorm", "layernorm"]),
+    bias=st.booleans(),
+    context=st.sampled_from([0, 1024]),
+)
 
 
 @given(sizes)

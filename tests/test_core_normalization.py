@@ -25,16 +25,17 @@ def test_layer_norm_and_rms_norm_match_numpy(seed):
     eps = rng.choice([0.0, 1e-5, 0.1]) if n > 1 else 1e-5
     assert np.allclose(layer_norm(x, eps, g, b), np_layer_norm(x, eps, np.array(g), np.array(b)), rtol=0, atol=1e-12)
     xa = np.array(x)
-    expected = np.array(g) * xa / np.sqrt((xa ** 2).mean() + eps)
+    expected = np.array(g) * xa / np.sqrt((xa**2).mean() + eps)
     assert np.allclose(rms_norm(x, eps, g), expected, rtol=0, atol=1e-12)
-    assert rms(x) == pytest.approx(np.sqrt((xa ** 2).mean()), abs=1e-12)
+    assert rms(x) == pytest.approx(np.sqrt((xa**2).mean()), abs=1e-12)
 
 
 def test_the_article_example():
     y = layer_norm([2, 4, 6], eps=0)
     assert y == pytest.approx([-1.224744871391589, 0, 1.224744871391589], abs=1e-12)
-    assert rms_norm([2, 4, 6], eps=0) == pytest.approx([2 / np.sqrt(56 / 3), 4 / np.sqrt(56 / 3),
-                                                       6 / np.sqrt(56 / 3)], abs=1e-12)
+    assert rms_norm([2, 4, 6], eps=0) == pytest.approx(
+        [2 / np.sqrt(56 / 3), 4 / np.sqrt(56 / 3), 6 / np.sqrt(56 / 3)], abs=1e-12
+    )
 
 
 @given(vectors, st.floats(-1e3, 1e3))
@@ -49,6 +50,6 @@ def test_rms_norm_backward_matches_numpy_jacobian(seed):
     rng = np.random.default_rng(seed)
     n = int(rng.integers(1, 8))
     x, g, eps = rng.normal(size=n), rng.normal(size=n), 1e-5
-    r = np.sqrt((x ** 2).mean() + eps)
-    jacobian = np.eye(n) / r - np.outer(x, x) / (n * r ** 3)  # ∂yᵢ/∂xⱼ, by hand
+    r = np.sqrt((x**2).mean() + eps)
+    jacobian = np.eye(n) / r - np.outer(x, x) / (n * r**3)  # ∂yᵢ/∂xⱼ, by hand
     assert np.allclose(rms_norm_backward(list(x), list(g), eps), jacobian.T @ g, rtol=0, atol=1e-12)

@@ -91,8 +91,9 @@ def test_choose_token_is_greedy_on_the_logits_at_temperature_zero_and_a_draw_oth
     for temperature in (0.3, 1.0, 2.5):
         rng, copy = random.Random(7), random.Random(7)
         z = [0.5, -1.0, 2.0, 0.0]
-        assert [choose_token(z, temperature, rng) for _ in range(40)] == \
-               [sample(softmax(z, temperature), copy.random()) for _ in range(40)]
+        assert [choose_token(z, temperature, rng) for _ in range(40)] == [
+            sample(softmax(z, temperature), copy.random()) for _ in range(40)
+        ]
 
 
 def test_choose_token_never_writes_a_token_of_probability_zero():
@@ -100,5 +101,5 @@ def test_choose_token_never_writes_a_token_of_probability_zero():
     # them, in the rounding crumb; the eleventh token's probability is e^-1000 = 0 and it must not come out
     logits = [0.0] * 10 + [-1000.0]
     probs = softmax(logits)
-    assert probs[-1] == 0.0 and list(accumulate(probs))[-1] == 1 - 2 ** -53
-    assert choose_token(logits, 1.0, FixedDraw(1 - 2 ** -53)) == 9
+    assert probs[-1] == 0.0 and list(accumulate(probs))[-1] == 1 - 2**-53
+    assert choose_token(logits, 1.0, FixedDraw(1 - 2**-53)) == 9

@@ -23,10 +23,12 @@ def test_gradients_match_autograd_and_finite_differences(seed):
     assert r["grad_w1"] == pytest.approx(W1.grad, abs=1e-12)
     assert r["grad_w2"] == pytest.approx(W2.grad, abs=1e-12)
     eps = 1e-6
-    assert r["grad_w1"] == pytest.approx((loss(x, w1 + eps, w2, y) - loss(x, w1 - eps, w2, y)) / (2 * eps),
-                                         rel=1e-6, abs=1e-8)
-    assert r["grad_w2"] == pytest.approx((loss(x, w1, w2 + eps, y) - loss(x, w1, w2 - eps, y)) / (2 * eps),
-                                         rel=1e-6, abs=1e-8)
+    assert r["grad_w1"] == pytest.approx(
+        (loss(x, w1 + eps, w2, y) - loss(x, w1 - eps, w2, y)) / (2 * eps), rel=1e-6, abs=1e-8
+    )
+    assert r["grad_w2"] == pytest.approx(
+        (loss(x, w1, w2 + eps, y) - loss(x, w1, w2 - eps, y)) / (2 * eps), rel=1e-6, abs=1e-8
+    )
 
 
 def test_the_chain_written_out():

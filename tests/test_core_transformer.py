@@ -53,7 +53,10 @@ def lively_params(config, seed=1):
 
 def random_batch(config, B, T, seed=2):
     rng = random.Random(seed)
-    draw = lambda: [[rng.randrange(config.vocab_size) for _ in range(T)] for _ in range(B)]
+
+    def draw():
+        return [[rng.randrange(config.vocab_size) for _ in range(T)] for _ in range(B)]
+
     return draw(), draw()
 
 
@@ -69,8 +72,9 @@ def corpus_ids():
 
 # --- numpy reference -----------------------------------------------------------
 
+
 def np_rms(x, g):
-    return g * x / np.sqrt((x ** 2).mean(-1, keepdims=True) + layers.EPS)
+    return g * x / np.sqrt((x**2).mean(-1, keepdims=True) + layers.EPS)
 
 
 def np_rope(x):
@@ -111,7 +115,7 @@ def np_forward(params, config, inputs):
         if config.activation == "relu":
             act = np.maximum(h, 0)
         else:
-            act = 0.5 * h * (1 + np.tanh(np.sqrt(2 / np.pi) * (h + 0.044715 * h ** 3)))
+            act = 0.5 * h * (1 + np.tanh(np.sqrt(2 / np.pi) * (h + 0.044715 * h**3)))
         x = x + act @ p["W_2"]
     head = P["tok_emb"].T if config.tied else P["W_out"]
     return (np_rms(x, P["norm_final"]) @ head).reshape(B * T, -1), maps
@@ -136,7 +140,7 @@ def test_forward_matches_numpy(activation, positions, tied):
 def test_row_helpers_are_the_one_rope_and_rms_norm_of_core():
     rng = random.Random(0)
     config = tr.TransformerConfig(vocab_size=5, d_model=8, n_heads=2, positions="rope", context=4)
-    X = [[rng.uniform(-2, 2) for _ in range(8)] for _ in range(8)]         # 2 sequences of T = 4
+    X = [[rng.uniform(-2, 2) for _ in range(8)] for _ in range(8)]  # 2 sequences of T = 4
     turned = layers.rope_rows(X, *layers.rope_tables(config, 4), 4)
     for n, (row, out) in enumerate(zip(X, turned)):
         assert out == pytest.approx(rope(row[:4], n % 4) + rope(row[4:], n % 4), abs=1e-12)
@@ -148,6 +152,7 @@ def test_row_helpers_are_the_one_rope_and_rms_norm_of_core():
 
 
 # --- gradients -------------------------------------------------------------------
+
 
 def entry(tensor, index):
     return tensor[index[0]][index[1]] if len(index) == 2 else tensor[index[0]]
@@ -174,7 +179,7 @@ def test_every_gradient_matches_finite_differences(activation, positions, tied):
         for _ in range(3):
             index = tuple(rng.randrange(n) for n in shape)
             if name == "pos_emb":
-                index = (rng.randrange(len(inputs[0])), index[1])   # rows past T get no gradient: checked below
+                index = (rng.randrange(len(inputs[0])), index[1])  # rows past T get no gradient: checked below
             x = entry(tensor, index)
             set_entry(tensor, index, x + h)
             up = loss_of(params, config, inputs, targets)
@@ -184,7 +189,7 @@ def test_every_gradient_matches_finite_differences(activation, positions, tied):
             numeric, analytic = (up - down) / (2 * h), entry(grads[name], index)
             assert abs(analytic - numeric) <= 1e-7 + 1e-5 * abs(numeric), (name, index, analytic, numeric)
     if positions == "learned":
-        assert all(v == 0.0 for row in grads["pos_emb"][len(inputs[0]):] for v in row)
+        assert all(v == 0.0 for row in grads["pos_emb"][len(inputs[0]) :] for v in row)
 
 
 @pytest.mark.parametrize("activation,positions,tied", VARIANTS)
@@ -201,7 +206,9 @@ def test_every_entry_of_every_gradient_along_random_directions(activation, posit
         for _ in range(2):
             D = np.array([rng.gauss(0, 1) for _ in range(base.size)]).reshape(base.shape)
             moved = lambda sign: {**params, name: (base + sign * h * D).tolist()}  # noqa: E731
-            numeric = (loss_of(moved(1), config, inputs, targets) - loss_of(moved(-1), config, inputs, targets)) / (2 * h)
+            numeric = (loss_of(moved(1), config, inputs, targets) - loss_of(moved(-1), config, inputs, targets)) / (
+                2 * h
+            )
             analytic = float(np.sum(np.array(grads[name]) * D))
             assert abs(analytic - numeric) <= 1e-7 + 1e-6 * abs(numeric), (name, analytic, numeric)
 
@@ -210,9 +217,9 @@ def test_products_through_relu_skip_only_exact_zeros():
     """times_active gives, to the last bit, the dense product: a row with no active unit, a unit never active."""
     rng = random.Random(11)
     H = [[rng.gauss(0, 1) for _ in range(7)] for _ in range(6)]
-    H[2] = [-abs(v) for v in H[2]]            # a row where every unit is off
+    H[2] = [-abs(v) for v in H[2]]  # a row where every unit is off
     for row in H:
-        row[4] = -1.0                           # a unit that no row turns on
+        row[4] = -1.0  # a unit that no row turns on
     A, masks = layers.activation_forward(H, "relu"), layers.relu_masks(H)
     W = [[rng.gauss(0, 1) for _ in range(3)] for _ in range(7)]
     assert layers.times_active(A, masks, W) == layers.times_columns(A, transpose(W))
@@ -233,6 +240,7 @@ def test_gradient_norms_by_layer_add_up_to_the_global_norm():
 
 # --- optimiser -----------------------------------------------------------------
 
+
 def test_adam_step_matches_its_formula_with_clipping():
     config = tiny(n_layers=1)
     opt = optim.OptimizerConfig(lr=0.05, warmup=3, total_steps=20, clip=0.5)
@@ -249,7 +257,7 @@ def test_adam_step_matches_its_formula_with_clipping():
         for name, g in grads.items():
             g = k * np.array(g)
             m[name] = opt.beta1 * m[name] + (1 - opt.beta1) * g
-            v[name] = opt.beta2 * v[name] + (1 - opt.beta2) * g ** 2
+            v[name] = opt.beta2 * v[name] + (1 - opt.beta2) * g**2
             m_hat, v_hat = m[name] / (1 - opt.beta1 ** (step + 1)), v[name] / (1 - opt.beta2 ** (step + 1))
             expected[name] = expected[name] - lr * m_hat / (np.sqrt(v_hat) + opt.eps)
         state, info = training.train_step(state, batch, config, opt)
@@ -292,6 +300,7 @@ def test_a_step_leaves_the_state_it_started_from_untouched():
 
 # --- determinism, training, generation ------------------------------------------
 
+
 def run(config, opt, steps, seed=0):
     ids, _ = corpus_ids()
     state, losses = training.init_state(config), []
@@ -315,7 +324,7 @@ def test_the_same_seed_gives_the_same_model_batches_and_losses():
 def test_training_on_a_small_corpus_lowers_the_loss():
     ids, V = corpus_ids()
     config = tr.TransformerConfig(vocab_size=V, n_layers=1)
-    windows = [ids[i:i + 9] for i in range(len(ids) - 8)]
+    windows = [ids[i : i + 9] for i in range(len(ids) - 8)]
     inputs, targets = [w[:-1] for w in windows], [w[1:] for w in windows]
     start = loss_of(tr.init_params(config), config, inputs, targets)
     assert start == pytest.approx(math.log(V), abs=0.5)
@@ -329,7 +338,7 @@ def test_training_on_a_small_corpus_lowers_the_loss():
 def test_generation_is_deterministic_greedy_at_temperature_zero_and_seeded_otherwise():
     config = tiny(positions="rope", context=4)
     params = lively_params(config)
-    prompt = [1, 2, 3, 4, 5, 6]                              # longer than the context: only the last 4 are read
+    prompt = [1, 2, 3, 4, 5, 6]  # longer than the context: only the last 4 are read
     greedy = gen.transformer_generate(params, config, prompt, 6)
     assert greedy == gen.transformer_generate(params, config, prompt, 6) and len(greedy) == 6
     ids = list(prompt)
@@ -345,8 +354,14 @@ def test_generation_is_deterministic_greedy_at_temperature_zero_and_seeded_other
 
 
 @settings(max_examples=40)
-@given(activation=st.sampled_from(["relu", "gelu"]), positions=st.sampled_from(["learned", "rope"]),
-       tied=st.booleans(), layers=st.integers(1, 3), seed=st.integers(0, 99), data=st.data())
+@given(
+    activation=st.sampled_from(["relu", "gelu"]),
+    positions=st.sampled_from(["learned", "rope"]),
+    tied=st.booleans(),
+    layers=st.integers(1, 3),
+    seed=st.integers(0, 99),
+    data=st.data(),
+)
 def test_next_logits_are_the_forward_passs_last_row_to_the_last_bit(activation, positions, tied, layers, seed, data):
     config = tiny(activation, positions, tied, seed, n_layers=layers)
     params = lively_params(config, seed)
@@ -356,11 +371,19 @@ def test_next_logits_are_the_forward_passs_last_row_to_the_last_bit(activation, 
 
 # --- shapes, counts, looking inside ----------------------------------------------
 
+
 def test_param_count_by_part():
     config = tr.TransformerConfig(vocab_size=30)
     counts = tr.param_count(config)
-    assert counts == {"token_embedding": 480, "position_embedding": 128, "attention": 1024, "feed_forward": 2048,
-                      "norms": 48, "head": 0, "total": 3728}
+    assert counts == {
+        "token_embedding": 480,
+        "position_embedding": 128,
+        "attention": 1024,
+        "feed_forward": 2048,
+        "norms": 48,
+        "head": 0,
+        "total": 3728,
+    }
     untied = tr.param_count(tr.TransformerConfig(vocab_size=30, n_layers=2, tied=False, positions="rope"))
     assert untied["head"] == 480 and untied["position_embedding"] == 0 and untied["total"] == 7184
     params = tr.init_params(config)
@@ -412,25 +435,31 @@ def test_token_trip_is_the_forward_row_of_one_token(activation, positions, tied)
         else:
             assert trip["position_row"] is None and trip["embedded"] == trip["token_row"]
         for layer, (step, block) in enumerate(zip(trip["blocks"], cache.blocks)):
-            rows = {"input": block.input, "attn_out": block.attn_out, "after_attn": block.after_attn,
-                    "hidden": block.ffn.hidden, "active": block.ffn.active, "ffn_out": block.ffn.out,
-                    "output": block.output}
+            rows = {
+                "input": block.input,
+                "attn_out": block.attn_out,
+                "after_attn": block.after_attn,
+                "hidden": block.ffn.hidden,
+                "active": block.ffn.active,
+                "ffn_out": block.ffn.out,
+                "output": block.output,
+            }
             for name, M in rows.items():
                 assert step[name] == M[i], name
             assert [step["q"], step["k"], step["v"]] == [block.Q[i], block.K[i], block.V[i]]
             for key, norm in (("norm_attn", block.norm_attn), ("norm_ffn", block.ffn.norm)):
                 n = step[key]
                 x = np.array(n["input"])
-                assert n["mean_square"] == pytest.approx(np.mean(x ** 2), abs=1e-12)
+                assert n["mean_square"] == pytest.approx(np.mean(x**2), abs=1e-12)
                 assert n["inv_rms"] == norm.inv[i] == 1 / math.sqrt(n["mean_square"] + layers.EPS)
                 assert n["divided"] == norm.xhat[i] and np.allclose(n["divided"], x * n["inv_rms"], atol=1e-15)
                 assert n["output"] == norm.output[i] and n["gain"] == params[f"block{layer}.{key}"]
             for h, head in enumerate(step["heads"]):
-                Q, K, V = (np.array(M)[:, h * dh:(h + 1) * dh] for M in (block.Q, block.K, block.V))
-                assert np.allclose(head["scores"], K[:i + 1] @ Q[i] / math.sqrt(dh), rtol=0, atol=1e-12)
-                assert np.allclose(head["weights"], maps[layer][0, h, i, :i + 1], rtol=0, atol=1e-12)
+                Q, K, V = (np.array(M)[:, h * dh : (h + 1) * dh] for M in (block.Q, block.K, block.V))
+                assert np.allclose(head["scores"], K[: i + 1] @ Q[i] / math.sqrt(dh), rtol=0, atol=1e-12)
+                assert np.allclose(head["weights"], maps[layer][0, h, i, : i + 1], rtol=0, atol=1e-12)
                 assert head["weights"] == softmax(head["scores"])
-                assert np.allclose(head["output"], np.array(head["weights"]) @ V[:i + 1], rtol=0, atol=1e-12)
+                assert np.allclose(head["output"], np.array(head["weights"]) @ V[: i + 1], rtol=0, atol=1e-12)
                 assert head["query"] == list(Q[i]) and len(head["keys"]) == len(head["values"]) == i + 1
             assert sum((head["output"] for head in step["heads"]), []) == step["heads_out"] == block.heads_out[i]
         assert trip["logits"] == cache.logits[i]
@@ -447,9 +476,9 @@ def test_causal_scores_are_the_scores_that_causal_weights_softmaxes():
     q, k = ([[rng.gauss(0, 1) for _ in range(4)] for _ in range(5)] for _ in range(2))
     A = layers.causal_weights(q, k)
     for i in range(5):
-        scores = layers.causal_scores(q[i], k[:i + 1])
+        scores = layers.causal_scores(q[i], k[: i + 1])
         assert len(scores) == i + 1
-        assert scores == pytest.approx([np.dot(q[i], kj) / 2 for kj in k[:i + 1]], abs=1e-14)
+        assert scores == pytest.approx([np.dot(q[i], kj) / 2 for kj in k[: i + 1]], abs=1e-14)
         assert A[i] == softmax(scores) + [0.0] * (4 - i)
 
 

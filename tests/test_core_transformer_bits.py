@@ -21,16 +21,72 @@ import pytest
 
 from core.optimizers import OptimizerConfig, grad_norm, learning_rate
 from core.sampling import choose_token
-from core.transformer import (TransformerConfig, init_params, layer_grad_norms, loss_and_grads, param_count,
-                              transformer_forward)
+from core.transformer import (
+    TransformerConfig,
+    init_params,
+    layer_grad_norms,
+    loss_and_grads,
+    param_count,
+    transformer_forward,
+)
 from core.transformer_generation import next_logits, transformer_generate
 from core.transformer_trace import token_trip, trace
 from core.transformer_training import batch_for_step, init_state, text_loss, text_windows, train_step
 
 FIXTURE = Path(__file__).parent / "data" / "transformer_bits.json"
 VARIANTS = list(itertools.product(["relu", "gelu"], ["learned", "rope"], [True, False]))
-TEXT = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4, 6, 2, 6, 4, 3, 3, 8, 3, 2, 7, 9, 5, 0, 2, 8,
-        8, 4, 1, 9, 7, 1, 6, 9, 3, 9, 9, 3, 7, 5, 10]
+TEXT = [
+    3,
+    1,
+    4,
+    1,
+    5,
+    9,
+    2,
+    6,
+    5,
+    3,
+    5,
+    8,
+    9,
+    7,
+    9,
+    3,
+    2,
+    3,
+    8,
+    4,
+    6,
+    2,
+    6,
+    4,
+    3,
+    3,
+    8,
+    3,
+    2,
+    7,
+    9,
+    5,
+    0,
+    2,
+    8,
+    8,
+    4,
+    1,
+    9,
+    7,
+    1,
+    6,
+    9,
+    3,
+    9,
+    9,
+    3,
+    7,
+    5,
+    10,
+]
 
 
 def leaves(value):
@@ -50,8 +106,17 @@ def digest(value):
 
 
 def config_of(activation, positions, tied, layers, seed):
-    return TransformerConfig(vocab_size=11, d_model=8, n_heads=2, n_layers=layers, context=6, activation=activation,
-                                positions=positions, tied=tied, seed=seed)
+    return TransformerConfig(
+        vocab_size=11,
+        d_model=8,
+        n_heads=2,
+        n_layers=layers,
+        context=6,
+        activation=activation,
+        positions=positions,
+        tied=tied,
+        seed=seed,
+    )
 
 
 def record_config(config):
@@ -83,11 +148,12 @@ def record_config(config):
     out["text_loss"] = text_loss(params_after, config, TEXT).hex()
     out["text_loss limit 3"] = text_loss(params_after, config, TEXT, 3).hex()
     prompt = TEXT[:9]
-    out["next_logits"] = digest(next_logits(params_after, config, prompt[-config.context:]))
+    out["next_logits"] = digest(next_logits(params_after, config, prompt[-config.context :]))
     out["greedy"] = transformer_generate(params_after, config, prompt, 12)
     for temperature in (0.5, 1.0, 3.0):
-        out[f"sampled T={temperature}"] = transformer_generate(params_after, config, prompt, 12, temperature,
-                                                                  random.Random(config.seed + 5))
+        out[f"sampled T={temperature}"] = transformer_generate(
+            params_after, config, prompt, 12, temperature, random.Random(config.seed + 5)
+        )
     out["trace"] = digest(trace(params_after, config, TEXT[:5]))
     out["token_trip"] = digest([token_trip(params_after, config, TEXT[:6], i) for i in range(6)])
     return out
@@ -99,9 +165,12 @@ def record_labs():
     large gaps (probabilities that underflow to 0) and every temperature the lab offers."""
     from labs.chA import _giro_modello as giro
     from labs.chA._giro_pesi import WEIGHTS
+
     ids = [1, 3, 6, 9, 11, 0]
-    out = {"A.6 trace": digest(trace(WEIGHTS, giro.CONFIG, ids)),
-           "A.6 token_trip": digest([token_trip(WEIGHTS, giro.CONFIG, ids, i) for i in range(len(ids))])}
+    out = {
+        "A.6 trace": digest(trace(WEIGHTS, giro.CONFIG, ids)),
+        "A.6 token_trip": digest([token_trip(WEIGHTS, giro.CONFIG, ids, i) for i in range(len(ids))]),
+    }
     rng = random.Random(11)
     rows = [[rng.gauss(0, scale) for _ in range(9)] for scale in (0.1, 1.0, 5.0, 40.0) for _ in range(6)]
     rows += [[1.0, 2.0, 2.0, 0.5], [0.0] * 5, [800.0, 0.0, -800.0, 800.0]]
@@ -113,9 +182,12 @@ def record_labs():
 
 def record():
     """Every config's numbers, by a name that says the config, and the labs' own."""
-    return {"labs": record_labs()} | {f"{activation} {positions} {'tied' if tied else 'untied'} L{layers} seed{seed}":
-            record_config(config_of(activation, positions, tied, layers, seed))
-            for (activation, positions, tied), layers, seed in itertools.product(VARIANTS, (1, 2), (0, 3))}
+    return {"labs": record_labs()} | {
+        f"{activation} {positions} {'tied' if tied else 'untied'} L{layers} seed{seed}": record_config(
+            config_of(activation, positions, tied, layers, seed)
+        )
+        for (activation, positions, tied), layers, seed in itertools.product(VARIANTS, (1, 2), (0, 3))
+    }
 
 
 @pytest.fixture(scope="module")

@@ -31,8 +31,11 @@ def core_modules():
 
 
 def public_functions(tree):
-    return [node for node in tree.body
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.name.startswith("_")]
+    return [
+        node
+        for node in tree.body
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.name.startswith("_")
+    ]
 
 
 def imports(tree, package):
@@ -112,31 +115,48 @@ def test_no_two_public_core_functions_share_a_name():
             homes[function.name].append(f"core/{module}.py:{function.lineno}")
     shared = {name: places for name, places in homes.items() if len(places) > 1}
     new = {name: places for name, places in shared.items() if name not in PENDING_SHARED}
-    assert not new, "funzioni pubbliche di core/ con lo stesso nome: una sola per cosa, o nomi che dicano " \
-                    "la differenza\n" + listing(new)
-    assert not PENDING_SHARED - set(shared), f"non più in comune, da togliere da PENDING_SHARED: " \
-                                             f"{PENDING_SHARED - set(shared)}"
+    assert not new, (
+        "funzioni pubbliche di core/ con lo stesso nome: una sola per cosa, o nomi che dicano "
+        "la differenza\n" + listing(new)
+    )
+    assert not PENDING_SHARED - set(shared), (
+        f"non più in comune, da togliere da PENDING_SHARED: {PENDING_SHARED - set(shared)}"
+    )
 
 
 def test_every_public_core_function_is_used_by_a_lab_or_by_core():
     used = used_outside_tests()
-    unused = {(module, function.name): f"core/{module}.py:{function.lineno}"
-              for module, tree in core_modules().items() for function in public_functions(tree)
-              if (module, function.name) not in used}
+    unused = {
+        (module, function.name): f"core/{module}.py:{function.lineno}"
+        for module, tree in core_modules().items()
+        for function in public_functions(tree)
+        if (module, function.name) not in used
+    }
     new = {key: place for key, place in unused.items() if key[0] not in PENDING_FILES}
-    assert not new, "funzioni di core/ che solo i test usano: toglierle, o farle usare al laboratorio che ne " \
-                    "rifà il conto\n" + listing(new)
+    assert not new, (
+        "funzioni di core/ che solo i test usano: toglierle, o farle usare al laboratorio che ne "
+        "rifà il conto\n" + listing(new)
+    )
     done = PENDING_FILES - {module for module, _ in unused}
     assert not done, f"ormai ogni funzione di questi file serve a un laboratorio: toglierli da PENDING_FILES: {done}"
 
 
 def test_the_use_finder_sees_each_way_of_importing():
-    lab = ast.parse("from core.linalg import dot as d\nfrom core import stats\nimport core.pca as p\nimport core.rank\n"
-                    "def f(x):\n    return d(x, x) + stats.bin_counts(x) + p.project(x) + core.rank.matrix_rank(x)\n"
-                    "DEFAULT = f(stats.bin_edges(0, 1, 2))\n")
-    assert uses(lab, "labs") == {("linalg", "dot"), ("stats", "bin_counts"), ("pca", "project"),
-                                 ("rank", "matrix_rank"), ("stats", "bin_edges")}
+    lab = ast.parse(
+        "from core.linalg import dot as d\nfrom core import stats\nimport core.pca as p\nimport core.rank\n"
+        "def f(x):\n    return d(x, x) + stats.bin_counts(x) + p.project(x) + core.rank.matrix_rank(x)\n"
+        "DEFAULT = f(stats.bin_edges(0, 1, 2))\n"
+    )
+    assert uses(lab, "labs") == {
+        ("linalg", "dot"),
+        ("stats", "bin_counts"),
+        ("pca", "project"),
+        ("rank", "matrix_rank"),
+        ("stats", "bin_edges"),
+    }
     assert uses(ast.parse("from core.linalg import dot\n"), "labs") == set()  # imported is not used
-    core = ast.parse("from .linalg import norm\nfrom . import stats\n"
-                     "def a(x):\n    return a(x)\ndef b(x):\n    return a(norm(x)) + stats.bin_counts(x)\n")
+    core = ast.parse(
+        "from .linalg import norm\nfrom . import stats\n"
+        "def a(x):\n    return a(x)\ndef b(x):\n    return a(norm(x)) + stats.bin_counts(x)\n"
+    )
     assert uses(core, "core", "m", {"a", "b"}) == {("linalg", "norm"), ("m", "a"), ("stats", "bin_counts")}

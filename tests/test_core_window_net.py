@@ -8,8 +8,11 @@ from core import window_net as wn
 
 def random_net(seed, n_in=4, n_hidden=3, n_out=5):
     rng = np.random.default_rng(seed)
-    return (rng.normal(size=(n_hidden, n_in)).tolist(), rng.normal(size=(n_out, n_hidden)).tolist(),
-            [(rng.normal(size=n_in).tolist(), int(rng.integers(n_out))) for _ in range(5)])
+    return (
+        rng.normal(size=(n_hidden, n_in)).tolist(),
+        rng.normal(size=(n_out, n_hidden)).tolist(),
+        [(rng.normal(size=n_in).tolist(), int(rng.integers(n_out))) for _ in range(5)],
+    )
 
 
 def numpy_forward(W1, W2, x):

@@ -13,8 +13,26 @@ import numpy as np
 import pytest
 
 import labs
-from labs.kit import (Bar, ChainNode, Curve, Node, Point, Arrow, Series, Steps, bars, chain, histogram, line_chart,
-                      matrix, network, plane, tag, timeline, vector)
+from labs.kit import (
+    Arrow,
+    Bar,
+    ChainNode,
+    Curve,
+    Node,
+    Point,
+    Series,
+    Steps,
+    bars,
+    chain,
+    histogram,
+    line_chart,
+    matrix,
+    network,
+    plane,
+    tag,
+    timeline,
+    vector,
+)
 from labs.kit.controls import Choice, Slider, Toggle
 from labs.kit.matrices import cell_text
 from labs.kit.planes import vector_text
@@ -22,8 +40,11 @@ from labs.kit.svg import amount, svg, unique_ids
 
 ALL = labs.all_labs()
 ENGLISH = re.compile(r"\b(the|and|of|with|max|min|rows?|columns?|highest|lowest)\b")  # what the kit could slip in
-ITALIAN = re.compile(r"\b(il|la|lo|un|una|da|di|a|e|con|più|valore|valori|barra|barre|punto|punti|serie|righe|"
-                     r"colonne|rete|catena|neuroni|classi|sale|scende|resta|vale|frecce|freccia)\b", re.IGNORECASE)
+ITALIAN = re.compile(
+    r"\b(il|la|lo|un|una|da|di|a|e|con|più|valore|valori|barra|barre|punto|punti|serie|righe|"
+    r"colonne|rete|catena|neuroni|classi|sale|scende|resta|vale|frecce|freccia)\b",
+    re.IGNORECASE,
+)
 # an English decimal point (0.5, 12.34) or a hyphen as a minus: a thousands point has exactly three digits after it
 NOT_ITALIAN_NUMBER = re.compile(r"\d\.(\d{1,2}|\d{4,})(?!\d)|(?<![\w)])-\d|\b(nan|inf|None|True|False)\b")
 LONGEST = 320  # characters: a sentence or two, never the data
@@ -53,11 +74,25 @@ class Figures(HTMLParser):
         if tag == "svg":
             self.svg_depth += 1
             if self.svg_depth == 1 and a.get("role") in ("img", "group"):
-                self.figures.append({"kind": "svg", "title": "", "desc": "", "describedby": a.get("aria-describedby"),
-                                     "class": a.get("class", "")})
+                self.figures.append(
+                    {
+                        "kind": "svg",
+                        "title": "",
+                        "desc": "",
+                        "describedby": a.get("aria-describedby"),
+                        "class": a.get("class", ""),
+                    }
+                )
         elif tag == "table" and "lab-mx-table" in (a.get("class") or ""):
-            self.figures.append({"kind": "matrix", "title": "", "desc": None, "describedby": a.get("aria-describedby"),
-                                 "class": a.get("class", "")})
+            self.figures.append(
+                {
+                    "kind": "matrix",
+                    "title": "",
+                    "desc": None,
+                    "describedby": a.get("aria-describedby"),
+                    "class": a.get("class", ""),
+                }
+            )
         elif tag in ("title", "desc") and self.svg_depth == 1 and self.figures and self.figures[-1]["kind"] == "svg":
             self.reading = tag
 
@@ -147,7 +182,7 @@ def drawings(html):
         else:
             depth -= 1
             if depth == 0:
-                parts.append(html[start:match.end()])
+                parts.append(html[start : match.end()])
     parts += re.findall(r'<figure class="lab-mx.*?</figure>', html, re.S)
     return DESCRIBING.sub("", "".join(parts))
 
@@ -181,6 +216,7 @@ def described(html):
 
 # bars
 
+
 def test_bars_name_the_highest_and_lowest_bar_with_their_text_and_change_with_the_data():
     rng = random.Random(3)
     for _ in range(20):
@@ -188,8 +224,10 @@ def test_bars_name_the_highest_and_lowest_bar_with_their_text_and_change_with_th
         items = [Bar(f"token{k}", v) for k, v in enumerate(values)]
         text = described(bars(items, label="Valori", lo=-1, hi=1))
         top, low = int(np.argmax(values)), int(np.argmin(values))
+
         def shown(v):  # as bars() writes a signed value: +0,30, −0,88
             return ("+" if v > 0 and f"{v:.2f}" != "0.00" else "") + f"{v:.2f}".replace(".", ",").replace("-", "−")
+
         assert f"Valore più alto: token{top}, {shown(values[top])}" in text, text
         assert f"più basso: token{low}, {shown(values[low])}" in text, text
         assert text.startswith(f"{len(values)} barre")
@@ -199,8 +237,16 @@ def test_bars_name_the_highest_and_lowest_bar_with_their_text_and_change_with_th
 
 
 def test_bars_use_the_text_they_show_and_say_ties_and_the_row_in_evidence():
-    text = described(bars([Bar("«gatto»", 0.62, text="62 %"), Bar("«cane»", 0.31, text="31 %", highlight=True),
-                           Bar("«topo»", 0.07, text="7 %")], label="Probabilità"))
+    text = described(
+        bars(
+            [
+                Bar("«gatto»", 0.62, text="62 %"),
+                Bar("«cane»", 0.31, text="31 %", highlight=True),
+                Bar("«topo»", 0.07, text="7 %"),
+            ],
+            label="Probabilità",
+        )
+    )
     assert text == "3 barre. Valore più alto: «gatto», 62 %; più basso: «topo», 7 %. In evidenza: «cane», 31 %."
     assert described(bars([Bar("a", 0.5), Bar("b", 0.5)], label="P")) == "2 barre, tutte a 0,50."
     ties = bars([Bar("a", 0.5), Bar("b", 0.5), Bar("c", 0.1)], label="P")
@@ -210,13 +256,16 @@ def test_bars_use_the_text_they_show_and_say_ties_and_the_row_in_evidence():
 
 # line charts and histograms
 
+
 def test_a_line_chart_says_where_each_series_starts_and_ends_and_its_extremes_between():
     xs = np.linspace(0, 4, 41)
     ys = (xs - 2.6) ** 2 + 0.5
     text = described(line_chart([Series("loss", tuple(zip(xs, ys)))], label="Loss", x_label="passo di training"))
     k = int(np.argmin(ys))
-    assert text == (f"Da passo 0 a passo 4: «loss» scende da {amount(float(ys[0]))} a {amount(float(ys[-1]))}, "
-                    f"minimo {amount(float(ys[k]))} (passo {amount(float(xs[k]))}).")
+    assert text == (
+        f"Da passo 0 a passo 4: «loss» scende da {amount(float(ys[0]))} a {amount(float(ys[-1]))}, "
+        f"minimo {amount(float(ys[k]))} (passo {amount(float(xs[k]))})."
+    )
     assert amount(float(ys[k])) == "0,5" and amount(float(xs[k])) == "2,6"
     rising = described(line_chart([Series("loss", tuple(zip(xs, -ys)))], label="Loss", x_label="passo"))
     assert "«loss» sale da −7,26 a −2,46, massimo −0,5 (passo 2,6)" in rising
@@ -227,10 +276,16 @@ def test_a_line_chart_with_many_series_stays_a_sentence():
     text = described(line_chart(series, label="Tante curve"))
     assert len(text) <= LONGEST and "«curva numero 0» resta a 0" in text
     assert re.search(r"e altre \d serie\.$", text)
-    apart = described(line_chart([Series("a", ((0, 1), (1, 2))), Series("b", ((5, 3), (9, 1))),
-                                  Series("c", ((0, 7),))], label="Sparse", x_label="η"))
-    assert apart == ("«a» sale da 1 (η = 0) a 2 (η = 1); «b» scende da 3 (η = 5) a 1 (η = 9); "
-                     "«c»: un punto, 7 (η = 0).")
+    apart = described(
+        line_chart(
+            [Series("a", ((0, 1), (1, 2))), Series("b", ((5, 3), (9, 1))), Series("c", ((0, 7),))],
+            label="Sparse",
+            x_label="η",
+        )
+    )
+    assert apart == (
+        "«a» sale da 1 (η = 0) a 2 (η = 1); «b» scende da 3 (η = 5) a 1 (η = 9); «c»: un punto, 7 (η = 0)."
+    )
 
 
 def test_a_histogram_names_its_fullest_class_as_numpy_counts_it():
@@ -239,8 +294,10 @@ def test_a_histogram_names_its_fullest_class_as_numpy_counts_it():
     counts, edges = np.histogram(values, bins=12)
     k = int(np.argmax(counts))
     text = described(histogram(values, bins=12, label="Valori"))
-    assert text == (f"12 classi da {amount(float(edges[0]))} a {amount(float(edges[-1]))}, 500 valori; la più piena "
-                    f"va da {amount(float(edges[k]))} a {amount(float(edges[k + 1]))}, con {counts[k]} valori.")
+    assert text == (
+        f"12 classi da {amount(float(edges[0]))} a {amount(float(edges[-1]))}, 500 valori; la più piena "
+        f"va da {amount(float(edges[k]))} a {amount(float(edges[k + 1]))}, con {counts[k]} valori."
+    )
     assert described(histogram([], bins=4, lo=0, hi=1, label="Vuoto")) == "4 classi da 0 a 1, nessun valore."
     shifted = [v + 3 for v in values[:250]] + values[250:]  # half of them moved: another class is the fullest
     counts, edges = np.histogram(shifted, bins=12)
@@ -252,9 +309,11 @@ def test_a_histogram_names_its_fullest_class_as_numpy_counts_it():
 
 # planes
 
+
 def test_a_plane_lists_few_points_and_tells_the_extremes_of_many():
-    text = described(plane([Arrow((2, 1), label="a"), Point((-1, 1.5), "b"), Point((0, 0))], (-2, 3), (-2, 2),
-                           label="Piano"))
+    text = described(
+        plane([Arrow((2, 1), label="a"), Point((-1, 1.5), "b"), Point((0, 0))], (-2, 3), (-2, 2), label="Piano")
+    )
     assert text == "Una freccia e 2 punti: a [2 ; 1], b [−1 ; 1,5]."
     rng = random.Random(11)
     points = [(round(rng.uniform(-2, 2), 2), round(rng.uniform(-2, 2), 2)) for _ in range(9)]
@@ -266,12 +325,14 @@ def test_a_plane_lists_few_points_and_tells_the_extremes_of_many():
     assert f"il più lontano dall'origine è w{far} {vector_text(points[far])}" in text
     assert f"il più vicino w{near} {vector_text(points[near])}" in text
     assert ("in evidenza w4" in text) == (4 not in (far, near))
-    moved = described(plane([Arrow((2, -1), label="a"), Point((-1, 1.5), "b"), Point((0, 0))], (-2, 3), (-2, 2),
-                            label="Piano"))
+    moved = described(
+        plane([Arrow((2, -1), label="a"), Point((-1, 1.5), "b"), Point((0, 0))], (-2, 3), (-2, 2), label="Piano")
+    )
     assert "a [2 ; −1]" in moved
 
 
 # matrices and vectors
+
 
 def test_a_matrix_names_its_largest_and_smallest_cell_where_numpy_finds_them():
     rng = random.Random(7)
@@ -281,8 +342,7 @@ def test_a_matrix_names_its_largest_and_smallest_cell_where_numpy_finds_them():
         (ti, tj), (li, lj) = np.unravel_index(a.argmax(), a.shape), np.unravel_index(a.argmin(), a.shape)
         text = described(matrix(m, label="W", col_labels=["a", "b", "c", "d"]))
         assert text.startswith("3 righe e 4 colonne; ")
-        assert f"il valore più grande è {cell_text(m[ti][tj])} (riga {ti + 1}, colonna «{'abcd'[tj]}»)" in text, \
-            text
+        assert f"il valore più grande è {cell_text(m[ti][tj])} (riga {ti + 1}, colonna «{'abcd'[tj]}»)" in text, text
         assert f"il più piccolo {cell_text(m[li][lj])} (riga {li + 1}, colonna «{'abcd'[lj]}»)" in text, text
     m[0][0] = 99.0
     changed = described(matrix(m, col_labels=["a", "b", "c", "d"]))
@@ -291,13 +351,18 @@ def test_a_matrix_names_its_largest_and_smallest_cell_where_numpy_finds_them():
 
 def test_a_vector_is_told_by_position_and_a_repeated_value_by_how_many_cells():
     text = described(vector([0.2, -1.0, 0.7], label="x", labels=["il", "gatto", "dorme"], highlight=[1]))
-    assert text == ("3 valori; il valore più grande è 0,7 (posizione «dorme»), "
-                    "il più piccolo −1 (posizione «gatto»). In evidenza: posizione «gatto», −1.")
-    assert described(vector([0, 1, 0, 0], column=False)) == \
-        "4 valori; il valore più grande è 1 (posizione 2), il più piccolo 0 (in 3 caselle)."
-    assert described(matrix([[1, 0], [0, 1]], highlight_rows=[1])) == \
-        ("2 righe e 2 colonne; il valore più grande è 1 (in 2 caselle), il più piccolo 0 (in 2 caselle). "
-         "In evidenza la riga 2.")
+    assert text == (
+        "3 valori; il valore più grande è 0,7 (posizione «dorme»), "
+        "il più piccolo −1 (posizione «gatto»). In evidenza: posizione «gatto», −1."
+    )
+    assert (
+        described(vector([0, 1, 0, 0], column=False))
+        == "4 valori; il valore più grande è 1 (posizione 2), il più piccolo 0 (in 3 caselle)."
+    )
+    assert described(matrix([[1, 0], [0, 1]], highlight_rows=[1])) == (
+        "2 righe e 2 colonne; il valore più grande è 1 (in 2 caselle), il più piccolo 0 (in 2 caselle). "
+        "In evidenza la riga 2."
+    )
     assert described(matrix([["a", "b"]])) == "2 valori di testo, senza numeri."
 
 
@@ -312,17 +377,22 @@ def test_a_big_matrix_picture_is_described_too():
 
 # networks, chains, the timeline's curve, a lab's own drawing
 
+
 def test_a_network_names_its_strongest_weight_and_its_outputs():
-    layers = [[Node("nuvole", 0.8, caption="0,8"), Node("vento", 0.2, caption="0,2")],
-              [Node("ombrello", 0.62, caption="0,62")]]
+    layers = [
+        [Node("nuvole", 0.8, caption="0,8"), Node("vento", 0.2, caption="0,2")],
+        [Node("ombrello", 0.62, caption="0,62")],
+    ]
     text = described(network(layers, [[[0.9, -1.4]]], label="Neurone"))
-    assert text == ("Rete con 2 strati (2 e 1 nodi) e 2 pesi; il più forte è −1,4, da vento a ombrello. "
-                    "In uscita: ombrello 0,62.")
+    assert text == (
+        "Rete con 2 strati (2 e 1 nodi) e 2 pesi; il più forte è −1,4, da vento a ombrello. In uscita: ombrello 0,62."
+    )
     rng = random.Random(2)
     weights = [[[rng.uniform(-1, 1) for _ in range(3)] for _ in range(4)], [[rng.uniform(-1, 1) for _ in range(4)]]]
     layers = [[Node(f"x{i}") for i in range(3)], [Node(f"h{j}") for j in range(4)], [Node("y", caption="1")]]
-    flat = [(abs(w), k, j, i) for k, rows in enumerate(weights) for j, row in enumerate(rows)
-            for i, w in enumerate(row)]
+    flat = [
+        (abs(w), k, j, i) for k, rows in enumerate(weights) for j, row in enumerate(rows) for i, w in enumerate(row)
+    ]
     _, k, j, i = max(flat)
     text = described(network(layers, weights, label="Rete"))
     names = [["x0", "x1", "x2"], ["h0", "h1", "h2", "h3"], ["y"]]
@@ -334,8 +404,10 @@ def test_a_network_names_its_strongest_weight_and_its_outputs():
 
 def test_a_chain_tells_its_values_and_the_gradients_known_so_far():
     nodes = [ChainNode("w", "0,5", "−0,4"), ChainNode("z = w·x", "1", None), ChainNode("L", None, None)]
-    assert described(chain(nodes, ["· x", "²"], label="Catena")) == \
-        "Catena: w = 0,5 → z = w·x = 1 → L = ?. Gradienti: w: −0,4."
+    assert (
+        described(chain(nodes, ["· x", "²"], label="Catena"))
+        == "Catena: w = 0,5 → z = w·x = 1 → L = ?. Gradienti: w: −0,4."
+    )
     assert "Gradienti non ancora calcolati" in described(chain(nodes[1:], ["²"], label="Catena"))
 
 
@@ -349,24 +421,30 @@ def test_the_timeline_curve_says_first_last_and_lowest_value():
 def test_a_lab_may_replace_or_extend_the_description_and_what_it_writes_is_escaped():
     items = [Bar("a", 0.2), Bar("b", 0.8)]
     assert described(bars(items, label="P", description="Vince b.")) == "Vince b."
-    assert described(bars(items, label="P", description=lambda auto: auto + " Vince b.")) == \
-        "2 barre. Valore più alto: b, 0,80; più basso: a, 0,20. Vince b."
+    assert (
+        described(bars(items, label="P", description=lambda auto: auto + " Vince b."))
+        == "2 barre. Valore più alto: b, 0,80; più basso: a, 0,20. Vince b."
+    )
     evil = "<script>alert(1)</script>"
     html = str(svg(100, 50, label="Disegno", description=evil))
     assert "<script" not in html and html.count("&lt;script&gt;") == 2
     assert described(html) == evil
-    for drawn in (line_chart([Series("s", ((0, 1), (1, 2)))], label="L", description="Mia."),
-                  plane([Point((0, 0), "o")], (-1, 1), (-1, 1), label="P", description="Mia."),
-                  matrix([[1]], description="Mia."), vector([1, 2], description="Mia."),
-                  network([[Node("a")], [Node("b")]], [[[1.0]]], label="N", description="Mia."),
-                  histogram([1, 2], label="H", description="Mia.")):
+    for drawn in (
+        line_chart([Series("s", ((0, 1), (1, 2)))], label="L", description="Mia."),
+        plane([Point((0, 0), "o")], (-1, 1), (-1, 1), label="P", description="Mia."),
+        matrix([[1]], description="Mia."),
+        vector([1, 2], description="Mia."),
+        network([[Node("a")], [Node("b")]], [[[1.0]]], label="N", description="Mia."),
+        histogram([1, 2], label="H", description="Mia."),
+    ):
         assert described(drawn) == "Mia."
-    assert 'aria-describedby' not in str(svg(100, 50, label="Senza"))  # a drawing with nothing to say names nothing
+    assert "aria-describedby" not in str(svg(100, 50, label="Senza"))  # a drawing with nothing to say names nothing
 
 
 def test_a_figure_drawn_twice_in_a_view_keeps_one_id_each():
-    twice = unique_ids(tag("div", matrix([[1, 2]], label="W"), tag("p", "·"), matrix([[1, 2]], label="W"),
-                           matrix([[1, 2]], label="W")))
+    twice = unique_ids(
+        tag("div", matrix([[1, 2]], label="W"), tag("p", "·"), matrix([[1, 2]], label="W"), matrix([[1, 2]], label="W"))
+    )
     ids = re.findall(r' id="(lab-d-[^"]+)"', twice)
     refs = re.findall(r'aria-describedby="(lab-d-[^"]+)"', twice)
     assert len(set(ids)) == 3 and refs == ids and ids[1] == ids[0] + "-2" and ids[2] == ids[0] + "-3"

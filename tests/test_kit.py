@@ -1,9 +1,9 @@
-from labs.kit import Html, Slider, Steps, Text, Toggle, callout, esc, num, table, tag
-from labs.kit.controls import Choice, ParamError
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
+from labs.kit import Html, Slider, Steps, Text, Toggle, callout, esc, num, table, tag
+from labs.kit.controls import Choice, ParamError
 
 
 def test_text_is_escaped_and_html_is_kept():
@@ -29,12 +29,16 @@ def test_numbers_are_written_the_italian_way():
     assert num(-0.0) == num(-0.004) == "0,00" and num(-998.999, 2) == "−999,00" and num(999.5, 0) == "1.000"
 
 
-@given(x=st.one_of(st.floats(), st.floats(-2000, 2000), st.floats(-1, 1), st.integers(-10**7, 10**7)),
-       digits=st.integers(0, 6), signed=st.booleans())
+@given(
+    x=st.one_of(st.floats(), st.floats(-2000, 2000), st.floats(-1, 1), st.integers(-(10**7), 10**7)),
+    digits=st.integers(0, 6),
+    signed=st.booleans(),
+)
 def test_small_numbers_are_written_as_every_number_is(x, digits, signed):
     """num() writes a float under 1.000 without grouping thousands (most numbers, written thousands of times
     per view): the same text as the general way, with its thousands, minus sign and negative zero."""
     import math
+
     if isinstance(x, float) and not math.isfinite(x):
         expected = "indefinito" if math.isnan(x) else "infinito" if x > 0 else "−infinito"
     else:
@@ -42,8 +46,12 @@ def test_small_numbers_are_written_as_every_number_is(x, digits, signed):
         text = text.replace(",", " ").replace(".", ",").replace(" ", ".")
         if text.startswith("-"):
             text = "" if set(text[1:]) <= set("0,.") else "−"
-            text += (f"{abs(x):,}" if isinstance(x, int) else f"{abs(x):,.{digits}f}").replace(",", " ").replace(
-                ".", ",").replace(" ", ".")
+            text += (
+                (f"{abs(x):,}" if isinstance(x, int) else f"{abs(x):,.{digits}f}")
+                .replace(",", " ")
+                .replace(".", ",")
+                .replace(" ", ".")
+            )
         elif signed and x > 0:
             text = "+" + text
         expected = text
@@ -79,25 +87,31 @@ def test_escape_is_the_standard_one_and_unescape_undoes_it(text):
     assert unescape(escape(text)) == text
 
 
-coordinate = st.one_of(st.integers(-10**6, 10**6), st.floats(-1e6, 1e6, allow_nan=False))
+coordinate = st.one_of(st.integers(-(10**6), 10**6), st.floats(-1e6, 1e6, allow_nan=False))
 class_name = st.one_of(st.none(), st.just(False), st.text(max_size=12))
 
 
-@given(numbers=st.lists(coordinate, min_size=5, max_size=5), class_=class_name,
-       anchor=st.one_of(st.none(), st.sampled_from(["start", "middle", "end", '"x<'])),
-       content=st.one_of(st.none(), st.text(max_size=10), st.just(Html("<tspan>a</tspan>"))),
-       rx=st.one_of(st.none(), coordinate))
+@given(
+    numbers=st.lists(coordinate, min_size=5, max_size=5),
+    class_=class_name,
+    anchor=st.one_of(st.none(), st.sampled_from(["start", "middle", "end", '"x<'])),
+    content=st.one_of(st.none(), st.text(max_size=10), st.just(Html("<tspan>a</tspan>"))),
+    rx=st.one_of(st.none(), coordinate),
+)
 def test_the_shapes_written_in_one_string_are_the_tags_of_the_kit(numbers, class_, anchor, content, rx):
     """rect, line, circle and text write their markup directly (they are most of a drawing's elements):
     the same markup as tag() with the same attributes, in the same order, escaped alike."""
     from labs.kit.svg import circle, line, rect, text
+
     a, b, c, d, _ = numbers
     f = float
     assert rect(a, b, c, d, class_=class_, rx=rx) == tag(
-        "rect", x=f(a), y=f(b), width=f(c), height=f(d), rx=None if rx is None else f(rx), class_=class_)
+        "rect", x=f(a), y=f(b), width=f(c), height=f(d), rx=None if rx is None else f(rx), class_=class_
+    )
     assert line(a, b, c, d, class_=class_) == tag("line", x1=f(a), y1=f(b), x2=f(c), y2=f(d), class_=class_)
     assert circle(a, b, c, class_=class_) == tag("circle", cx=f(a), cy=f(b), r=f(c), class_=class_)
     assert text(a, b, content, class_=class_, anchor=anchor) == tag(
-        "text", content, x=f(a), y=f(b), class_=class_, text_anchor=anchor, dominant_baseline="middle")
+        "text", content, x=f(a), y=f(b), class_=class_, text_anchor=anchor, dominant_baseline="middle"
+    )
     for shape in (rect(a, b, c, d, class_=class_), text(a, b, content, class_=class_, anchor=anchor)):
         assert isinstance(shape, Html)

@@ -46,15 +46,18 @@ def test_signed_values_grow_either_way_from_zero():
     (x_neg, w_neg), (x_pos, w_pos) = (rect(r, "lab-bar") for r in rows(svg))
     assert x_neg + w_neg == pytest.approx(z, abs=0.02) and x_pos == pytest.approx(z, abs=0.02)
     assert w_neg / w_pos == pytest.approx(0.88 / 0.3, rel=1e-3)
-    classes = [next(r.get("class") for r in row.iter(f"{SVG}rect") if "lab-bar " in (r.get("class") or "") + " ")
-               for row in rows(svg)]
+    classes = [
+        next(r.get("class") for r in row.iter(f"{SVG}rect") if "lab-bar " in (r.get("class") or "") + " ")
+        for row in rows(svg)
+    ]
     assert classes == ["lab-bar neg", "lab-bar pos"]
     assert [texts(r)[1] for r in rows(svg)] == ["−0,88", "+0,30"]
 
 
 def test_out_of_range_and_non_finite_values_stay_inside():
-    svg = parse(bars([Bar("troppo", 3.0), Bar("vuoto", float("nan")), Bar("enorme", float("inf"), text="molto")],
-                     label="x"))
+    svg = parse(
+        bars([Bar("troppo", 3.0), Bar("vuoto", float("nan")), Bar("enorme", float("inf"), text="molto")], label="x")
+    )
     x0, track = rect(rows(svg)[0], "lab-bar-track")
     assert rect(rows(svg)[0], "lab-bar") == pytest.approx((x0, track))
     assert rect(rows(svg)[1], "lab-bar")[1] == 0

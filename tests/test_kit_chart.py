@@ -35,14 +35,17 @@ def tick_labels(root):
     return [t.text for t in root.iter("{http://www.w3.org/2000/svg}text") if t.get("class") == "lab-chart-tick"]
 
 
-@pytest.mark.parametrize("lo, hi, expected, digits", [
-    (0, 1, [0, 0.2, 0.4, 0.6, 0.8, 1.0], 1),
-    (-1, 1, [-1, -0.5, 0, 0.5, 1], 1),
-    (0, 97, [0, 20, 40, 60, 80], 0),
-    (-0.078, 0.078, [-0.05, 0, 0.05], 2),
-    (0, 0.3, [0, 0.1, 0.2, 0.3], 1),
-    (0, 4096, [0, 1000, 2000, 3000, 4000], 0),
-])
+@pytest.mark.parametrize(
+    "lo, hi, expected, digits",
+    [
+        (0, 1, [0, 0.2, 0.4, 0.6, 0.8, 1.0], 1),
+        (-1, 1, [-1, -0.5, 0, 0.5, 1], 1),
+        (0, 97, [0, 20, 40, 60, 80], 0),
+        (-0.078, 0.078, [-0.05, 0, 0.05], 2),
+        (0, 0.3, [0, 0.1, 0.2, 0.3], 1),
+        (0, 4096, [0, 1000, 2000, 3000, 4000], 0),
+    ],
+)
 def test_nice_ticks(lo, hi, expected, digits):
     ticks, d = nice_ticks(lo, hi)
     assert ticks == pytest.approx(expected) and d == digits
@@ -51,7 +54,7 @@ def test_nice_ticks(lo, hi, expected, digits):
 def test_line_chart_maps_data_onto_the_plot_area():
     svg = line_chart([Series("a", ((0, 0), (5, 2.5), (10, 5)))], label="prova", x_range=(0, 10), y_range=(0, 5))
     root = parse(svg)
-    (plot, _, _, w, h), = plots(root)
+    ((plot, _, _, w, h),) = plots(root)
     assert plot.get("viewBox") == f"0 0 {w:.2f} {h:.2f}"
     (line,) = plot.findall("s:path", NS)
     points = path_points(line.get("d"))
@@ -63,7 +66,7 @@ def test_line_chart_maps_data_onto_the_plot_area():
 
 def test_missing_values_break_the_line_and_never_reach_the_svg():
     svg = line_chart([Series("a", ((0, 1), (1, None), (2, float("nan")), (3, 2), (4, 3)))], label="x")
-    (plot, *_), = plots(parse(svg))
+    ((plot, *_),) = plots(parse(svg))
     assert [c for c, _, _ in path_points(plot.find("s:path", NS).get("d"))] == ["M", "M", "L"]
 
 
@@ -75,8 +78,13 @@ def test_ticks_are_written_the_italian_way():
 
 
 def test_log_axis_ticks_powers_of_ten_and_survives_zero():
-    svg = line_chart([Series("a", ((1, 1e-6), (2, 0.0), (3, 0.5), (4, 4096)))], label="x", y_log=True,
-                     y_range=(1e-6, 1e4), x_ticks=[(2, "due")])
+    svg = line_chart(
+        [Series("a", ((1, 1e-6), (2, 0.0), (3, 0.5), (4, 4096)))],
+        label="x",
+        y_log=True,
+        y_range=(1e-6, 1e4),
+        x_ticks=[(2, "due")],
+    )
     root = parse(svg)
     labels = tick_labels(root)
     assert {"10⁻⁶", "10⁻⁵", "0,001", "1", "1.000", "10.000", "due"} <= set(labels)
@@ -86,8 +94,11 @@ def test_log_axis_ticks_powers_of_ten_and_survives_zero():
 
 def test_labels_are_escaped():
     evil = "<script>alert(1)</script>"
-    svg = str(line_chart([Series(evil, ((0, 0), (1, 1)))], label=evil, x_label=evil, y_label=evil,
-                         markers=[Marker(0.5, evil)]))
+    svg = str(
+        line_chart(
+            [Series(evil, ((0, 0), (1, 1)))], label=evil, x_label=evil, y_label=evil, markers=[Marker(0.5, evil)]
+        )
+    )
     svg += str(histogram([1, 2, 3], label=evil, bar_label=evil, x_label=evil))
     assert "<script>" not in svg and "&lt;script&gt;" in svg
 
@@ -95,7 +106,7 @@ def test_labels_are_escaped():
 def test_histogram_counts_values_like_numpy():
     values = np.random.default_rng(0).normal(size=500)
     svg = histogram(list(values), bins=12, lo=-3, hi=3, label="h")
-    (plot, _, _, w, h), = plots(parse(svg))
+    ((plot, _, _, w, h),) = plots(parse(svg))
     bars = [r for r in plot.iter("{http://www.w3.org/2000/svg}rect") if r.get("data-count") is not None]
     assert len(bars) == 12
     expected, _ = np.histogram(values, bins=12, range=(-3, 3))
@@ -118,11 +129,16 @@ def test_histogram_with_unequal_edges_counts_like_numpy():
 
 
 def test_histogram_from_counts_with_markers():
-    svg = histogram(counts=[1, 4, 2, 0], lo=-1, hi=1,
-                    markers=[Marker(0.0, "media", class_="s2"), Marker(0.5, "media", class_="s2")],
-                    label="h", bar_label="coppie")
+    svg = histogram(
+        counts=[1, 4, 2, 0],
+        lo=-1,
+        hi=1,
+        markers=[Marker(0.0, "media", class_="s2"), Marker(0.5, "media", class_="s2")],
+        label="h",
+        bar_label="coppie",
+    )
     root = parse(svg)
-    (plot, _, _, w, _), = plots(root)
+    ((plot, _, _, w, _),) = plots(root)
     lines = [ln for ln in plot.iter("{http://www.w3.org/2000/svg}line") if "lab-chart-marker" in ln.get("class")]
     assert [float(ln.get("x1")) for ln in lines] == pytest.approx([w / 2, 3 * w / 4], abs=0.01)
     legend = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text") if t.get("class") == "lab-chart-legend"]
@@ -133,12 +149,19 @@ def test_histogram_from_counts_with_markers():
 
 
 def test_handles_live_on_an_exact_data_plane():
-    svg = line_chart([Series("a", ((-1, 0), (1, 0)))], label="x", x_range=(-1, 1), y_range=(-1.5, 1.5),
-                     handles=[Handle(0.5, 0.75, x_name="e1", y_name="h1", label="Gomito 1", caption="1"),
-                              Handle(-1, 0.0, x_name=None, y_name="inizio", label="Estremo")])
+    svg = line_chart(
+        [Series("a", ((-1, 0), (1, 0)))],
+        label="x",
+        x_range=(-1, 1),
+        y_range=(-1.5, 1.5),
+        handles=[
+            Handle(0.5, 0.75, x_name="e1", y_name="h1", label="Gomito 1", caption="1"),
+            Handle(-1, 0.0, x_name=None, y_name="inizio", label="Estremo"),
+        ],
+    )
     root = parse(svg)
     planes = [p for p in plots(root) if p[0].get("data-plane")]
-    (plane, _, _, w, h), = planes
+    ((plane, _, _, w, h),) = planes
     assert plane.get("data-plane") == "-1 1 -1.5 1.5" and plane.get("viewBox") == f"0 0 {w:.2f} {h:.2f}"
     grips = plane.findall("s:g[@data-drag]", NS)
     assert [g.get("data-drag") for g in grips] == ["e1 h1", "- inizio"]
@@ -151,11 +174,16 @@ def test_handles_live_on_an_exact_data_plane():
 
 
 def test_clickable_points_set_controls():
-    svg = line_chart([Series("e", ((1, 0.1), (2, 0.01)), markers=True,
-                             actions=(("n=1", "Uno"), ("n=2", "Due")))], label="x", y_log=True)
+    svg = line_chart(
+        [Series("e", ((1, 0.1), (2, 0.01)), markers=True, actions=(("n=1", "Uno"), ("n=2", "Due")))],
+        label="x",
+        y_log=True,
+    )
     buttons = [g for g in parse(svg).iter("{http://www.w3.org/2000/svg}g") if g.get("data-set")]
     assert [(b.get("data-set"), b.get("role"), b.get("tabindex"), b.get("aria-label")) for b in buttons] == [
-        ("n=1", "button", "0", "Uno"), ("n=2", "button", "0", "Due")]
+        ("n=1", "button", "0", "Uno"),
+        ("n=2", "button", "0", "Due"),
+    ]
 
 
 def test_far_values_stay_finite_and_short():
@@ -165,9 +193,20 @@ def test_far_values_stay_finite_and_short():
 
 
 def test_points_can_be_named_beside_their_dots():
-    svg = line_chart([Series("noti", ((1, 1), (2, 2), (3, 3)), line=False, class_="target",
-                             labels=("GPT-3", ("Chinchilla", "w"), None))], label="x",
-                     x_range=(0, 4), y_range=(0, 4))
+    svg = line_chart(
+        [
+            Series(
+                "noti",
+                ((1, 1), (2, 2), (3, 3)),
+                line=False,
+                class_="target",
+                labels=("GPT-3", ("Chinchilla", "w"), None),
+            )
+        ],
+        label="x",
+        x_range=(0, 4),
+        y_range=(0, 4),
+    )
     texts = [t for t in parse(svg).iter("{http://www.w3.org/2000/svg}text") if "lab-chart-caption" in t.get("class")]
     assert [(t.text, t.get("text-anchor")) for t in texts] == [("GPT-3", "start"), ("Chinchilla", "end")]
     dots = [c for c in parse(svg).iter("{http://www.w3.org/2000/svg}circle") if "lab-chart-dot" in c.get("class")]
@@ -184,10 +223,22 @@ def test_axes_are_remembered_and_whatever_the_drawing_tells_apart_the_memory_doe
     def chart(**kw):
         return line_chart(series, label="L", **{"x_range": (0, 10), "y_range": (0, 2), **kw})
 
-    variants = [{}, {"y_range": (0, 3)}, {"x_range": (0, 20)}, {"y_ticks": [0, 1, 2]}, {"x_ticks": [0, 5, 10]},
-                {"x_ticks": [(0, "zero"), 5, 10]}, {"y_label": "loss"}, {"y_label": Html("<b>loss</b>")},
-                {"x_label": "passo"}, {"height": 300}, {"width": 400}, {"x_log": True, "x_range": (1, 100)},
-                {"y_ticks": [0, 2]}, {"handles": [Handle(1, 1, x_name="p", y_name=None, label="a")]}]
+    variants = [
+        {},
+        {"y_range": (0, 3)},
+        {"x_range": (0, 20)},
+        {"y_ticks": [0, 1, 2]},
+        {"x_ticks": [0, 5, 10]},
+        {"x_ticks": [(0, "zero"), 5, 10]},
+        {"y_label": "loss"},
+        {"y_label": Html("<b>loss</b>")},
+        {"x_label": "passo"},
+        {"height": 300},
+        {"width": 400},
+        {"x_log": True, "x_range": (1, 100)},
+        {"y_ticks": [0, 2]},
+        {"handles": [Handle(1, 1, x_name="p", y_name=None, label="a")]},
+    ]
     fresh = [(forget_all(), chart(**kw))[1] for kw in variants]  # each from nothing
     assert len(set(fresh)) == len(variants)
     assert [chart(**kw) for kw in variants] == fresh  # remembered: the same
@@ -200,13 +251,26 @@ def test_lines_and_what_they_say_are_remembered_by_their_points_and_labels():
 
     def chart(points, name="loss", x_label="passo", handle=None):
         handles = [Handle(handle, 1.0, x_name="p", y_name=None, label="a")] if handle is not None else []
-        return line_chart([Series(name, points), Series("costante", ((0, 1.0), (10, 1.0)), line=False)],
-                          label="L", x_range=(0, 10), y_range=(0, 2), x_label=x_label, handles=handles)
+        return line_chart(
+            [Series(name, points), Series("costante", ((0, 1.0), (10, 1.0)), line=False)],
+            label="L",
+            x_range=(0, 10),
+            y_range=(0, 2),
+            x_label=x_label,
+            handles=handles,
+        )
 
-    variants = [(((0, 1.0), (5, 0.5)),), (((0, 1.0), (5, 0.25)),), (((0, 1.0), (6, 0.5)),),
-                (((0, 1.0), (5, 0.5)), "errore"), (((0, 1.0), (5, 0.5)), "loss", "epoch"),
-                (((0, 1.0), (5, 0.5)), "loss", "passo", 2.0), (((0, 1.0), (5, 0.5)), "loss", "passo", 3.0),
-                (((0, 1), (5, 0.5)),), (((0, 1.0), (5, float("nan")), (6, 0.5)),)]
+    variants = [
+        (((0, 1.0), (5, 0.5)),),
+        (((0, 1.0), (5, 0.25)),),
+        (((0, 1.0), (6, 0.5)),),
+        (((0, 1.0), (5, 0.5)), "errore"),
+        (((0, 1.0), (5, 0.5)), "loss", "epoch"),
+        (((0, 1.0), (5, 0.5)), "loss", "passo", 2.0),
+        (((0, 1.0), (5, 0.5)), "loss", "passo", 3.0),
+        (((0, 1), (5, 0.5)),),
+        (((0, 1.0), (5, float("nan")), (6, 0.5)),),
+    ]
     fresh = [(forget_all(), chart(*v))[1] for v in variants]  # each from nothing
     assert len(set(fresh[:7])) == 7  # what differs in the numbers, the names or the handle shows
     assert [chart(*v) for v in variants] == fresh
@@ -214,30 +278,48 @@ def test_lines_and_what_they_say_are_remembered_by_their_points_and_labels():
     assert [chart(*v) for v in reversed(variants)] == fresh[::-1]
 
 
-@given(numbers=st.lists(st.one_of(st.integers(-10**6, 10**6), st.floats(-1e6, 1e6, allow_nan=False)),
-                        min_size=4, max_size=4),
-       class_=st.text(max_size=12), count=st.one_of(st.integers(0, 10**6), st.floats(0, 1e6, allow_nan=False)),
-       title=st.text(max_size=20))
+@given(
+    numbers=st.lists(
+        st.one_of(st.integers(-(10**6), 10**6), st.floats(-1e6, 1e6, allow_nan=False)), min_size=4, max_size=4
+    ),
+    class_=st.text(max_size=12),
+    count=st.one_of(st.integers(0, 10**6), st.floats(0, 1e6, allow_nan=False)),
+    title=st.text(max_size=20),
+)
 def test_a_histogram_bar_is_the_rect_tag_would_write(numbers, class_, count, title):
     """histogram_bar writes its markup in one string: the same as tag() with the same attributes and title."""
     from labs.kit.chart import histogram_bar
     from labs.kit.html import labelled
+
     x, y, w, h = numbers
     assert histogram_bar(x, y, w, h, class_, count, title, (x, w)) == tag(
-        "rect", tag("title", title), x=float(x), y=float(y), width=float(w), height=float(h), class_=class_,
-        data_count=count, data_labelled=labelled((x, w)))
+        "rect",
+        tag("title", title),
+        x=float(x),
+        y=float(y),
+        width=float(w),
+        height=float(h),
+        class_=class_,
+        data_count=count,
+        data_labelled=labelled((x, w)),
+    )
 
 
-ODD_VALUES = st.one_of(st.floats(-1e6, 1e6), st.floats(), st.integers(-10**300, 10**300), st.booleans(), st.none(),
-                       st.just("3"))
+ODD_VALUES = st.one_of(
+    st.floats(-1e6, 1e6), st.floats(), st.integers(-(10**300), 10**300), st.booleans(), st.none(), st.just("3")
+)
 
 
-@given(values=st.lists(st.one_of(st.floats(-1e6, 1e6, allow_nan=False), st.integers(-10**6, 10**6), ODD_VALUES),
-                       max_size=30))
+@given(
+    values=st.lists(
+        st.one_of(st.floats(-1e6, 1e6, allow_nan=False), st.integers(-(10**6), 10**6), ODD_VALUES), max_size=30
+    )
+)
 def test_checking_a_whole_curve_at_once_says_what_checking_each_value_says(values):
     """all_finite and finite_points look at a curve in C when they can: never a different answer from
     finite() value by value, whatever the values (nan, infinities, ints near a float's limit, bools, text)."""
     from labs.kit.chart import all_finite, finite, finite_points
+
     if all_finite(values):
         assert all(map(finite, values))
     clean = [v for v in values if finite(v) and type(v) is not bool and abs(v) < 1e300]
@@ -246,11 +328,16 @@ def test_checking_a_whole_curve_at_once_says_what_checking_each_value_says(value
     assert finite_points(points) == [(x, y) for x, y in points if finite(x) and finite(y)]
 
 
-@given(lo=st.floats(-1e3, 1e3), width=st.floats(1e-3, 1e3), log=st.booleans(),
-       where=st.lists(st.floats(-13, 14), max_size=20))
+@given(
+    lo=st.floats(-1e3, 1e3),
+    width=st.floats(1e-3, 1e3),
+    log=st.booleans(),
+    where=st.lists(st.floats(-13, 14), max_size=20),
+)
 def test_a_scale_maps_a_whole_curve_as_it_maps_each_value(lo, width, log, where):
     """Scale.many is [scale(v) for v in values], far-away values (clamped to 10 plots before, 11 after) too."""
     from labs.kit.chart import Scale
+
     lo = abs(lo) + 1e-3 if log else lo
     scale = Scale(lo, lo + width, 10.0, 250.0, log)
     values = [lo + width * t for t in (*where, -10.5, -10, -9.5, 0, 1, 10.5, 11, 11.5, 12)]
@@ -262,5 +349,6 @@ def test_a_curve_without_gaps_is_the_path_drawn_point_by_point(points):
     """_series_path writes a curve with every point finite in one pass: the same path as pen up, pen down
     point by point (the plain loop, kept for curves with gaps)."""
     from labs.kit.chart import Scale, _pen_path, _series_path
+
     f = {"sx": Scale(-50, 50, 0, 400), "sy": Scale(-5, 5, 300, 0)}
     assert _series_path(f, points) == _pen_path(f, points)

@@ -71,8 +71,9 @@ def test_brackets_mark_the_outer_cells():
 
 
 def test_highlights_and_muting():
-    grid = Cells(matrix([[1, 2, 3], [4, 5, 6]], highlight_rows=[1], highlight_cols=[2],
-                        highlight_cells=[(0, 0)], muted_rows=[0])).grid
+    grid = Cells(
+        matrix([[1, 2, 3], [4, 5, 6]], highlight_rows=[1], highlight_cols=[2], highlight_cells=[(0, 0)], muted_rows=[0])
+    ).grid
     assert [("is-row" in classes(c)) for r in grid for c in r] == [False] * 3 + [True] * 3
     assert [("is-col" in classes(c)) for r in grid for c in r] == [False, False, True] * 2
     assert [("is-hl" in classes(c)) for r in grid for c in r] == [True] + [False] * 5
@@ -80,8 +81,9 @@ def test_highlights_and_muting():
 
 
 def test_clickable_cells_carry_data_set_and_are_keyboard_buttons():
-    out = matrix([[1, 2], [3, 4]], clickable=lambda i, j: f"i={i};j={j}" if j else None,
-                 row_labels=["prima", "seconda"])
+    out = matrix(
+        [[1, 2], [3, 4]], clickable=lambda i, j: f"i={i};j={j}" if j else None, row_labels=["prima", "seconda"]
+    )
     grid = Cells(out).grid
     for i, row in enumerate(grid):
         assert "data-set" not in row[0]
@@ -97,9 +99,16 @@ def test_clickable_cells_carry_data_set_and_are_keyboard_buttons():
 def test_a_row_picked_by_its_name_is_one_button_and_the_whole_row_sets_it():
     """pick_row: the row's name is its one button (one tab stop per row), the <tr> carries the data-set a
     click anywhere in it sets; the cells are plain; the highlighted row's button is the current one."""
-    out = str(matrix([[1, 2], [3, 4], [5, 6]], row_labels=["«a»", "b", Html("<em>c</em>")], highlight_rows=[1],
-                     pick_row=lambda i: None if i == 2 else (f"riga={i + 1}", "Segui la riga di «a»") if i == 0
-                     else f"riga={i + 1}"))
+    out = str(
+        matrix(
+            [[1, 2], [3, 4], [5, 6]],
+            row_labels=["«a»", "b", Html("<em>c</em>")],
+            highlight_rows=[1],
+            pick_row=lambda i: (
+                None if i == 2 else (f"riga={i + 1}", "Segui la riga di «a»") if i == 0 else f"riga={i + 1}"
+            ),
+        )
+    )
     parsed = Cells(out)
     trs = [attrs for tag, attrs in parsed.tags if tag == "tr"]
     assert [t.get("data-set") for t in trs] == ["riga=1", "riga=2", None]
@@ -115,7 +124,8 @@ def test_a_row_picked_by_its_name_is_one_button_and_the_whole_row_sets_it():
     assert 'aria-label="x: Scegli questa riga"' in named
     # the memory of drawn tables tells tables apart by their rows' targets too
     assert str(matrix([[1]], row_labels=["x"], pick_row=lambda i: "k=1")) != str(
-        matrix([[1]], row_labels=["x"], pick_row=lambda i: "k=2"))
+        matrix([[1]], row_labels=["x"], pick_row=lambda i: "k=2")
+    )
     with pytest.raises(ValueError, match="row_labels"):
         matrix([[1]], pick_row=lambda i: "k=0")
 
@@ -134,8 +144,14 @@ def test_vectors_as_column_or_row():
 
 def test_labels_are_escaped():
     evil = "<script>alert(1)</script>"
-    out = matrix([[evil, 1]], label=evil, row_labels=[evil], col_labels=[evil, "b"], caption=evil,
-                 clickable=lambda i, j: (f"x={evil}", evil))
+    out = matrix(
+        [[evil, 1]],
+        label=evil,
+        row_labels=[evil],
+        col_labels=[evil, "b"],
+        caption=evil,
+        clickable=lambda i, j: (f"x={evil}", evil),
+    )
     assert "<script" not in out
     assert "&lt;script&gt;" in out
     assert "<script" not in equation(evil, out)
@@ -158,8 +174,12 @@ def test_heat_classes_follow_sign_and_size():
     assert heat_class(0, 1.0) is None and heat_class(1, 0) is None and heat_class("x", 1) is None
     assert heat_class(float("nan"), 1.0) is None
     grid = Cells(matrix([[-4, 0, 1, 4]], heat=True)).grid[0]
-    assert ["lab-heat-n4" in classes(grid[0]), any(c.startswith("lab-heat") for c in classes(grid[1])),
-            "lab-heat-p1" in classes(grid[2]), "lab-heat-p4" in classes(grid[3])] == [True, False, True, True]
+    assert [
+        "lab-heat-n4" in classes(grid[0]),
+        any(c.startswith("lab-heat") for c in classes(grid[1])),
+        "lab-heat-p1" in classes(grid[2]),
+        "lab-heat-p4" in classes(grid[3]),
+    ] == [True, False, True, True]
     fixed = Cells(matrix([[1, 2]], heat=8)).grid[0]
     assert "lab-heat-p1" in classes(fixed[0]) and "lab-heat-p1" in classes(fixed[1])
 
@@ -168,11 +188,12 @@ def test_equation_lays_out_pieces_and_operators():
     out = equation(matrix([[1]]), "·", matrix([[2]]), "=", matrix([[2]]))
     assert out.startswith('<div class="lab-eq">')
     assert out.count('class="lab-eq-op"') == 2 and out.count("<figure") == 3
-    assert 'is-text' in equation("somma per colonna →")
+    assert "is-text" in equation("somma per colonna →")
 
 
-@pytest.mark.parametrize("dims, text", [((2, 3), "[2 × 3]"), ((4,), "[4]"), ((2, 3, 4), "[2 × 3 × 4]"),
-                                        ((1000, 10), "[1.000 × 10]")])
+@pytest.mark.parametrize(
+    "dims, text", [((2, 3), "[2 × 3]"), ((4,), "[4]"), ((2, 3, 4), "[2 × 3 × 4]"), ((1000, 10), "[1.000 × 10]")]
+)
 def test_shape_label(dims, text):
     assert shape_label(*dims) == text.replace(" ", "\u00a0")  # no-break: a shape never splits
 
@@ -194,25 +215,34 @@ def test_a_table_drawn_again_is_remembered_and_equal_to_a_new_drawing():
     import sys
 
     drawn = sys.modules["labs.kit.matrices"].DRAWN
-    args = dict(row_labels=["a", "b"], col_labels=["x", "y"], highlight_cells=[(0, 1)], heat=True,
-                clickable=lambda i, j: f"i={i};j={j}")
+    args = dict(
+        row_labels=["a", "b"],
+        col_labels=["x", "y"],
+        highlight_cells=[(0, 1)],
+        heat=True,
+        clickable=lambda i, j: f"i={i};j={j}",
+    )
     first = matrix([[1.5, -2.0], [0.25, 3.0]], "W", **args)
     again = matrix([[1.5, -2.0], [0.25, 3.0]], "W", **args)
     assert again is first  # not written again
     drawn.clear()
     assert matrix([[1.5, -2.0], [0.25, 3.0]], "W", **args) == first
     # whatever the markup tells apart, the memory tells apart too
-    others = [matrix([[1.5, -2.0], [0.25, 3.0]], "W", **{**args, "highlight_cells": [(1, 1)]}),
-              matrix([[1.5, -2.0], [0.25, 3.0]], "W", **{**args, "clickable": lambda i, j: f"i={j};j={i}"}),
-              matrix([[1.5, -2.0], [0.25, 3.0]], Html("<b>W</b>"), **args),
-              matrix([[1.5, -2.0], [0.25, 3.0]], "<b>W</b>", **args)]
+    others = [
+        matrix([[1.5, -2.0], [0.25, 3.0]], "W", **{**args, "highlight_cells": [(1, 1)]}),
+        matrix([[1.5, -2.0], [0.25, 3.0]], "W", **{**args, "clickable": lambda i, j: f"i={j};j={i}"}),
+        matrix([[1.5, -2.0], [0.25, 3.0]], Html("<b>W</b>"), **args),
+        matrix([[1.5, -2.0], [0.25, 3.0]], "<b>W</b>", **args),
+    ]
     assert len({first, *others}) == 5
     assert matrix([[1, 2]], trim=False) != matrix([[1.0, 2.0]], trim=False)  # 1 and 1,00
     drawn.clear()  # highlights given once, as a generator, are read once for the memory and the drawing
     assert matrix([[1.5, -2.0], [0.25, 3.0]], "W", **{**args, "highlight_cells": (c for c in [(0, 1)])}) == first
 
 
-@pytest.mark.parametrize("lab_id", [lab.id for lab in __import__("labs").all_labs() if lab.id != "transformer-allenato"])
+@pytest.mark.parametrize(
+    "lab_id", [lab.id for lab in __import__("labs").all_labs() if lab.id != "transformer-allenato"]
+)
 def test_remembered_drawings_leave_every_view_as_it_was(lab_id):
     """Random settings drawn with the tables, axes and grids remembered from the
     settings before, and from nothing: the same view, on every lab (3.2 in the
@@ -225,11 +255,21 @@ def test_remembered_drawings_leave_every_view_as_it_was(lab_id):
     lab = labs.get(lab_id)
     rng = random.Random(lab_id)
     for _ in range(8):
-        params = {c.name: (rng.choice([c.min, c.max, c.default]) if c.kind == "slider" else
-                           rng.choice(c.options)[0] if c.kind == "choice" else
-                           rng.choice(["0", "1"]) if c.kind == "toggle" else
-                           rng.randint(0, c.max) if c.kind == "steps" else c.default)
-                  for c in lab.params_list if c.kind in ("slider", "choice", "toggle", "steps")}
+        params = {
+            c.name: (
+                rng.choice([c.min, c.max, c.default])
+                if c.kind == "slider"
+                else rng.choice(c.options)[0]
+                if c.kind == "choice"
+                else rng.choice(["0", "1"])
+                if c.kind == "toggle"
+                else rng.randint(0, c.max)
+                if c.kind == "steps"
+                else c.default
+            )
+            for c in lab.params_list
+            if c.kind in ("slider", "choice", "toggle", "steps")
+        }
         raw = {k: str(v) for k, v in params.items()}
         remembered = labs.render(lab_id, raw)
         forget_all()
@@ -237,8 +277,13 @@ def test_remembered_drawings_leave_every_view_as_it_was(lab_id):
 
 
 def test_header_cells_keep_html_and_escape_text_as_tag_does():
-    out = matrix([[1, 2], [3, 4]], row_labels=[Html("<i>x</i>"), None], col_labels=["a<b", Html("<sub>2</sub>")],
-                 highlight_rows=[0], highlight_cols=[1])
+    out = matrix(
+        [[1, 2], [3, 4]],
+        row_labels=[Html("<i>x</i>"), None],
+        col_labels=["a<b", Html("<sub>2</sub>")],
+        highlight_rows=[0],
+        highlight_cols=[1],
+    )
     assert '<th scope="row" class="lab-mx-row is-hl"><i>x</i></th>' in out
     assert '<th scope="row" class="lab-mx-row"></th>' in out
     assert '<th scope="col" class="lab-mx-col">a&lt;b</th>' in out

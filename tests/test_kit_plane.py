@@ -74,9 +74,21 @@ def test_zero_length_arrow_draws_no_head_but_keeps_its_handle():
 
 def test_labels_and_title_are_escaped():
     evil = "<script>alert(1)</script>"
-    html = str(plane([Point((0, 0), label=evil), Arrow((1, 1), label=evil), Guide((0, 0), (1, 0), label=evil),
-                      Label((1, 1), evil), Arc((0, 0), (1, 0), (0, 1), label=evil)],
-                     (-2, 2), (-2, 2), label=evil, axis_names=(evil, evil)))
+    html = str(
+        plane(
+            [
+                Point((0, 0), label=evil),
+                Arrow((1, 1), label=evil),
+                Guide((0, 0), (1, 0), label=evil),
+                Label((1, 1), evil),
+                Arc((0, 0), (1, 0), (0, 1), label=evil),
+            ],
+            (-2, 2),
+            (-2, 2),
+            label=evil,
+            axis_names=(evil, evil),
+        )
+    )
     assert "<script" not in html
     # 8 drawn, and the two named items twice more: in the <desc> and in the paragraph of the description
     assert html.count("&lt;script&gt;") == 12
@@ -84,8 +96,14 @@ def test_labels_and_title_are_escaped():
 
 
 def test_drag_adds_a_handle_on_the_point_only_when_asked():
-    html = str(plane([Point((1, 1), label="x", drag=("x1", "x2")), Point((-1, 0), label="fermo")],
-                     (-2, 2), (-2, 2), label="piano"))
+    html = str(
+        plane(
+            [Point((1, 1), label="x", drag=("x1", "x2")), Point((-1, 0), label="fermo")],
+            (-2, 2),
+            (-2, 2),
+            label="piano",
+        )
+    )
     root = parse(html)
     handles = [c for c in root.iter(f"{SVG}circle") if c.get("data-drag")]
     assert [h.get("data-drag") for h in handles] == ["x1 x2"]
@@ -96,8 +114,9 @@ def test_drag_adds_a_handle_on_the_point_only_when_asked():
 
 
 def test_grid_ticks_and_axis_names():
-    html = str(plane([], (-0.25, 1.25), (-0.25, 1.25), label="parole", grid=0.1, ticks=0.2,
-                     axis_names=("regale", "femminile")))
+    html = str(
+        plane([], (-0.25, 1.25), (-0.25, 1.25), label="parole", grid=0.1, ticks=0.2, axis_names=("regale", "femminile"))
+    )
     ticks = re.findall(r'class="lab-plane-tick"[^>]*>([^<]+)<', html)
     assert {"0,2", "0,4", "1"} <= set(ticks) and "0,1" not in ticks
     assert "regale" in html and "femminile" in html
@@ -105,8 +124,15 @@ def test_grid_ticks_and_axis_names():
 
 
 def test_shapes_circles_and_styles():
-    html = str(plane([Shape(((0, 0), (1, 0), (0, 1)), style="result"), Shape(((0, 0), (1, 1)), closed=False),
-                      Circle((0, 0), 1)], (-2, 2), (-2, 2), label="piano", width=400))
+    html = str(
+        plane(
+            [Shape(((0, 0), (1, 0), (0, 1)), style="result"), Shape(((0, 0), (1, 1)), closed=False), Circle((0, 0), 1)],
+            (-2, 2),
+            (-2, 2),
+            label="piano",
+            width=400,
+        )
+    )
     triangle = '<path d="M200.00,200.00 L300.00,200.00 L200.00,100.00 Z" class="lab-plane-shape is-result is-filled"'
     assert triangle in html
     assert 'r="100"' in html
@@ -135,8 +161,17 @@ def test_presets_and_vector_text():
 
 def test_a_handle_for_shift_sliders_maps_the_pointer_to_the_shift():
     """drag_origin: the sliders hold position − origin, so the handle's own plane is moved by the origin."""
-    html = str(plane([Point((0.7, 0.2), label="re", drag=("a_dx", "a_dy"), drag_origin=(0.9, 0.1)),
-                      Point((1, 1), label="x", drag=("x1", "x2"))], (-0.3, 1.3), (-0.3, 1.3), label="piano"))
+    html = str(
+        plane(
+            [
+                Point((0.7, 0.2), label="re", drag=("a_dx", "a_dy"), drag_origin=(0.9, 0.1)),
+                Point((1, 1), label="x", drag=("x1", "x2")),
+            ],
+            (-0.3, 1.3),
+            (-0.3, 1.3),
+            label="piano",
+        )
+    )
     root = parse(html)
     inner = [e for e in root.iter(f"{SVG}svg") if e.get("data-plane") and e is not root]
     assert len(inner) == 1  # only the shifted handle needs its own plane
@@ -160,9 +195,18 @@ def test_grids_are_remembered_and_whatever_the_drawing_tells_apart_the_memory_do
     def drawn(**kw):
         return plane(items, **{"x_range": (-3, 3), "y_range": (-3, 3), "label": "P", **kw})
 
-    variants = [{}, {"y_range": (-3, 4)}, {"x_range": (-4, 3)}, {"grid": 0.5}, {"ticks": 2.0}, {"width": 300},
-                {"height": 200}, {"height": 200, "y_range": (-3, 4)}, {"axis_names": ("regale", "")},
-                {"axis_names": ("", "regale")}]
+    variants = [
+        {},
+        {"y_range": (-3, 4)},
+        {"x_range": (-4, 3)},
+        {"grid": 0.5},
+        {"ticks": 2.0},
+        {"width": 300},
+        {"height": 200},
+        {"height": 200, "y_range": (-3, 4)},
+        {"axis_names": ("regale", "")},
+        {"axis_names": ("", "regale")},
+    ]
     fresh = [(forget_all(), drawn(**kw))[1] for kw in variants]  # each from nothing
     assert len(set(fresh)) == len(variants)
     assert [drawn(**kw) for kw in variants] == fresh

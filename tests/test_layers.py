@@ -40,14 +40,16 @@ def test_the_graph_sees_imports_inside_functions_and_relative_ones(tmp_path):
     (tmp_path / "labs" / "__init__.py").write_text("")
     (tmp_path / "labs" / "code.py").write_text("")
     (kit / "__init__.py").write_text("")
-    (kit / "a.py").write_text(textwrap.dedent("""\
+    (kit / "a.py").write_text(
+        textwrap.dedent("""\
         from . import b
 
 
         def late():
             from .. import code
             return code
-    """))
+    """)
+    )
     (kit / "b.py").write_text("def f():\n    from .a import late\n")
     files = module_files(tmp_path)
     assert imports("labs.kit.a", files["labs.kit.a"], files) == [("labs.kit.b", 1), ("labs.code", 5)]

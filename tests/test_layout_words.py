@@ -18,19 +18,22 @@ from test_arithmetic import read  # noqa: E402  the lines of a view as a reader 
 
 ALL = labs.all_labs()
 PLACE = re.compile(r"\b(?:qui sotto|qui sopra|sopra|sotto|a sinistra|a destra|in alto|in basso)\b(?!-)", re.I)
-NOT_THE_PAGE = [re.compile(p, re.I) for p in (
-    r"sopra la diagonale",  # of a matrix
-    r"da sinistra a destra|da destra a sinistra",  # the flow of a network or a chain
-    r"(?:passi?|verso) (?:a )?destra",  # a direction on a plane
-    r"a sinistra del fondo|positivo a destra",  # the two sides of a parabola's bottom
-    r"(?:sopra|sotto) (?:i |lo |la |l')?(?:[−\d]|zero)",  # a number: «sotto i 90°», «sopra 1», «sopra lo zero»
-    r"sotto (?:la|le) radic",  # the root sign
-    r"(?:sopra|sotto) (?:la|quella) (?:retta|linea|media|del)",  # a chart's line, an average, another curve
-    r"sotto la media|sopra la media",
-    r"scende (?:più in basso|sotto il)",  # a loss or a ranking that goes down
-    r"più è in alto",  # a point of a plane
-    r"bordo (?:in alto|a sinistra)",  # the edges of a table the reader reads
-)]
+NOT_THE_PAGE = [
+    re.compile(p, re.I)
+    for p in (
+        r"sopra la diagonale",  # of a matrix
+        r"da sinistra a destra|da destra a sinistra",  # the flow of a network or a chain
+        r"(?:passi?|verso) (?:a )?destra",  # a direction on a plane
+        r"a sinistra del fondo|positivo a destra",  # the two sides of a parabola's bottom
+        r"(?:sopra|sotto) (?:i |lo |la |l')?(?:[−\d]|zero)",  # a number: «sotto i 90°», «sopra 1», «sopra lo zero»
+        r"sotto (?:la|le) radic",  # the root sign
+        r"(?:sopra|sotto) (?:la|quella) (?:retta|linea|media|del)",  # a chart's line, an average, another curve
+        r"sotto la media|sopra la media",
+        r"scende (?:più in basso|sotto il)",  # a loss or a ranking that goes down
+        r"più è in alto",  # a point of a plane
+        r"bordo (?:in alto|a sinistra)",  # the edges of a table the reader reads
+    )
+]
 LINK = re.compile(r"\]\(#([\w-]+)\)")
 
 
@@ -38,8 +41,11 @@ def places(text):
     """Each word of place in the text with the words around it, unless a phrase that speaks of something else
     than the page (NOT_THE_PAGE) holds it."""
     spared = [(m.start(), m.end()) for p in NOT_THE_PAGE for m in p.finditer(text)]
-    return [text[max(0, m.start() - 30): m.end() + 30].strip() for m in PLACE.finditer(text)
-            if not any(a <= m.start() and m.end() <= b for a, b in spared)]
+    return [
+        text[max(0, m.start() - 30) : m.end() + 30].strip()
+        for m in PLACE.finditer(text)
+        if not any(a <= m.start() and m.end() <= b for a, b in spared)
+    ]
 
 
 def control_ids(lab):

@@ -13,8 +13,20 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-COPIED = ("core", "labs", "tests", "templates", "scripts", "build.py", "pyproject.toml", "mkdocs.yml",
-          "package.json", "package-lock.json", "Makefile", "README.md")
+COPIED = (
+    "core",
+    "labs",
+    "tests",
+    "templates",
+    "scripts",
+    "build.py",
+    "pyproject.toml",
+    "mkdocs.yml",
+    "package.json",
+    "package-lock.json",
+    "Makefile",
+    "README.md",
+)
 LAB_ID = "temperatura-prova"
 
 pytestmark = pytest.mark.browser
@@ -38,14 +50,12 @@ def copy(tmp_path_factory):
 
 def run(copy, *args, timeout):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LABS_", "PYTEST_", "SITE_URL"))}
-    return subprocess.run([sys.executable, *args], cwd=copy, env=env, capture_output=True, text=True,
-                          timeout=timeout)
+    return subprocess.run([sys.executable, *args], cwd=copy, env=env, capture_output=True, text=True, timeout=timeout)
 
 
 def test_a_new_lab_after_softmax_temperatura_passes_every_test(copy):
     start = time.monotonic()
-    made = run(copy, "-m", "labs", "new", "--dopo", "softmax-temperatura", LAB_ID, "Temperatura di prova",
-               timeout=120)
+    made = run(copy, "-m", "labs", "new", "--dopo", "softmax-temperatura", LAB_ID, "Temperatura di prova", timeout=120)
     assert made.returncode == 0, made.stderr
     assert "REF 9E.1" in made.stdout and (copy / "tests" / "labs" / "test_temperatura_prova.py").exists()
     listed = run(copy, "-m", "labs", "list", timeout=120).stdout.split("\n")
@@ -54,12 +64,41 @@ def test_a_new_lab_after_softmax_temperatura_passes_every_test(copy):
     built = run(copy, "build.py", timeout=900)
     assert built.returncode == 0, built.stderr[-3000:]
     # everything but the browser tests, and not this test again inside the copy
-    suite = run(copy, "-m", "pytest", "-q", "-x", "-n", "2", "-p", "no:randomly", "-p", "no:cacheprovider",
-                "-m", "not browser", "tests", timeout=3000)
+    suite = run(
+        copy,
+        "-m",
+        "pytest",
+        "-q",
+        "-x",
+        "-n",
+        "2",
+        "-p",
+        "no:randomly",
+        "-p",
+        "no:cacheprovider",
+        "-m",
+        "not browser",
+        "tests",
+        timeout=3000,
+    )
     assert suite.returncode == 0, suite.stdout[-6000:]
     assert " passed" in suite.stdout.splitlines()[-1] and "failed" not in suite.stdout.splitlines()[-1]
-    page = run(copy, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider", "-k", LAB_ID,
-               "tests/browser/test_every_lab.py", timeout=900)
+    page = run(
+        copy,
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:randomly",
+        "-p",
+        "no:cacheprovider",
+        "-k",
+        LAB_ID,
+        "tests/browser/test_every_lab.py",
+        timeout=900,
+    )
     assert page.returncode == 0 and " passed" in page.stdout, page.stdout[-4000:]
-    print(f"\nlabs new → suite verde: {time.monotonic() - start:.0f} s "
-          f"({suite.stdout.splitlines()[-1]}; pagina: {page.stdout.splitlines()[-1]})")
+    print(
+        f"\nlabs new → suite verde: {time.monotonic() - start:.0f} s "
+        f"({suite.stdout.splitlines()[-1]}; pagina: {page.stdout.splitlines()[-1]})"
+    )

@@ -17,7 +17,7 @@ RUN = 12  # words in a row: longer shared runs are copying, not a shared technic
 
 def shingles(text, n=RUN):
     words = text.split()
-    return {" ".join(words[i:i + n]) for i in range(len(words) - n + 1)}
+    return {" ".join(words[i : i + n]) for i in range(len(words) - n + 1)}
 
 
 def is_prose(run):

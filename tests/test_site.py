@@ -105,11 +105,13 @@ def test_each_lab_has_a_wheel_whose_dependencies_hold_all_it_imports(site_dir, t
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_bytes(data)
     # -I -S: no site-packages (the editable install of the repo) and no current folder: only these files
-    check = (f"import sys; sys.path.insert(0, {str(folder)!r}); import json, labs; "
-             f"assert labs.__file__.startswith({str(folder)!r}); lab = labs.load({lab.module.__name__!r}); "
-             f"r = json.loads(labs.render_json(lab.id, '{{}}')); assert r['ok'], r; "
-             "import labs.code; import sys; "
-             "assert not {'labs.cli', 'labs.styles', 'labs.scaffold'} & set(sys.modules)")
+    check = (
+        f"import sys; sys.path.insert(0, {str(folder)!r}); import json, labs; "
+        f"assert labs.__file__.startswith({str(folder)!r}); lab = labs.load({lab.module.__name__!r}); "
+        f"r = json.loads(labs.render_json(lab.id, '{{}}')); assert r['ok'], r; "
+        "import labs.code; import sys; "
+        "assert not {'labs.cli', 'labs.styles', 'labs.scaffold'} & set(sys.modules)"
+    )
     result = subprocess.run([sys.executable, "-I", "-S", "-c", check], capture_output=True, text=True)
     assert result.returncode == 0, f"{lab.id}: {result.stderr[-2000:]}"
 
@@ -120,11 +122,13 @@ def test_a_page_imports_only_the_parts_of_the_kit_its_lab_draws_with():
     and the code panel's module wait (in Pyodide each module is compiled from
     source: ~60 ms of a page's start). A part imported later does not hide a function:
     labs.kit.plane and labs.kit.matrix stay functions once planes.py and matrices.py are imported."""
-    check = ("import sys, labs; labs.warm_up('labs.ch1.ombrello', 'page'); "
-             "left = {'labs.code', 'labs.kit.chart', 'labs.kit.planes', 'labs.kit.bar_charts'} & set(sys.modules); "
-             "assert not left, left; "
-             "import labs.kit.planes, labs.kit.matrices; from labs.kit import plane, matrix, Slider; "
-             "assert callable(plane) and callable(matrix) and not isinstance(matrix, type(sys)), (plane, matrix)")
+    check = (
+        "import sys, labs; labs.warm_up('labs.ch1.ombrello', 'page'); "
+        "left = {'labs.code', 'labs.kit.chart', 'labs.kit.planes', 'labs.kit.bar_charts'} & set(sys.modules); "
+        "assert not left, left; "
+        "import labs.kit.planes, labs.kit.matrices; from labs.kit import plane, matrix, Slider; "
+        "assert callable(plane) and callable(matrix) and not isinstance(matrix, type(sys)), (plane, matrix)"
+    )
     result = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-2000:]
 
@@ -147,7 +151,7 @@ def test_our_assets_load_nothing_from_outside(site_dir):
 def test_no_inline_scripts_of_ours(site_dir, lab):
     html = page(site_dir, lab)
     start = html.index('data-lab="')
-    block = html[start: html.index('data-lab-view', start)]
+    block = html[start : html.index("data-lab-view", start)]
     assert "<script" not in block and "onclick" not in block
 
 
@@ -162,8 +166,12 @@ def test_the_authors_guide_is_a_page_linked_from_the_navigation_and_the_home(sit
     # the example lab, drawn by the build, and one drawing per kit component
     assert 'data-set="giusta=cane"' in guide and "lab-guide-example" in guide
     assert guide.count('class="lab-view lab-guide-figure"') >= 14
-    for name in ("Slider(name, label, min, max, step, default", "Bar(label, value, *, text=None",
-                 "line_chart(series, *, label", "plane(items, x_range, y_range, label"):
+    for name in (
+        "Slider(name, label, min, max, step, default",
+        "Bar(label, value, *, text=None",
+        "line_chart(series, *, label",
+        "plane(items, x_range, y_range, label",
+    ):
         assert html.escape(name, quote=False) in guide or name.replace("'", "&#x27;") in guide, name
 
 
@@ -231,7 +239,7 @@ def test_only_a_page_with_a_lab_starts_python_and_defers_the_theme(site_dir, lab
     assert "data-theme-script" in text and not THEME.search(text), lab.id
     # the boot script, inline at the top of the <head> (after the CSP, before any stylesheet), says what
     # the lab element says: the worker starts before the stylesheets and the body are parsed
-    head = text[:text.index("</head>")]
+    head = text[: text.index("</head>")]
     tag, body = re.search(r"<script (data-lab-boot[^>]*)>(.*?)</script>", head, re.S).groups()
     assert head.index("Content-Security-Policy") < head.index("data-lab-boot") < head.index("stylesheet")
     assert body.strip() == boot and "//" not in body, lab.id  # templates/runtime/boot.js bundled, no comments
@@ -314,8 +322,9 @@ def test_the_authors_preview_wraps_a_view_as_the_site_does(site_dir):
     (mkdocs-material lays out some parts by [dir=ltr]: without it, a fold's summary ran under its icon)."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("preview", Path(__file__).resolve().parent.parent / "scripts" /
-                                                  "preview.py")
+    spec = importlib.util.spec_from_file_location(
+        "preview", Path(__file__).resolve().parent.parent / "scripts" / "preview.py"
+    )
     preview = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(preview)
     lab = labs.get("ombrello")

@@ -12,8 +12,9 @@ from labs.kit.spoken import CALLOUT, LIMIT, STATS, first_class, read_off, spoken
 
 
 def test_the_first_stats_row_is_read_as_label_value_pairs():
-    view = tag("div", tag("h3", "Titolo"), stats(stat("Loss", "2,12"), stat("Perplexity", "8,3")),
-               stats(stat("Altro", "1")))
+    view = tag(
+        "div", tag("h3", "Titolo"), stats(stat("Loss", "2,12"), stat("Perplexity", "8,3")), stats(stat("Altro", "1"))
+    )
     assert read_off(view) == "Loss: 2,12, Perplexity: 8,3"
 
 
@@ -25,9 +26,14 @@ def test_without_stats_a_callout_then_a_heading_is_read_and_svg_text_never():
 
 def test_with_no_stats_callout_or_heading_the_first_paragraph_or_drawing_title_is_read():
     drawing = tag("svg", tag("title", "Pesi A: la riga di «gatto» va a «il»"))
-    assert spoken_summary(types.SimpleNamespace(), {}, tag("div", drawing, tag("p", "Dopo"))) == \
-        "Pesi A: la riga di «gatto» va a «il»"
-    assert spoken_summary(types.SimpleNamespace(), {}, tag("div", tag("p", "La ", tag("b", "frase")), drawing)) == "La frase"
+    assert (
+        spoken_summary(types.SimpleNamespace(), {}, tag("div", drawing, tag("p", "Dopo")))
+        == "Pesi A: la riga di «gatto» va a «il»"
+    )
+    assert (
+        spoken_summary(types.SimpleNamespace(), {}, tag("div", tag("p", "La ", tag("b", "frase")), drawing))
+        == "La frase"
+    )
 
 
 def test_a_lab_summary_wins_and_is_cut_to_one_line():
@@ -51,9 +57,11 @@ def test_the_shortcuts_read_the_same_line_as_parsing_every_element():
     assert "dentro" not in spoken._empty_svgs(nested) and read_off(nested) == "Dopo"
     assert read_off(tag("div", tag("svg"), raw("<svg/>"), tag("h3", "Sì"))) == "Sì"
     views = [labs.get(lab.id).view(lab.compute(lab.parse({}))) for lab in labs.all_labs()]
-    views += [tag("div", stats(stat(" ", " ")), callout("Avviso")),
-              tag("div", tag("div", class_="lab-stats"), stats(stat("A", "1")), callout("Avviso")),
-              tag("div", tag("h3", "Prima"), callout(" "), tag("h3", "Dopo"))]
+    views += [
+        tag("div", stats(stat(" ", " ")), callout("Avviso")),
+        tag("div", tag("div", class_="lab-stats"), stats(stat("A", "1")), callout("Avviso")),
+        tag("div", tag("h3", "Prima"), callout(" "), tag("h3", "Dopo")),
+    ]
     fast = [read_off(html) for html in views]
     everything = [spoken._line(spoken._parsed(str(html), stop_at=None)) for html in views]  # drawings too
     assert fast == everything
@@ -63,8 +71,18 @@ def test_the_class_found_by_its_name_is_the_one_the_regex_finds():
     """first_class() starts the regex where the class name is written: the same match as a search
     over the whole view, on every lab's view and on texts made to mislead it."""
     texts = [str(labs.render(lab.id, {})["html"]) for lab in labs.all_labs()]
-    pieces = ['<div class="lab-stats">', '<p class="x lab-callout is-warn">', 'lab-stats', "lab-callout",
-              '<span class="lab-stats-label">', '<i class="a">', '"', ' class="', '<b class="lab-statsx y">', "testo "]
+    pieces = [
+        '<div class="lab-stats">',
+        '<p class="x lab-callout is-warn">',
+        "lab-stats",
+        "lab-callout",
+        '<span class="lab-stats-label">',
+        '<i class="a">',
+        '"',
+        ' class="',
+        '<b class="lab-statsx y">',
+        "testo ",
+    ]
     rng = random.Random(2)
     texts += ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 12))) for _ in range(3000)]
     for text in texts:

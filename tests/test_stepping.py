@@ -14,8 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import labs
-from labs.kit import Curve, Jump, Steps, step_machine
-from labs.kit import stepping
+from labs.kit import Curve, Jump, Steps, step_machine, stepping
 from labs.kit.stepping import MAX_CHECKPOINTS, worst_case_steps
 from labs.kit.timelines import counter, jump_target, phase_of, phase_target, timeline
 
@@ -28,8 +27,9 @@ def test_there_are_stepped_labs():
 
 @pytest.mark.parametrize("lab", STEPPED, ids=[lab.id for lab in STEPPED])
 def test_every_stepped_lab_is_a_step_machine(lab):
-    assert isinstance(lab.module.compute, type(step_machine(None, None, None))), \
+    assert isinstance(lab.module.compute, type(step_machine(None, None, None))), (
         f"{lab.id}: compute = step_machine(start, advance, present), così «Avanti» costa un passo"
+    )
 
 
 @functools.cache
@@ -256,8 +256,9 @@ def test_replays_stopped_anywhere_leave_the_cache_invisible(lab, seed):
             pass
         finally:
             stepping.on_unwanted(None)
-        assert json.dumps(machine(params), sort_keys=True) == json.dumps(machine.replay(params), sort_keys=True), \
+        assert json.dumps(machine(params), sort_keys=True) == json.dumps(machine.replay(params), sort_keys=True), (
             f"{lab.id}: passo {at}"
+        )
 
 
 def test_a_packed_checkpoint_is_unpickled_once_on_the_way_back(monkeypatch):
@@ -367,6 +368,7 @@ def test_advance_never_changes_the_machine_it_gets(lab):
     """The kit keeps machines as they are, shared by the live machine, the checkpoints and the trail: a machine
     advance has read must pickle to the same bytes as before (its Memo left out), at every step of a walk."""
     import pickle
+
     machine, params = lab.module.compute, lab.defaults()
     m = machine.start(params)
     for _ in range(min(reach(lab), 40)):
@@ -380,8 +382,9 @@ def test_the_cache_shares_machines_and_never_copies_them():
     """A machine advance never changes is kept as it is: the checkpoints and the trail hold the very machines
     advance returned (no copy), and every step of a walk gives the state a replay gives."""
     made = {}
-    machine = step_machine(lambda p: (), lambda m, p: made.setdefault(len(m) + 1, (*m, len(m))),
-                           lambda m, p: {"taken": list(m)})
+    machine = step_machine(
+        lambda p: (), lambda m, p: made.setdefault(len(m) + 1, (*m, len(m))), lambda m, p: {"taken": list(m)}
+    )
     machine({"passo": 0})
     made[0] = machine.cache[machine.key({"passo": 0})]["live"][1]
     rng = random.Random(7)
@@ -396,14 +399,17 @@ def test_a_memo_is_shared_by_every_machine_of_a_training_and_left_out_of_packed_
     """Values kept in a Memo survive Indietro and a packed checkpoint's unpickling (the same memo comes back),
     are not in the checkpoints' bytes, and a lost memo comes back empty: only work is lost."""
     import _pickle
+
     from labs.kit import Memo
+
     made = []
 
     def present(m, p):
         return {"taken": m["at"], "double": m["memo"].get(m["at"], lambda: made.append(m["at"]) or 2 * m["at"])}
 
-    machine = step_machine(lambda p: {"at": 0, "memo": Memo()}, lambda m, p: {**m, "at": m["at"] + 1}, present,
-                           packed=True)
+    machine = step_machine(
+        lambda p: {"at": 0, "memo": Memo()}, lambda m, p: {**m, "at": m["at"] + 1}, present, packed=True
+    )
     for at in (0, 1, 2, 3, 2, 1, 0, 3):
         assert machine({"passo": at}) == {"taken": at, "double": 2 * at}
     assert made == [0, 1, 2, 3]  # each value made once, whatever machine asked for it again
@@ -416,6 +422,7 @@ def test_a_memo_is_shared_by_every_machine_of_a_training_and_left_out_of_packed_
     name = big.name
     del big, memo, entry, machine
     import gc
+
     gc.collect()
     again = _pickle.loads(_pickle.dumps({"memo": Memo(name=name)}))["memo"]
     assert again.items == {}

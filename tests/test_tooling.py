@@ -11,8 +11,9 @@ FIND = ROOT / "scripts" / "find-python.sh"
 def test_find_python_gives_a_working_312_or_newer():
     out = subprocess.run(["bash", str(FIND)], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    version = subprocess.run([out.stdout.strip(), "-c", "import sys; print(sys.version_info[:2] >= (3, 12))"],
-                             capture_output=True, text=True)
+    version = subprocess.run(
+        [out.stdout.strip(), "-c", "import sys; print(sys.version_info[:2] >= (3, 12))"], capture_output=True, text=True
+    )
     assert version.stdout.strip() == "True"
 
 
@@ -30,6 +31,7 @@ def test_find_python_says_clearly_when_there_is_none(tmp_path):
 
 
 def test_python_env_override_is_tried_first():
-    out = subprocess.run(["bash", str(FIND)], capture_output=True, text=True, env={"PYTHON": sys.executable,
-                                                                                  "PATH": "/usr/bin:/bin"})
+    out = subprocess.run(
+        ["bash", str(FIND)], capture_output=True, text=True, env={"PYTHON": sys.executable, "PATH": "/usr/bin:/bin"}
+    )
     assert out.returncode == 0 and Path(out.stdout.strip()).resolve() == Path(sys.executable).resolve()

@@ -34,27 +34,37 @@ def weight(name, label, default):
 
 
 CONTROLS = [
-    Group("Ingressi di oggi (cambiano ogni giorno)", (
-        Slider("nuvole", "Nuvole", 0.0, 1.0, 0.05, 0.7),
-        Slider("pioggia", "Previsione di pioggia", 0.0, 1.0, 0.05, 0.6),
-        Slider("vento", "Vento", 0.0, 1.0, 0.05, 0.3, primary=True),
-    )),
-    Group("Neurone singolo: pesi e soglia (restano fissi)", (
-        weight("w_nuvole", "Peso delle nuvole", 0.4),
-        weight("w_pioggia", "Peso della previsione", 0.8),
-        weight("w_vento", "Peso del vento", -0.6),
-        Slider("soglia", "Soglia", 0.0, 2.0, 0.05, 0.5),
-    )),
-    Group("Rete 3 → 2 → 1: gli 8 pesi (restano fissi)", (
-        weight("bt_nuvole", "Nuvole → brutto tempo", 0.6),
-        weight("bt_pioggia", "Pioggia → brutto tempo", 0.8),
-        weight("bt_vento", "Vento → brutto tempo", 0.0),
-        weight("sc_nuvole", "Nuvole → è scomodo", 0.0),
-        weight("sc_pioggia", "Pioggia → è scomodo", 0.1),
-        weight("sc_vento", "Vento → è scomodo", 0.9),
-        weight("out_bt", "Brutto tempo → ombrello", 1.0),
-        weight("out_sc", "È scomodo → ombrello", -0.8),
-    ), open=False),
+    Group(
+        "Ingressi di oggi (cambiano ogni giorno)",
+        (
+            Slider("nuvole", "Nuvole", 0.0, 1.0, 0.05, 0.7),
+            Slider("pioggia", "Previsione di pioggia", 0.0, 1.0, 0.05, 0.6),
+            Slider("vento", "Vento", 0.0, 1.0, 0.05, 0.3, primary=True),
+        ),
+    ),
+    Group(
+        "Neurone singolo: pesi e soglia (restano fissi)",
+        (
+            weight("w_nuvole", "Peso delle nuvole", 0.4),
+            weight("w_pioggia", "Peso della previsione", 0.8),
+            weight("w_vento", "Peso del vento", -0.6),
+            Slider("soglia", "Soglia", 0.0, 2.0, 0.05, 0.5),
+        ),
+    ),
+    Group(
+        "Rete 3 → 2 → 1: gli 8 pesi (restano fissi)",
+        (
+            weight("bt_nuvole", "Nuvole → brutto tempo", 0.6),
+            weight("bt_pioggia", "Pioggia → brutto tempo", 0.8),
+            weight("bt_vento", "Vento → brutto tempo", 0.0),
+            weight("sc_nuvole", "Nuvole → è scomodo", 0.0),
+            weight("sc_pioggia", "Pioggia → è scomodo", 0.1),
+            weight("sc_vento", "Vento → è scomodo", 0.9),
+            weight("out_bt", "Brutto tempo → ombrello", 1.0),
+            weight("out_sc", "È scomodo → ombrello", -0.8),
+        ),
+        open=False,
+    ),
 ]
 
 
@@ -63,24 +73,39 @@ def compute(p):
     x = [p["nuvole"], p["pioggia"], p["vento"]]
     w = [p["w_nuvole"], p["w_pioggia"], p["w_vento"]]
     total, fires = threshold_neuron(x, w, p["soglia"])
-    w_hidden = [[p["bt_nuvole"], p["bt_pioggia"], p["bt_vento"]],
-                [p["sc_nuvole"], p["sc_pioggia"], p["sc_vento"]]]
+    w_hidden = [[p["bt_nuvole"], p["bt_pioggia"], p["bt_vento"]], [p["sc_nuvole"], p["sc_pioggia"], p["sc_vento"]]]
     w_out = [[p["out_bt"], p["out_sc"]]]
     hidden_totals, hidden = dense(x, w_hidden, clamp)
     (out_total,), (out,) = dense(hidden, w_out, clamp)
     return {
         "inputs": x,
-        "single": {"weights": w, "products": [a * b for a, b in zip(x, w)], "total": total,
-                   "threshold": p["soglia"], "umbrella": fires},
-        "network": {"w_hidden": w_hidden, "w_out": w_out, "hidden_totals": hidden_totals, "hidden": hidden,
-                    "output_total": out_total, "output": out, "umbrella": out >= 0.5},
+        "single": {
+            "weights": w,
+            "products": [a * b for a, b in zip(x, w)],
+            "total": total,
+            "threshold": p["soglia"],
+            "umbrella": fires,
+        },
+        "network": {
+            "w_hidden": w_hidden,
+            "w_out": w_out,
+            "hidden_totals": hidden_totals,
+            "hidden": hidden,
+            "output_total": out_total,
+            "output": out,
+            "umbrella": out >= 0.5,
+        },
     }
 
 
 def decision(umbrella):
     text = "Sì: prendo l'ombrello ☂" if umbrella else "No: l'ombrello resta a casa"
-    return tag("p", text, class_="lab-ombrello-decision " + ("is-yes" if umbrella else "is-no"),
-               data_decision="si" if umbrella else "no")
+    return tag(
+        "p",
+        text,
+        class_="lab-ombrello-decision " + ("is-yes" if umbrella else "is-no"),
+        data_decision="si" if umbrella else "no",
+    )
 
 
 def sum_of_products(inputs, weights):
@@ -91,8 +116,11 @@ def view(s):
     x, single, net = s["inputs"], s["single"], s["network"]
     inputs = [Node(label, value, caption=num(value)) for (_, label), value in zip(INPUTS, x)]
     lit = 1.0 if single["umbrella"] else 0.0
-    single_fig = network([inputs, [Node("Ombrello?", lit, caption="sì" if single["umbrella"] else "no")]],
-                         [[single["weights"]]], label="Il neurone singolo: tre ingressi, tre pesi, una decisione")
+    single_fig = network(
+        [inputs, [Node("Ombrello?", lit, caption="sì" if single["umbrella"] else "no")]],
+        [[single["weights"]]],
+        label="Il neurone singolo: tre ingressi, tre pesi, una decisione",
+    )
     comparison = ">" if single["umbrella"] else "≤"
     single_panel = tag(
         "section",
@@ -101,16 +129,23 @@ def view(s):
         formula(sum_of_products(x, single["weights"]), f" = {num(single['total'])}"),
         formula(f"{num(single['total'])} {comparison} soglia {num(single['threshold'])}"),
         decision(single["umbrella"]),
-        class_="lab-panel", data_part="singolo",
+        class_="lab-panel",
+        data_part="singolo",
     )
     hidden_nodes = [Node(name, a, caption=num(a)) for name, a in zip(HIDDEN, net["hidden"])]
     out_node = Node("Ombrello", net["output"], caption=num(net["output"]))
-    net_fig = network([inputs, hidden_nodes, [out_node]], [net["w_hidden"], net["w_out"]],
-                      label="La rete 3 → 2 → 1: ogni arco porta un peso, ogni nodo mostra quanto è acceso")
-    rows = [[name, sum_of_products(x, row), num(t), num(a)]
-            for name, row, t, a in zip(HIDDEN, net["w_hidden"], net["hidden_totals"], net["hidden"])]
-    rows.append(["Ombrello", sum_of_products(net["hidden"], net["w_out"][0]), num(net["output_total"]),
-                 num(net["output"])])
+    net_fig = network(
+        [inputs, hidden_nodes, [out_node]],
+        [net["w_hidden"], net["w_out"]],
+        label="La rete 3 → 2 → 1: ogni arco porta un peso, ogni nodo mostra quanto è acceso",
+    )
+    rows = [
+        [name, sum_of_products(x, row), num(t), num(a)]
+        for name, row, t, a in zip(HIDDEN, net["w_hidden"], net["hidden_totals"], net["hidden"])
+    ]
+    rows.append(
+        ["Ombrello", sum_of_products(net["hidden"], net["w_out"][0]), num(net["output_total"]), num(net["output"])]
+    )
     net_panel = tag(
         "section",
         tag("h3", "La rete 3 → 2 → 1: luci con il regolatore"),
@@ -119,20 +154,28 @@ def view(s):
         stats(stat("Neurone dell'ombrello", num(net["output"])), stat("Soglia di decisione", "0,50")),
         decision(net["umbrella"]),
         callout("Questa rete ha 8 pesi: 6 tra gli ingressi e lo strato nascosto, 2 verso l'uscita."),
-        class_="lab-panel", data_part="rete",
+        class_="lab-panel",
+        data_part="rete",
     )
     return tag("div", single_panel, net_panel, class_="lab-columns")
 
 
 EDITS = [
-    Edit("la rete senza il limite tra 0 e 1",
-         change=("    hidden_totals, hidden = dense(x, w_hidden, clamp)\n"
-                 "    (out_total,), (out,) = dense(hidden, w_out, clamp)",
-                 "    hidden_totals, hidden = dense(x, w_hidden, lambda t: t)\n"
-                 "    (out_total,), (out,) = dense(hidden, w_out, lambda t: t)"),
-         expect="Con nuvole, pioggia e vento al massimo, «brutto tempo» vale 1,4 invece di 1 e vince su «è "
-                "scomodo»: l'uscita sale a 0,6 e l'ombrello arriva, mentre con il limite restava a casa.",
-         params={"nuvole": 1, "pioggia": 1, "vento": 1},
-         check=lambda before, after: (not before.state["network"]["umbrella"] and after.state["network"]["umbrella"]
-                                      and after.state["network"]["hidden"][0] > 1)),
+    Edit(
+        "la rete senza il limite tra 0 e 1",
+        change=(
+            "    hidden_totals, hidden = dense(x, w_hidden, clamp)\n"
+            "    (out_total,), (out,) = dense(hidden, w_out, clamp)",
+            "    hidden_totals, hidden = dense(x, w_hidden, lambda t: t)\n"
+            "    (out_total,), (out,) = dense(hidden, w_out, lambda t: t)",
+        ),
+        expect="Con nuvole, pioggia e vento al massimo, «brutto tempo» vale 1,4 invece di 1 e vince su «è "
+        "scomodo»: l'uscita sale a 0,6 e l'ombrello arriva, mentre con il limite restava a casa.",
+        params={"nuvole": 1, "pioggia": 1, "vento": 1},
+        check=lambda before, after: (
+            not before.state["network"]["umbrella"]
+            and after.state["network"]["umbrella"]
+            and after.state["network"]["hidden"][0] > 1
+        ),
+    ),
 ]

@@ -28,21 +28,45 @@ la più vicina spesso è ancora quella giusta.
 """
 
 from core.linalg import add, norm, sub
-from labs.kit import (Arrow, Choice, Edit, Group, Label, Point, Slider, callout, cell_text, formula, plane, stat,
-                      stats, table, tag, vector_text)
+from labs.kit import (
+    Arrow,
+    Choice,
+    Edit,
+    Group,
+    Label,
+    Point,
+    Slider,
+    callout,
+    cell_text,
+    formula,
+    plane,
+    stat,
+    stats,
+    table,
+    tag,
+    vector_text,
+)
 
 TITLE = "Parole come vettori"
 REF = "1.1"
 
 # [regale ; femminile], and where each label sits so that none overlaps
 WORDS = {
-    "uomo": ((0.1, 0.1), "s"), "donna": ((0.1, 0.9), "n"), "re": ((0.9, 0.1), "s"), "regina": ((0.9, 0.9), "n"),
-    "principe": ((0.6, 0.1), "s"), "principessa": ((0.6, 0.9), "n"),
-    "persona": ((0.1, 0.5), "w"), "monarca": ((0.9, 0.5), "e"),
+    "uomo": ((0.1, 0.1), "s"),
+    "donna": ((0.1, 0.9), "n"),
+    "re": ((0.9, 0.1), "s"),
+    "regina": ((0.9, 0.9), "n"),
+    "principe": ((0.6, 0.1), "s"),
+    "principessa": ((0.6, 0.9), "n"),
+    "persona": ((0.1, 0.5), "w"),
+    "monarca": ((0.9, 0.5), "e"),
 }
 OPTIONS = tuple((w, w) for w in WORDS)
-SLOTS = (("a", "Parola A, da cui si parte", "re"), ("b", "Parola B, da togliere", "uomo"),
-         ("c", "Parola C, da aggiungere", "donna"))
+SLOTS = (
+    ("a", "Parola A, da cui si parte", "re"),
+    ("b", "Parola B, da togliere", "uomo"),
+    ("c", "Parola C, da aggiungere", "donna"),
+)
 VIEW = (-0.3, 1.3)
 
 
@@ -50,10 +74,17 @@ def offset(name, label):
     return Slider(name, label, -0.4, 0.4, 0.05, 0.0)
 
 
-CONTROLS = [Group(caption, (Choice(slot, "Parola", OPTIONS, default),
-                            offset(f"{slot}_dx", "Sposta: più o meno regale"),
-                            offset(f"{slot}_dy", "Sposta: più o meno femminile")))
-            for slot, caption, default in SLOTS]
+CONTROLS = [
+    Group(
+        caption,
+        (
+            Choice(slot, "Parola", OPTIONS, default),
+            offset(f"{slot}_dx", "Sposta: più o meno regale"),
+            offset(f"{slot}_dy", "Sposta: più o meno femminile"),
+        ),
+    )
+    for slot, caption, default in SLOTS
+]
 
 
 def compute(p):
@@ -71,11 +102,17 @@ def compute(p):
     # word2vec's rule: the words of the sum are not answers; an input closer than the answer is named apart
     answers = [(d, w) for d, w in ranked if w not in inputs]
     closer = [{"word": w, "distance": round(d, 10)} for d, w in ranked if w in inputs and d < answers[0][0] - 1e-9]
-    return {"words": [p[slot] for slot, *_ in SLOTS], "places": places, "step": step, "result": result,
-            "nearest": [{"word": w, "distance": round(d, 10)} for d, w in answers[:3]], "closer_input": closer,
-            "offsets": {slot: [p[f"{slot}_dx"], p[f"{slot}_dy"]] for slot, *_ in SLOTS},
-            "moved": any(p[f"{slot}_{axis}"] for slot, *_ in SLOTS for axis in ("dx", "dy")),
-            "in_view": all(VIEW[0] <= x <= VIEW[1] for x in result)}
+    return {
+        "words": [p[slot] for slot, *_ in SLOTS],
+        "places": places,
+        "step": step,
+        "result": result,
+        "nearest": [{"word": w, "distance": round(d, 10)} for d, w in answers[:3]],
+        "closer_input": closer,
+        "offsets": {slot: [p[f"{slot}_dx"], p[f"{slot}_dy"]] for slot, *_ in SLOTS},
+        "moved": any(p[f"{slot}_{axis}"] for slot, *_ in SLOTS for axis in ("dx", "dy")),
+        "in_view": all(VIEW[0] <= x <= VIEW[1] for x in result),
+    }
 
 
 def view(s):
@@ -90,46 +127,85 @@ def view(s):
         slot = slot_of.get(w)
         # the sliders hold the shift from where the word is without this slot's own shift
         origin = [a - o for a, o in zip(at, s["offsets"][slot])] if slot else None
-        items.append(Point(at, w, style=styles.get(w, "muted"), label_at=WORDS[w][1],
-                           drag=(f"{slot}_dx", f"{slot}_dy") if slot else None,
-                           drag_origin=tuple(origin) if slot else None))
-    items += [Point(WORDS[w][0], style="muted", hollow=True)
-              for w in dict.fromkeys((wa, wb, wc)) if places[w] != list(WORDS[w][0])]
-    items += [Arrow(c, start=b, style="d"),
-              Label([0.7 * x + 0.3 * y for x, y in zip(b, c)], f"{wc} − {wb}", style="d", label_at="e"),
-              Arrow(result, start=a, style="d", dashed=True), Point(result, "risultato", style="result", label_at="se",
-                                                                    hollow=True)]
-    figure = plane(items, VIEW, VIEW, grid=0.1, ticks=0.2, axis_names=("regale", "femminile"),
-                   label=f"Le parole nel piano regale–femminile e il conto {name} = {vector_text(result)}")
+        items.append(
+            Point(
+                at,
+                w,
+                style=styles.get(w, "muted"),
+                label_at=WORDS[w][1],
+                drag=(f"{slot}_dx", f"{slot}_dy") if slot else None,
+                drag_origin=tuple(origin) if slot else None,
+            )
+        )
+    items += [
+        Point(WORDS[w][0], style="muted", hollow=True)
+        for w in dict.fromkeys((wa, wb, wc))
+        if places[w] != list(WORDS[w][0])
+    ]
+    items += [
+        Arrow(c, start=b, style="d"),
+        Label([0.7 * x + 0.3 * y for x, y in zip(b, c)], f"{wc} − {wb}", style="d", label_at="e"),
+        Arrow(result, start=a, style="d", dashed=True),
+        Point(result, "risultato", style="result", label_at="se", hollow=True),
+    ]
+    figure = plane(
+        items,
+        VIEW,
+        VIEW,
+        grid=0.1,
+        ticks=0.2,
+        axis_names=("regale", "femminile"),
+        label=f"Le parole nel piano regale–femminile e il conto {name} = {vector_text(result)}",
+    )
     tied = [n["word"] for n in s["nearest"] if abs(n["distance"] - best["distance"]) < 1e-9]
     parts = [
         figure,
         tag("p", "Trascina le parole A, B e C (o usa i cursori) per spostarle.", class_="lab-step-counter"),
         formula(f"{wc} − {wb} = {vector_text(c)} − {vector_text(b)} = {vector_text(s['step'])}"),
         formula(f"{wa} + ({wc} − {wb}) = {vector_text(a)} + {vector_text(s['step'])} = {vector_text(result)}"),
-        stats(stat(f"Parola più vicina a {name}, escluse le tre del conto" + (" (pari merito)" if len(tied) > 1
-                                                                             else ""), ", ".join(tied),
-                   tone="ok" if best["distance"] < 1e-9 else None),
-              stat("Distanza", cell_text(best["distance"]))),
-        callout(f"Più vicina ancora è «{s['closer_input'][0]['word']}» (distanza "
-                f"{cell_text(s['closer_input'][0]['distance'])}), ma è una delle parole del conto: come word2vec, "
-                "il laboratorio non la conta come risposta.", tone="warn") if s["closer_input"] else None,
-        table(["Parola (escluse A, B e C)", "Vettore", "Distanza dal risultato"],
-              [[n["word"], vector_text(places[n["word"]]), cell_text(n["distance"])] for n in s["nearest"]]),
+        stats(
+            stat(
+                f"Parola più vicina a {name}, escluse le tre del conto" + (" (pari merito)" if len(tied) > 1 else ""),
+                ", ".join(tied),
+                tone="ok" if best["distance"] < 1e-9 else None,
+            ),
+            stat("Distanza", cell_text(best["distance"])),
+        ),
+        callout(
+            f"Più vicina ancora è «{s['closer_input'][0]['word']}» (distanza "
+            f"{cell_text(s['closer_input'][0]['distance'])}), ma è una delle parole del conto: come word2vec, "
+            "il laboratorio non la conta come risposta.",
+            tone="warn",
+        )
+        if s["closer_input"]
+        else None,
+        table(
+            ["Parola (escluse A, B e C)", "Vettore", "Distanza dal risultato"],
+            [[n["word"], vector_text(places[n["word"]]), cell_text(n["distance"])] for n in s["nearest"]],
+        ),
     ]
     if not s["in_view"]:
-        parts.insert(1, callout(f"Il punto d'arrivo {vector_text(result)} è fuori dal disegno; "
-                                "le distanze nella tabella valgono lo stesso.", tone="warn"))
+        parts.insert(
+            1,
+            callout(
+                f"Il punto d'arrivo {vector_text(result)} è fuori dal disegno; "
+                "le distanze nella tabella valgono lo stesso.",
+                tone="warn",
+            ),
+        )
     if s["moved"]:
         parts.append(callout("I cerchi vuoti grigi segnano dove stavano le parole che hai spostato."))
     return tag("div", *parts, class_="lab-panel", data_part="analogia")
 
 
 EDITS = [
-    Edit("la differenza presa al contrario",
-         change=('step = [round(x, 10) for x in sub(c, b)]', 'step = [round(x, 10) for x in sub(b, c)]'),
-         expect="Lo spostamento ora va da donna a uomo: il punto scende sotto re, fuori dal quadrato, e la "
-                "parola più vicina non è più regina. L'ordine di a − b + c conta.",
-         check=lambda before, after: (before.state["nearest"][0]["word"] == "regina"
-                                      and after.state["nearest"][0]["word"] != "regina")),
+    Edit(
+        "la differenza presa al contrario",
+        change=("step = [round(x, 10) for x in sub(c, b)]", "step = [round(x, 10) for x in sub(b, c)]"),
+        expect="Lo spostamento ora va da donna a uomo: il punto scende sotto re, fuori dal quadrato, e la "
+        "parola più vicina non è più regina. L'ordine di a − b + c conta.",
+        check=lambda before, after: (
+            before.state["nearest"][0]["word"] == "regina" and after.state["nearest"][0]["word"] != "regina"
+        ),
+    ),
 ]

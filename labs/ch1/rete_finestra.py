@@ -29,8 +29,29 @@ from functools import cache
 
 from core.linalg import add
 from core.window_net import concat, first_layer_size, rounded, train_window_net, window_forward, window_loss
-from labs.kit import (Bar, Choice, Edit, Group, Slider, bars, big, callout, equation, factor, formula, matrix, num,
-                      percent, presets, shape_label, stat, stats, table, tag, vector)
+from labs.kit import (
+    Bar,
+    Choice,
+    Edit,
+    Group,
+    Slider,
+    bars,
+    big,
+    callout,
+    equation,
+    factor,
+    formula,
+    matrix,
+    num,
+    percent,
+    presets,
+    shape_label,
+    stat,
+    stats,
+    table,
+    tag,
+    vector,
+)
 from labs.kit.italian import shares
 
 TITLE = "La rete a finestra fissa, numero per numero"
@@ -39,18 +60,30 @@ REF = "1.3"
 VOCAB = ("il", "gatto", "cane", "dorme", "mangia")
 VECTORS = {"il": (1, 0), "gatto": (0, 1), "cane": (1, 1), "dorme": (-1, 0), "mangia": (-1, 1)}
 # the five windows of the text «il gatto dorme il cane mangia» read in a loop
-EXAMPLES = (("il", "gatto", "dorme"), ("gatto", "dorme", "il"), ("dorme", "il", "cane"),
-            ("il", "cane", "mangia"), ("cane", "mangia", "il"))
+EXAMPLES = (
+    ("il", "gatto", "dorme"),
+    ("gatto", "dorme", "il"),
+    ("dorme", "il", "cane"),
+    ("il", "cane", "mangia"),
+    ("cane", "mangia", "il"),
+)
 HIDDEN, SEED, STEPS, ETA = 3, 0, 100, 0.5
 
 CONTROLS = [
-    Choice("contesto", "Il contesto (i due token della finestra)",
-           tuple((f"{a}-{b}", f"«{a} {b}» → ?") for a, b, _ in EXAMPLES), "il-gatto"),
-    Group("Perché la finestra non si allarga", (
-        Slider("n", "Token nel contesto, n", 1, 2000, 1, 100),
-        Slider("d", "Numeri per vettore, d", 2, 4096, 2, 768),
-        Slider("neuroni", "Neuroni del primo strato", 1, 4096, 1, 512),
-    )),
+    Choice(
+        "contesto",
+        "Il contesto (i due token della finestra)",
+        tuple((f"{a}-{b}", f"«{a} {b}» → ?") for a, b, _ in EXAMPLES),
+        "il-gatto",
+    ),
+    Group(
+        "Perché la finestra non si allarga",
+        (
+            Slider("n", "Token nel contesto, n", 1, 2000, 1, 100),
+            Slider("d", "Numeri per vettore, d", 2, 4096, 2, 768),
+            Slider("neuroni", "Neuroni del primo strato", 1, 4096, 1, 512),
+        ),
+    ),
 ]
 
 
@@ -84,73 +117,151 @@ def compute(p):
         examples.append({"context": [u, v], "target": c, "p_target": probs[t], "predicted": VOCAB[best]})
     start = train_window_net(training_set(), HIDDEN, len(VOCAB), seed=SEED, steps=0)
     inputs, weights = first_layer_size(p["n"], p["d"], p["neuroni"])
-    return {"a": a, "b": b, "target": target, "va": list(VECTORS[a]), "vb": list(VECTORS[b]), "x": x,
-            "sum": add(VECTORS[a], VECTORS[b]), "swapped": concat([VECTORS[b], VECTORS[a]]), "W1": W1, "W2": W2,
-            **f, "predicted": VOCAB[max(range(len(VOCAB)), key=f["probs"].__getitem__)], "examples": examples,
-            "loss_start": window_loss(*start, training_set()), "loss_end": window_loss(W1, W2, training_set()),
-            "n": p["n"], "d": p["d"], "neurons": p["neuroni"], "inputs": inputs, "weights": weights}
+    return {
+        "a": a,
+        "b": b,
+        "target": target,
+        "va": list(VECTORS[a]),
+        "vb": list(VECTORS[b]),
+        "x": x,
+        "sum": add(VECTORS[a], VECTORS[b]),
+        "swapped": concat([VECTORS[b], VECTORS[a]]),
+        "W1": W1,
+        "W2": W2,
+        **f,
+        "predicted": VOCAB[max(range(len(VOCAB)), key=f["probs"].__getitem__)],
+        "examples": examples,
+        "loss_start": window_loss(*start, training_set()),
+        "loss_end": window_loss(W1, W2, training_set()),
+        "n": p["n"],
+        "d": p["d"],
+        "neurons": p["neuroni"],
+        "inputs": inputs,
+        "weights": weights,
+    }
 
 
 def view(s):
     a, b, x = s["a"], s["b"], s["x"]
     cols = [f"{a}₁", f"{a}₂", f"{b}₁", f"{b}₂"]
     chips = presets("Esempi:", [(f"{u} {v} → {c}", {"contesto": f"{u}-{v}"}) for u, v, c in EXAMPLES])
-    join_ = equation(vector(s["va"], label=f"«{a}»", column=False), "e",
-                     vector(s["vb"], label=f"«{b}»", column=False), "→",
-                     vector(x, label="x, in fila", column=False, emphasize=True))
-    order = callout(f"Sommati darebbero {listed(s['sum'])}, esattamente come «{b} {a}»: chi viene prima si perde. "
-                    f"In fila invece «{a} {b}» è {listed(x)} e «{b} {a}» è {listed(s['swapped'])}: due ingressi "
-                    "diversi.")
+    join_ = equation(
+        vector(s["va"], label=f"«{a}»", column=False),
+        "e",
+        vector(s["vb"], label=f"«{b}»", column=False),
+        "→",
+        vector(x, label="x, in fila", column=False, emphasize=True),
+    )
+    order = callout(
+        f"Sommati darebbero {listed(s['sum'])}, esattamente come «{b} {a}»: chi viene prima si perde. "
+        f"In fila invece «{a} {b}» è {listed(x)} e «{b} {a}» è {listed(s['swapped'])}: due ingressi "
+        "diversi."
+    )
     j = max(range(len(s["h"])), key=s["h"].__getitem__)
     terms = " + ".join(f"{factor(w, 1)}·{factor(xi, 0)}" for w, xi in zip(s["W1"][j], x))
-    layer1 = equation(matrix(s["W1"], label="W₁", col_labels=cols, row_labels=["n₁", "n₂", "n₃"], heat=True,
-                             highlight_rows=[j], trim=False, digits=1),
-                      "·", vector(x, label="x"), "=", vector(s["z"], label="W₁x", digits=1), "ReLU",
-                      vector(s["h"], label="h", emphasize=True, digits=1))
-    layer2 = equation(matrix(s["W2"], label="W₂", row_labels=list(VOCAB), col_labels=["n₁", "n₂", "n₃"], heat=True,
-                             trim=False, digits=1),
-                      "·", vector(s["h"], label="h", digits=1), "=",
-                      vector(s["scores"], labels=list(VOCAB), label="punteggi", digits=2))
-    probs = bars([Bar(t, p, text=shown, class_="s3" if t == s["target"] else "s1", highlight=t == s["predicted"])
-                  for t, p, shown in zip(VOCAB, s["probs"], shares(s["probs"], 1))], label="Probabilità del token successivo", part="probabilita")
+    layer1 = equation(
+        matrix(
+            s["W1"],
+            label="W₁",
+            col_labels=cols,
+            row_labels=["n₁", "n₂", "n₃"],
+            heat=True,
+            highlight_rows=[j],
+            trim=False,
+            digits=1,
+        ),
+        "·",
+        vector(x, label="x"),
+        "=",
+        vector(s["z"], label="W₁x", digits=1),
+        "ReLU",
+        vector(s["h"], label="h", emphasize=True, digits=1),
+    )
+    layer2 = equation(
+        matrix(
+            s["W2"], label="W₂", row_labels=list(VOCAB), col_labels=["n₁", "n₂", "n₃"], heat=True, trim=False, digits=1
+        ),
+        "·",
+        vector(s["h"], label="h", digits=1),
+        "=",
+        vector(s["scores"], labels=list(VOCAB), label="punteggi", digits=2),
+    )
+    probs = bars(
+        [
+            Bar(t, p, text=shown, class_="s3" if t == s["target"] else "s1", highlight=t == s["predicted"])
+            for t, p, shown in zip(VOCAB, s["probs"], shares(s["probs"], 1))
+        ],
+        label="Probabilità del token successivo",
+        part="probabilita",
+    )
     right = s["predicted"] == s["target"]
-    rows = [[f"{u} {v}", c, percent(e["p_target"], 1), e["predicted"]]
-            for e in s["examples"] for (u, v), c in [(e["context"], e["target"])]]
+    rows = [
+        [f"{u} {v}", c, percent(e["p_target"], 1), e["predicted"]]
+        for e in s["examples"]
+        for (u, v), c in [(e["context"], e["target"])]
+    ]
     inputs, weights = s["inputs"], s["weights"]
     return tag(
-        "div", chips,
-        tag("h3", "1. Il contesto diventa un vettore solo"), join_, order,
-        tag("h3", "2. Primo strato: h = ReLU(W₁x)"), layer1,
+        "div",
+        chips,
+        tag("h3", "1. Il contesto diventa un vettore solo"),
+        join_,
+        order,
+        tag("h3", "2. Primo strato: h = ReLU(W₁x)"),
+        layer1,
         formula(f"neurone n{'₁₂₃'[j]}: {terms} = {num(s['z'][j], 1)} → ReLU → {num(s['h'][j], 1)}"),
-        tag("p", f"Le colonne {cols[0]}, {cols[1]} leggono solo il primo token, {cols[2]}, {cols[3]} solo il "
-                 "secondo. Dove W₁x è negativo la ReLU scrive 0: quel neurone tace."),
-        tag("h3", "3. Punteggi e probabilità: W₂h, poi softmax"), layer2, probs,
-        callout(f"Previsione: «{s['predicted']}». Nel testo dopo «{a} {b}» viene «{s['target']}»"
-                + (": giusto." if right else ": sbagliato."), tone="ok" if right else "warn"),
+        tag(
+            "p",
+            f"Le colonne {cols[0]}, {cols[1]} leggono solo il primo token, {cols[2]}, {cols[3]} solo il "
+            "secondo. Dove W₁x è negativo la ReLU scrive 0: quel neurone tace.",
+        ),
+        tag("h3", "3. Punteggi e probabilità: W₂h, poi softmax"),
+        layer2,
+        probs,
+        callout(
+            f"Previsione: «{s['predicted']}». Nel testo dopo «{a} {b}» viene «{s['target']}»"
+            + (": giusto." if right else ": sbagliato."),
+            tone="ok" if right else "warn",
+        ),
         tag("h3", "I pesi vengono dal training"),
-        stats(stat("Pesi in tutto", "3 × 4 + 5 × 3 = 27"),
-              stat("Loss sui 5 esempi, all'inizio", num(s["loss_start"], 2)),
-              stat(f"Dopo {STEPS} passi (pesi arrotondati)", num(s["loss_end"], 3), tone="ok")),
+        stats(
+            stat("Pesi in tutto", "3 × 4 + 5 × 3 = 27"),
+            stat("Loss sui 5 esempi, all'inizio", num(s["loss_start"], 2)),
+            stat(f"Dopo {STEPS} passi (pesi arrotondati)", num(s["loss_end"], 3), tone="ok"),
+        ),
         table(["Contesto", "Nel testo segue", "Probabilità data", "La rete prevede"], rows),
         tag("h3", "Perché la concatenazione non scala"),
-        formula(f"ingressi = n × d = {num(s['n'])} × {num(s['d'])} = {num(inputs)};   pesi di W₁ = neuroni × "
-                f"ingressi = {num(s['neurons'])} × {num(inputs)} = {num(weights)}"),
-        stats(stat("Ingressi del primo strato", num(inputs)),
-              stat("W₁", shape_label(s["neurons"], inputs)),
-              stat("Pesi solo in W₁", f"circa {big(weights, 2)}" if weights >= 1e6 else num(weights),
-                   tone="warn" if weights >= 1e6 else None)),
-        callout("Con una finestra di 3 token da 2 numeri W₁ diventerebbe 3 × 6: sei colonne invece di quattro. "
-                "I pesi allenati qui non servirebbero più: è un'altra rete, da allenare da capo. Per questo il "
-                "transformer non mette in fila i vettori: tiene una riga per token e fa passare ogni riga per gli "
-                "stessi pesi."),
-        class_="lab-panel", data_part="finestra", data_prediction=s["predicted"],
+        formula(
+            f"ingressi = n × d = {num(s['n'])} × {num(s['d'])} = {num(inputs)};   pesi di W₁ = neuroni × "
+            f"ingressi = {num(s['neurons'])} × {num(inputs)} = {num(weights)}"
+        ),
+        stats(
+            stat("Ingressi del primo strato", num(inputs)),
+            stat("W₁", shape_label(s["neurons"], inputs)),
+            stat(
+                "Pesi solo in W₁",
+                f"circa {big(weights, 2)}" if weights >= 1e6 else num(weights),
+                tone="warn" if weights >= 1e6 else None,
+            ),
+        ),
+        callout(
+            "Con una finestra di 3 token da 2 numeri W₁ diventerebbe 3 × 6: sei colonne invece di quattro. "
+            "I pesi allenati qui non servirebbero più: è un'altra rete, da allenare da capo. Per questo il "
+            "transformer non mette in fila i vettori: tiene una riga per token e fa passare ogni riga per gli "
+            "stessi pesi."
+        ),
+        class_="lab-panel",
+        data_part="finestra",
+        data_prediction=s["predicted"],
     )
 
 
 EDITS = [
-    Edit("le due parole in ordine inverso",
-         change=('    x = concat([VECTORS[a], VECTORS[b]])', '    x = concat([VECTORS[b], VECTORS[a]])'),
-         expect="«gatto il» invece di «il gatto»: gli stessi numeri in un altro ordine, e la previsione cambia. "
-                "Concatenare tiene il posto di ogni parola nella finestra.",
-         check=lambda before, after: after.state["probs"] != before.state["probs"]),
+    Edit(
+        "le due parole in ordine inverso",
+        change=("    x = concat([VECTORS[a], VECTORS[b]])", "    x = concat([VECTORS[b], VECTORS[a]])"),
+        expect="«gatto il» invece di «il gatto»: gli stessi numeri in un altro ordine, e la previsione cambia. "
+        "Concatenare tiene il posto di ogni parola nella finestra.",
+        check=lambda before, after: after.state["probs"] != before.state["probs"],
+    ),
 ]

@@ -58,9 +58,35 @@ from functools import lru_cache
 from core.mini_transformer import mini_forward, mini_generate
 from core.sampling import greedy
 from core.softmax import softmax
-from labs.kit import (Bar, Choice, Edit, Follow, Group, Slider, Text, bars, callout, cell_text, equation, fold, formula,
-                      frozen, matrix, num, opened, percent, plural, quoted, read_words, stat, stats, table, tag,
-                      token_chips, vector)
+from labs.kit import (
+    Bar,
+    Choice,
+    Edit,
+    Follow,
+    Group,
+    Slider,
+    Text,
+    bars,
+    callout,
+    cell_text,
+    equation,
+    fold,
+    formula,
+    frozen,
+    matrix,
+    num,
+    opened,
+    percent,
+    plural,
+    quoted,
+    read_words,
+    stat,
+    stats,
+    table,
+    tag,
+    token_chips,
+    vector,
+)
 from labs.kit.arithmetic import columns_add_up, settle
 from labs.kit.italian import shares
 
@@ -118,15 +144,27 @@ LOOKS_FOR = {  # rows of W_q that differ from the diagonal: feature of the token
 }
 RULES = (  # the 7 neurons of the MLP: (rule, gate weights, what it adds when fully on)
     ("se articolo, senza mangiare", {"articolo": 1, "mangiare": -2}, {"animale": 3, "articolo": -1}),
-    ("se animale, senza verbo né cibo", {"animale": 1, "dormire": -2, "mangiare": -2, "cibo": -2},
-     {"dormire": 3, "mangiare": 3, "animale": -1, "luogo": -3}),  # a verb, not a bed (which has «dormire» too)
-    ("se dormire, senza preposizione né luogo", {"dormire": 1, "preposizione": -2, "luogo": -2},
-     {"preposizione": 3, "dormire": -1}),
+    (
+        "se animale, senza verbo né cibo",
+        {"animale": 1, "dormire": -2, "mangiare": -2, "cibo": -2},
+        {"dormire": 3, "mangiare": 3, "animale": -1, "luogo": -3},
+    ),  # a verb, not a bed (which has «dormire» too)
+    (
+        "se dormire, senza preposizione né luogo",
+        {"dormire": 1, "preposizione": -2, "luogo": -2},
+        {"preposizione": 3, "dormire": -1},
+    ),
     ("se preposizione, senza luogo", {"preposizione": 2, "luogo": -1}, {"luogo": 3, "preposizione": -1}),
-    ("se luogo o cibo, senza preposizione", {"luogo": 1, "cibo": 1, "preposizione": -2},
-     {"fine": 3, "luogo": -1, "cibo": -1}),
-    ("se mangiare, senza articolo né preposizione", {"mangiare": 1, "articolo": -2, "preposizione": -2},
-     {"articolo": 3, "mangiare": -1, "cibo": -3}),  # right after «mangia» the article comes before the food
+    (
+        "se luogo o cibo, senza preposizione",
+        {"luogo": 1, "cibo": 1, "preposizione": -2},
+        {"fine": 3, "luogo": -1, "cibo": -1},
+    ),
+    (
+        "se mangiare, senza articolo né preposizione",
+        {"mangiare": 1, "articolo": -2, "preposizione": -2},
+        {"articolo": 3, "mangiare": -1, "cibo": -3},
+    ),  # right after «mangia» the article comes before the food
     ("se mangiare, senza animale", {"mangiare": 1, "animale": -2}, {"cibo": 3, "dormire": -3}),  # eat, not sleep
 )
 
@@ -142,28 +180,49 @@ W2 = [row(adds) for _, _, adds in RULES]  # 7 × 8: row k = what rule k adds
 
 # ---------------------------------------------------------------- controls
 
-SENTENCES = (("gatto", "il gatto nero dorme sul"), ("cane", "il cane dorme sul"),
-             ("mangia", "il cane nero mangia sul"), ("pesce", "il gatto mangia il"), ("inizio", "il"))
+SENTENCES = (
+    ("gatto", "il gatto nero dorme sul"),
+    ("cane", "il cane dorme sul"),
+    ("mangia", "il cane nero mangia sul"),
+    ("pesce", "il gatto mangia il"),
+    ("inizio", "il"),
+)
 MAX_WORDS, MAX_NEW = 12, 8
 
 CONTROLS = [
     Choice("frase", "Frase", SENTENCES + (("tua", "quella scritta qui sotto"),), "gatto"),
-    Text("testo", "La tua frase (solo parole del vocabolario)", "il cane nero dorme sul tappeto",
-         max_length=200),
+    Text("testo", "La tua frase (solo parole del vocabolario)", "il cane nero dorme sul tappeto", max_length=200),
     Slider("posizione", "Token scelto (o clicca una parola)", 1, MAX_WORDS + MAX_NEW, 1, 5),
-    Group("Esperimento sull'attention del token scelto", (
-        Choice("esperimento", "Esperimento", (("nessuno", "nessuno: il modello intero"),
-                                              ("togli", "togli una parola"),
-                                              ("spegni", "spegni l'attention")), "nessuno"),
-        Slider("tolta", "Parola da togliere (numero nella frase)", 1, MAX_WORDS + MAX_NEW, 1, 4),
-    )),
-    Group("Generazione", (
-        Slider("generati", "Token aggiunti dal modello", 0, MAX_NEW, 1, 0),
-        Choice("scelta", "Come si sceglie il token", (("greedy", "il più probabile (greedy)"),
-                                                     ("campiona", "estratto a caso (campionamento)")), "greedy"),
-        Slider("temperatura", "Temperatura (solo per il campionamento)", 0.1, 2.0, 0.1, 1.0),
-        Slider("seme", "Seme dei numeri casuali", 0, 99, 1, 1),
-    )),
+    Group(
+        "Esperimento sull'attention del token scelto",
+        (
+            Choice(
+                "esperimento",
+                "Esperimento",
+                (
+                    ("nessuno", "nessuno: il modello intero"),
+                    ("togli", "togli una parola"),
+                    ("spegni", "spegni l'attention"),
+                ),
+                "nessuno",
+            ),
+            Slider("tolta", "Parola da togliere (numero nella frase)", 1, MAX_WORDS + MAX_NEW, 1, 4),
+        ),
+    ),
+    Group(
+        "Generazione",
+        (
+            Slider("generati", "Token aggiunti dal modello", 0, MAX_NEW, 1, 0),
+            Choice(
+                "scelta",
+                "Come si sceglie il token",
+                (("greedy", "il più probabile (greedy)"), ("campiona", "estratto a caso (campionamento)")),
+                "greedy",
+            ),
+            Slider("temperatura", "Temperatura (solo per il campionamento)", 0.1, 2.0, 0.1, 1.0),
+            Slider("seme", "Seme dei numeri casuali", 0, 99, 1, 1),
+        ),
+    ),
 ]
 
 # ---------------------------------------------------------------- compute
@@ -176,8 +235,17 @@ def compute(p):
     if problem:
         return {"problem": problem}
     sampling = p["scelta"] == "campiona"
-    new = mini_generate(base, p["generati"], E, W_Q, W1, W2, temperature=p["temperatura"] if sampling else None,
-                        rng=random.Random(p["seme"]), end=END)
+    new = mini_generate(
+        base,
+        p["generati"],
+        E,
+        W_Q,
+        W1,
+        W2,
+        temperature=p["temperatura"] if sampling else None,
+        rng=random.Random(p["seme"]),
+        end=END,
+    )
     ids = base + [g["id"] for g in new]
     pos = min(p["posizione"], len(ids)) - 1
     ignore = ablation(p, pos)
@@ -185,12 +253,28 @@ def compute(p):
     probs_t = softmax(f["logits"], p["temperatura"]) if sampling else f["probs"]
     # with an experiment on, the whole model's probabilities are the «before» of the bars
     whole = mini_forward(ids, pos, E, W_Q, W1, W2)["probs"] if ignore else None
-    return {"ids": ids, "n_base": len(base), "generated": new, "pos": pos, "asked": p["generati"],
-            "finished": bool(new) and new[-1]["id"] == END, "sampling": sampling, "t": p["temperatura"],
-            "seed": p["seme"], "x": f["X"][pos], "attention": f["attention"], "mlp": f["mlp"],
-            "logits": f["logits"], "probs": f["probs"], "probs_t": probs_t, "own_text": p["frase"] == "tua",
-            "experiment": p["esperimento"], "ignored": sorted(ignore), "whole_probs": whole,
-            "open": {part: opened(p, part) for part in FOLDS}}
+    return {
+        "ids": ids,
+        "n_base": len(base),
+        "generated": new,
+        "pos": pos,
+        "asked": p["generati"],
+        "finished": bool(new) and new[-1]["id"] == END,
+        "sampling": sampling,
+        "t": p["temperatura"],
+        "seed": p["seme"],
+        "x": f["X"][pos],
+        "attention": f["attention"],
+        "mlp": f["mlp"],
+        "logits": f["logits"],
+        "probs": f["probs"],
+        "probs_t": probs_t,
+        "own_text": p["frase"] == "tua",
+        "experiment": p["esperimento"],
+        "ignored": sorted(ignore),
+        "whole_probs": whole,
+        "open": {part: opened(p, part) for part in FOLDS},
+    }
 
 
 def ablation(p, pos):
@@ -245,54 +329,94 @@ def best_of(probs):
 def chips(s):
     """The sentence, one clickable chip per token, the chosen one lit and followed by its prediction."""
     ignored = s["ignored"]
-    return token_chips([{"text": VOCAB[i], "note": f"{k + 1} · ID {i}", "set": f"posizione={k + 1}",
-                         "marks": ["is-new"] * (k >= s["n_base"]) + ["is-removed"] * (k in ignored),
-                         "title": f"Guarda la previsione dopo {word(i)}, token {k + 1}"
-                                  + (" (tolto dall'attention)" if k in ignored else "")}
-                        for k, i in enumerate(s["ids"])],
-                       current=s["pos"], after=f"→ {name(best_of(s['probs']))}?")
+    return token_chips(
+        [
+            {
+                "text": VOCAB[i],
+                "note": f"{k + 1} · ID {i}",
+                "set": f"posizione={k + 1}",
+                "marks": ["is-new"] * (k >= s["n_base"]) + ["is-removed"] * (k in ignored),
+                "title": f"Guarda la previsione dopo {word(i)}, token {k + 1}"
+                + (" (tolto dall'attention)" if k in ignored else ""),
+            }
+            for k, i in enumerate(s["ids"])
+        ],
+        current=s["pos"],
+        after=f"→ {name(best_of(s['probs']))}?",
+    )
 
 
 def buttons(s):
     n, length = len(s["generated"]), len(s["ids"])
     can_add = not s["finished"] and s["asked"] < MAX_NEW
-    add = tag("button", "Aggiungi il token previsto", type="button", class_="md-button md-button--primary",
-              data_set=f"generati={s['asked'] + 1};posizione={length + 1}" if can_add else None,
-              disabled=not can_add)
-    undo = tag("button", "Togli l'ultimo", type="button", class_="md-button",
-               data_set=f"generati={n - 1};posizione={length - 1}" if n else None, disabled=not n)
+    add = tag(
+        "button",
+        "Aggiungi il token previsto",
+        type="button",
+        class_="md-button md-button--primary",
+        data_set=f"generati={s['asked'] + 1};posizione={length + 1}" if can_add else None,
+        disabled=not can_add,
+    )
+    undo = tag(
+        "button",
+        "Togli l'ultimo",
+        type="button",
+        class_="md-button",
+        data_set=f"generati={n - 1};posizione={length - 1}" if n else None,
+        disabled=not n,
+    )
     note = None
     if s["finished"]:
-        note = (f"La frase è finita dopo {plural(n, 'token aggiunto', 'token aggiunti')}: il modello ha scelto il "
-                "punto «.», il token di fine.")
+        note = (
+            f"La frase è finita dopo {plural(n, 'token aggiunto', 'token aggiunti')}: il modello ha scelto il "
+            "punto «.», il token di fine."
+        )
     elif not can_add:
         note = f"Qui il modello aggiunge al massimo {MAX_NEW} token."
-    return tag("div", add, undo, tag("span", note, class_="lab-transformer-miniatura-note") if note else None, class_="lab-transformer-miniatura-buttons")
+    return tag(
+        "div",
+        add,
+        undo,
+        tag("span", note, class_="lab-transformer-miniatura-note") if note else None,
+        class_="lab-transformer-miniatura-buttons",
+    )
 
 
 def panel(number, title, *content, part):
-    return tag("section", tag("h3", f"{number} · {title}"), *content, class_="lab-panel lab-transformer-miniatura-panel",
-               data_part=part)
+    return tag(
+        "section",
+        tag("h3", f"{number} · {title}"),
+        *content,
+        class_="lab-panel lab-transformer-miniatura-panel",
+        data_part=part,
+    )
 
 
 def panel_ids(s):
     seen = set(s["ids"][: s["pos"] + 1])
-    vocab = token_chips([{"text": t, "note": str(i), "marks": ["is-used"] * (i in seen)} for i, t in enumerate(VOCAB)],
-                        small=True, part=None)
+    vocab = token_chips(
+        [{"text": t, "note": str(i), "marks": ["is-used"] * (i in seen)} for i, t in enumerate(VOCAB)],
+        small=True,
+        part=None,
+    )
     shown = s["ids"][: s["pos"] + 1]
-    return panel(1, "Dai token agli ID",
-                 tag("p", "Il vocabolario: 12 token, ciascuno con il suo numero d'ordine (l'ID)."),
-                 vocab,
-                 formula(" ".join(VOCAB[i] for i in shown), "  →  [", ", ".join(str(i) for i in shown), "]"),
-                 part="id")
+    return panel(
+        1,
+        "Dai token agli ID",
+        tag("p", "Il vocabolario: 12 token, ciascuno con il suo numero d'ordine (l'ID)."),
+        vocab,
+        formula(" ".join(VOCAB[i] for i in shown), "  →  [", ", ".join(str(i) for i in shown), "]"),
+        part="id",
+    )
 
 
 # E and W_q do not change with the controls: each is drawn once and kept (160 cells, a third of the view's
 # time), keyed by its numbers (tuples), so a reader's edited weights still show their own.
 @lru_cache(maxsize=4)
 def e_matrix(values):
-    return matrix(values, label="E", row_labels=[f"{i} {name(i)}" for i in range(len(VOCAB))], col_labels=DIMS,
-                  heat=1.0)
+    return matrix(
+        values, label="E", row_labels=[f"{i} {name(i)}" for i in range(len(VOCAB))], col_labels=DIMS, heat=1.0
+    )
 
 
 @lru_cache(maxsize=4)
@@ -303,55 +427,98 @@ def w_q_matrix(values):
 def panel_embeddings(s):
     ids, pos = s["ids"], s["pos"]
     labels = [f"{k + 1}. {name(i)}" for k, i in enumerate(ids)]
-    return panel(2, "Gli embedding: una riga di E per token",
-                 matrix([E[i] for i in ids], label="X, i vettori della frase", row_labels=labels, col_labels=DIMS,
-                        highlight_rows=[pos], muted_rows=range(pos + 1, len(ids)), heat=1.0,
-                        pick_row=lambda i: (f"posizione={i + 1}", f"Scegli il token {labels[i]}"),
-                        part="embedding",
-                        caption="Ogni riga è la riga di E dell'ID del token. Le righe sbiadite vengono dopo il "
-                                "token scelto: l'attention non le vede."),
-                 fold("La tabella E completa: 12 token × 8 dimensioni", "tabella-e", s["open"]["tabella-e"],
-                      lambda: [e_matrix(frozen(E))]),
-                 part="embedding")
+    return panel(
+        2,
+        "Gli embedding: una riga di E per token",
+        matrix(
+            [E[i] for i in ids],
+            label="X, i vettori della frase",
+            row_labels=labels,
+            col_labels=DIMS,
+            highlight_rows=[pos],
+            muted_rows=range(pos + 1, len(ids)),
+            heat=1.0,
+            pick_row=lambda i: (f"posizione={i + 1}", f"Scegli il token {labels[i]}"),
+            part="embedding",
+            caption="Ogni riga è la riga di E dell'ID del token. Le righe sbiadite vengono dopo il "
+            "token scelto: l'attention non le vede.",
+        ),
+        fold(
+            "La tabella E completa: 12 token × 8 dimensioni",
+            "tabella-e",
+            s["open"]["tabella-e"],
+            lambda: [e_matrix(frozen(E))],
+        ),
+        part="embedding",
+    )
 
 
 def panel_attention(s):
     ids, pos, att = s["ids"], s["pos"], s["attention"]
     me = word(ids[pos])
-    weights = [Bar(f"{k + 1}. {name(i)}", a, text=f"tolta   (punteggio {num(z)})" if k in s["ignored"] else
-                   f"{percent(a)}   (punteggio {num(z)})", highlight=k == pos, class_="muted" if k in s["ignored"]
-                   else "s1")
-               for k, (i, a, z) in enumerate(zip(ids, att["weights"], att["scores"]))]
+    weights = [
+        Bar(
+            f"{k + 1}. {name(i)}",
+            a,
+            text=f"tolta   (punteggio {num(z)})" if k in s["ignored"] else f"{percent(a)}   (punteggio {num(z)})",
+            highlight=k == pos,
+            class_="muted" if k in s["ignored"] else "s1",
+        )
+        for k, (i, a, z) in enumerate(zip(ids, att["weights"], att["scores"]))
+    ]
     after, before = att["output"], s["x"]
     changed = [j for j in range(len(DIMS)) if abs(after[j] - before[j]) >= 0.005]
-    average = " + ".join(f"{num(a)} × {name(i)}" for k, (i, a) in enumerate(zip(ids, att["weights"]))
-                         if k not in s["ignored"])
+    average = " + ".join(
+        f"{num(a)} × {name(i)}" for k, (i, a) in enumerate(zip(ids, att["weights"])) if k not in s["ignored"]
+    )
     seen = [k for k in range(pos) if k not in s["ignored"]]
     top = max(seen, key=lambda k: att["weights"][k]) if seen else None
-    return panel(3, f"L'attention: {me} guarda indietro",
-                 tag("p", f"La domanda di {me} è il suo vettore per W_q: dice quali caratteristiche cerca."),
-                 equation(vector(before, label=f"x di {me}", labels=DIMS, column=False, shape=False),
-                          "· W_q =", vector(att["query"], label="domanda q", labels=DIMS, column=False, shape=False,
-                                            heat=True, part="domanda")),
-                 fold("La matrice W_q (8 × 8): riga = caratteristica del token, colonna = che cosa cerca",
-                      "matrice-wq", s["open"]["matrice-wq"], lambda: [w_q_matrix(frozen(W_Q))]),
-                 tag("p", "Punteggio = domanda · vettore di ogni token fino a lì; la softmax li fa diventare pesi "
-                          "che sommano a 1."),
-                 bars(weights, label=f"I pesi dell'attention di {me}", part="pesi"),
-                 callout(f"{me} è il primo token: non ha niente prima di sé, e la media è lui stesso.")
-                 if pos == 0 else
-                 callout(f"Attention spenta: {me} non guarda nessun altro token, e la media è lui stesso.",
-                         tone="warn") if top is None else
-                 formula(f"il punteggio più alto prima di {me}: q · x({name(ids[top])}) = "
-                                                  f"{num(att['scores'][top])} → peso {percent(att['weights'][top])}"),
-                 tag("p", "Il nuovo vettore è la media pesata dei vettori: ", average, "."),
-                 matrix([before, after], row_labels=[f"{name(ids[pos])} prima", "dopo l'attention"],
-                        col_labels=DIMS, highlight_cells=[(1, j) for j in changed], heat=1.0, shape=False,
-                        part="vettore", caption="Evidenziate le dimensioni che l'attention ha cambiato." if changed
-                        else "Con un solo token da guardare, la media non cambia niente."),
-                 tag("p", "Con l'esperimento, le parole tolte hanno peso 0 e le altre si dividono tutta la softmax.")
-                 if s["ignored"] else None,
-                 part="attention")
+    return panel(
+        3,
+        f"L'attention: {me} guarda indietro",
+        tag("p", f"La domanda di {me} è il suo vettore per W_q: dice quali caratteristiche cerca."),
+        equation(
+            vector(before, label=f"x di {me}", labels=DIMS, column=False, shape=False),
+            "· W_q =",
+            vector(att["query"], label="domanda q", labels=DIMS, column=False, shape=False, heat=True, part="domanda"),
+        ),
+        fold(
+            "La matrice W_q (8 × 8): riga = caratteristica del token, colonna = che cosa cerca",
+            "matrice-wq",
+            s["open"]["matrice-wq"],
+            lambda: [w_q_matrix(frozen(W_Q))],
+        ),
+        tag(
+            "p",
+            "Punteggio = domanda · vettore di ogni token fino a lì; la softmax li fa diventare pesi che sommano a 1.",
+        ),
+        bars(weights, label=f"I pesi dell'attention di {me}", part="pesi"),
+        callout(f"{me} è il primo token: non ha niente prima di sé, e la media è lui stesso.")
+        if pos == 0
+        else callout(f"Attention spenta: {me} non guarda nessun altro token, e la media è lui stesso.", tone="warn")
+        if top is None
+        else formula(
+            f"il punteggio più alto prima di {me}: q · x({name(ids[top])}) = "
+            f"{num(att['scores'][top])} → peso {percent(att['weights'][top])}"
+        ),
+        tag("p", "Il nuovo vettore è la media pesata dei vettori: ", average, "."),
+        matrix(
+            [before, after],
+            row_labels=[f"{name(ids[pos])} prima", "dopo l'attention"],
+            col_labels=DIMS,
+            highlight_cells=[(1, j) for j in changed],
+            heat=1.0,
+            shape=False,
+            part="vettore",
+            caption="Evidenziate le dimensioni che l'attention ha cambiato."
+            if changed
+            else "Con un solo token da guardare, la media non cambia niente.",
+        ),
+        tag("p", "Con l'esperimento, le parole tolte hanno peso 0 e le altre si dividono tutta la softmax.")
+        if s["ignored"]
+        else None,
+        part="attention",
+    )
 
 
 def adds_text(adds):
@@ -362,28 +529,55 @@ def panel_mlp(s):
     m, x = s["mlp"], s["attention"]["output"]
     rows = []
     for k, ((rule, gate, adds), pre, g) in enumerate(zip(RULES, m["pre"], m["gates"])):
-        terms = " ".join(f"{'+' if w > 0 else '−'} {num(abs(w), 0)} × {num(x[DIMS.index(d)])}"
-                         for d, w in gate.items()).lstrip("+ ")
+        terms = " ".join(
+            f"{'+' if w > 0 else '−'} {num(abs(w), 0)} × {num(x[DIMS.index(d)])}" for d, w in gate.items()
+        ).lstrip("+ ")
         on = g > 0
-        rows.append([str(k + 1), tag("strong", rule) if on else rule, settle(f"{terms} = {num(pre)}"),
-                     tag("strong", num(g)) if on else "0 (spenta)",
-                     adds_text(adds) + (f"  (× {num(g)})" if on else "")])
+        rows.append(
+            [
+                str(k + 1),
+                tag("strong", rule) if on else rule,
+                settle(f"{terms} = {num(pre)}"),
+                tag("strong", num(g)) if on else "0 (spenta)",
+                adds_text(adds) + (f"  (× {num(g)})" if on else ""),
+            ]
+        )
     fired = sum(g > 0 for g in m["gates"])
-    fired = "Nessuna regola accesa." if not fired else \
-        f"{'Accesa' if fired == 1 else 'Accese'} {plural(fired, 'regola', 'regole')} su {len(RULES)}."
-    return panel(4, "L'MLP: sette regole che si accendono",
-                 tag("p", "Ogni regola è un neurone: fa il prodotto scalare tra il vettore e i suoi pesi (+ sulla "
-                          "caratteristica che cerca, − su quella che la spegne), poi la ReLU tiene solo la parte "
-                          "positiva. Quanto è accesa moltiplica quello che aggiunge."),
-                 table(["#", "Regola", "Prodotto scalare", "Accesa (ReLU)", "Aggiunge, se accesa del tutto"], rows,
-                       class_="lab-table lab-transformer-miniatura-rules"),
-                 matrix([x, m["contribution"], m["output"]],
-                        row_labels=["ingresso", "+ contributo",
-                                    f"{columns_add_up([x, m['contribution']], m['output'], cell_text)} uscita"],
-                        col_labels=DIMS, heat=True,
-                        highlight_rows=[2], shape=False, part="mlp",
-                        caption=f"{fired} Connessione residua: uscita = ingresso + contributo."),
-                 part="mlp")
+    fired = (
+        "Nessuna regola accesa."
+        if not fired
+        else f"{'Accesa' if fired == 1 else 'Accese'} {plural(fired, 'regola', 'regole')} su {len(RULES)}."
+    )
+    return panel(
+        4,
+        "L'MLP: sette regole che si accendono",
+        tag(
+            "p",
+            "Ogni regola è un neurone: fa il prodotto scalare tra il vettore e i suoi pesi (+ sulla "
+            "caratteristica che cerca, − su quella che la spegne), poi la ReLU tiene solo la parte "
+            "positiva. Quanto è accesa moltiplica quello che aggiunge.",
+        ),
+        table(
+            ["#", "Regola", "Prodotto scalare", "Accesa (ReLU)", "Aggiunge, se accesa del tutto"],
+            rows,
+            class_="lab-table lab-transformer-miniatura-rules",
+        ),
+        matrix(
+            [x, m["contribution"], m["output"]],
+            row_labels=[
+                "ingresso",
+                "+ contributo",
+                f"{columns_add_up([x, m['contribution']], m['output'], cell_text)} uscita",
+            ],
+            col_labels=DIMS,
+            heat=True,
+            highlight_rows=[2],
+            shape=False,
+            part="mlp",
+            caption=f"{fired} Connessione residua: uscita = ingresso + contributo.",
+        ),
+        part="mlp",
+    )
 
 
 def panel_output(s):
@@ -403,43 +597,73 @@ def panel_output(s):
         label, before_label = "Probabilità con l'esperimento (temperatura 1)", "il modello intero"
     else:
         texts = dict(zip(order[:6], shares([pt[t] for t in order[:6]], 1)))
-        items = [Bar(name(t), pt[t], text=texts[t], highlight=t == best,
-                     before=p[t] if s["sampling"] and s["t"] != 1 else None) for t in order[:6]]
-        label = (f"Probabilità dei 6 token più probabili, temperatura {num(s['t'], 1)}" if s["sampling"]
-                 else "Probabilità dei 6 token più probabili")
+        items = [
+            Bar(
+                name(t),
+                pt[t],
+                text=texts[t],
+                highlight=t == best,
+                before=p[t] if s["sampling"] and s["t"] != 1 else None,
+            )
+            for t in order[:6]
+        ]
+        label = (
+            f"Probabilità dei 6 token più probabili, temperatura {num(s['t'], 1)}"
+            if s["sampling"]
+            else "Probabilità dei 6 token più probabili"
+        )
         before_label = "con temperatura 1" if items[0].before is not None else ""
-    return panel(5, "Il confronto con il vocabolario",
-                 tag("p", "Punteggio di ogni token = vettore finale · la sua riga di E: è alto se il token ha le "
-                          "caratteristiche che il vettore chiede."),
-                 matrix([z], label="punteggi z", col_labels=[name(t) for t in range(len(VOCAB))], heat=True,
-                        highlight_cells=[(0, best)], shape=False, part="punteggi"),
-                 formula(f"z({name(best)}) = {terms} = {num(z[best])}"),
-                 bars(items, label=label, before_label=before_label, part="probabilita"),
-                 experiment_note(s),
-                 stats(stat("Previsione (greedy)", name(best_of(p))),
-                       stat("Sua probabilità (T = 1)", percent(max(p), 1))),
-                 callout(f"{' e '.join(word(t) for t in tied)} hanno la stessa probabilità: per il modello sono "
-                         f"intercambiabili, e la scelta greedy prende l'ID più basso.") if len(tied) > 1 else None,
-                 part="output")
+    return panel(
+        5,
+        "Il confronto con il vocabolario",
+        tag(
+            "p",
+            "Punteggio di ogni token = vettore finale · la sua riga di E: è alto se il token ha le "
+            "caratteristiche che il vettore chiede.",
+        ),
+        matrix(
+            [z],
+            label="punteggi z",
+            col_labels=[name(t) for t in range(len(VOCAB))],
+            heat=True,
+            highlight_cells=[(0, best)],
+            shape=False,
+            part="punteggi",
+        ),
+        formula(f"z({name(best)}) = {terms} = {num(z[best])}"),
+        bars(items, label=label, before_label=before_label, part="probabilita"),
+        experiment_note(s),
+        stats(stat("Previsione (greedy)", name(best_of(p))), stat("Sua probabilità (T = 1)", percent(max(p), 1))),
+        callout(
+            f"{' e '.join(word(t) for t in tied)} hanno la stessa probabilità: per il modello sono "
+            f"intercambiabili, e la scelta greedy prende l'ID più basso."
+        )
+        if len(tied) > 1
+        else None,
+        part="output",
+    )
 
 
 def experiment_note(s):
     """What the experiment changed, in words: the prediction, and the tokens that moved most."""
     if s["experiment"] == "nessuno":
         return None
-    ids, pos, me = s["ids"], s["pos"], word(s["ids"][s["pos"]])
+    ids, me = s["ids"], word(s["ids"][s["pos"]])
     if not s["ignored"]:
         return callout(f"{me} è il primo token: guarda solo sé stesso, e l'esperimento non ha niente da togliere.")
-    what = (f"Spegnendo l'attention di {me}" if s["experiment"] == "spegni" else
-            f"Togliendo {word(ids[s['ignored'][0]])} (parola {s['ignored'][0] + 1}) dall'attention di {me}")
+    what = (
+        f"Spegnendo l'attention di {me}"
+        if s["experiment"] == "spegni"
+        else f"Togliendo {word(ids[s['ignored'][0]])} (parola {s['ignored'][0] + 1}) dall'attention di {me}"
+    )
     before, after = s["whole_probs"], s["probs"]
     old, new = best_of(before), best_of(after)
-    verdict = (f"la previsione passa da {word(old)} a {word(new)}" if old != new
-               else f"la previsione resta {word(new)}")
+    verdict = f"la previsione passa da {word(old)} a {word(new)}" if old != new else f"la previsione resta {word(new)}"
     moved = sorted(range(len(VOCAB)), key=lambda t: (-abs(after[t] - before[t]), t))[:3]
     changes = "; ".join(f"{word(t)} {percent(before[t], 1)} → {percent(after[t], 1)}" for t in moved)
-    return callout(f"{what}, {verdict}. I token che si spostano di più: {changes}.",
-                   tone="warn" if old != new else "info")
+    return callout(
+        f"{what}, {verdict}. I token che si spostano di più: {changes}.", tone="warn" if old != new else "info"
+    )
 
 
 def panel_generation(s):
@@ -448,31 +672,55 @@ def panel_generation(s):
     rows = []
     sentence = list(s["ids"][: s["n_base"]])
     for k, g in enumerate(s["generated"], 1):
-        how = (f"estratto con u = {num(g['u'], 3)} (probabilità {percent(g['p_used'], 1)} a T = {num(s['t'], 1)})"
-               if s["sampling"] else "il più probabile")
+        how = (
+            f"estratto con u = {num(g['u'], 3)} (probabilità {percent(g['p_used'], 1)} a T = {num(s['t'], 1)})"
+            if s["sampling"]
+            else "il più probabile"
+        )
         rows.append([str(k), " ".join(VOCAB[i] for i in sentence) + " …", name(g["id"]), percent(g["p"], 1), how])
         sentence.append(g["id"])
-    return tag("section", tag("h3", "La generazione, un token alla volta"),
-               table(["Passo", "Il modello legge", "Aggiunge", "Probabilità (T = 1)", "Come"], rows),
-               callout(f"u è il numero casuale, tra 0 e 1, tirato dal generatore con il seme {s['seed']}: le "
-                       "probabilità, messe in fila per ID, dividono l'intervallo da 0 a 1 in fette, e vince il token "
-                       "sulla cui fetta cade u. Stesso seme, stessa temperatura: stessa frase, sempre."
-                       if s["sampling"] else "Greedy: nessun caso, la frase è sempre la stessa."),
-               class_="lab-panel lab-transformer-miniatura-panel", data_part="generazione")
+    return tag(
+        "section",
+        tag("h3", "La generazione, un token alla volta"),
+        table(["Passo", "Il modello legge", "Aggiunge", "Probabilità (T = 1)", "Come"], rows),
+        callout(
+            f"u è il numero casuale, tra 0 e 1, tirato dal generatore con il seme {s['seed']}: le "
+            "probabilità, messe in fila per ID, dividono l'intervallo da 0 a 1 in fette, e vince il token "
+            "sulla cui fetta cade u. Stesso seme, stessa temperatura: stessa frase, sempre."
+            if s["sampling"]
+            else "Greedy: nessun caso, la frase è sempre la stessa."
+        ),
+        class_="lab-panel lab-transformer-miniatura-panel",
+        data_part="generazione",
+    )
 
 
 def view(s):
     if "problem" in s:
         return tag("div", callout(s["problem"], tone="warn"), class_="lab-transformer-miniatura")
-    return tag("div", chips(s), buttons(s), panel_ids(s), panel_embeddings(s), panel_attention(s), panel_mlp(s),
-               panel_output(s), panel_generation(s), class_="lab-transformer-miniatura")
+    return tag(
+        "div",
+        chips(s),
+        buttons(s),
+        panel_ids(s),
+        panel_embeddings(s),
+        panel_attention(s),
+        panel_mlp(s),
+        panel_output(s),
+        panel_generation(s),
+        class_="lab-transformer-miniatura",
+    )
 
 
 EDITS = [
-    Edit("il blocco senza la connessione residua",
-         change=('            "output": [a + b for a, b in zip(x, contribution)]}',
-                 '            "output": contribution}'),
-         expect="Dal blocco esce solo ciò che aggiungono i neuroni, senza il vettore di partenza: quello che "
-                "l'attention aveva raccolto si perde e le probabilità dopo «sul» cambiano.",
-         check=lambda before, after: after.state["probs"] != before.state["probs"]),
+    Edit(
+        "il blocco senza la connessione residua",
+        change=(
+            '        "output": [a + b for a, b in zip(x, contribution)],',
+            '        "output": contribution,',
+        ),
+        expect="Dal blocco esce solo ciò che aggiungono i neuroni, senza il vettore di partenza: quello che "
+        "l'attention aveva raccolto si perde e le probabilità dopo «sul» cambiano.",
+        check=lambda before, after: after.state["probs"] != before.state["probs"],
+    ),
 ]

@@ -19,8 +19,22 @@ correzione.
 """
 
 from core.autograd import Value
-from labs.kit import (Curve, Edit, Group, Slider, Steps, callout, factor, formula, num, stat, stats, step_machine,
-                      table, tag)
+from labs.kit import (
+    Curve,
+    Edit,
+    Group,
+    Slider,
+    Steps,
+    callout,
+    factor,
+    formula,
+    num,
+    stat,
+    stats,
+    step_machine,
+    table,
+    tag,
+)
 from labs.kit.svg import arrow_marker, group, line, rect, svg, text
 
 TITLE = "Backprop su due pesi"
@@ -28,19 +42,35 @@ REF = "2.3"
 
 ROUNDS = 20
 PHASES = 13  # per round: 3 forward, 1 loss, 4 local derivatives, 4 backward products, 1 update
-PHASE_NAMES = ("La catena", "Forward: z", "Forward: h", "Forward: ŷ", "Loss", "Locale: ∂L/∂ŷ",
-               "Locali: ∂ŷ/∂w₂, ∂ŷ/∂h", "Locale: ∂h/∂z", "Locale: ∂z/∂w₁", "Backward: ∂L/∂w₂", "Backward: ∂L/∂h",
-               "Backward: ∂L/∂z", "Backward: ∂L/∂w₁", "Aggiornamento")
+PHASE_NAMES = (
+    "La catena",
+    "Forward: z",
+    "Forward: h",
+    "Forward: ŷ",
+    "Loss",
+    "Locale: ∂L/∂ŷ",
+    "Locali: ∂ŷ/∂w₂, ∂ŷ/∂h",
+    "Locale: ∂h/∂z",
+    "Locale: ∂z/∂w₁",
+    "Backward: ∂L/∂w₂",
+    "Backward: ∂L/∂h",
+    "Backward: ∂L/∂z",
+    "Backward: ∂L/∂w₁",
+    "Aggiornamento",
+)
 DIGITS = 4  # every number inside one equation has as many decimals as the others
 
 CONTROLS = [
-    Group("La rete e il dato", (
-        Slider("x", "Ingresso x", -2.0, 2.0, 0.1, 1.5),
-        Slider("y", "Obiettivo y", -3.0, 3.0, 0.1, 2.0),
-        Slider("w1", "Peso iniziale w₁", -2.0, 2.0, 0.1, 0.8),
-        Slider("w2", "Peso iniziale w₂", -2.0, 2.0, 0.1, 0.5),
-        Slider("eta", "Learning rate η", 0.01, 0.5, 0.01, 0.1),
-    )),
+    Group(
+        "La rete e il dato",
+        (
+            Slider("x", "Ingresso x", -2.0, 2.0, 0.1, 1.5),
+            Slider("y", "Obiettivo y", -3.0, 3.0, 0.1, 2.0),
+            Slider("w1", "Peso iniziale w₁", -2.0, 2.0, 0.1, 0.8),
+            Slider("w2", "Peso iniziale w₂", -2.0, 2.0, 0.1, 0.5),
+            Slider("eta", "Learning rate η", 0.01, 0.5, 0.01, 0.1),
+        ),
+    ),
     Steps(max=ROUNDS * PHASES, phases=PHASE_NAMES, prelude=1, curve=Curve("curve", "loss", points=ROUNDS + 1)),
 ]
 
@@ -58,9 +88,17 @@ def forward_backward(x, w1, w2, y):
     loss = (y_hat - y) ** 2
     loss.backward()
     return {
-        "z": z.data, "h": h.data, "y_hat": y_hat.data, "loss": loss.data,
-        "local": {"dL_dyhat": 2 * (y_hat.data - y), "dyhat_dw2": h.data, "dyhat_dh": w2,
-                  "dh_dz": 1.0 if z.data > 0 else 0.0, "dz_dw1": x},
+        "z": z.data,
+        "h": h.data,
+        "y_hat": y_hat.data,
+        "loss": loss.data,
+        "local": {
+            "dL_dyhat": 2 * (y_hat.data - y),
+            "dyhat_dw2": h.data,
+            "dyhat_dh": w2,
+            "dh_dz": 1.0 if z.data > 0 else 0.0,
+            "dz_dw1": x,
+        },
         "grad": {"y_hat": y_hat.grad, "w2": W2.grad, "h": h.grad, "z": z.grad, "w1": W1.grad},
     }
 
@@ -79,8 +117,12 @@ def advance(m, p):
     """Un passo avanti: alla fine di un giro si applica l'aggiornamento dei due pesi."""
     if m["step"] and m["step"] % PHASES == 0:  # leaving an update: the new weights start the next round
         r = forward_backward(p["x"], m["w1"], m["w2"], p["y"])
-        m = {**m, "losses": [*m["losses"], r["loss"]], "w1": m["w1"] - p["eta"] * r["grad"]["w1"],
-             "w2": m["w2"] - p["eta"] * r["grad"]["w2"]}
+        m = {
+            **m,
+            "losses": [*m["losses"], r["loss"]],
+            "w1": m["w1"] - p["eta"] * r["grad"]["w1"],
+            "w2": m["w2"] - p["eta"] * r["grad"]["w2"],
+        }
     return {**m, "step": m["step"] + 1}
 
 
@@ -96,9 +138,23 @@ def present(m, p):
     # its forward, the others at the update before), and the loss after this update once that is shown
     shown = round_ > 0 or phase >= 4
     curve = m["losses"] + ([r["loss"]] if shown else []) + ([after] if phase == PHASES else [])
-    return {"step": step, "round": round_ + 1, "phase": phase, "x": p["x"], "y": p["y"], "eta": p["eta"],
-            "w1": w1, "w2": w2, **r, "relu_on": r["z"] > 0,
-            "new_w1": new_w1, "new_w2": new_w2, "loss_after": after, "losses": list(m["losses"]), "curve": curve}
+    return {
+        "step": step,
+        "round": round_ + 1,
+        "phase": phase,
+        "x": p["x"],
+        "y": p["y"],
+        "eta": p["eta"],
+        "w1": w1,
+        "w2": w2,
+        **r,
+        "relu_on": r["z"] > 0,
+        "new_w1": new_w1,
+        "new_w2": new_w2,
+        "loss_after": after,
+        "losses": list(m["losses"]),
+        "curve": curve,
+    }
 
 
 compute = step_machine(start, advance, present)
@@ -119,13 +175,18 @@ def explain(s):
         ("Derivate locali del secondo peso", f"∂ŷ/∂w₂ = h = {n(L['dyhat_dw2'])}   e   ∂ŷ/∂h = w₂ = {n(L['dyhat_dh'])}"),
         ("Derivata locale della ReLU", f"∂h/∂z = {num(L['dh_dz'], 0)} (vale 1 se z > 0, altrimenti 0)"),
         ("Derivata locale del primo peso", f"∂z/∂w₁ = x = {n(L['dz_dw1'])}"),
-        ("Backward: gradiente di w₂",
-         f"∂L/∂w₂ = ∂L/∂ŷ × ∂ŷ/∂w₂ = {n(L['dL_dyhat'])} × {f(L['dyhat_dw2'])} = {n(g['w2'])}"),
+        (
+            "Backward: gradiente di w₂",
+            f"∂L/∂w₂ = ∂L/∂ŷ × ∂ŷ/∂w₂ = {n(L['dL_dyhat'])} × {f(L['dyhat_dw2'])} = {n(g['w2'])}",
+        ),
         ("Backward: verso h", f"∂L/∂h = ∂L/∂ŷ × ∂ŷ/∂h = {n(L['dL_dyhat'])} × {f(L['dyhat_dh'])} = {n(g['h'])}"),
         ("Backward: attraverso la ReLU", f"∂L/∂z = ∂L/∂h × ∂h/∂z = {n(g['h'])} × {f(L['dh_dz'])} = {n(g['z'])}"),
         ("Backward: gradiente di w₁", f"∂L/∂w₁ = ∂L/∂z × ∂z/∂w₁ = {n(g['z'])} × {f(x)} = {n(g['w1'])}"),
-        ("Aggiornamento", f"w₁ ← {n(s['w1'])} − {n(s['eta'])} × {f(g['w1'])} = {n(s['new_w1'])};   "
-                          f"w₂ ← {n(s['w2'])} − {n(s['eta'])} × {f(g['w2'])} = {n(s['new_w2'])}"),
+        (
+            "Aggiornamento",
+            f"w₁ ← {n(s['w1'])} − {n(s['eta'])} × {f(g['w1'])} = {n(s['new_w1'])};   "
+            f"w₂ ← {n(s['w2'])} − {n(s['eta'])} × {f(g['w2'])} = {n(s['new_w2'])}",
+        ),
     ][s["phase"]]
 
 
@@ -149,27 +210,33 @@ def node(k, row_top, name, value, grad=None, active=False, off=False, grad_above
     x = column_x(k)
     cls = "lab-box" + (" is-active" if active else "") + (" is-off" if off else "")
     grad_y = row_top - 14 if grad_above else row_top + BOX_H + 20
-    return group(rect(x, row_top, BOX_W, BOX_H, class_=cls, rx=8),
-                 text(x + BOX_W / 2, row_top + 18, name, class_="lab-box-name"),
-                 text(x + BOX_W / 2, row_top + 44, "?" if value is None else value, class_="lab-box-value"),
-                 text(x + BOX_W / 2, grad_y, grad or "", class_="lab-box-grad"),
-                 data_node=name.split(" ")[0])
+    return group(
+        rect(x, row_top, BOX_W, BOX_H, class_=cls, rx=8),
+        text(x + BOX_W / 2, row_top + 18, name, class_="lab-box-name"),
+        text(x + BOX_W / 2, row_top + 44, "?" if value is None else value, class_="lab-box-value"),
+        text(x + BOX_W / 2, grad_y, grad or "", class_="lab-box-grad"),
+        data_node=name.split(" ")[0],
+    )
 
 
 def across(k, label, value, active):
     """The arrow from column k to column k + 1 on the bottom row, its derivative written above and below it."""
     x1, x2, y = column_x(k) + BOX_W + 3, column_x(k + 1) - 3, BOTTOM + BOX_H / 2
     cls = " is-active" if active else ""
-    return group(line(x1, y, x2, y, class_="lab-flow" + cls, marker_end="url(#lab-arrow)"),
-                 text((x1 + x2) / 2, y - 13, label if value else "", class_="lab-flow-label" + cls),
-                 text((x1 + x2) / 2, y + 15, value or "", class_="lab-flow-label" + cls))
+    return group(
+        line(x1, y, x2, y, class_="lab-flow" + cls, marker_end="url(#lab-arrow)"),
+        text((x1 + x2) / 2, y - 13, label if value else "", class_="lab-flow-label" + cls),
+        text((x1 + x2) / 2, y + 15, value or "", class_="lab-flow-label" + cls),
+    )
 
 
 def down(k, label, active):
     """The arrow from the node above column k into the box below, its derivative beside it."""
     x, cls = column_x(k) + BOX_W / 2, " is-active" if active else ""
-    return group(line(x, TOP + BOX_H + 3, x, BOTTOM - 3, class_="lab-flow" + cls, marker_end="url(#lab-arrow)"),
-                 text(x + 8, (TOP + BOX_H + BOTTOM) / 2, label, class_="lab-flow-label" + cls, anchor="start"))
+    return group(
+        line(x, TOP + BOX_H + 3, x, BOTTOM - 3, class_="lab-flow" + cls, marker_end="url(#lab-arrow)"),
+        text(x + 8, (TOP + BOX_H + BOTTOM) / 2, label, class_="lab-flow-label" + cls, anchor="start"),
+    )
 
 
 def graph(s):
@@ -195,19 +262,29 @@ def graph(s):
         down(3, f"∂ŷ/∂w₂ = {num(L['dyhat_dw2'], 3)}" if ph >= 6 else "", ph in (3, 6, 9)),
         down(4, "", ph == 4),
     ]
-    return svg(column_x(4) + BOX_W + 6, BOTTOM + BOX_H + 34, *parts,
-               label="Il grafo del calcolo: x e w₁ danno z, poi h, poi con w₂ ŷ, poi con y la loss L; "
-                     "in ogni nodo il valore del forward, accanto il gradiente del backward",
-               description=graph_description(s))
+    return svg(
+        column_x(4) + BOX_W + 6,
+        BOTTOM + BOX_H + 34,
+        *parts,
+        label="Il grafo del calcolo: x e w₁ danno z, poi h, poi con w₂ ŷ, poi con y la loss L; "
+        "in ogni nodo il valore del forward, accanto il gradiente del backward",
+        description=graph_description(s),
+    )
 
 
 def graph_description(s):
     """What the graph shows at this phase: the forward values found so far, then the gradients."""
     ph, g = s["phase"], s["grad"]
-    known = [f"{name} = {num(s[key], 3)}" for at, name, key in
-             ((1, "z", "z"), (2, "h", "h"), (3, "ŷ", "y_hat"), (4, "L", "loss")) if ph >= at]
-    grads = [f"∂L/∂{name} = {num(g[key], 3)}" for at, name, key in
-             ((5, "ŷ", "y_hat"), (9, "w₂", "w2"), (10, "h", "h"), (11, "z", "z"), (12, "w₁", "w1")) if ph >= at]
+    known = [
+        f"{name} = {num(s[key], 3)}"
+        for at, name, key in ((1, "z", "z"), (2, "h", "h"), (3, "ŷ", "y_hat"), (4, "L", "loss"))
+        if ph >= at
+    ]
+    grads = [
+        f"∂L/∂{name} = {num(g[key], 3)}"
+        for at, name, key in ((5, "ŷ", "y_hat"), (9, "w₂", "w2"), (10, "h", "h"), (11, "z", "z"), (12, "w₁", "w1"))
+        if ph >= at
+    ]
     text = f"Con x = {num(s['x'], 1)}, w₁ = {num(s['w1'], 3)}, w₂ = {num(s['w2'], 3)} e y = {num(s['y'], 1)}: "
     text += ", ".join(known) + "." if known else "il forward non è ancora cominciato."
     return text + (f" Gradienti: {', '.join(grads)}." if grads else "")
@@ -222,29 +299,59 @@ def view(s):
         formula(line_),
     ]
     if ph >= 2 and not s["relu_on"]:
-        parts.append(callout("La ReLU è spenta: z è negativo, quindi ∂h/∂z = 0. Il gradiente si ferma qui "
-                             "e nessuno dei due pesi riceve una correzione.", tone="warn"))
+        parts.append(
+            callout(
+                "La ReLU è spenta: z è negativo, quindi ∂h/∂z = 0. Il gradiente si ferma qui "
+                "e nessuno dei due pesi riceve una correzione.",
+                tone="warn",
+            )
+        )
     if ph == PHASES:
         better = s["loss_after"] < s["loss"]
-        parts.append(stats(stat("Loss prima", num(s["loss"], 4)),
-                           stat("Loss dopo l'aggiornamento", num(s["loss_after"], 4), tone="ok" if better else "warn")))
+        parts.append(
+            stats(
+                stat("Loss prima", num(s["loss"], 4)),
+                stat("Loss dopo l'aggiornamento", num(s["loss_after"], 4), tone="ok" if better else "warn"),
+            )
+        )
     rows = [[f"Giro {i + 1}", num(loss, 4)] for i, loss in enumerate(s["losses"])]
     if rows:
         parts.append(tag("details", tag("summary", "La loss nei giri completati"), table(["Giro", "Loss"], rows)))
-    parts.append(table(["Peso", "Valore", "Gradiente", "Dopo l'aggiornamento"], [
-        ["w₁", num(s["w1"], 4), num(g["w1"], 4) if ph >= 12 else "?", num(s["new_w1"], 4) if ph >= PHASES else "?"],
-        ["w₂", num(s["w2"], 4), num(g["w2"], 4) if ph >= 9 else "?", num(s["new_w2"], 4) if ph >= PHASES else "?"],
-    ]))
+    parts.append(
+        table(
+            ["Peso", "Valore", "Gradiente", "Dopo l'aggiornamento"],
+            [
+                [
+                    "w₁",
+                    num(s["w1"], 4),
+                    num(g["w1"], 4) if ph >= 12 else "?",
+                    num(s["new_w1"], 4) if ph >= PHASES else "?",
+                ],
+                [
+                    "w₂",
+                    num(s["w2"], 4),
+                    num(g["w2"], 4) if ph >= 9 else "?",
+                    num(s["new_w2"], 4) if ph >= PHASES else "?",
+                ],
+            ],
+        )
+    )
     return tag("div", *parts, class_="lab-panel", data_part="catena")
 
 
 EDITS = [
-    Edit("le derivate locali del prodotto scambiate",
-         change=('        return Value(self.data * other.data, (self, other), (other.data, self.data), "×")',
-                 '        return Value(self.data * other.data, (self, other), (self.data, other.data), "×")'),
-         expect="∂(a·b)/∂a è b, non a: scambiandole il gradiente di w₁ e quello di w₂ escono sbagliati, e "
-                "dopo l'aggiornamento la loss non scende come prima.",
-         params={"passo": 13},
-         check=lambda before, after: (after.state["grad"]["w1"] != before.state["grad"]["w1"]
-                                      and after.state["loss_after"] > before.state["loss_after"])),
+    Edit(
+        "le derivate locali del prodotto scambiate",
+        change=(
+            '        return Value(self.data * other.data, (self, other), (other.data, self.data), "×")',
+            '        return Value(self.data * other.data, (self, other), (self.data, other.data), "×")',
+        ),
+        expect="∂(a·b)/∂a è b, non a: scambiandole il gradiente di w₁ e quello di w₂ escono sbagliati, e "
+        "dopo l'aggiornamento la loss non scende come prima.",
+        params={"passo": 13},
+        check=lambda before, after: (
+            after.state["grad"]["w1"] != before.state["grad"]["w1"]
+            and after.state["loss_after"] > before.state["loss_after"]
+        ),
+    ),
 ]

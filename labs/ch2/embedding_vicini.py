@@ -29,8 +29,28 @@ from core.descent import sgd_update
 from core.embedding_training import initial_tables, loss_and_gradients, pair_counts, similarity, train_embeddings
 from core.pca import orient, principal_directions, project, total_variance
 from labs.ch2._embedding_cornici import FRAMES
-from labs.kit import (Choice, Curve, Edit, Guide, Marker, Point, Series, Slider, Steps, callout, formula, label_sides,
-                      line_chart, num, plane, plural, stat, stats, step_machine, tag)
+from labs.kit import (
+    Choice,
+    Curve,
+    Edit,
+    Guide,
+    Marker,
+    Point,
+    Series,
+    Slider,
+    Steps,
+    callout,
+    formula,
+    label_sides,
+    line_chart,
+    num,
+    plane,
+    plural,
+    stat,
+    stats,
+    step_machine,
+    tag,
+)
 
 TITLE = "Embedding che si avvicinano"
 REF = "2.6"
@@ -47,8 +67,19 @@ DIM, STEPS, ETA = 8, 60, 2.0
 FRAMES_MODULE = "labs.ch2._embedding_cornici"  # the frames of the slider's seeds, kept (see frame())
 PAIRS = (("gatto", "cane", "s1"), ("divano", "letto", "s2"), ("mangia", "beve", "s3"), ("gatto", "divano", "s4"))
 # one colour per group of tokens that share their contexts
-GROUPS = {"gatto": "a", "cane": "a", "divano": "b", "letto": "b", "mangia": "c", "beve": "c", "dorme": "c",
-          "pesce": "result", "carne": "result", "panna": "result", "latte": "result"}
+GROUPS = {
+    "gatto": "a",
+    "cane": "a",
+    "divano": "b",
+    "letto": "b",
+    "mangia": "c",
+    "beve": "c",
+    "dorme": "c",
+    "pesce": "result",
+    "carne": "result",
+    "panna": "result",
+    "latte": "result",
+}
 WIDTH = 520
 
 TOKENS = tokenize(CORPUS)
@@ -59,8 +90,9 @@ BEST = best_loss(make_pairs(IDS))
 
 CONTROLS = [
     Steps(max=STEPS, label="Passo", curve=Curve("losses", "loss", points=STEPS + 1)),
-    Choice("coppia", "Coppia da seguire sul piano", tuple((f"{a}-{b}", f"{a} e {b}") for a, b, _ in PAIRS),
-           "gatto-cane"),
+    Choice(
+        "coppia", "Coppia da seguire sul piano", tuple((f"{a}-{b}", f"{a} e {b}") for a, b, _ in PAIRS), "gatto-cane"
+    ),
     Slider("seme", "Seme dei vettori iniziali", 0, 9, 1, 0),
 ]
 
@@ -90,16 +122,30 @@ def start(p):
     """Le tabelle al passo 0 con la loro loss e i gradienti, e la cornice del piano."""
     E_in, E_out = initial_tables(len(VOCAB), DIM, p["seme"])
     loss, G_in, G_out = loss_and_gradients(E_in, E_out, COUNTS)
-    return {"E_in": E_in, "E_out": E_out, "G_in": G_in, "G_out": G_out, "losses": [loss],
-            "curves": {k: [c] for k, c in cosines(E_in).items()}, **(FRAMES.get(p["seme"]) or frame(p["seme"]))}
+    return {
+        "E_in": E_in,
+        "E_out": E_out,
+        "G_in": G_in,
+        "G_out": G_out,
+        "losses": [loss],
+        "curves": {k: [c] for k, c in cosines(E_in).items()},
+        **(FRAMES.get(p["seme"]) or frame(p["seme"])),
+    }
 
 
 def advance(m, p):
     """Un passo di discesa del gradiente, poi la loss e i gradienti delle nuove tabelle."""
     E_in, E_out = sgd_update(m["E_in"], m["G_in"], ETA), sgd_update(m["E_out"], m["G_out"], ETA)
     loss, G_in, G_out = loss_and_gradients(E_in, E_out, COUNTS)
-    return {**m, "E_in": E_in, "E_out": E_out, "G_in": G_in, "G_out": G_out, "losses": m["losses"] + [loss],
-            "curves": {k: m["curves"][k] + [c] for k, c in cosines(E_in).items()}}
+    return {
+        **m,
+        "E_in": E_in,
+        "E_out": E_out,
+        "G_in": G_in,
+        "G_out": G_out,
+        "losses": m["losses"] + [loss],
+        "curves": {k: m["curves"][k] + [c] for k, c in cosines(E_in).items()},
+    }
 
 
 # The pair to follow changes only what is drawn: the same step finds its projection made.
@@ -114,10 +160,18 @@ def present(m, p):
     """I vettori del passo proiettati sulle due direzioni principali, con le curve fin qui."""
     points, explained = projection(tuple(map(tuple, m["E_in"])), tuple(map(tuple, m["final"])))
     a, b = p["coppia"].split("-")
-    return {"step": p["passo"], "vocab": VOCAB, "points": [list(pt) for pt in points],
-            "reach": max(m["reach"], max(abs(c) for pt in points for c in pt)), "losses": list(m["losses"]),
-            "best": BEST, "curves": {k: list(v) for k, v in m["curves"].items()}, "pair": [a, b],
-            "seed": p["seme"], "explained": explained}
+    return {
+        "step": p["passo"],
+        "vocab": VOCAB,
+        "points": [list(pt) for pt in points],
+        "reach": max(m["reach"], max(abs(c) for pt in points for c in pt)),
+        "losses": list(m["losses"]),
+        "best": BEST,
+        "curves": {k: list(v) for k, v in m["curves"].items()},
+        "pair": [a, b],
+        "seed": p["seme"],
+        "explained": explained,
+    }
 
 
 compute = step_machine(start, advance, present, view_only=("coppia",))
@@ -129,55 +183,99 @@ def view(s):
     r = max(1.0, round(s["reach"] * 1.15 + 0.5))
     sides = label_sides(pts, ["«.»" if t == "." else t for t in vocab], (-r, r), (-r, r), WIDTH)
     items = [Guide(tuple(pts[vocab.index(a)]), tuple(pts[vocab.index(b)]), style="d")]
-    items += [Point(tuple(xy), "«.»" if t == "." else t, style=GROUPS.get(t, "muted"), label_at=side)
-              for t, xy, side in zip(vocab, pts, sides)]
-    picture = plane(items, (-r, r), (-r, r), width=WIDTH, grid=max(1.0, r // 4 * 1.0),
-                    label=f"I vettori dei token proiettati su due dimensioni, al passo {at} (seme {s['seed']})")
+    items += [
+        Point(tuple(xy), "«.»" if t == "." else t, style=GROUPS.get(t, "muted"), label_at=side)
+        for t, xy, side in zip(vocab, pts, sides)
+    ]
+    picture = plane(
+        items,
+        (-r, r),
+        (-r, r),
+        width=WIDTH,
+        grid=max(1.0, r // 4 * 1.0),
+        label=f"I vettori dei token proiettati su due dimensioni, al passo {at} (seme {s['seed']})",
+    )
     here = Marker(at, f"passo {at}", class_="muted", dashed=True)
     # the curves so far on axes fixed for the whole run: they grow, they never show the future
-    cos_chart = line_chart([Series(f"{u} – {v}", tuple(enumerate(s["curves"][f"{u}-{v}"])), class_=c,
-                                   dashed=c == "s4", markers=at == 0) for u, v, c in PAIRS],
-                           markers=[here], x_range=(0, STEPS), y_range=(-1, 1), x_label="passo di training",
-                           y_label="coseno", height=260, label="Il coseno tra le coppie, passo dopo passo")
-    loss_chart = line_chart([Series("loss", tuple(enumerate(s["losses"])), markers=at == 0)],
-                            markers=[here, Marker(s["best"], "minimo possibile", class_="s3", axis="y")],
-                            x_range=(0, STEPS), y_range=(0, max(s["losses"]) * 1.05), x_label="passo di training",
-                            y_label="loss", height=200, label="La loss durante il training")
+    cos_chart = line_chart(
+        [
+            Series(f"{u} – {v}", tuple(enumerate(s["curves"][f"{u}-{v}"])), class_=c, dashed=c == "s4", markers=at == 0)
+            for u, v, c in PAIRS
+        ],
+        markers=[here],
+        x_range=(0, STEPS),
+        y_range=(-1, 1),
+        x_label="passo di training",
+        y_label="coseno",
+        height=260,
+        label="Il coseno tra le coppie, passo dopo passo",
+    )
+    loss_chart = line_chart(
+        [Series("loss", tuple(enumerate(s["losses"])), markers=at == 0)],
+        markers=[here, Marker(s["best"], "minimo possibile", class_="s3", axis="y")],
+        x_range=(0, STEPS),
+        y_range=(0, max(s["losses"]) * 1.05),
+        x_label="passo di training",
+        y_label="loss",
+        height=200,
+        label="La loss durante il training",
+    )
     cos_now = s["curves"][f"{a}-{b}"][at]
     cat_dog, cat_sofa = s["curves"]["gatto-cane"], s["curves"]["gatto-divano"]
     if at == 0:
-        trend = (f"cos(gatto, cane) all'inizio: {num(cat_dog[0], 2)};   "
-                 f"cos(gatto, divano) all'inizio: {num(cat_sofa[0], 2)}")
+        trend = (
+            f"cos(gatto, cane) all'inizio: {num(cat_dog[0], 2)};   cos(gatto, divano) all'inizio: {num(cat_sofa[0], 2)}"
+        )
     else:
-        trend = (f"cos(gatto, cane): {num(cat_dog[0], 2)} all'inizio → {num(cat_dog[at], 2)} dopo "
-                 f"{plural(at, 'passo', 'passi')};   cos(gatto, divano): {num(cat_sofa[0], 2)} → "
-                 f"{num(cat_sofa[at], 2)}")
+        trend = (
+            f"cos(gatto, cane): {num(cat_dog[0], 2)} all'inizio → {num(cat_dog[at], 2)} dopo "
+            f"{plural(at, 'passo', 'passi')};   cos(gatto, divano): {num(cat_sofa[0], 2)} → "
+            f"{num(cat_sofa[at], 2)}"
+        )
     return tag(
         "div",
         picture,
-        tag("p", f"Il piano mostra il {num(100 * s['explained'], 0)} % della varianza dei vettori di questo passo: "
-                 "è un'ombra degli 8 numeri, e due punti vicini qui possono essere più lontani nello spazio vero. "
-                 "Il coseno, nel grafico e nei numeri, è calcolato sugli 8 numeri.", class_="lab-embedding-vicini-note"),
-        stats(stat(f"cos({a}, {b}) al passo {at}", num(cos_now, 2)),
-              stat("Loss", num(s["losses"][at], 3)), stat("Minimo possibile", num(s["best"], 3))),
+        tag(
+            "p",
+            f"Il piano mostra il {num(100 * s['explained'], 0)} % della varianza dei vettori di questo passo: "
+            "è un'ombra degli 8 numeri, e due punti vicini qui possono essere più lontani nello spazio vero. "
+            "Il coseno, nel grafico e nei numeri, è calcolato sugli 8 numeri.",
+            class_="lab-embedding-vicini-note",
+        ),
+        stats(
+            stat(f"cos({a}, {b}) al passo {at}", num(cos_now, 2)),
+            stat("Loss", num(s["losses"][at], 3)),
+            stat("Minimo possibile", num(s["best"], 3)),
+        ),
         formula(trend),
-        tag("div", cos_chart, id="vista-coseno"), loss_chart,  # the prose links to the cosine
-        callout("Nessuna regola dice che gatto e cane si somigliano: i loro vettori si avvicinano perché nel corpus "
-                "sono seguiti dalle stesse parole, quindi il gradiente li corregge nello stesso modo."),
-        class_="lab-panel", data_part="embedding", data_step=at,
+        tag("div", cos_chart, id="vista-coseno"),
+        loss_chart,  # the prose links to the cosine
+        callout(
+            "Nessuna regola dice che gatto e cane si somigliano: i loro vettori si avvicinano perché nel corpus "
+            "sono seguiti dalle stesse parole, quindi il gradiente li corregge nello stesso modo."
+        ),
+        class_="lab-panel",
+        data_part="embedding",
+        data_step=at,
     )
 
 
 EDITS = [
-    Edit("il passo in salita",
-         change=('sgd_update(m["E_in"], m["G_in"], ETA), sgd_update(m["E_out"], m["G_out"], ETA)',
-                 'sgd_update(m["E_in"], m["G_in"], -ETA), sgd_update(m["E_out"], m["G_out"], -ETA)'),
-         expect="Con il passo nel verso del gradiente la loss sale invece di scendere e in 40 passi i vettori "
-                "scappano verso numeri enormi: è il segno meno di w ← w − η·gradiente a far imparare la tabella.",
-         params={"passo": 40},
-         check=lambda before, after: (before.state["losses"][-1] < before.state["losses"][0]
-                                      and after.state["losses"][-1] > after.state["losses"][0]
-                                      and after.state["reach"] > 1000 > before.state["reach"])),
+    Edit(
+        "il passo in salita",
+        change=(
+            'sgd_update(m["E_in"], m["G_in"], ETA), sgd_update(m["E_out"], m["G_out"], ETA)',
+            'sgd_update(m["E_in"], m["G_in"], -ETA), sgd_update(m["E_out"], m["G_out"], -ETA)',
+        ),
+        expect="Con il passo nel verso del gradiente la loss sale invece di scendere e in 40 passi i vettori "
+        "scappano verso numeri enormi: è il segno meno di w ← w − η·gradiente a far imparare la tabella.",
+        params={"passo": 40},
+        check=lambda before, after: (
+            before.state["losses"][-1] < before.state["losses"][0]
+            and after.state["losses"][-1] > after.state["losses"][0]
+            and after.state["reach"] > 1000 > before.state["reach"]
+        ),
+    ),
 ]
 
 

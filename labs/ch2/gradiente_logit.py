@@ -34,8 +34,7 @@ from labs.kit import Bar, Choice, Edit, Slider, bars, callout, formula, num, per
 TITLE = "Il gradiente dei logit"
 REF = "2.2"
 
-PROBS = {"Parigi": 0.12, "Lione": 0.30, "Marsiglia": 0.20, "Roma": 0.15, "Nizza": 0.13, "una": 0.099,
-         "banana": 0.001}
+PROBS = {"Parigi": 0.12, "Lione": 0.30, "Marsiglia": 0.20, "Roma": 0.15, "Nizza": 0.13, "una": 0.099, "banana": 0.001}
 TOKENS = tuple(PROBS)
 LOGITS = tuple(math.log(1000 * p) for p in PROBS.values())  # softmax gives back PROBS; «banana» sits at 0
 
@@ -51,9 +50,19 @@ def compute(params):
     z = list(LOGITS)
     grad = softmax_cross_entropy_grad(z, target)
     new_z = [zj - eta * g for zj, g in zip(z, grad)]
-    return {"tokens": list(TOKENS), "target": target, "eta": eta, "logits": z, "probs": softmax(z), "grad": grad,
-            "grad_sum": math.fsum(grad), "loss": cross_entropy_from_logits(z, target),
-            "new_logits": new_z, "new_probs": softmax(new_z), "new_loss": cross_entropy_from_logits(new_z, target)}
+    return {
+        "tokens": list(TOKENS),
+        "target": target,
+        "eta": eta,
+        "logits": z,
+        "probs": softmax(z),
+        "grad": grad,
+        "grad_sum": math.fsum(grad),
+        "loss": cross_entropy_from_logits(z, target),
+        "new_logits": new_z,
+        "new_probs": softmax(new_z),
+        "new_loss": cross_entropy_from_logits(new_z, target),
+    }
 
 
 def small(x, signed=False):
@@ -65,44 +74,81 @@ def small(x, signed=False):
 
 def view(s):
     t, name = s["target"], s["tokens"][s["target"]]
-    rows = [[tag("strong", f"«{tok}»") if j == t else f"«{tok}»", num(z), small(p), "1" if j == t else "0",
-             tag("strong", small(g, signed=True)), num(nz)]
-            for j, (tok, z, p, g, nz) in enumerate(zip(s["tokens"], s["logits"], s["probs"], s["grad"],
-                                                       s["new_logits"]))]
-    gradient = [Bar(f"«{tok}»", g, text=small(g, signed=True), class_="sign", highlight=j == t)
-                for j, (tok, g) in enumerate(zip(s["tokens"], s["grad"]))]
-    after = [Bar(f"«{tok}»", q, text=percent(q, 1), class_="s3" if j == t else "target", highlight=j == t, before=p)
-             for j, (tok, p, q) in enumerate(zip(s["tokens"], s["probs"], s["new_probs"]))]
+    rows = [
+        [
+            tag("strong", f"«{tok}»") if j == t else f"«{tok}»",
+            num(z),
+            small(p),
+            "1" if j == t else "0",
+            tag("strong", small(g, signed=True)),
+            num(nz),
+        ]
+        for j, (tok, z, p, g, nz) in enumerate(zip(s["tokens"], s["logits"], s["probs"], s["grad"], s["new_logits"]))
+    ]
+    gradient = [
+        Bar(f"«{tok}»", g, text=small(g, signed=True), class_="sign", highlight=j == t)
+        for j, (tok, g) in enumerate(zip(s["tokens"], s["grad"]))
+    ]
+    after = [
+        Bar(f"«{tok}»", q, text=percent(q, 1), class_="s3" if j == t else "target", highlight=j == t, before=p)
+        for j, (tok, p, q) in enumerate(zip(s["tokens"], s["probs"], s["new_probs"]))
+    ]
     p_old, p_new = s["probs"][t], s["new_probs"][t]
     return tag(
         "div",
         tag("p", "La capitale della Francia è … ", tag("strong", f"«{name}»"), class_="lab-formula"),
-        stats(stat(f"p(«{name}»)", percent(p_old, 1)), stat("Loss = −log p", num(s["loss"])),
-              stat(f"Gradiente del logit di «{name}»", small(s["grad"][t], signed=True))),
+        stats(
+            stat(f"p(«{name}»)", percent(p_old, 1)),
+            stat("Loss = −log p", num(s["loss"])),
+            stat(f"Gradiente del logit di «{name}»", small(s["grad"][t], signed=True)),
+        ),
         tag("h3", "Il gradiente di ogni logit: p − y"),
-        bars(gradient, lo=-1, hi=1, part="gradiente",
-             label=f"Gradiente p − y di ogni logit quando il token giusto è «{name}»"),
+        bars(
+            gradient,
+            lo=-1,
+            hi=1,
+            part="gradiente",
+            label=f"Gradiente p − y di ogni logit quando il token giusto è «{name}»",
+        ),
         table(["Token", "Logit z", "p", "y", "p − y", "z dopo il passo"], rows),
         formula(f"somma dei gradienti = Σp − 1 = {num(math.fsum(s['probs']), 3)} − 1 = {small(s['grad_sum'])}"),
         tag("h3", f"Un passo: z ← z − {num(s['eta'], 1)} · (p − y)"),
-        bars(after, lo=0, hi=1, before_label="prima del passo", part="dopo",
-             label=f"Probabilità dopo un passo di {num(s['eta'], 1)}, con il contorno di quelle di prima"),
-        stats(stat(f"p(«{name}») dopo il passo", f"{percent(p_old, 1)} → {percent(p_new, 1)}",
-                   tone="ok" if p_new > p_old else None),
-              stat("Loss dopo il passo", f"{num(s['loss'])} → {num(s['new_loss'])}",
-                   tone="ok" if s["new_loss"] < s["loss"] else None)),
-        callout("Con η = 0 i logit restano fermi: il gradiente indica la direzione, il passo decide quanto "
-                "muoversi.") if s["eta"] == 0 else None,
-        class_="lab-panel", data_part="logit",
+        bars(
+            after,
+            lo=0,
+            hi=1,
+            before_label="prima del passo",
+            part="dopo",
+            label=f"Probabilità dopo un passo di {num(s['eta'], 1)}, con il contorno di quelle di prima",
+        ),
+        stats(
+            stat(
+                f"p(«{name}») dopo il passo",
+                f"{percent(p_old, 1)} → {percent(p_new, 1)}",
+                tone="ok" if p_new > p_old else None,
+            ),
+            stat(
+                "Loss dopo il passo",
+                f"{num(s['loss'])} → {num(s['new_loss'])}",
+                tone="ok" if s["new_loss"] < s["loss"] else None,
+            ),
+        ),
+        callout("Con η = 0 i logit restano fermi: il gradiente indica la direzione, il passo decide quanto muoversi.")
+        if s["eta"] == 0
+        else None,
+        class_="lab-panel",
+        data_part="logit",
     )
 
 
 EDITS = [
-    Edit("il passo nel verso del gradiente",
-         change=("new_z = [zj - eta * g for zj, g in zip(z, grad)]",
-                 "new_z = [zj + eta * g for zj, g in zip(z, grad)]"),
-         expect="Il logit del token giusto scende invece di salire e gli altri salgono: dopo il passo la loss "
-                "è più alta di prima. Il segno meno di w ← w − η·gradiente è quello che fa scendere la loss.",
-         check=lambda before, after: (before.state["new_loss"] < before.state["loss"]
-                                      and after.state["new_loss"] > after.state["loss"])),
+    Edit(
+        "il passo nel verso del gradiente",
+        change=("new_z = [zj - eta * g for zj, g in zip(z, grad)]", "new_z = [zj + eta * g for zj, g in zip(z, grad)]"),
+        expect="Il logit del token giusto scende invece di salire e gli altri salgono: dopo il passo la loss "
+        "è più alta di prima. Il segno meno di w ← w − η·gradiente è quello che fa scendere la loss.",
+        check=lambda before, after: (
+            before.state["new_loss"] < before.state["loss"] and after.state["new_loss"] > after.state["loss"]
+        ),
+    ),
 ]

@@ -26,8 +26,25 @@ pre-training.
 """
 
 from core.descent import descend
-from labs.kit import (Edit, Handle, Marker, Series, Slider, callout, formula, line_chart, num, plural, presets, share,
-                      stat, stats, table, tag, the)
+from labs.kit import (
+    Edit,
+    Handle,
+    Marker,
+    Series,
+    Slider,
+    callout,
+    formula,
+    line_chart,
+    num,
+    plural,
+    presets,
+    share,
+    stat,
+    stats,
+    table,
+    tag,
+    the,
+)
 
 TITLE = "Il learning rate"
 REF = "2.4"
@@ -71,82 +88,138 @@ def compute(params):
     eta, w0, n = params["eta"], params["w0"], params["passi"]
     weights, stopped = descend(gradient, w0, eta, n, LIMIT)
     errors = [w - W_STAR for w in weights]
-    steps = [{"w": w, "grad": gradient(w), "move": eta * gradient(w), "new": new, "loss": loss(w)}
-             for w, new in zip(weights, weights[1:])]
-    return {"eta": eta, "w0": w0, "n": n, "weights": weights, "losses": [loss(w) for w in weights], "steps": steps,
-            "stopped": stopped, "factor": 1 - 2 * eta, "verdict": verdict(errors, stopped),
-            "arrived_at": next((k for k, e in enumerate(errors) if abs(e) <= ARRIVED * abs(errors[0])), None),
-            "travelled": 1 - abs(errors[-1]) / abs(errors[0]) if errors[0] else 1.0,
-            "damped": abs(errors[-1]) < abs(errors[0]) * (1 - 1e-9)}
+    steps = [
+        {"w": w, "grad": gradient(w), "move": eta * gradient(w), "new": new, "loss": loss(w)}
+        for w, new in zip(weights, weights[1:])
+    ]
+    return {
+        "eta": eta,
+        "w0": w0,
+        "n": n,
+        "weights": weights,
+        "losses": [loss(w) for w in weights],
+        "steps": steps,
+        "stopped": stopped,
+        "factor": 1 - 2 * eta,
+        "verdict": verdict(errors, stopped),
+        "arrived_at": next((k for k, e in enumerate(errors) if abs(e) <= ARRIVED * abs(errors[0])), None),
+        "travelled": 1 - abs(errors[-1]) / abs(errors[0]) if errors[0] else 1.0,
+        "damped": abs(errors[-1]) < abs(errors[0]) * (1 - 1e-9),
+    }
 
 
 def message(s):
     last = f"dopo {plural(len(s['steps']), 'passo', 'passi')} w = {num(s['weights'][-1])}"
     return {
         "fermo": ("Fermo: parti già dal fondo, il gradiente è 0 e w non si muove.", "ok"),
-        "converge": (f"Converge: al passo {num(s['arrived_at'] or 0)} w è già praticamente sul minimo, e ci resta "
-                     f"({last}).", "ok"),
-        "striscia": (f"Striscia: {last}, ha fatto solo {the(share(s['travelled']))} della strada. "
-                     "Il passo è troppo piccolo (o i passi troppo pochi).", "warn"),
-        "oscilla": ("Oscilla: a ogni passo scavalca il minimo. " + (
-            "I salti si accorciano e alla fine arriva, ma sprecando passi." if s["damped"] else
-            "I salti restano lunghi uguali: non arriverà mai."), "warn"),
-        "diverge": ("Diverge: ogni salto è più lungo del precedente. " + (
-            f"Al passo {num(len(s['steps']) + 1)} w andrebbe oltre ±{num(int(LIMIT))}: ci fermiamo qui, i numeri "
-            "crescerebbero senza limite." if s["stopped"] else
-            f"Ora w = {num(s['weights'][-1])} e continua ad allontanarsi."),
-            "error"),
+        "converge": (
+            f"Converge: al passo {num(s['arrived_at'] or 0)} w è già praticamente sul minimo, e ci resta ({last}).",
+            "ok",
+        ),
+        "striscia": (
+            f"Striscia: {last}, ha fatto solo {the(share(s['travelled']))} della strada. "
+            "Il passo è troppo piccolo (o i passi troppo pochi).",
+            "warn",
+        ),
+        "oscilla": (
+            "Oscilla: a ogni passo scavalca il minimo. "
+            + (
+                "I salti si accorciano e alla fine arriva, ma sprecando passi."
+                if s["damped"]
+                else "I salti restano lunghi uguali: non arriverà mai."
+            ),
+            "warn",
+        ),
+        "diverge": (
+            "Diverge: ogni salto è più lungo del precedente. "
+            + (
+                f"Al passo {num(len(s['steps']) + 1)} w andrebbe oltre ±{num(int(LIMIT))}: ci fermiamo qui, i numeri "
+                "crescerebbero senza limite."
+                if s["stopped"]
+                else f"Ora w = {num(s['weights'][-1])} e continua ad allontanarsi."
+            ),
+            "error",
+        ),
     }[s["verdict"]]
 
 
 def charts(s):
     ws = s["weights"]
-    curve = Series("loss L(w) = (w − 3)²", tuple((-3 + k * 0.1, loss(-3 + k * 0.1)) for k in range(121)),
-                   class_="target")
+    curve = Series(
+        "loss L(w) = (w − 3)²", tuple((-3 + k * 0.1, loss(-3 + k * 0.1)) for k in range(121)), class_="target"
+    )
     path = Series("i passi", tuple((w, loss(w)) for w in ws), class_="s2", markers=True)
-    start = Handle(s["w0"], loss(s["w0"]), x_name="w0", y_name=None, label="Punto di partenza: trascinalo",
-                   caption="w₀")
-    bowl = line_chart([curve, path], handles=[start], markers=[Marker(W_STAR, "minimo w = 3", class_="s3")],
-                      x_range=(-3, 9), y_range=(0, 40), x_ticks=(-3, 0, 3, 6, 9), x_label="peso w", y_label="loss",
-                      height=320, label=f"La scodella L(w) e i passi con η = {num(s['eta'])}")
-    track = line_chart([Series("w dopo ogni passo", tuple(enumerate(ws)), class_="s2", markers=True)],
-                       markers=[Marker(W_STAR, "minimo w = 3", class_="s3", axis="y")],
-                       x_range=(0, s["n"]), y_range=(-3, 9), y_ticks=(-3, 0, 3, 6, 9),
-                       x_ticks=None if s["n"] > 10 else tuple(range(s["n"] + 1)), x_label="passo", y_label="w",
-                       height=240, label="Il peso w passo dopo passo")
+    start = Handle(
+        s["w0"], loss(s["w0"]), x_name="w0", y_name=None, label="Punto di partenza: trascinalo", caption="w₀"
+    )
+    bowl = line_chart(
+        [curve, path],
+        handles=[start],
+        markers=[Marker(W_STAR, "minimo w = 3", class_="s3")],
+        x_range=(-3, 9),
+        y_range=(0, 40),
+        x_ticks=(-3, 0, 3, 6, 9),
+        x_label="peso w",
+        y_label="loss",
+        height=320,
+        label=f"La scodella L(w) e i passi con η = {num(s['eta'])}",
+    )
+    track = line_chart(
+        [Series("w dopo ogni passo", tuple(enumerate(ws)), class_="s2", markers=True)],
+        markers=[Marker(W_STAR, "minimo w = 3", class_="s3", axis="y")],
+        x_range=(0, s["n"]),
+        y_range=(-3, 9),
+        y_ticks=(-3, 0, 3, 6, 9),
+        x_ticks=None if s["n"] > 10 else tuple(range(s["n"] + 1)),
+        x_label="passo",
+        y_label="w",
+        height=240,
+        label="Il peso w passo dopo passo",
+    )
     return bowl, track
 
 
 def view(s):
     text, tone = message(s)
-    rows = [[num(k + 1), num(r["w"], 3), num(r["grad"], 3), num(r["move"], 3), num(r["new"], 3), num(r["loss"], 3)]
-            for k, r in enumerate(s["steps"])]
+    rows = [
+        [num(k + 1), num(r["w"], 3), num(r["grad"], 3), num(r["move"], 3), num(r["new"], 3), num(r["loss"], 3)]
+        for k, r in enumerate(s["steps"])
+    ]
     head = ["Passo", "w", "gradiente 2(w − 3)", "η · gradiente", "nuovo w", "loss L(w)"]
     bowl, track = charts(s)
     return tag(
         "div",
-        tag("div", presets("Prova η =", [(label, {"eta": value}) for label, value in TRIES]),
-            id="vista-prove-eta"),  # the prose links here
+        tag(
+            "div", presets("Prova η =", [(label, {"eta": value}) for label, value in TRIES]), id="vista-prove-eta"
+        ),  # the prose links here
         callout(text, tone=tone),
         bowl,
-        stats(stat("Learning rate η", num(s["eta"])), stat("Fattore 1 − 2η", num(s["factor"])),
-              stat("w finale", num(s["weights"][-1], 3)), stat("Loss finale", num(s["losses"][-1], 3))),
+        stats(
+            stat("Learning rate η", num(s["eta"])),
+            stat("Fattore 1 − 2η", num(s["factor"])),
+            stat("w finale", num(s["weights"][-1], 3)),
+            stat("Loss finale", num(s["losses"][-1], 3)),
+        ),
         formula(f"w − 3 ← (1 − 2η)·(w − 3) = {num(s['factor'])} · (w − 3)   a ogni passo"),
         track,
         tag("h3", "I primi passi, uno per uno"),
         table(head, rows[:6]),
         tag("details", tag("summary", f"Tutti {the(num(len(rows)) + ' passi', plural=True)}"), table(head, rows))
-        if len(rows) > 6 else None,
-        class_="lab-panel", data_part="learning-rate",
+        if len(rows) > 6
+        else None,
+        class_="lab-panel",
+        data_part="learning-rate",
     )
 
 
 EDITS = [
-    Edit("una derivata sbagliata di un fattore 2",
-         change=("    return 2 * (w - W_STAR)", "    return (w - W_STAR)"),
-         expect="Con η = 0,9 il passo giusto scavalca il minimo e oscilla; con la derivata dimezzata ogni passo "
-                "è la metà e arriva quasi in un colpo solo: il learning rate buono dipende da quanto è ripida "
-                "la loss.",
-         params={"eta": 0.9},
-         check=lambda before, after: before.state["verdict"] == "oscilla" and after.state["verdict"] == "converge"),
+    Edit(
+        "una derivata sbagliata di un fattore 2",
+        change=("    return 2 * (w - W_STAR)", "    return (w - W_STAR)"),
+        expect="Con η = 0,9 il passo giusto scavalca il minimo e oscilla; con la derivata dimezzata ogni passo "
+        "è la metà e arriva quasi in un colpo solo: il learning rate buono dipende da quanto è ripida "
+        "la loss.",
+        params={"eta": 0.9},
+        check=lambda before, after: before.state["verdict"] == "oscilla" and after.state["verdict"] == "converge",
+    ),
 ]

@@ -27,16 +27,32 @@ intorno a 2, perché il testo stesso è incerto.
 import math
 
 from core.losses import cross_entropy, perplexity
-from labs.kit import (Edit, Handle, Marker, Series, Slider, callout, cell_text, formula, line_chart, num, percent,
-                      stat, stats, table, tag)
+from labs.kit import (
+    Edit,
+    Handle,
+    Marker,
+    Series,
+    Slider,
+    callout,
+    cell_text,
+    formula,
+    line_chart,
+    num,
+    percent,
+    stat,
+    stats,
+    table,
+    tag,
+)
 
 TITLE = "La loss"
 REF = "2.1"
 
 P_MIN = 0.001  # −log 0 is infinite: the slider stops just before
 SEEDS = (1.0, 0.5, 0.12, 0.01)  # the guide's examples
-CURVE = tuple((p, cross_entropy(p)) for p in sorted({*(P_MIN * 1.07 ** k for k in range(103)),
-                                                      *(k / 50 for k in range(1, 51))}))
+CURVE = tuple(
+    (p, cross_entropy(p)) for p in sorted({*(P_MIN * 1.07**k for k in range(103)), *(k / 50 for k in range(1, 51))})
+)
 
 TICKS = (0, 0.12, 0.25, 0.5, 0.75, 1)
 
@@ -47,9 +63,13 @@ def compute(params):
     """La loss −log p e la perplessità per la probabilità scelta e per i valori della guida."""
     p = params["p"]
     loss = cross_entropy(p)
-    return {"p": p, "loss": loss, "perplexity": perplexity(loss),
-            "halved": cross_entropy(p / 2),  # half the probability: always log 2 more
-            "seeds": [{"p": s, "loss": cross_entropy(s), "perplexity": perplexity(cross_entropy(s))} for s in SEEDS]}
+    return {
+        "p": p,
+        "loss": loss,
+        "perplexity": perplexity(loss),
+        "halved": cross_entropy(p / 2),  # half the probability: always log 2 more
+        "seeds": [{"p": s, "loss": cross_entropy(s), "perplexity": perplexity(cross_entropy(s))} for s in SEEDS],
+    }
 
 
 def share(p):
@@ -71,42 +91,63 @@ def candidates(ppl):
 
 
 def chart(s):
-    guide = Series("esempi della guida", tuple((r["p"], r["loss"]) for r in s["seeds"]), class_="s2",
-                   line=False, actions=tuple((f"p={r['p']:g}", f"Porta p a {percent(r['p'])}") for r in s["seeds"]))
-    handle = Handle(s["p"], s["loss"], x_name="p", y_name=None, label=f"Probabilità del token giusto: {share(s['p'])}",
-                    caption=f"loss {num(s['loss'])}")
-    return line_chart([Series("loss = −log p", CURVE, class_="s1"), guide], handles=[handle],
-                      markers=[Marker(s["loss"], axis="y", class_="muted"), Marker(s["p"], class_="muted")],
-                      x_range=(0, 1), y_range=(0, 8), x_ticks=tuple((t, percent(t)) for t in TICKS),
-                      x_label="probabilità data al token giusto (p)", y_label="loss", height=340,
-                      label=f"La curva della loss −log p; il punto scelto è p = {share(s['p'])}")
+    guide = Series(
+        "esempi della guida",
+        tuple((r["p"], r["loss"]) for r in s["seeds"]),
+        class_="s2",
+        line=False,
+        actions=tuple((f"p={r['p']:g}", f"Porta p a {percent(r['p'])}") for r in s["seeds"]),
+    )
+    handle = Handle(
+        s["p"],
+        s["loss"],
+        x_name="p",
+        y_name=None,
+        label=f"Probabilità del token giusto: {share(s['p'])}",
+        caption=f"loss {num(s['loss'])}",
+    )
+    return line_chart(
+        [Series("loss = −log p", CURVE, class_="s1"), guide],
+        handles=[handle],
+        markers=[Marker(s["loss"], axis="y", class_="muted"), Marker(s["p"], class_="muted")],
+        x_range=(0, 1),
+        y_range=(0, 8),
+        x_ticks=tuple((t, percent(t)) for t in TICKS),
+        x_label="probabilità data al token giusto (p)",
+        y_label="loss",
+        height=340,
+        label=f"La curva della loss −log p; il punto scelto è p = {share(s['p'])}",
+    )
 
 
 def view(s):
     p, loss, ppl = s["p"], s["loss"], s["perplexity"]
-    rows = [[percent(r["p"]), num(r["loss"], 2 if r["p"] != 0.01 else 1), many(r["perplexity"])]
-            for r in s["seeds"]]
+    rows = [[percent(r["p"]), num(r["loss"], 2 if r["p"] != 0.01 else 1), many(r["perplexity"])] for r in s["seeds"]]
     return tag(
         "div",
-        stats(stat("Probabilità del token giusto", share(p)), stat("Loss", num(loss)),
-              stat("Perplexity", many(ppl))),
+        stats(stat("Probabilità del token giusto", share(p)), stat("Loss", num(loss)), stat("Perplexity", many(ppl))),
         callout(f"Perplexity {many(ppl)}: {candidates(ppl)}."),
         chart(s),
         formula(f"loss = −log({cell_text(p, 3)}) = {num(loss)}"),
         formula(f"perplexity = e^{num(loss)} = 1/{cell_text(p, 3)} = {many(ppl, 2)}"),
-        callout(f"Dimezza la probabilità, da {share(p)} a {share(p / 2)}: la loss passa da {num(loss)} "
-                f"a {num(s['halved'])}, cioè {num(math.log(2))} in più. Succede a qualunque altezza della curva."),
+        callout(
+            f"Dimezza la probabilità, da {share(p)} a {share(p / 2)}: la loss passa da {num(loss)} "
+            f"a {num(s['halved'])}, cioè {num(math.log(2))} in più. Succede a qualunque altezza della curva."
+        ),
         tag("h3", "Gli esempi della guida"),
         table(["p", "loss = −log p", "perplexity = 1/p"], rows),
-        class_="lab-panel", data_part="loss",
+        class_="lab-panel",
+        data_part="loss",
     )
 
 
 EDITS = [
-    Edit("la loss come 1 − p invece di −log p",
-         change=("    return -math.log(p_correct)", "    return 1 - p_correct"),
-         expect="Con p = 0,01 la loss scende da 4,6 a 0,99: sbagliare con sicurezza costa quasi quanto "
-                "sbagliare di poco, e la curva non sale più verso l'infinito vicino a p = 0.",
-         params={"p": 0.01},
-         check=lambda before, after: before.state["loss"] > 4.6 and after.state["loss"] < 1),
+    Edit(
+        "la loss come 1 − p invece di −log p",
+        change=("    return -math.log(p_correct)", "    return 1 - p_correct"),
+        expect="Con p = 0,01 la loss scende da 4,6 a 0,99: sbagliare con sicurezza costa quasi quanto "
+        "sbagliare di poco, e la curva non sale più verso l'infinito vicino a p = 0.",
+        params={"p": 0.01},
+        check=lambda before, after: before.state["loss"] > 4.6 and after.state["loss"] < 1,
+    ),
 ]

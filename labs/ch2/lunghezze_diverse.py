@@ -32,21 +32,50 @@ fasi; in cima resta, in piccolo, il risultato della fase prima.
 from core.attention import attention_weights
 from core.linalg import transpose
 from core.sequence_layer import errors, layer, row_suggestions, squared_loss, weight_gradient
-from labs.kit import (Choice, Edit, Follow, Slider, Toggle, callout, equation, formula, matrix, num, recap,
-                      shape_label, stage_buttons, stat, stats, tag, vector)
+from labs.kit import (
+    Choice,
+    Edit,
+    Follow,
+    Slider,
+    Toggle,
+    callout,
+    equation,
+    formula,
+    matrix,
+    num,
+    recap,
+    shape_label,
+    stage_buttons,
+    stat,
+    stats,
+    tag,
+    vector,
+)
 
 TITLE = "Frasi di lunghezze diverse"
 REF = "2.5"
 
-VECTORS = {"il": (1.0, 0.0), "gatto": (0.0, 1.0), "nero": (0.5, 0.5), "dorme": (1.0, 1.0), "sul": (-1.0, 0.5),
-           "divano": (0.5, -1.0), ".": (0.0, -1.0), "PAD": (0.5, -0.5)}
+VECTORS = {
+    "il": (1.0, 0.0),
+    "gatto": (0.0, 1.0),
+    "nero": (0.5, 0.5),
+    "dorme": (1.0, 1.0),
+    "sul": (-1.0, 0.5),
+    "divano": (0.5, -1.0),
+    ".": (0.0, -1.0),
+    "PAD": (0.5, -0.5),
+}
 SHORT = ("il", "gatto", "dorme", ".")  # the last token is only a target
 LONG = ("il", "gatto", "nero", "dorme", "sul", "divano", ".")
 W = [[0.5, -1.0], [1.0, 0.5]]
 LENGTH = len(LONG) - 1
 
-STAGES = (("forme", "1. Le forme: X · W"), ("attention", "2. L'attention, n × n"),
-          ("gradiente", "3. Il gradiente di W"), ("batch", "4. Due frasi in un batch"))
+STAGES = (
+    ("forme", "1. Le forme: X · W"),
+    ("attention", "2. L'attention, n × n"),
+    ("gradiente", "3. Il gradiente di W"),
+    ("batch", "4. Due frasi in un batch"),
+)
 
 CONTROLS = [
     Choice("fase", "Che cosa guardare", STAGES, "forme", primary=True),
@@ -61,8 +90,13 @@ def sentence(words, length=None):
     length = length or n
     tokens = list(words[:-1]) + ["PAD"] * (length - n)
     targets = list(words[1:]) + ["PAD"] * (length - n)
-    return {"tokens": tokens, "targets": targets, "X": [list(VECTORS[t]) for t in tokens],
-            "T": [list(VECTORS[t]) for t in targets], "mask": [1] * n + [0] * (length - n)}
+    return {
+        "tokens": tokens,
+        "targets": targets,
+        "X": [list(VECTORS[t]) for t in tokens],
+        "T": [list(VECTORS[t]) for t in targets],
+        "mask": [1] * n + [0] * (length - n),
+    }
 
 
 def add_matrices(A, B):
@@ -72,15 +106,18 @@ def add_matrices(A, B):
 
 def gradient_parts(s, mask=None):
     """Gli errori, il gradiente, il contributo di ogni riga e la loss di una frase."""
-    return {"E": errors(s["X"], W, s["T"]), "G": weight_gradient(s["X"], W, s["T"], mask),
-            "parts": row_suggestions(s["X"], W, s["T"], mask), "loss": squared_loss(s["X"], W, s["T"], mask)}
+    return {
+        "E": errors(s["X"], W, s["T"]),
+        "G": weight_gradient(s["X"], W, s["T"], mask),
+        "parts": row_suggestions(s["X"], W, s["T"], mask),
+        "loss": squared_loss(s["X"], W, s["T"], mask),
+    }
 
 
 def alone(words):
     """Una frase da sola: le sue forme, la tabella di attention e il gradiente."""
     s = sentence(words)
-    return s | {"n": len(s["X"]), "Y": layer(s["X"], W), "A": attention_weights(s["X"], s["X"]),
-                **gradient_parts(s)}
+    return s | {"n": len(s["X"]), "Y": layer(s["X"], W), "A": attention_weights(s["X"], s["X"]), **gradient_parts(s)}
 
 
 def compute(p):
@@ -89,10 +126,19 @@ def compute(p):
     on = p["maschera"]
     batch = [x | gradient_parts(x, x["mask"] if on else None) for x in (short, long_)]
     total = add_matrices(batch[0]["G"], batch[1]["G"])
-    right = add_matrices(weight_gradient(short["X"], W, short["T"], short["mask"]),
-                         weight_gradient(long_["X"], W, long_["T"]))
-    return {"stage": p["fase"], "row": p["riga"] - 1, "W": W, "sentences": [alone(SHORT), alone(LONG)],
-            "masked": on, "batch": batch, "batch_G": total, "batch_G_right": right}
+    right = add_matrices(
+        weight_gradient(short["X"], W, short["T"], short["mask"]), weight_gradient(long_["X"], W, long_["T"])
+    )
+    return {
+        "stage": p["fase"],
+        "row": p["riga"] - 1,
+        "W": W,
+        "sentences": [alone(SHORT), alone(LONG)],
+        "masked": on,
+        "batch": batch,
+        "batch_G": total,
+        "batch_G_right": right,
+    }
 
 
 def follow(s):
@@ -107,9 +153,20 @@ def follow(s):
 
 def side_by_side(s, draw):
     """The same stage for the short and the long sentence, side by side (one under the other on a phone)."""
-    return tag("div", *(tag("section", tag("h3", f"{one['n']} token: «{' '.join(one['tokens'])}»"), *draw(one),
-                            class_="lab-lunghezze-diverse-case", data_n=one["n"])
-                        for one in s["sentences"]), class_="lab-lunghezze-diverse-pair")
+    return tag(
+        "div",
+        *(
+            tag(
+                "section",
+                tag("h3", f"{one['n']} token: «{' '.join(one['tokens'])}»"),
+                *draw(one),
+                class_="lab-lunghezze-diverse-case",
+                data_n=one["n"],
+            )
+            for one in s["sentences"]
+        ),
+        class_="lab-lunghezze-diverse-pair",
+    )
 
 
 def picker(one):
@@ -124,25 +181,62 @@ def rows_of(s, one):
 def view_shapes(s):
     def draw(one):
         n, tok = one["n"], one["tokens"]
-        return [equation(matrix(one["X"], label="X", row_labels=tok, highlight_rows=rows_of(s, one),
-                                pick_row=picker(one), part=f"X{n}"), "·", matrix(W, label="W"), "=",
-                         matrix(one["Y"], label="X·W", row_labels=tok, highlight_rows=rows_of(s, one))),
-                formula(f"{shape_label(n, 2)} · {shape_label(2, 2)} = {shape_label(n, 2)}")]
-    return [side_by_side(s, draw),
-            callout("W ha 4 pesi, gli stessi per 3 token e per 6: cambia solo il numero di righe di X e di X·W.")]
+        return [
+            equation(
+                matrix(
+                    one["X"],
+                    label="X",
+                    row_labels=tok,
+                    highlight_rows=rows_of(s, one),
+                    pick_row=picker(one),
+                    part=f"X{n}",
+                ),
+                "·",
+                matrix(W, label="W"),
+                "=",
+                matrix(one["Y"], label="X·W", row_labels=tok, highlight_rows=rows_of(s, one)),
+            ),
+            formula(f"{shape_label(n, 2)} · {shape_label(2, 2)} = {shape_label(n, 2)}"),
+        ]
+
+    return [
+        side_by_side(s, draw),
+        callout("W ha 4 pesi, gli stessi per 3 token e per 6: cambia solo il numero di righe di X e di X·W."),
+    ]
 
 
 def view_attention(s):
     def draw(one):
         n, tok = one["n"], one["tokens"]
-        return [matrix(one["A"], label="Attention", row_labels=tok, col_labels=tok, heat=1.0, part=f"attention{n}",
-                       highlight_rows=rows_of(s, one)),
-                stats(stat("Caselle", f"{n} × {n} = {n * n}"), stat("Pesi da imparare nella tabella", "0"))]
-    return [recap("Fase prima:", *(tag("span", f"X·W {shape_label(one['n'], 2)}", class_="lab-lunghezze-diverse-chip") for one in s["sentences"]),
-                  tag("span", f"W sempre {shape_label(2, 2)}", class_="lab-lunghezze-diverse-chip")),
-            side_by_side(s, draw),
-            tag("p", "Ogni casella viene dai vettori della frase: prodotto scalare tra due righe di X, diviso per √2, "
-                     "poi la softmax sulla riga. Le caselle sopra la diagonale valgono 0: un token non guarda avanti.")]
+        return [
+            matrix(
+                one["A"],
+                label="Attention",
+                row_labels=tok,
+                col_labels=tok,
+                heat=1.0,
+                part=f"attention{n}",
+                highlight_rows=rows_of(s, one),
+            ),
+            stats(stat("Caselle", f"{n} × {n} = {n * n}"), stat("Pesi da imparare nella tabella", "0")),
+        ]
+
+    return [
+        recap(
+            "Fase prima:",
+            *(
+                tag("span", f"X·W {shape_label(one['n'], 2)}", class_="lab-lunghezze-diverse-chip")
+                for one in s["sentences"]
+            ),
+            tag("span", f"W sempre {shape_label(2, 2)}", class_="lab-lunghezze-diverse-chip"),
+        ),
+        side_by_side(s, draw),
+        tag(
+            "p",
+            "Ogni casella viene dai vettori della frase: prodotto scalare tra due righe di X, diviso per √2, "
+            "poi la softmax sulla riga. Le caselle sopra la diagonale valgono 0: un token non guarda avanti.",
+        ),
+    ]
 
 
 def view_gradient(s):
@@ -153,32 +247,64 @@ def view_gradient(s):
         hl = rows_of(s, one)
         parts = []
         for i, part in enumerate(one["parts"]):
-            parts += ["+"] * bool(i) + [matrix(part, label=tok[i], shape=False, highlight_cells=[
-                (a, b) for a in range(2) for b in range(2)] if i in hl else ())]
+            parts += ["+"] * bool(i) + [
+                matrix(
+                    part,
+                    label=tok[i],
+                    shape=False,
+                    highlight_cells=[(a, b) for a in range(2) for b in range(2)] if i in hl else (),
+                )
+            ]
         drawn = [
-            equation(matrix(one["Y"], label="X·W", row_labels=tok, highlight_rows=hl), "−",
-                     matrix(one["T"], label="T", row_labels=one["targets"], highlight_rows=hl), "=",
-                     matrix(one["E"], label="E", highlight_rows=hl)),
-            equation(matrix(transpose(one["X"]), label="Xᵀ", col_labels=tok, highlight_cols=hl), "·",
-                     matrix(one["E"], label="E", highlight_rows=hl), "=", matrix(one["G"], label="∂L/∂W",
-                                                                                    part=f"G{n}")),
+            equation(
+                matrix(one["Y"], label="X·W", row_labels=tok, highlight_rows=hl),
+                "−",
+                matrix(one["T"], label="T", row_labels=one["targets"], highlight_rows=hl),
+                "=",
+                matrix(one["E"], label="E", highlight_rows=hl),
+            ),
+            equation(
+                matrix(transpose(one["X"]), label="Xᵀ", col_labels=tok, highlight_cols=hl),
+                "·",
+                matrix(one["E"], label="E", highlight_rows=hl),
+                "=",
+                matrix(one["G"], label="∂L/∂W", part=f"G{n}"),
+            ),
             formula(f"{shape_label(2, n)} · {shape_label(n, 2)} = {shape_label(2, 2)};   L = {num(one['loss'], 2)}"),
             tag("p", f"La stessa ∂L/∂W come somma dei {n} suggerimenti, uno per riga:"),
             equation(*parts, "=", matrix(one["G"], label="∂L/∂W", shape=False)),
         ]
         if hl:
             x, e = one["X"][r], one["E"][r]
-            drawn.append(equation(vector(x, label=f"x «{tok[r]}»"), "·", vector(e, label="e", column=False), "=",
-                                  matrix(one["parts"][r], label="suggerimento")))
+            drawn.append(
+                equation(
+                    vector(x, label=f"x «{tok[r]}»"),
+                    "·",
+                    vector(e, label="e", column=False),
+                    "=",
+                    matrix(one["parts"][r], label="suggerimento"),
+                )
+            )
         else:
             drawn.append(tag("p", f"La riga {r + 1} qui non c'è: la frase ha {n} righe."))
         return drawn
-    return [recap("Fase prima:", *(tag("span", f"attention {one['n']} × {one['n']}, 0 pesi", class_="lab-lunghezze-diverse-chip")
-                    for one in s["sentences"])),
-            tag("p", "Il bersaglio di ogni riga è il vettore del token che la segue, l'errore è la differenza; "
-                     "il suggerimento di una riga è il suo vettore in colonna per il suo errore in riga."),
-            side_by_side(s, draw),
-            callout("Il doppio dei token, il doppio dei suggerimenti: il gradiente resta una tabella 2 × 2, come W.")]
+
+    return [
+        recap(
+            "Fase prima:",
+            *(
+                tag("span", f"attention {one['n']} × {one['n']}, 0 pesi", class_="lab-lunghezze-diverse-chip")
+                for one in s["sentences"]
+            ),
+        ),
+        tag(
+            "p",
+            "Il bersaglio di ogni riga è il vettore del token che la segue, l'errore è la differenza; "
+            "il suggerimento di una riga è il suo vettore in colonna per il suo errore in riga.",
+        ),
+        side_by_side(s, draw),
+        callout("Il doppio dei token, il doppio dei suggerimenti: il gradiente resta una tabella 2 × 2, come W."),
+    ]
 
 
 def view_batch(s):
@@ -186,30 +312,64 @@ def view_batch(s):
     r = s["row"]
     pad_rows = list(range(len(SHORT) - 1, LENGTH))
     G3, G6 = (one["G"] for one in s["sentences"])
-    mask_note = (callout("Con la maschera le righe PAD hanno peso 0: il loro suggerimento è la matrice nulla e il "
-                         "gradiente del batch è la somma di quelli delle due frasi vere.", tone="ok")
-                 if s["masked"] else
-                 callout("Senza maschera le righe PAD votano: suggerimenti che non vengono dalla lingua ma dal "
-                         "riempimento spostano il gradiente del batch. Con la maschera sarebbe quello a destra.",
-                         tone="warn"))
+    mask_note = (
+        callout(
+            "Con la maschera le righe PAD hanno peso 0: il loro suggerimento è la matrice nulla e il "
+            "gradiente del batch è la somma di quelli delle due frasi vere.",
+            tone="ok",
+        )
+        if s["masked"]
+        else callout(
+            "Senza maschera le righe PAD votano: suggerimenti che non vengono dalla lingua ma dal "
+            "riempimento spostano il gradiente del batch. Con la maschera sarebbe quello a destra.",
+            tone="warn",
+        )
+    )
     return [
-        recap("Fase prima:", tag("span", "∂L/∂W", class_="lab-lunghezze-diverse-chip"), matrix(G3, label="3 token", shape=False),
-              matrix(G6, label="6 token", shape=False)),
-        tag("p", f"Il batch è un tensore {shape_label(2, LENGTH, 2)}: la frase corta riceve "
-                 f"{LENGTH - len(SHORT) + 1} righe PAD, e la maschera dice quali righe sono vere."),
-        equation(matrix(b0["X"], label="frase 1", row_labels=b0["tokens"], muted_rows=pad_rows, highlight_rows=[r]),
-                 vector(b0["mask"], label="maschera"),
-                 matrix(b1["X"], label="frase 2", row_labels=b1["tokens"], highlight_rows=[r]),
-                 vector(b1["mask"], label="maschera")),
+        recap(
+            "Fase prima:",
+            tag("span", "∂L/∂W", class_="lab-lunghezze-diverse-chip"),
+            matrix(G3, label="3 token", shape=False),
+            matrix(G6, label="6 token", shape=False),
+        ),
+        tag(
+            "p",
+            f"Il batch è un tensore {shape_label(2, LENGTH, 2)}: la frase corta riceve "
+            f"{LENGTH - len(SHORT) + 1} righe PAD, e la maschera dice quali righe sono vere.",
+        ),
+        equation(
+            matrix(b0["X"], label="frase 1", row_labels=b0["tokens"], muted_rows=pad_rows, highlight_rows=[r]),
+            vector(b0["mask"], label="maschera"),
+            matrix(b1["X"], label="frase 2", row_labels=b1["tokens"], highlight_rows=[r]),
+            vector(b1["mask"], label="maschera"),
+        ),
         tag("p", "I suggerimenti della frase 1, riga per riga, comprese le righe PAD:"),
-        equation(*[piece for i, m in enumerate(b0["parts"]) for piece in (["+"] * bool(i) + [
-            matrix(m, label=b0["tokens"][i], shape=False, muted_rows=(0, 1) if i in pad_rows and s["masked"] else (),
-                   part="pad" if i in pad_rows else None)])]),
-        equation(matrix(b0["G"], label="∂L/∂W frase 1", shape=False), "+",
-                 matrix(b1["G"], label="∂L/∂W frase 2", shape=False), "=",
-                 matrix(s["batch_G"], label="∂L/∂W del batch", shape=False, part="batch-G"),
-                 *(() if s["masked"] else ("invece di", matrix(s["batch_G_right"], label="con la maschera",
-                                                               shape=False)))),
+        equation(
+            *[
+                piece
+                for i, m in enumerate(b0["parts"])
+                for piece in (
+                    ["+"] * bool(i)
+                    + [
+                        matrix(
+                            m,
+                            label=b0["tokens"][i],
+                            shape=False,
+                            muted_rows=(0, 1) if i in pad_rows and s["masked"] else (),
+                            part="pad" if i in pad_rows else None,
+                        )
+                    ]
+                )
+            ]
+        ),
+        equation(
+            matrix(b0["G"], label="∂L/∂W frase 1", shape=False),
+            "+",
+            matrix(b1["G"], label="∂L/∂W frase 2", shape=False),
+            "=",
+            matrix(s["batch_G"], label="∂L/∂W del batch", shape=False, part="batch-G"),
+            *(() if s["masked"] else ("invece di", matrix(s["batch_G_right"], label="con la maschera", shape=False))),
+        ),
         mask_note,
     ]
 
@@ -218,17 +378,30 @@ VIEWS = {"forme": view_shapes, "attention": view_attention, "gradiente": view_gr
 
 
 def view(s):
-    return tag("div", stage_buttons(STAGES, s["stage"]), *VIEWS[s["stage"]](s), class_="lab-panel", data_part="lunghezze",
-               data_stage=s["stage"], data_masked="si" if s["masked"] else "no")
+    return tag(
+        "div",
+        stage_buttons(STAGES, s["stage"]),
+        *VIEWS[s["stage"]](s),
+        class_="lab-panel",
+        data_part="lunghezze",
+        data_stage=s["stage"],
+        data_masked="si" if s["masked"] else "no",
+    )
 
 
 EDITS = [
-    Edit("il gradiente che ignora la maschera",
-         change=("    masked = [[m * e for e in row] for m, row in zip(mask, errors(X, W, T))]",
-                 "    masked = errors(X, W, T)"),
-         expect="Anche con la maschera accesa le righe PAD della frase corta votano: il gradiente del batch "
-                "cambia, e non è più quello che le due frasi darebbero da sole.",
-         params={"fase": "batch"},
-         check=lambda before, after: (before.state["batch_G"] == before.state["batch_G_right"]
-                                      and after.state["batch_G"] != before.state["batch_G"])),
+    Edit(
+        "il gradiente che ignora la maschera",
+        change=(
+            "    masked = [[m * e for e in row] for m, row in zip(mask, errors(X, W, T))]",
+            "    masked = errors(X, W, T)",
+        ),
+        expect="Anche con la maschera accesa le righe PAD della frase corta votano: il gradiente del batch "
+        "cambia, e non è più quello che le due frasi darebbero da sole.",
+        params={"fase": "batch"},
+        check=lambda before, after: (
+            before.state["batch_G"] == before.state["batch_G_right"]
+            and after.state["batch_G"] != before.state["batch_G"]
+        ),
+    ),
 ]

@@ -68,18 +68,50 @@ from dataclasses import dataclass, replace
 from core.bigram import best_loss, build_vocab, dataset_loss, encode, gradient, init_weights, make_pairs, tokenize
 from core.descent import sgd_update
 from core.linalg import seeded_rng
-from core.pca import principal_directions, project, total_variance
 from core.optimizers import OptimizerConfig, apply_gradients, grad_norm, learning_rate
+from core.pca import principal_directions, project, total_variance
 from core.sampling import choose_token
 from core.transformer import TransformerConfig, layer_grad_norms, loss_and_grads, param_count, param_shapes
 from core.transformer_generation import transformer_generate
 from core.transformer_trace import trace
 from core.transformer_training import batch_for_step, init_state, text_loss
-from labs.kit import (Bar, Choice, Curve, Edit, Follow, Group, Jump, Marker, Memo, Point, Series, Slider, Steps, Text,
-                      bars, callout, corpus_problem, fold, join, line_chart, matrix, nice_ticks, num, opened, plane,
-                      plural, share, stat, stats, step_machine, table, tag)
+from labs.kit import (
+    Bar,
+    Choice,
+    Curve,
+    Edit,
+    Follow,
+    Group,
+    Jump,
+    Marker,
+    Memo,
+    Point,
+    Series,
+    Slider,
+    Steps,
+    Text,
+    bars,
+    callout,
+    corpus_problem,
+    fold,
+    join,
+    line_chart,
+    matrix,
+    nice_ticks,
+    num,
+    opened,
+    plane,
+    plural,
+    share,
+    stat,
+    stats,
+    step_machine,
+    table,
+    tag,
+)
 from labs.kit.matrices import describe_matrix
-from labs.kit.svg import path, svg, text as svg_text
+from labs.kit.svg import path, svg
+from labs.kit.svg import text as svg_text
 
 TITLE = "Alleniamo un piccolo transformer"
 REF = "3.2"
@@ -133,10 +165,12 @@ il papà pesca al lago .
 la nonna cena al ristorante .
 la nonna gioca al parco ."""
 # each word's role in the default text: a colour on the plane of the embeddings
-ROLES = {**dict.fromkeys(("nonno", "nonna", "bambino", "bambina", "papà", "mamma"), "a"),
-         **dict.fromkeys(("dorme", "mangia", "balla", "legge", "nuota", "gioca", "pesca", "cena"), "b"),
-         **dict.fromkeys(("camera", "cucina", "salotto", "biblioteca", "mare", "parco", "lago", "ristorante"), "c"),
-         **dict.fromkeys(("il", "la", "in", "al"), "d")}
+ROLES = {
+    **dict.fromkeys(("nonno", "nonna", "bambino", "bambina", "papà", "mamma"), "a"),
+    **dict.fromkeys(("dorme", "mangia", "balla", "legge", "nuota", "gioca", "pesca", "cena"), "b"),
+    **dict.fromkeys(("camera", "cucina", "salotto", "biblioteca", "mare", "parco", "lago", "ristorante"), "c"),
+    **dict.fromkeys(("il", "la", "in", "al"), "d"),
+}
 
 STEPS = 1000
 CONTEXT, BATCH = 8, 4  # 4 windows a step: one step stays within 40 ms in the browser (issue 13)
@@ -152,14 +186,28 @@ MIN_TOKENS = HELD_OUT * (CONTEXT + 1)  # so that the held-out sixth fills at lea
 MAX_VOCAB = {"parole": 40, "caratteri": 50}
 UNITS = {"parole": ("parola", "parole"), "caratteri": ("carattere", "caratteri")}
 
-BLOCK_MATRICES = (("W_q", "W_q, le query"), ("W_k", "W_k, le chiavi"), ("W_v", "W_v, i valori"),
-                  ("W_o", "W_o, l'uscita dell'attention"), ("W_1", "W₁, l'MLP che allarga"),
-                  ("W_2", "W₂, l'MLP che restringe"))
+BLOCK_MATRICES = (
+    ("W_q", "W_q, le query"),
+    ("W_k", "W_k, le chiavi"),
+    ("W_v", "W_v, i valori"),
+    ("W_o", "W_o, l'uscita dell'attention"),
+    ("W_1", "W₁, l'MLP che allarga"),
+    ("W_2", "W₂, l'MLP che restringe"),
+)
 FOLDS = ("embedding", "gradienti", "matrice")  # drawn only while the reader has them open (kit.fold)
-MATRICES = (("tok_emb", "E, gli embedding dei token"), ("pos_emb", "P, le posizioni"),
-            *((f"block{b}.{name}", f"Blocco {b + 1} · {label}") for b in range(2) for name, label in BLOCK_MATRICES))
-PARTS = (("token_embedding", "Embedding dei token"), ("position_embedding", "Posizioni"), ("attention", "Attention"),
-         ("feed_forward", "MLP"), ("norms", "Normalizzazioni"), ("head", "Testa di uscita"))
+MATRICES = (
+    ("tok_emb", "E, gli embedding dei token"),
+    ("pos_emb", "P, le posizioni"),
+    *((f"block{b}.{name}", f"Blocco {b + 1} · {label}") for b in range(2) for name, label in BLOCK_MATRICES),
+)
+PARTS = (
+    ("token_embedding", "Embedding dei token"),
+    ("position_embedding", "Posizioni"),
+    ("attention", "Attention"),
+    ("feed_forward", "MLP"),
+    ("norms", "Normalizzazioni"),
+    ("head", "Testa di uscita"),
+)
 
 
 def next_sample(s):
@@ -168,23 +216,34 @@ def next_sample(s):
 
 
 CONTROLS = [
-    Steps(max=STEPS, label="Passo", jumps=(Jump("prossimo testo generato", next_sample),),
-          curve=Curve("batch_losses", "loss del batch", points=STEPS + 1)),
+    Steps(
+        max=STEPS,
+        label="Passo",
+        jumps=(Jump("prossimo testo generato", next_sample),),
+        curve=Curve("batch_losses", "loss del batch", points=STEPS + 1),
+    ),
     Choice("token", "Token", (("parole", "parole intere"), ("caratteri", "caratteri")), "parole", primary=True),
     Text("corpus", "Il testo di training (l'ultimo sesto resta da parte)", CORPUS, max_length=4000, multiline=True),
-    Group("Guarda dentro il modello", (
-        Text("prompt", "Inizio del testo da generare", "il papà pesca", max_length=80),
-        Slider("temperatura", "Temperatura del campionamento", 0.1, 2.0, 0.1, 0.8),
-        Text("frase", "Frase per le mappe di attention", "la nonna legge in", max_length=80),
-        Choice("matrice", "Matrice da guardare da vicino", MATRICES, "tok_emb"),
-    )),
-    Group("Il modello e il training", (
-        Choice("d", "Numeri per vettore (d)", (("8", "8"), ("16", "16"), ("24", "24")), "16"),
-        Choice("teste", "Teste di attention", (("1", "1"), ("2", "2"), ("4", "4")), "2"),
-        Choice("blocchi", "Blocchi", (("1", "1"), ("2", "2")), "1"),
-        Slider("lr", "Learning rate di Adam (il picco)", 0.001, 0.03, 0.001, 0.004),
-        Slider("seme", "Seme: pesi iniziali, batch e campionamento", 0, 99, 1, 0),
-    ), open=False),
+    Group(
+        "Guarda dentro il modello",
+        (
+            Text("prompt", "Inizio del testo da generare", "il papà pesca", max_length=80),
+            Slider("temperatura", "Temperatura del campionamento", 0.1, 2.0, 0.1, 0.8),
+            Text("frase", "Frase per le mappe di attention", "la nonna legge in", max_length=80),
+            Choice("matrice", "Matrice da guardare da vicino", MATRICES, "tok_emb"),
+        ),
+    ),
+    Group(
+        "Il modello e il training",
+        (
+            Choice("d", "Numeri per vettore (d)", (("8", "8"), ("16", "16"), ("24", "24")), "16"),
+            Choice("teste", "Teste di attention", (("1", "1"), ("2", "2"), ("4", "4")), "2"),
+            Choice("blocchi", "Blocchi", (("1", "1"), ("2", "2")), "1"),
+            Slider("lr", "Learning rate di Adam (il picco)", 0.001, 0.03, 0.001, 0.004),
+            Slider("seme", "Seme: pesi iniziali, batch e campionamento", 0, 99, 1, 0),
+        ),
+        open=False,
+    ),
 ]
 
 
@@ -206,12 +265,22 @@ def joined(tokens, kind):
 def text_problem(text, tokens, vocab, kind):
     """Un messaggio in italiano se su questo testo non si può allenare, altrimenti None."""
     if len(text) > MAX_CHARS:
-        return (f"Il testo ha {num(len(text))} caratteri: qui ne stanno al massimo {num(MAX_CHARS)}, "
-                "perché ogni passo di training deve restare veloce nel browser. Accorcialo.")
-    return corpus_problem(tokens, vocab, MAX_VOCAB[kind], kind, min_tokens=MIN_TOKENS, shown=shown,
-                          short=f"Il modello legge finestre di {CONTEXT} token, e l'ultimo sesto del testo resta "
-                                "da parte per la verifica.",
-                          wide=f", perché ogni {UNITS[kind][0]} ha il suo vettore da allenare")
+        return (
+            f"Il testo ha {num(len(text))} caratteri: qui ne stanno al massimo {num(MAX_CHARS)}, "
+            "perché ogni passo di training deve restare veloce nel browser. Accorcialo."
+        )
+    return corpus_problem(
+        tokens,
+        vocab,
+        MAX_VOCAB[kind],
+        kind,
+        min_tokens=MIN_TOKENS,
+        shown=shown,
+        short=f"Il modello legge finestre di {CONTEXT} token, e l'ultimo sesto del testo resta "
+        "da parte per la verifica.",
+        wide=f", perché ogni {UNITS[kind][0]} ha il suo vettore da allenare",
+    )
+
 
 def unknown(tokens, vocab):
     """I token della frase che non sono nel vocabolario, ciascuno una volta."""
@@ -262,9 +331,13 @@ class Training:
 def evaluate(m):
     """Le loss dei due modelli su tutto il testo di training e sul sesto tenuto da parte."""
     windows_train, windows_held = EVAL_WINDOWS
-    return (m.step, text_loss(m.state.params, m.config, m.train, windows_train),
-            text_loss(m.state.params, m.config, m.held, windows_held),
-            dataset_loss(m.W, make_pairs(m.train)), dataset_loss(m.W, make_pairs(m.held)))
+    return (
+        m.step,
+        text_loss(m.state.params, m.config, m.train, windows_train),
+        text_loss(m.state.params, m.config, m.held, windows_held),
+        dataset_loss(m.W, make_pairs(m.train)),
+        dataset_loss(m.W, make_pairs(m.held)),
+    )
 
 
 def measure(m):
@@ -292,11 +365,27 @@ def start(p):
         return Training(problem=problem, kind=kind)
     ids = encode(tokens, vocab)
     cut = len(ids) - len(ids) // HELD_OUT
-    config = TransformerConfig(vocab_size=len(vocab), d_model=int(p["d"]), n_heads=int(p["teste"]),
-                               n_layers=int(p["blocchi"]), context=CONTEXT, seed=p["seme"])
+    config = TransformerConfig(
+        vocab_size=len(vocab),
+        d_model=int(p["d"]),
+        n_heads=int(p["teste"]),
+        n_layers=int(p["blocchi"]),
+        context=CONTEXT,
+        seed=p["seme"],
+    )
     opt = OptimizerConfig(lr=p["lr"], warmup=WARMUP, total_steps=STEPS, floor=FLOOR)
-    m = Training(kind=kind, vocab=vocab, train=ids[:cut], held=ids[cut:], config=config, opt=opt, seed=p["seme"],
-                 state=init_state(config), W=init_weights(len(vocab), random.Random(p["seme"])), samples=Memo())
+    m = Training(
+        kind=kind,
+        vocab=vocab,
+        train=ids[:cut],
+        held=ids[cut:],
+        config=config,
+        opt=opt,
+        seed=p["seme"],
+        state=init_state(config),
+        W=init_weights(len(vocab), random.Random(p["seme"])),
+        samples=Memo(),
+    )
     return measure(m)
 
 
@@ -321,13 +410,21 @@ def generate(m, prompt, temperature):
     """
     step, params, W = m.snapshot
     n = GENERATED[m.kind]
-    greedy = m.samples.get((step, tuple(prompt)), lambda: [
-        transformer_generate(params, m.config, prompt, n), bigram_generate(W, prompt, n, 0.0)])
-    sampled = m.samples.get((step, tuple(prompt), temperature), lambda: [
-        transformer_generate(params, m.config, prompt, n, temperature, seeded_rng(m.seed)),
-        bigram_generate(W, prompt, n, temperature, seeded_rng(m.seed))])
-    return {model: [joined([m.vocab[i] for i in ids], m.kind) for ids in (greedy[k], sampled[k])]
-            for k, model in enumerate(("transformer", "bigram"))}
+    greedy = m.samples.get(
+        (step, tuple(prompt)),
+        lambda: [transformer_generate(params, m.config, prompt, n), bigram_generate(W, prompt, n, 0.0)],
+    )
+    sampled = m.samples.get(
+        (step, tuple(prompt), temperature),
+        lambda: [
+            transformer_generate(params, m.config, prompt, n, temperature, seeded_rng(m.seed)),
+            bigram_generate(W, prompt, n, temperature, seeded_rng(m.seed)),
+        ],
+    )
+    return {
+        model: [joined([m.vocab[i] for i in ids], m.kind) for ids in (greedy[k], sampled[k])]
+        for k, model in enumerate(("transformer", "bigram"))
+    }
 
 
 def bigram_generate(W, prompt, n, temperature, rng=None):
@@ -372,8 +469,10 @@ def embedding_plane(m):
     directions, variances = principal_directions(E)
     points = project(E, directions)
     signs = [-1.0 if points[0][k] < 0 else 1.0 for k in range(2)]
-    return {"points": [[x * signs[0], y * signs[1]] for x, y in points],
-            "explained": sum(variances) / total_variance(E)}
+    return {
+        "points": [[x * signs[0], y * signs[1]] for x, y in points],
+        "explained": sum(variances) / total_variance(E),
+    }
 
 
 def present(m, p):
@@ -383,34 +482,63 @@ def present(m, p):
         return s | {"problem": m.problem}
     config = m.config
     train_pairs = make_pairs(m.train)
-    s |= {"vocab": [shown(t) for t in m.vocab], "n_train": len(m.train), "n_held": len(m.held),
-          "config": {"d": config.d_model, "heads": config.n_heads, "layers": config.n_layers, "context": CONTEXT,
-                     "batch": BATCH},
-          "lr": m.opt.lr, "lr_next": learning_rate(m.step, m.opt), "seed": m.seed, "loss": m.loss,
-          "evals": [list(e) for e in m.evals], "bigram_best": best_loss(train_pairs),
-          "uniform": math.log(len(m.vocab)), "counts": param_count(config), "bigram_params": len(m.vocab) ** 2,
-          "folds": {part: opened(p, part) for part in FOLDS}, "attention": attention_maps(m, p["frase"]),
-          "roles": [ROLES.get(t, "muted") if m.kind == "parole" else "muted" for t in m.vocab]}
+    s |= {
+        "vocab": [shown(t) for t in m.vocab],
+        "n_train": len(m.train),
+        "n_held": len(m.held),
+        "config": {
+            "d": config.d_model,
+            "heads": config.n_heads,
+            "layers": config.n_layers,
+            "context": CONTEXT,
+            "batch": BATCH,
+        },
+        "lr": m.opt.lr,
+        "lr_next": learning_rate(m.step, m.opt),
+        "seed": m.seed,
+        "loss": m.loss,
+        "evals": [list(e) for e in m.evals],
+        "bigram_best": best_loss(train_pairs),
+        "uniform": math.log(len(m.vocab)),
+        "counts": param_count(config),
+        "bigram_params": len(m.vocab) ** 2,
+        "folds": {part: opened(p, part) for part in FOLDS},
+        "attention": attention_maps(m, p["frase"]),
+        "roles": [ROLES.get(t, "muted") if m.kind == "parole" else "muted" for t in m.vocab],
+    }
     prompt = tokens_of(p["prompt"], m.kind)
     missing = unknown(prompt, m.vocab)
     if not prompt:
         s["samples"] = {"problem": "Scrivi l'inizio di una frase: il modello la continua da lì."}
     elif missing:
-        s["samples"] = {"problem": f"{missing_text(missing)}: il modello può continuare solo un testo "
-                                   "fatto di token che conosce."}
+        s["samples"] = {
+            "problem": f"{missing_text(missing)}: il modello può continuare solo un testo fatto di token che conosce."
+        }
     else:
-        s["samples"] = {"at": m.snapshot[0], "prompt": joined(prompt, m.kind), "temperature": p["temperatura"],
-                        **generate(m, encode(prompt, m.vocab), p["temperatura"])}
+        s["samples"] = {
+            "at": m.snapshot[0],
+            "prompt": joined(prompt, m.kind),
+            "temperature": p["temperatura"],
+            **generate(m, encode(prompt, m.vocab), p["temperatura"]),
+        }
     name = p["matrice"]
     if name not in m.state.params:  # a block this model does not have, or no learned positions
         name = name.replace(name.split(".")[0], "block0") if name.startswith("block") else "tok_emb"
     if opened(p, "gradienti"):  # what only the closed sections show is computed when they are open
-        s |= {"grad_norm": grad_norm(m.grads), "layer_norms": layer_grad_norms(m.grads),
-              "matrix_norms": {name: grad_norm({name: g}) for name, g in m.grads.items()}}
+        s |= {
+            "grad_norm": grad_norm(m.grads),
+            "layer_norms": layer_grad_norms(m.grads),
+            "matrix_norms": {name: grad_norm({name: g}) for name, g in m.grads.items()},
+        }
     if opened(p, "embedding"):
         s["embedding"] = embedding_plane(m)
-    s["matrix"] = {"name": name, "asked": p["matrice"], "values": m.state.params[name], "grad": m.grads[name],
-                   "shape": list(param_shapes(config)[name])}
+    s["matrix"] = {
+        "name": name,
+        "asked": p["matrice"],
+        "values": m.state.params[name],
+        "grad": m.grads[name],
+        "shape": list(param_shapes(config)[name]),
+    }
     return s
 
 
@@ -435,50 +563,98 @@ def loss_chart(s):
     """Both models on one chart, on axes fixed for the whole training: the curves grow, they never show the future."""
     evals = s["evals"]
     at = [e[0] for e in evals]
-    series = [Series("transformer, loss del batch", tuple(enumerate(s["batch_losses"])), class_="muted"),
-              Series("transformer, testo di training", tuple(zip(at, (e[1] for e in evals))), class_="s1",
-                     markers=len(evals) == 1),
-              Series("transformer, testo tenuto da parte", tuple(zip(at, (e[2] for e in evals))), class_="s2",
-                     markers=len(evals) == 1),
-              Series("bigramma, testo di training", tuple(zip(at, (e[3] for e in evals))), class_="s3",
-                     markers=len(evals) == 1)]
+    series = [
+        Series("transformer, loss del batch", tuple(enumerate(s["batch_losses"])), class_="muted"),
+        Series(
+            "transformer, testo di training",
+            tuple(zip(at, (e[1] for e in evals))),
+            class_="s1",
+            markers=len(evals) == 1,
+        ),
+        Series(
+            "transformer, testo tenuto da parte",
+            tuple(zip(at, (e[2] for e in evals))),
+            class_="s2",
+            markers=len(evals) == 1,
+        ),
+        Series(
+            "bigramma, testo di training", tuple(zip(at, (e[3] for e in evals))), class_="s3", markers=len(evals) == 1
+        ),
+    ]
     top = max(s["uniform"], s["batch_losses"][0]) * 1.1  # the first loss, about log V, in sight from step 0
-    return line_chart(series, markers=[Marker(s["bigram_best"], "il meglio di un bigramma", class_="s3", axis="y")],
-                      x_range=(0, STEPS), y_range=(0, top), x_label="passo di training", y_label="loss", height=320,
-                      label=f"La loss dei due modelli fino al passo {s['step']}")
+    return line_chart(
+        series,
+        markers=[Marker(s["bigram_best"], "il meglio di un bigramma", class_="s3", axis="y")],
+        x_range=(0, STEPS),
+        y_range=(0, top),
+        x_label="passo di training",
+        y_label="loss",
+        height=320,
+        label=f"La loss dei due modelli fino al passo {s['step']}",
+    )
 
 
 def headline(s):
     e = last_eval(s)
     below = e["train"] < s["bigram_best"]
-    return stats(stat(f"Loss sul training (passo {e['step']})", num(e["train"], 3), tone="ok" if below else None),
-                 stat("Il meglio di un bigramma", num(s["bigram_best"], 3)),
-                 stat("Loss sul testo da parte", num(e["held"], 3)),
-                 stat("Pesi del transformer", num(s["counts"]["total"])))
+    return stats(
+        stat(f"Loss sul training (passo {e['step']})", num(e["train"], 3), tone="ok" if below else None),
+        stat("Il meglio di un bigramma", num(s["bigram_best"], 3)),
+        stat("Loss sul testo da parte", num(e["held"], 3)),
+        stat("Pesi del transformer", num(s["counts"]["total"])),
+    )
 
 
 def comparison(s):
     """The two models side by side: their numbers in a table, then what each writes from the same prompt."""
     e, g = last_eval(s), s["samples"]
-    rows = [[tag("strong", name), num(params_), num(train, 3), num(held, 3), num(math.exp(held), 1)]
-            for name, params_, train, held in (("Bigramma", s["bigram_params"], e["bigram_train"], e["bigram_held"]),
-                                               ("Transformer", s["counts"]["total"], e["train"], e["held"]))]
-    parts = [tag("h3", "Bigramma e transformer, sullo stesso testo"),
-             table(["", "Pesi", "Loss, training", "Loss, da parte", "Perplexity, da parte"], rows,
-                   class_="lab-table lab-transformer-allenato-compare"),
-             tag("p", f"Loss misurate al passo {e['step']} (ogni {EVAL_EVERY} passi); la perplexity è e elevato alla "
-                      "loss: tra quanti token, in media, il modello esita.", class_="lab-transformer-allenato-note")]
+    rows = [
+        [tag("strong", name), num(params_), num(train, 3), num(held, 3), num(math.exp(held), 1)]
+        for name, params_, train, held in (
+            ("Bigramma", s["bigram_params"], e["bigram_train"], e["bigram_held"]),
+            ("Transformer", s["counts"]["total"], e["train"], e["held"]),
+        )
+    ]
+    parts = [
+        tag("h3", "Bigramma e transformer, sullo stesso testo"),
+        table(
+            ["", "Pesi", "Loss, training", "Loss, da parte", "Perplexity, da parte"],
+            rows,
+            class_="lab-table lab-transformer-allenato-compare",
+        ),
+        tag(
+            "p",
+            f"Loss misurate al passo {e['step']} (ogni {EVAL_EVERY} passi); la perplexity è e elevato alla "
+            "loss: tra quanti token, in media, il modello esita.",
+            class_="lab-transformer-allenato-note",
+        ),
+    ]
     if "problem" in g:
         return parts + [callout(g["problem"], tone="warn")]
     said = lambda text: join(tag("span", g["prompt"], class_="lab-transformer-allenato-prompt"), " ", text)  # noqa: E731
-    for k, how in enumerate(("Greedy, sempre il token più probabile",
-                             f"Campionato con temperatura {num(g['temperature'], 1)}")):
-        parts.append(tag("div", tag("p", how, class_="lab-transformer-allenato-how"),
-                         *(tag("p", tag("strong", f"{name}: "), said(g[model][k]), class_="lab-transformer-allenato-sample")
-                           for name, model in (("Bigramma", "bigram"), ("Transformer", "transformer"))),
-                         class_="lab-transformer-allenato-samples", data_part="greedy" if k == 0 else "campionato"))
-    parts.append(tag("p", f"Testo generato con i pesi del passo {g['at']}: si rigenera ogni {SAMPLE_EVERY} passi, "
-                          f"{plural(GENERATED[s['kind']], 'token', 'token')} per modello.", class_="lab-transformer-allenato-note"))
+    for k, how in enumerate(
+        ("Greedy, sempre il token più probabile", f"Campionato con temperatura {num(g['temperature'], 1)}")
+    ):
+        parts.append(
+            tag(
+                "div",
+                tag("p", how, class_="lab-transformer-allenato-how"),
+                *(
+                    tag("p", tag("strong", f"{name}: "), said(g[model][k]), class_="lab-transformer-allenato-sample")
+                    for name, model in (("Bigramma", "bigram"), ("Transformer", "transformer"))
+                ),
+                class_="lab-transformer-allenato-samples",
+                data_part="greedy" if k == 0 else "campionato",
+            )
+        )
+    parts.append(
+        tag(
+            "p",
+            f"Testo generato con i pesi del passo {g['at']}: si rigenera ogni {SAMPLE_EVERY} passi, "
+            f"{plural(GENERATED[s['kind']], 'token', 'token')} per modello.",
+            class_="lab-transformer-allenato-note",
+        )
+    )
     return parts
 
 
@@ -498,16 +674,36 @@ def attention_section(s):
             for h, A in enumerate(heads):
                 cells = [[w if j <= i else None for j, w in enumerate(row)] for i, row in enumerate(A)]
                 label = f"Blocco {layer + 1} · testa {h + 1}" if s["config"]["layers"] > 1 else f"Testa {h + 1}"
-                heats.append(matrix(cells, label=label, row_labels=names, col_labels=names, heat=1.0, shape=False,
-                                    part=f"attention-{layer}-{h}",
-                                    caption=f"peso più alto per riga, in media: {num(sharpness(A), 2)}"))
-        body = [tag("p", "Ogni riga è un token che guarda indietro, sé stesso compreso: i suoi pesi sommano a 1. "
-                         "Le caselle vuote sono i token dopo, che la maschera causale nasconde."
-                    + (f" Della frase restano gli ultimi {CONTEXT} token, quanti ne legge il modello."
-                       if a["cut"] else ""), class_="lab-transformer-allenato-note"),
-                tag("div", *heats, class_="lab-transformer-allenato-heads")]
-    return tag("details", tag("summary", "Le mappe di attention"), *body, open=True, class_="lab-section",
-               data_part="attention")
+                heats.append(
+                    matrix(
+                        cells,
+                        label=label,
+                        row_labels=names,
+                        col_labels=names,
+                        heat=1.0,
+                        shape=False,
+                        part=f"attention-{layer}-{h}",
+                        caption=f"peso più alto per riga, in media: {num(sharpness(A), 2)}",
+                    )
+                )
+        body = [
+            tag(
+                "p",
+                "Ogni riga è un token che guarda indietro, sé stesso compreso: i suoi pesi sommano a 1. "
+                "Le caselle vuote sono i token dopo, che la maschera causale nasconde."
+                + (f" Della frase restano gli ultimi {CONTEXT} token, quanti ne legge il modello." if a["cut"] else ""),
+                class_="lab-transformer-allenato-note",
+            ),
+            tag("div", *heats, class_="lab-transformer-allenato-heads"),
+        ]
+    return tag(
+        "details",
+        tag("summary", "Le mappe di attention"),
+        *body,
+        open=True,
+        class_="lab-section",
+        data_part="attention",
+    )
 
 
 def embedding_section(s):
@@ -517,13 +713,29 @@ def embedding_section(s):
     ticks, _ = nice_ticks(-reach, reach, 4)
     grid = ticks[1] - ticks[0] if len(ticks) > 1 else reach
     items = [Point(tuple(xy), t, style=role) for t, xy, role in zip(vocab, pts, s["roles"])]
-    legend = ("I colori sono i ruoli delle parole nel testo proposto: in blu chi fa, in arancione i verbi, in "
-              "viola i posti, in rosso articoli e preposizioni. " if any(r != "muted" for r in s["roles"]) else "")
-    return [plane(items, (-reach, reach), (-reach, reach), width=400, grid=grid,
-                     label=f"Gli embedding dei token proiettati su due dimensioni, al passo {s['step']}"),
-               tag("p", legend + f"Il piano mostra {share(e['explained'])} della varianza dei {s['config']['d']} "
-                            "numeri di ogni vettore, sulle due direzioni in cui a questo passo sono più sparsi (PCA); "
-                            "la scala si adatta a ogni passo.", class_="lab-transformer-allenato-note")]
+    legend = (
+        "I colori sono i ruoli delle parole nel testo proposto: in blu chi fa, in arancione i verbi, in "
+        "viola i posti, in rosso articoli e preposizioni. "
+        if any(r != "muted" for r in s["roles"])
+        else ""
+    )
+    return [
+        plane(
+            items,
+            (-reach, reach),
+            (-reach, reach),
+            width=400,
+            grid=grid,
+            label=f"Gli embedding dei token proiettati su due dimensioni, al passo {s['step']}",
+        ),
+        tag(
+            "p",
+            legend + f"Il piano mostra {share(e['explained'])} della varianza dei {s['config']['d']} "
+            "numeri di ogni vettore, sulle due direzioni in cui a questo passo sono più sparsi (PCA); "
+            "la scala si adatta a ogni passo.",
+            class_="lab-transformer-allenato-note",
+        ),
+    ]
 
 
 def layer_name(group):
@@ -539,23 +751,51 @@ def gradients_section(s):
     norms = s["layer_norms"]
     layers = [Bar(layer_name(k), v, text=num(v, 3)) for k, v in norms.items()]
     top = max(s["matrix_norms"][n] for n, _ in MATRICES if n in s["matrix_norms"]) or 1.0
-    picks = [Bar(matrix_label(n).split(",")[0], s["matrix_norms"][n], text=num(s["matrix_norms"][n], 3),
-                 highlight=n == s["matrix"]["name"], class_="s2", action=f"matrice={n}",
-                 spoken=f"apri {matrix_label(n)}") for n, _ in MATRICES if n in s["matrix_norms"]]
+    picks = [
+        Bar(
+            matrix_label(n).split(",")[0],
+            s["matrix_norms"][n],
+            text=num(s["matrix_norms"][n], 3),
+            highlight=n == s["matrix"]["name"],
+            class_="s2",
+            action=f"matrice={n}",
+            spoken=f"apri {matrix_label(n)}",
+        )
+        for n, _ in MATRICES
+        if n in s["matrix_norms"]
+    ]
     counts = s["counts"]
-    parts = [Bar(label, counts[k] / counts["total"],
-                 text="= embedding" if k == "head" else f"{num(counts[k])} · {share(counts[k] / counts['total'])}")
-             for k, label in PARTS if counts[k] or k == "head"]
-    return [tag("p", f"La norma del gradiente di questo passo, strato per strato: in tutto "
-                        f"{num(s['grad_norm'], 3)} (sopra 1 Adam lo riporta a 1 prima di usarlo).",
-                   class_="lab-transformer-allenato-note"),
-               bars(layers, label="Norma del gradiente per strato", hi=max(norms.values()) or 1.0, part="strati"),
-               tag("p", "Matrice per matrice: clicca una barra per aprirla qui sotto" +
-                   ("." if s["folds"]["matrice"] else ", in «Una matrice da vicino»."), class_="lab-transformer-allenato-note"),
-               bars(picks, label="Norma del gradiente per matrice", hi=top, part="matrici"),
-               tag("p", f"Dove stanno i {num(counts['total'])} pesi (la testa di uscita riusa gli embedding "
-                        "dei token):", class_="lab-transformer-allenato-note"),
-               bars(parts, label="I pesi del modello, parte per parte", part="parti")]
+    parts = [
+        Bar(
+            label,
+            counts[k] / counts["total"],
+            text="= embedding" if k == "head" else f"{num(counts[k])} · {share(counts[k] / counts['total'])}",
+        )
+        for k, label in PARTS
+        if counts[k] or k == "head"
+    ]
+    return [
+        tag(
+            "p",
+            f"La norma del gradiente di questo passo, strato per strato: in tutto "
+            f"{num(s['grad_norm'], 3)} (sopra 1 Adam lo riporta a 1 prima di usarlo).",
+            class_="lab-transformer-allenato-note",
+        ),
+        bars(layers, label="Norma del gradiente per strato", hi=max(norms.values()) or 1.0, part="strati"),
+        tag(
+            "p",
+            "Matrice per matrice: clicca una barra per aprirla qui sotto"
+            + ("." if s["folds"]["matrice"] else ", in «Una matrice da vicino»."),
+            class_="lab-transformer-allenato-note",
+        ),
+        bars(picks, label="Norma del gradiente per matrice", hi=top, part="matrici"),
+        tag(
+            "p",
+            f"Dove stanno i {num(counts['total'])} pesi (la testa di uscita riusa gli embedding dei token):",
+            class_="lab-transformer-allenato-note",
+        ),
+        bars(parts, label="I pesi del modello, parte per parte", part="parti"),
+    ]
 
 
 HEAT_LEVELS = ("p1", "p2", "p3", "p4", "n1", "n2", "n3", "n4")
@@ -575,20 +815,37 @@ def heat_picture(values, label, row_labels=None):
             level = min(4, max(1, math.ceil(4 * abs(v) / scale - 1e-9))) if v else 0
             if level:
                 shapes[("p" if v > 0 else "n") + str(level)].append(
-                    f"M{left + j * cell} {4 + i * height_cell}h{cell}v{height_cell}h-{cell}z")
+                    f"M{left + j * cell} {4 + i * height_cell}h{cell}v{height_cell}h-{cell}z"
+                )
     width, height = left + cols * cell + 4, 8 + rows * height_cell
-    names = [svg_text(left - 4, 4 + (i + 0.5) * height_cell, r, class_="lab-transformer-allenato-heat-name", anchor="end")
-             for i, r in enumerate(row_labels or ())]
-    return svg(round(width), round(height), tag("rect", x=float(left), y=4.0, width=float(cols * cell),
-                                                 height=float(rows * height_cell), class_="lab-transformer-allenato-heat-frame"),
-               *(path(" ".join(d), class_=f"lab-heat-{level}") for level, d in shapes.items() if d), *names,
-               label=label, class_="lab-svg lab-transformer-allenato-heat", text=12,
-               description=describe_matrix(values, [str(r) for r in row_labels] if row_labels else None))
+    names = [
+        svg_text(left - 4, 4 + (i + 0.5) * height_cell, r, class_="lab-transformer-allenato-heat-name", anchor="end")
+        for i, r in enumerate(row_labels or ())
+    ]
+    return svg(
+        round(width),
+        round(height),
+        tag(
+            "rect",
+            x=float(left),
+            y=4.0,
+            width=float(cols * cell),
+            height=float(rows * height_cell),
+            class_="lab-transformer-allenato-heat-frame",
+        ),
+        *(path(" ".join(d), class_=f"lab-heat-{level}") for level, d in shapes.items() if d),
+        *names,
+        label=label,
+        class_="lab-svg lab-transformer-allenato-heat",
+        text=12,
+        description=describe_matrix(values, [str(r) for r in row_labels] if row_labels else None),
+    )
 
 
 def largest(values):
-    return max(((i, j) for i, row in enumerate(values) for j in range(len(row))),
-               key=lambda ij: abs(values[ij[0]][ij[1]]))
+    return max(
+        ((i, j) for i, row in enumerate(values) for j in range(len(row))), key=lambda ij: abs(values[ij[0]][ij[1]])
+    )
 
 
 def matrix_section(s):
@@ -603,15 +860,28 @@ def matrix_section(s):
     notes = []
     if mx["asked"] != name:
         notes.append(callout(f"Questo modello non ha {matrix_label(mx['asked'])}: qui c'è {what}.", tone="warn"))
-    weights = tag("figure", heat_picture(W, f"I pesi di {what} al passo {at}", row_labels),
-                  tag("figcaption", f"I pesi: il più grande in valore assoluto vale {num(W[wi][wj], 3)}"))
-    grads = tag("figure", heat_picture(G, f"Il gradiente di {what} al passo {at}", row_labels),
-                tag("figcaption", f"Il gradiente di questo passo: il più forte, {num(G[i][j], 4)}, in {where}, "
-                                  f"colonna {j + 1}"))
-    return [*notes,
-               tag("p", f"{what}: {rows} × {cols} = {num(rows * cols)} pesi. In blu i numeri positivi, in rosso i "
-                        "negativi; più intenso, più grande (ogni mappa ha la sua scala).", class_="lab-transformer-allenato-note"),
-               tag("div", weights, grads, class_="lab-transformer-allenato-pair")]
+    weights = tag(
+        "figure",
+        heat_picture(W, f"I pesi di {what} al passo {at}", row_labels),
+        tag("figcaption", f"I pesi: il più grande in valore assoluto vale {num(W[wi][wj], 3)}"),
+    )
+    grads = tag(
+        "figure",
+        heat_picture(G, f"Il gradiente di {what} al passo {at}", row_labels),
+        tag(
+            "figcaption", f"Il gradiente di questo passo: il più forte, {num(G[i][j], 4)}, in {where}, colonna {j + 1}"
+        ),
+    )
+    return [
+        *notes,
+        tag(
+            "p",
+            f"{what}: {rows} × {cols} = {num(rows * cols)} pesi. In blu i numeri positivi, in rosso i "
+            "negativi; più intenso, più grande (ogni mappa ha la sua scala).",
+            class_="lab-transformer-allenato-note",
+        ),
+        tag("div", weights, grads, class_="lab-transformer-allenato-pair"),
+    ]
 
 
 def view(s):
@@ -619,26 +889,44 @@ def view(s):
         return tag("div", callout(s["problem"], tone="warn"), class_="lab-ta", data_step=s["step"])
     c = s["config"]
     distinct = f"{len(s['vocab'])} {UNITS[s['kind']][1]} {'diverse' if s['kind'] == 'parole' else 'diversi'}"
-    setup = (f"{plural(c['layers'], 'blocco', 'blocchi')}, {plural(c['heads'], 'testa', 'teste')}, d = {c['d']}, "
-             f"finestre di {c['context']} token, batch di {c['batch']}; {distinct}, {num(s['n_train'])} token per il "
-             f"training e {num(s['n_held'])} tenuti da parte. Learning rate del prossimo passo: "
-             f"{num(s['lr_next'], 5)}.")
-    return tag("div", headline(s), loss_chart(s), tag("p", setup, class_="lab-transformer-allenato-note"), *comparison(s),
-               attention_section(s),
-               fold("Gli embedding sul piano", "embedding", s["folds"]["embedding"], lambda: embedding_section(s)),
-               fold("Gradienti e pesi, parte per parte", "gradienti", s["folds"]["gradienti"],
-                    lambda: gradients_section(s)),
-               fold("Una matrice da vicino", "matrice", s["folds"]["matrice"], lambda: matrix_section(s),
-                    data_matrix=s["matrix"]["name"]),
-               class_="lab-ta", data_step=s["step"])
+    setup = (
+        f"{plural(c['layers'], 'blocco', 'blocchi')}, {plural(c['heads'], 'testa', 'teste')}, d = {c['d']}, "
+        f"finestre di {c['context']} token, batch di {c['batch']}; {distinct}, {num(s['n_train'])} token per il "
+        f"training e {num(s['n_held'])} tenuti da parte. Learning rate del prossimo passo: "
+        f"{num(s['lr_next'], 5)}."
+    )
+    return tag(
+        "div",
+        headline(s),
+        loss_chart(s),
+        tag("p", setup, class_="lab-transformer-allenato-note"),
+        *comparison(s),
+        attention_section(s),
+        fold("Gli embedding sul piano", "embedding", s["folds"]["embedding"], lambda: embedding_section(s)),
+        fold("Gradienti e pesi, parte per parte", "gradienti", s["folds"]["gradienti"], lambda: gradients_section(s)),
+        fold(
+            "Una matrice da vicino",
+            "matrice",
+            s["folds"]["matrice"],
+            lambda: matrix_section(s),
+            data_matrix=s["matrix"]["name"],
+        ),
+        class_="lab-ta",
+        data_step=s["step"],
+    )
 
 
 EDITS = [
-    Edit("i pesi iniziali dieci volte più grandi",
-         change=("        params[name] = [[std * g for g in gaussian_sample(shape[1], rng)]",
-                 "        params[name] = [[10 * std * g for g in gaussian_sample(shape[1], rng)]"),
-         expect="Al passo 0 il modello è già sicuro di sé, e sbaglia: la loss di partenza sale da circa 3,5 a più "
-                "di 8, ben sopra log V ≈ 3,3 di chi tira a indovinare. Per questo si parte da pesi piccoli.",
-         check=lambda before, after: (before.state["loss"] < before.state["uniform"] + 0.5
-                                      and after.state["loss"] > before.state["uniform"] + 4)),
+    Edit(
+        "i pesi iniziali dieci volte più grandi",
+        change=(
+            "        params[name] = [[std * g for g in gaussian_sample(shape[1], rng)]",
+            "        params[name] = [[10 * std * g for g in gaussian_sample(shape[1], rng)]",
+        ),
+        expect="Al passo 0 il modello è già sicuro di sé, e sbaglia: la loss di partenza sale da circa 3,5 a più "
+        "di 8, ben sopra log V ≈ 3,3 di chi tira a indovinare. Per questo si parte da pesi piccoli.",
+        check=lambda before, after: (
+            before.state["loss"] < before.state["uniform"] + 0.5 and after.state["loss"] > before.state["uniform"] + 4
+        ),
+    ),
 ]

@@ -28,11 +28,45 @@ sottili B·A per ogni matrice adattata, 2·d·r numeri invece di d² (il rango
 basso del laboratorio 9B.11): scegli r e quali matrici adattare.
 """
 
-from core.model_size import (LLAMA2_7B, TRAINING_BYTES, chinchilla_optimum, chinchilla_tokens, gpu_hours,
-                             gpus_needed, lora_params, parameter_counts, training_bytes, training_flops)
-from labs.kit import (Bar, Choice, Edit, Follow, Group, Series, Slider, Toggle, bars, big, callout, data_size,
-                      duration, formula, line_chart, num, percent, presets, sci, share, significant, stat, stats, tag,
-                      the)
+from core.model_size import (
+    LLAMA2_7B,
+    TRAINING_BYTES,
+    chinchilla_optimum,
+    chinchilla_tokens,
+    gpu_hours,
+    gpus_needed,
+    lora_params,
+    parameter_counts,
+    training_bytes,
+    training_flops,
+)
+from labs.kit import (
+    Bar,
+    Choice,
+    Edit,
+    Follow,
+    Group,
+    Series,
+    Slider,
+    Toggle,
+    bars,
+    big,
+    callout,
+    data_size,
+    duration,
+    formula,
+    line_chart,
+    num,
+    percent,
+    presets,
+    sci,
+    share,
+    significant,
+    stat,
+    stats,
+    tag,
+    the,
+)
 
 TITLE = "Il costo del pre-training"
 REF = "4.1"
@@ -41,45 +75,86 @@ SIZES = (0.125, 1, 7, 8, 13, 70, 175, 405)  # billions of parameters
 CORPORA = (20, 300, 1400, 2000, 15000)  # billions of tokens
 GPUS = {"a100": ("A100", 312e12), "h100": ("H100", 989e12)}  # peak dense bf16 operations per second
 GPU_MEMORY = 80 * 2**30  # «80 GB» cards hold 80 GiB: 85,9 miliardi di byte
-TARGETS = {"qv": ("W_q e W_v", ("q", "v")), "attn": ("le 4 dell'attention", ("q", "k", "v", "o")),
-           "tutte": ("attention e MLP (7 matrici)", ("q", "k", "v", "o", "gate", "up", "down"))}
-KNOWN = (("GPT-3", 175, 300), ("Chinchilla", 70, 1400), ("Llama 2 7B", 7, 2000), ("Llama 2 70B", 70, 2000),
-         ("Llama 3 8B", 8, 15000), ("Llama 3 405B", 405, 15000))
+TARGETS = {
+    "qv": ("W_q e W_v", ("q", "v")),
+    "attn": ("le 4 dell'attention", ("q", "k", "v", "o")),
+    "tutte": ("attention e MLP (7 matrici)", ("q", "k", "v", "o", "gate", "up", "down")),
+}
+KNOWN = (
+    ("GPT-3", 175, 300),
+    ("Chinchilla", 70, 1400),
+    ("Llama 2 7B", 7, 2000),
+    ("Llama 2 70B", 70, 2000),
+    ("Llama 3 8B", 8, 15000),
+    ("Llama 3 405B", 405, 15000),
+)
 # where each name sits beside its dot: Chinchilla and Llama 2 70B are a few pixels apart
-SIDES = {"GPT-3": "e", "Chinchilla": "se", "Llama 2 7B": "w", "Llama 2 70B": "nw", "Llama 3 8B": "w",
-         "Llama 3 405B": "w"}
-
+SIDES = {
+    "GPT-3": "e",
+    "Chinchilla": "se",
+    "Llama 2 7B": "w",
+    "Llama 2 70B": "nw",
+    "Llama 3 8B": "w",
+    "Llama 3 405B": "w",
+}
 
 
 CONTROLS = [
-    Group("Modello e dati", (
-        Choice("n", "Parametri N", tuple((f"{x:g}", big(x * 1e9)) for x in SIZES), "7"),
-        Choice("d", "Token D", tuple((f"{x:g}", big(x * 1e9)) for x in CORPORA), "2000"),
-        Toggle("chinchilla", "Usa 20 token per parametro (Chinchilla)", False),
-    )),
-    Group("Le GPU", (
-        Choice("gpu", "Scheda", (("a100", "A100: 312 TFLOPS in bf16"), ("h100", "H100: 989 TFLOPS in bf16")), "a100"),
-        Choice("schede", "Quante", tuple((str(k), num(k)) for k in (1, 8, 64, 256, 1024, 2048, 4096, 16384)), "1024"),
-        Slider("utilizzo", "Utilizzo reale (%)", 30, 60, 1, 40),
-    )),
-    Group("LoRA su Llama 2 7B", (
-        Choice("r", "Rango r", tuple((str(k), str(k)) for k in (1, 2, 4, 8, 16, 32, 64, 128, 256)), "8"),
-        Choice("matrici", "Matrici adattate", tuple((k, v[0]) for k, v in TARGETS.items()), "qv"),
-    )),
+    Group(
+        "Modello e dati",
+        (
+            Choice("n", "Parametri N", tuple((f"{x:g}", big(x * 1e9)) for x in SIZES), "7"),
+            Choice("d", "Token D", tuple((f"{x:g}", big(x * 1e9)) for x in CORPORA), "2000"),
+            Toggle("chinchilla", "Usa 20 token per parametro (Chinchilla)", False),
+        ),
+    ),
+    Group(
+        "Le GPU",
+        (
+            Choice(
+                "gpu", "Scheda", (("a100", "A100: 312 TFLOPS in bf16"), ("h100", "H100: 989 TFLOPS in bf16")), "a100"
+            ),
+            Choice(
+                "schede", "Quante", tuple((str(k), num(k)) for k in (1, 8, 64, 256, 1024, 2048, 4096, 16384)), "1024"
+            ),
+            Slider("utilizzo", "Utilizzo reale (%)", 30, 60, 1, 40),
+        ),
+    ),
+    Group(
+        "LoRA su Llama 2 7B",
+        (
+            Choice("r", "Rango r", tuple((str(k), str(k)) for k in (1, 2, 4, 8, 16, 32, 64, 128, 256)), "8"),
+            Choice("matrici", "Matrici adattate", tuple((k, v[0]) for k, v in TARGETS.items()), "qv"),
+        ),
+    ),
 ]
 
 
 def lora(r, target):
     """I numeri da allenare con LoRA su ogni blocco di Llama 2 7B, e la loro memoria."""
     m = LLAMA2_7B
-    shapes = {"q": (m.d, m.d), "k": (m.d, m.d), "v": (m.d, m.d), "o": (m.d, m.d),
-              "gate": (m.d, m.d_ff), "up": (m.d, m.d_ff), "down": (m.d_ff, m.d)}
+    shapes = {
+        "q": (m.d, m.d),
+        "k": (m.d, m.d),
+        "v": (m.d, m.d),
+        "o": (m.d, m.d),
+        "gate": (m.d, m.d_ff),
+        "up": (m.d, m.d_ff),
+        "down": (m.d_ff, m.d),
+    }
     trained = m.layers * sum(lora_params(*shapes[k], r) for k in TARGETS[target][1])
     total = parameter_counts(m)["total"]
     # frozen weights only need their bf16 copy; the 16 bytes are paid by the adapters alone
-    return {"trained": trained, "total": total, "share": trained / total, "square": lora_params(m.d, m.d, r),
-            "full_square": m.d * m.d, "d": m.d, "memory": 2 * total + training_bytes(trained)["total"],
-            "full_memory": training_bytes(total)["total"]}
+    return {
+        "trained": trained,
+        "total": total,
+        "share": trained / total,
+        "square": lora_params(m.d, m.d, r),
+        "full_square": m.d * m.d,
+        "d": m.d,
+        "memory": 2 * total + training_bytes(trained)["total"],
+        "full_memory": training_bytes(total)["total"],
+    }
 
 
 def compute(p):
@@ -91,10 +166,22 @@ def compute(p):
     hours = gpu_hours(flops, peak, p["utilizzo"] / 100)
     memory = training_bytes(n)
     best_n, best_d = chinchilla_optimum(flops)
-    return {**p, "N": n, "D": tokens, "per_param": tokens / n, "flops": flops, "best_N": best_n, "best_D": best_d,
-            "gpu_name": name, "peak": peak,
-            "gpu_hours": hours, "wall_hours": hours / int(p["schede"]), "memory": memory,
-            "gpus_for_state": gpus_needed(memory["total"], GPU_MEMORY), "lora": lora(int(p["r"]), p["matrici"])}
+    return {
+        **p,
+        "N": n,
+        "D": tokens,
+        "per_param": tokens / n,
+        "flops": flops,
+        "best_N": best_n,
+        "best_D": best_d,
+        "gpu_name": name,
+        "peak": peak,
+        "gpu_hours": hours,
+        "wall_hours": hours / int(p["schede"]),
+        "memory": memory,
+        "gpus_for_state": gpus_needed(memory["total"], GPU_MEMORY),
+        "lora": lora(int(p["r"]), p["matrici"]),
+    }
 
 
 def follow(s):
@@ -107,72 +194,129 @@ def follow(s):
 def plane(s):
     xs = (1e8, 1e12)
     iso = tuple((x, s["flops"] / (6 * x)) for x in xs)  # same cost: D = C / (6N), slope −1 in log–log
-    known = Series("modelli noti (clicca)", tuple((n * 1e9, d * 1e9) for _, n, d in KNOWN), class_="target",
-                   line=False, actions=tuple((f"n={n:g};d={d:g};chinchilla=0", f"Scegli {name}")
-                                             for name, n, d in KNOWN),
-                   labels=tuple((name, SIDES[name]) for name, _, _ in KNOWN))
+    known = Series(
+        "modelli noti (clicca)",
+        tuple((n * 1e9, d * 1e9) for _, n, d in KNOWN),
+        class_="target",
+        line=False,
+        actions=tuple((f"n={n:g};d={d:g};chinchilla=0", f"Scegli {name}") for name, n, d in KNOWN),
+        labels=tuple((name, SIDES[name]) for name, _, _ in KNOWN),
+    )
     return line_chart(
-        [Series("20 token per parametro (Chinchilla)", tuple((x, 20 * x) for x in xs), class_="s3"),
-         Series("stesso costo della tua scelta", iso, class_="muted", dashed=True), known,
-         Series("ottimo di Chinchilla a quel costo", ((s["best_N"], s["best_D"]),), class_="s3", markers=True,
-                line=False),
-         Series("la tua scelta", ((s["N"], s["D"]),), class_="s2", markers=True, line=False)],
-        x_log=True, y_log=True, x_range=xs, y_range=(1e9, 1e14), x_label="parametri N", y_label="token D",
-        label="Parametri e token: la retta di Chinchilla, le linee di costo costante e i modelli noti", height=340)
+        [
+            Series("20 token per parametro (Chinchilla)", tuple((x, 20 * x) for x in xs), class_="s3"),
+            Series("stesso costo della tua scelta", iso, class_="muted", dashed=True),
+            known,
+            Series(
+                "ottimo di Chinchilla a quel costo",
+                ((s["best_N"], s["best_D"]),),
+                class_="s3",
+                markers=True,
+                line=False,
+            ),
+            Series("la tua scelta", ((s["N"], s["D"]),), class_="s2", markers=True, line=False),
+        ],
+        x_log=True,
+        y_log=True,
+        x_range=xs,
+        y_range=(1e9, 1e14),
+        x_label="parametri N",
+        y_label="token D",
+        label="Parametri e token: la retta di Chinchilla, le linee di costo costante e i modelli noti",
+        height=340,
+    )
 
 
 def view(s):
     mem, lo = s["memory"], s["lora"]
-    names = {"weights": "pesi (bf16)", "grads": "gradienti (bf16)", "master": "copia master (fp32)",
-             "adam_m": "Adam: media m (fp32)", "adam_v": "Adam: media v (fp32)"}
-    state_bars = [Bar(f"{names[k]} · {b} byte", mem[k] / mem["total"], text=data_size(mem[k]))
-                  for k, b in TRAINING_BYTES.items()]
+    names = {
+        "weights": "pesi (bf16)",
+        "grads": "gradienti (bf16)",
+        "master": "copia master (fp32)",
+        "adam_m": "Adam: media m (fp32)",
+        "adam_v": "Adam: media v (fp32)",
+    }
+    state_bars = [
+        Bar(f"{names[k]} · {b} byte", mem[k] / mem["total"], text=data_size(mem[k])) for k, b in TRAINING_BYTES.items()
+    ]
     ratio = s["per_param"] / 20
-    lora_bars = [Bar("tutti i pesi", 1.0, text=data_size(lo["full_memory"])),
-                 Bar("con LoRA", lo["memory"] / lo["full_memory"], text=data_size(lo["memory"]), class_="s3")]
+    lora_bars = [
+        Bar("tutti i pesi", 1.0, text=data_size(lo["full_memory"])),
+        Bar("con LoRA", lo["memory"] / lo["full_memory"], text=data_size(lo["memory"]), class_="s3"),
+    ]
     return tag(
         "div",
         tag("h3", "Il calcolo"),
         formula(f"6 × N × D = 6 × {big(s['N'])} × {big(s['D'])} = {sci(s['flops'])} operazioni"),
-        stats(stat("Operazioni", sci(s["flops"])), stat("Token per parametro", significant(s["per_param"])),
-              stat(f"Ore di GPU {s['gpu_name']}", significant(s["gpu_hours"])),
-              stat(f"Con {num(int(s['schede']))} GPU", duration(s["wall_hours"]))),
-        callout(f"{significant(s['per_param'])} token per parametro: " + (
-            "esattamente la ricetta di Chinchilla." if abs(ratio - 1) < 0.01 else
-            f"{significant(ratio)} volte la ricetta di Chinchilla. Costa di più in training, ma il modello è "
-            "più piccolo "
-            "da usare." if ratio > 1 else
-            f"solo {the(share(ratio, 1 if ratio < 0.1 else 0))} della ricetta di Chinchilla: con lo stesso calcolo "
-            "un modello più piccolo, "
-            "allenato su più token, sarebbe andato meglio."), tone="ok" if ratio >= 0.99 else "warn"),
+        stats(
+            stat("Operazioni", sci(s["flops"])),
+            stat("Token per parametro", significant(s["per_param"])),
+            stat(f"Ore di GPU {s['gpu_name']}", significant(s["gpu_hours"])),
+            stat(f"Con {num(int(s['schede']))} GPU", duration(s["wall_hours"])),
+        ),
+        callout(
+            f"{significant(s['per_param'])} token per parametro: "
+            + (
+                "esattamente la ricetta di Chinchilla."
+                if abs(ratio - 1) < 0.01
+                else f"{significant(ratio)} volte la ricetta di Chinchilla. Costa di più in training, ma il modello è "
+                "più piccolo "
+                "da usare."
+                if ratio > 1
+                else f"solo {the(share(ratio, 1 if ratio < 0.1 else 0))} della ricetta di Chinchilla: con lo stesso calcolo "
+                "un modello più piccolo, "
+                "allenato su più token, sarebbe andato meglio."
+            ),
+            tone="ok" if ratio >= 0.99 else "warn",
+        ),
         plane(s),
-        tag("p", f"Con lo stesso calcolo la ricetta di Chinchilla sceglierebbe {big(s['best_N'])} di parametri e "
-                 f"{big(s['best_D'])} di token: il punto verde sulla linea tratteggiata.", class_="lab-step-counter"),
+        tag(
+            "p",
+            f"Con lo stesso calcolo la ricetta di Chinchilla sceglierebbe {big(s['best_N'])} di parametri e "
+            f"{big(s['best_D'])} di token: il punto verde sulla linea tratteggiata.",
+            class_="lab-step-counter",
+        ),
         presets("Modelli noti:", [(name, {"n": f"{n:g}", "d": f"{d:g}", "chinchilla": 0}) for name, n, d in KNOWN]),
         tag("h3", "La memoria per allenare"),
         bars(state_bars, label="Byte per parametro durante il training, parte per parte", hi=0.25),
-        stats(stat("Stato del training: 16 byte × N", data_size(mem["total"]), tone="warn"),
-              stat("Solo i pesi in bf16", data_size(mem["weights"])),
-              stat(f"GPU da 80 GB (80 GiB = {data_size(GPU_MEMORY)}) solo per lo stato", num(s["gpus_for_state"]))),
-        tag("p", "Le attivazioni del forward pass, da conservare per il backward, si aggiungono a tutto questo.",
-            class_="lab-step-counter"),
+        stats(
+            stat("Stato del training: 16 byte × N", data_size(mem["total"]), tone="warn"),
+            stat("Solo i pesi in bf16", data_size(mem["weights"])),
+            stat(f"GPU da 80 GB (80 GiB = {data_size(GPU_MEMORY)}) solo per lo stato", num(s["gpus_for_state"])),
+        ),
+        tag(
+            "p",
+            "Le attivazioni del forward pass, da conservare per il backward, si aggiungono a tutto questo.",
+            class_="lab-step-counter",
+        ),
         tag("h3", f"LoRA: allenare poco, su Llama 2 7B ({big(lo['total'])} di parametri)"),
-        formula(f"ogni matrice {num(lo['d'])} × {num(lo['d'])}: 2 × d × r = {num(lo['square'])} numeri invece di "
-                f"d² = {num(lo['full_square'])}"),
-        stats(stat("Parametri allenati", big(lo["trained"]), tone="ok"),
-              stat("Quota del modello", percent(lo["share"], 3 if lo["share"] < 0.01 else 1))),
+        formula(
+            f"ogni matrice {num(lo['d'])} × {num(lo['d'])}: 2 × d × r = {num(lo['square'])} numeri invece di "
+            f"d² = {num(lo['full_square'])}"
+        ),
+        stats(
+            stat("Parametri allenati", big(lo["trained"]), tone="ok"),
+            stat("Quota del modello", percent(lo["share"], 3 if lo["share"] < 0.01 else 1)),
+        ),
         bars(lora_bars, label="Memoria del fine-tuning: tutto il modello contro LoRA"),
-        tag("p", f"Con LoRA i {big(lo['total'])} di pesi restano fermi in bf16 (2 byte l'uno) e solo gli adattatori "
-                 "pagano i 16 byte.", class_="lab-step-counter"),
-        class_="lab-panel", data_part="costo-pretraining",
+        tag(
+            "p",
+            f"Con LoRA i {big(lo['total'])} di pesi restano fermi in bf16 (2 byte l'uno) e solo gli adattatori "
+            "pagano i 16 byte.",
+            class_="lab-step-counter",
+        ),
+        class_="lab-panel",
+        data_part="costo-pretraining",
     )
 
 
 EDITS = [
-    Edit("contare solo il forward: 2·N·D",
-         change=("    return 6 * n * tokens", "    return 2 * n * tokens"),
-         expect="Le operazioni e le ore di GPU si dividono per tre: 7 miliardi di parametri su 2.000 miliardi "
-                "di token sembrano costare 2,8·10²² operazioni invece di 8,4·10²². Il backward costa il doppio "
-                "del forward.",
-         check=lambda before, after: abs(before.state["flops"] / after.state["flops"] - 3) < 1e-9),
+    Edit(
+        "contare solo il forward: 2·N·D",
+        change=("    return 6 * n * tokens", "    return 2 * n * tokens"),
+        expect="Le operazioni e le ore di GPU si dividono per tre: 7 miliardi di parametri su 2.000 miliardi "
+        "di token sembrano costare 2,8·10²² operazioni invece di 8,4·10²². Il backward costa il doppio "
+        "del forward.",
+        check=lambda before, after: abs(before.state["flops"] / after.state["flops"] - 3) < 1e-9,
+    ),
 ]

@@ -29,11 +29,11 @@ guarda la KL scendere verso 0.
 """
 
 import math
-from core.stats import fmean, pstdev
 
 from core.alignment import grpo_advantages, reverse_kl
 from core.softmax import softmax
-from labs.kit import (Bar, Edit, Follow, Group, Slider, bars, callout, formula, num, presets, stat, stats, table, tag)
+from core.stats import fmean, pstdev
+from labs.kit import Bar, Edit, Follow, Group, Slider, bars, callout, formula, num, presets, stat, stats, table, tag
 
 TITLE = "GRPO e distillazione on-policy"
 REF = "4.4"
@@ -52,18 +52,31 @@ STEPS = (
 )
 
 CONTROLS = [
-    Group("GRPO: i reward del gruppo (contano le prime risposte)", (
-        Slider("gruppo", "Risposte nel gruppo", 2, MAX_GROUP, 1, 6),
-        *(Slider(f"r{k}", f"Reward della risposta {k}", 0.0, 1.0, 0.1, START[k - 1]) for k in range(1, MAX_GROUP + 1)),
-    )),
-    Group("Distillazione", (
-        Slider("token", "Token da guardare", 1, len(STEPS), 1, 3),
-        Slider("allenamento", "Allenamento dello studente", 0.0, 1.0, 0.05, 0.0),
-    )),
+    Group(
+        "GRPO: i reward del gruppo (contano le prime risposte)",
+        (
+            Slider("gruppo", "Risposte nel gruppo", 2, MAX_GROUP, 1, 6),
+            *(
+                Slider(f"r{k}", f"Reward della risposta {k}", 0.0, 1.0, 0.1, START[k - 1])
+                for k in range(1, MAX_GROUP + 1)
+            ),
+        ),
+    ),
+    Group(
+        "Distillazione",
+        (
+            Slider("token", "Token da guardare", 1, len(STEPS), 1, 3),
+            Slider("allenamento", "Allenamento dello studente", 0.0, 1.0, 0.05, 0.0),
+        ),
+    ),
 ]
 
-GROUPS = (("Facile: 5 giuste su 6", [1, 1, 1, 1, 1, 0]), ("Difficile: 1 su 6", [0, 0, 0, 1, 0, 0]),
-          ("Tutte giuste", [1] * 6), ("Punteggi parziali", [0.2, 0.5, 0.9, 0.4, 0.7, 0.1]))
+GROUPS = (
+    ("Facile: 5 giuste su 6", [1, 1, 1, 1, 1, 0]),
+    ("Difficile: 1 su 6", [0, 0, 0, 1, 0, 0]),
+    ("Tutte giuste", [1] * 6),
+    ("Punteggi parziali", [0.2, 0.5, 0.9, 0.4, 0.7, 0.1]),
+)
 
 
 def student(p_student, p_teacher, t):
@@ -81,57 +94,110 @@ def compute(p):
     steps = []
     for token, candidates, s0, m in STEPS:
         s = student(s0, m, p["allenamento"])
-        steps.append({"token": token, "candidates": candidates, "student": s, "teacher": list(m),
-                      "kl": reverse_kl(s, m), "terms": [a * math.log(a / b) for a, b in zip(s, m)]})
-    return {"rewards": rewards, "mean": fmean(rewards), "std": pstdev(rewards), "advantages": grpo_advantages(rewards),
-            "steps": steps, "token": p["token"], "t": p["allenamento"], "total_kl": sum(x["kl"] for x in steps)}
+        steps.append(
+            {
+                "token": token,
+                "candidates": candidates,
+                "student": s,
+                "teacher": list(m),
+                "kl": reverse_kl(s, m),
+                "terms": [a * math.log(a / b) for a, b in zip(s, m)],
+            }
+        )
+    return {
+        "rewards": rewards,
+        "mean": fmean(rewards),
+        "std": pstdev(rewards),
+        "advantages": grpo_advantages(rewards),
+        "steps": steps,
+        "token": p["token"],
+        "t": p["allenamento"],
+        "total_kl": sum(x["kl"] for x in steps),
+    }
 
 
 def follow(s):
     """Rewards of answers beyond the group's size are not used: they say so."""
     n = len(s["rewards"])
-    return {f"r{k}": Follow(disabled=f"Il gruppo ha {n} risposte: la risposta {k} non c'è. Alza «Risposte nel "
-                                     "gruppo».") for k in range(n + 1, MAX_GROUP + 1)}
+    return {
+        f"r{k}": Follow(disabled=f"Il gruppo ha {n} risposte: la risposta {k} non c'è. Alza «Risposte nel gruppo».")
+        for k in range(n + 1, MAX_GROUP + 1)
+    }
 
 
 def grpo_panel(s):
     adv, bound = s["advantages"], math.sqrt(MAX_GROUP - 1)  # the largest advantage a group of 8 can give
-    rows = [Bar(f"risposta {k}", a, class_="sign", text=f"r = {num(r, 1)}  →  {num(a, 2, signed=True)}")
-            for k, (r, a) in enumerate(zip(s["rewards"], adv), start=1)]
+    rows = [
+        Bar(f"risposta {k}", a, class_="sign", text=f"r = {num(r, 1)}  →  {num(a, 2, signed=True)}")
+        for k, (r, a) in enumerate(zip(s["rewards"], adv), start=1)
+    ]
     same = s["std"] < 1e-12
     return tag(
-        "section", tag("h3", "GRPO: il vantaggio dentro il gruppo"),
-        presets("Gruppi:", [(name, {"gruppo": len(r), **{f"r{k}": float(v) for k, v in enumerate(r, 1)}})
-                            for name, r in GROUPS]),
-        stats(stat("Media dei reward", num(s["mean"], 3)), stat("Deviazione standard", num(s["std"], 3)),
-              stat("Somma dei vantaggi", num(abs(sum(adv)), 3))),
-        formula(f"vantaggio = (r − {num(s['mean'], 3)}) / {num(s['std'], 3)}" if not same else
-                "deviazione standard = 0: vantaggio = 0 per tutte"),
+        "section",
+        tag("h3", "GRPO: il vantaggio dentro il gruppo"),
+        presets(
+            "Gruppi:",
+            [(name, {"gruppo": len(r), **{f"r{k}": float(v) for k, v in enumerate(r, 1)}}) for name, r in GROUPS],
+        ),
+        stats(
+            stat("Media dei reward", num(s["mean"], 3)),
+            stat("Deviazione standard", num(s["std"], 3)),
+            stat("Somma dei vantaggi", num(abs(sum(adv)), 3)),
+        ),
+        formula(
+            f"vantaggio = (r − {num(s['mean'], 3)}) / {num(s['std'], 3)}"
+            if not same
+            else "deviazione standard = 0: vantaggio = 0 per tutte"
+        ),
         bars(rows, label="Vantaggio di ogni risposta del gruppo", lo=-bound, hi=bound),
-        callout("Tutte le risposte hanno lo stesso reward: nessuna è migliore delle altre, i vantaggi sono tutti 0 "
-                "e questo gruppo non sposta i pesi.", tone="warn") if same else
-        callout("Le risposte sopra la media (barre positive) vengono rinforzate, quelle sotto la media scoraggiate; più "
-                "rara è una risposta, più il suo vantaggio si allontana da 0."),
+        callout(
+            "Tutte le risposte hanno lo stesso reward: nessuna è migliore delle altre, i vantaggi sono tutti 0 "
+            "e questo gruppo non sposta i pesi.",
+            tone="warn",
+        )
+        if same
+        else callout(
+            "Le risposte sopra la media (barre positive) vengono rinforzate, quelle sotto la media scoraggiate; più "
+            "rara è una risposta, più il suo vantaggio si allontana da 0."
+        ),
     )
 
 
 def distill_panel(s):
     chosen = s["steps"][s["token"] - 1]
-    kl_bars = [Bar(f"«{x['token']}»", x["kl"], class_="s4" if x["kl"] > 0.5 else "s1", highlight=k == s["token"],
-                   action=f"token={k}", spoken=f"Guarda il token {x['token']}")
-               for k, x in enumerate(s["steps"], start=1)]
-    dist = [Bar(c, ps, before=pm, class_="s2", text=f"{num(ps, 2)} · maestro {num(pm, 2)}")
-            for c, ps, pm in zip(chosen["candidates"], chosen["student"], chosen["teacher"])]
-    terms = [[c, num(ps, 3), num(pm, 3), num(term, 3, signed=True)]
-             for c, ps, pm, term in zip(chosen["candidates"], chosen["student"], chosen["teacher"], chosen["terms"])]
+    kl_bars = [
+        Bar(
+            f"«{x['token']}»",
+            x["kl"],
+            class_="s4" if x["kl"] > 0.5 else "s1",
+            highlight=k == s["token"],
+            action=f"token={k}",
+            spoken=f"Guarda il token {x['token']}",
+        )
+        for k, x in enumerate(s["steps"], start=1)
+    ]
+    dist = [
+        Bar(c, ps, before=pm, class_="s2", text=f"{num(ps, 2)} · maestro {num(pm, 2)}")
+        for c, ps, pm in zip(chosen["candidates"], chosen["student"], chosen["teacher"])
+    ]
+    terms = [
+        [c, num(ps, 3), num(pm, 3), num(term, 3, signed=True)]
+        for c, ps, pm, term in zip(chosen["candidates"], chosen["student"], chosen["teacher"], chosen["terms"])
+    ]
     return tag(
-        "section", tag("h3", "Distillazione on-policy: la KL inversa token per token"),
+        "section",
+        tag("h3", "Distillazione on-policy: la KL inversa token per token"),
         formula(f"{CONTEXT} " + " ".join(x["token"] for x in s["steps"]), mistaken=True),  # 17 × 3 written 41
-        tag("p", "Lo studente ha scritto gli ultimi cinque token. Clicca una barra per guardare quel punto.",
-            class_="lab-step-counter"),
+        tag(
+            "p",
+            "Lo studente ha scritto gli ultimi cinque token. Clicca una barra per guardare quel punto.",
+            class_="lab-step-counter",
+        ),
         bars(kl_bars, label="KL(studente ‖ maestro) per ogni token scritto dallo studente", hi=2.5),
-        stats(stat(f"KL su «{chosen['token']}»", num(chosen["kl"], 3), tone="warn" if chosen["kl"] > 0.5 else None),
-              stat("KL totale della risposta", num(s["total_kl"], 3))),
+        stats(
+            stat(f"KL su «{chosen['token']}»", num(chosen["kl"], 3), tone="warn" if chosen["kl"] > 0.5 else None),
+            stat("KL totale della risposta", num(s["total_kl"], 3)),
+        ),
         tag("h3", f"Che cosa pensavano al posto di «{chosen['token']}»"),
         bars(dist, label="Probabilità dello studente (barre) e del maestro (contorno)", before_label="maestro"),
         table(["Candidato", "p studente", "p maestro", "p_s · log(p_s / p_m)"], terms),
@@ -144,10 +210,13 @@ def view(s):
 
 
 EDITS = [
-    Edit("i vantaggi senza dividere per la deviazione standard",
-         change=("    return [(r - centre) / spread for r in rewards]", "    return [r - centre for r in rewards]"),
-         expect="Con 2 risposte giuste su 6 i vantaggi valgono +0,67 e −0,33 invece di +1,41 e −0,71: restano "
-                "nella scala delle ricompense, e un gruppo con ricompense più grandi spingerebbe di più.",
-         check=lambda before, after: (abs(before.state["advantages"][0] - 2 ** 0.5) < 1e-9
-                                      and abs(after.state["advantages"][0] - 2 / 3) < 1e-9)),
+    Edit(
+        "i vantaggi senza dividere per la deviazione standard",
+        change=("    return [(r - centre) / spread for r in rewards]", "    return [r - centre for r in rewards]"),
+        expect="Con 2 risposte giuste su 6 i vantaggi valgono +0,67 e −0,33 invece di +1,41 e −0,71: restano "
+        "nella scala delle ricompense, e un gruppo con ricompense più grandi spingerebbe di più.",
+        check=lambda before, after: (
+            abs(before.state["advantages"][0] - 2**0.5) < 1e-9 and abs(after.state["advantages"][0] - 2 / 3) < 1e-9
+        ),
+    ),
 ]

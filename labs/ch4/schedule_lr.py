@@ -26,8 +26,25 @@ fino in fondo; accorcia il training e la stessa curva si comprime.
 from functools import lru_cache
 
 from core.schedules import warmup_cosine_lr
-from labs.kit import (Edit, Follow, Group, Handle, Marker, Series, Slider, big, callout, formula, line_chart, num,
-                      percent, stat, stats, table, tag)
+from labs.kit import (
+    Edit,
+    Follow,
+    Group,
+    Handle,
+    Marker,
+    Series,
+    Slider,
+    big,
+    callout,
+    formula,
+    line_chart,
+    num,
+    percent,
+    stat,
+    stats,
+    table,
+    tag,
+)
 
 TITLE = "Warm-up e coseno"
 REF = "4.2"
@@ -37,12 +54,15 @@ BATCH_TOKENS = 4e6  # Llama 2: about 4 million tokens per step
 POINTS = 240
 
 CONTROLS = [
-    Group("Lo schedule", (
-        Slider("picco", "Picco di η (× 10⁻⁴)", 0.5, 10.0, 0.5, 3.0),
-        Slider("warmup", "Passi di warm-up", 0, 20000, 500, 2000),
-        Slider("totale", "Passi in tutto", 10000, 1000000, 10000, 500000),
-        Slider("minimo", "η finale (% del picco)", 0, 50, 5, 10),
-    )),
+    Group(
+        "Lo schedule",
+        (
+            Slider("picco", "Picco di η (× 10⁻⁴)", 0.5, 10.0, 0.5, 3.0),
+            Slider("warmup", "Passi di warm-up", 0, 20000, 500, 2000),
+            Slider("totale", "Passi in tutto", 10000, 1000000, 10000, 500000),
+            Slider("minimo", "η finale (% del picco)", 0, 50, 5, 10),
+        ),
+    ),
     Slider("passo", "Passo da guardare", 0, 1000000, 500, 100000, primary=True),
 ]
 
@@ -52,29 +72,52 @@ def compute(p):
     peak, warmup, total, floor = p["picco"] * UNIT, min(p["warmup"], p["totale"]), p["totale"], p["minimo"] / 100
     step = min(p["passo"], total)
     lr = warmup_cosine_lr(step, peak, warmup, total, floor)
-    return {"peak": peak, "warmup": warmup, "total": total, "floor": floor, "step": step, "asked": p["passo"],
-            "lr": lr, "share": lr / peak,
-            "phase": "warm-up" if step < warmup else "fine" if step >= total else "coseno",
-            "tokens": step * BATCH_TOKENS, "total_tokens": total * BATCH_TOKENS,
-            **curves(peak, warmup, total, floor)}
+    return {
+        "peak": peak,
+        "warmup": warmup,
+        "total": total,
+        "floor": floor,
+        "step": step,
+        "asked": p["passo"],
+        "lr": lr,
+        "share": lr / peak,
+        "phase": "warm-up" if step < warmup else "fine" if step >= total else "coseno",
+        "tokens": step * BATCH_TOKENS,
+        "total_tokens": total * BATCH_TOKENS,
+        **curves(peak, warmup, total, floor),
+    }
 
 
 # The step to look at is the control a reader moves most, and it moves no curve: they are drawn once per schedule.
 @lru_cache(maxsize=8)
 def curves(peak, warmup, total, floor):
     """Le curve dello schedule: l'intera, lo zoom sui primi passi, i passi della tabella, come coppie (passo, η)."""
+
     def lr(t):
         return warmup_cosine_lr(t, peak, warmup, total, floor)
 
     steps = sorted({round(total * k / POINTS) for k in range(POINTS + 1)} | {warmup})
     zoom = min(max(3 * warmup, 5000), total)
     zoom_steps = sorted({round(zoom * k / 120) for k in range(121)} | {warmup})  # warmup ≤ 3·warmup, ≤ total
-    checkpoints = sorted({0, warmup // 2, warmup, warmup + (total - warmup) // 4, warmup + (total - warmup) // 2,
-                          warmup + 3 * (total - warmup) // 4, total})
-    return {"at_warmup_end": lr(warmup), "final": lr(total),
-            "curve": tuple((t, lr(t)) for t in steps), "zoom": zoom,
-            "zoom_curve": tuple((t, lr(t)) for t in zoom_steps),
-            "checkpoints": tuple((t, lr(t)) for t in checkpoints)}
+    checkpoints = sorted(
+        {
+            0,
+            warmup // 2,
+            warmup,
+            warmup + (total - warmup) // 4,
+            warmup + (total - warmup) // 2,
+            warmup + 3 * (total - warmup) // 4,
+            total,
+        }
+    )
+    return {
+        "at_warmup_end": lr(warmup),
+        "final": lr(total),
+        "curve": tuple((t, lr(t)) for t in steps),
+        "zoom": zoom,
+        "zoom_curve": tuple((t, lr(t)) for t in zoom_steps),
+        "checkpoints": tuple((t, lr(t)) for t in checkpoints),
+    }
 
 
 def follow(s):
@@ -85,55 +128,96 @@ def follow(s):
 def chart(s, curve, x_max, label, height):
     points = tuple((t, v / UNIT) for t, v in curve)
     step_in = s["step"] <= x_max
-    handles = [Handle(s["step"], s["lr"] / UNIT, x_name="passo", y_name=None,
-                      label="Passo da guardare: trascinalo lungo la curva",
-                      class_="s2", caption=f"η = {num(s['lr'] / UNIT)} × 10⁻⁴")] if step_in else []
-    markers = [Marker(s["warmup"], "fine del warm-up", class_="s3"),
-               Marker(s["floor"] * s["peak"] / UNIT, f"η finale: {percent(s['floor'])} del picco", class_="s4",
-                      axis="y")]
-    return line_chart([Series("η con warm-up e coseno", points, class_="s1"),
-                       Series("η costante al picco", ((0, s["peak"] / UNIT), (x_max, s["peak"] / UNIT)),
-                              class_="muted", dashed=True)],
-                      handles=handles, markers=markers, x_range=(0, x_max), y_range=(0, s["peak"] / UNIT * 1.15),
-                      x_label="passo", y_label="η (× 10⁻⁴)", label=label, height=height)
+    handles = (
+        [
+            Handle(
+                s["step"],
+                s["lr"] / UNIT,
+                x_name="passo",
+                y_name=None,
+                label="Passo da guardare: trascinalo lungo la curva",
+                class_="s2",
+                caption=f"η = {num(s['lr'] / UNIT)} × 10⁻⁴",
+            )
+        ]
+        if step_in
+        else []
+    )
+    markers = [
+        Marker(s["warmup"], "fine del warm-up", class_="s3"),
+        Marker(s["floor"] * s["peak"] / UNIT, f"η finale: {percent(s['floor'])} del picco", class_="s4", axis="y"),
+    ]
+    return line_chart(
+        [
+            Series("η con warm-up e coseno", points, class_="s1"),
+            Series(
+                "η costante al picco", ((0, s["peak"] / UNIT), (x_max, s["peak"] / UNIT)), class_="muted", dashed=True
+            ),
+        ],
+        handles=handles,
+        markers=markers,
+        x_range=(0, x_max),
+        y_range=(0, s["peak"] / UNIT * 1.15),
+        x_label="passo",
+        y_label="η (× 10⁻⁴)",
+        label=label,
+        height=height,
+    )
 
 
 def view(s):
-    phase = {"warm-up": f"Warm-up: η sale in linea retta, ed è al {percent(s['share'])} del picco.",
-             "coseno": f"Discesa a coseno: η è al {percent(s['share'])} del picco.",
-             "fine": "Training finito: η resta al suo valore finale."}[s["phase"]]
+    phase = {
+        "warm-up": f"Warm-up: η sale in linea retta, ed è al {percent(s['share'])} del picco.",
+        "coseno": f"Discesa a coseno: η è al {percent(s['share'])} del picco.",
+        "fine": "Training finito: η resta al suo valore finale.",
+    }[s["phase"]]
     rows = [[num(t), f"{num(v / UNIT, 3)} × 10⁻⁴", percent(v / s["peak"])] for t, v in s["checkpoints"]]
     return tag(
         "div",
-        stats(stat(f"η al passo {num(s['step'])}", f"{num(s['lr'] / UNIT, 3)} × 10⁻⁴"),
-              stat("Fine del warm-up", f"{num(s['at_warmup_end'] / UNIT, 2)} × 10⁻⁴"),
-              stat("Ultimo passo", f"{num(s['final'] / UNIT, 2)} × 10⁻⁴"),
-              stat("Token visti fin qui", big(s["tokens"]))),
+        stats(
+            stat(f"η al passo {num(s['step'])}", f"{num(s['lr'] / UNIT, 3)} × 10⁻⁴"),
+            stat("Fine del warm-up", f"{num(s['at_warmup_end'] / UNIT, 2)} × 10⁻⁴"),
+            stat("Ultimo passo", f"{num(s['final'] / UNIT, 2)} × 10⁻⁴"),
+            stat("Token visti fin qui", big(s["tokens"])),
+        ),
         callout(phase, tone="ok" if s["phase"] == "coseno" else "info"),
         callout(f"Il training ha solo {num(s['total'])} passi: guardo l'ultimo.", tone="warn")
-        if s["asked"] > s["total"] else None,
+        if s["asked"] > s["total"]
+        else None,
         callout("Il warm-up occupa tutto il training: la discesa a coseno non comincia mai.", tone="warn")
-        if s["warmup"] >= s["total"] else None,
-        callout("Senza warm-up il primo passo è già al picco, con pesi ancora casuali: il momento in cui una loss "
-                "rischia di esplodere.", tone="warn") if s["warmup"] == 0 else None,
+        if s["warmup"] >= s["total"]
+        else None,
+        callout(
+            "Senza warm-up il primo passo è già al picco, con pesi ancora casuali: il momento in cui una loss "
+            "rischia di esplodere.",
+            tone="warn",
+        )
+        if s["warmup"] == 0
+        else None,
         chart(s, s["curve"], s["total"], "Il learning rate lungo tutto il training", 300),
         tag("h3", f"I primi {num(s['zoom'])} passi, ingranditi"),
         chart(s, s["zoom_curve"], s["zoom"], "Il learning rate nei primi passi: il warm-up", 240),
         formula("η(t) = picco · t / W  se t < W"),
         formula("η(t) = η_min + (picco − η_min) · ½ · (1 + cos(π · (t − W) / (T − W)))  fino a t = T"),
         table(["Passo", "η", "quota del picco"], rows),
-        tag("p", f"Con batch da {big(BATCH_TOKENS)} di token, {num(s['total'])} passi sono "
-                 f"{big(s['total_tokens'])} di token.", class_="lab-step-counter"),
-        class_="lab-panel", data_part="schedule-lr",
+        tag(
+            "p",
+            f"Con batch da {big(BATCH_TOKENS)} di token, {num(s['total'])} passi sono "
+            f"{big(s['total_tokens'])} di token.",
+            class_="lab-step-counter",
+        ),
+        class_="lab-panel",
+        data_part="schedule-lr",
     )
 
 
 EDITS = [
-    Edit("niente warm-up: il picco dal primo passo",
-         change=("        return peak * step / warmup", "        return peak"),
-         expect="Al passo 1.000 il learning rate è già il picco, 3·10⁻⁴, invece della metà: i primi "
-                "aggiornamenti, con pesi ancora casuali, diventano i più grandi di tutto il training.",
-         params={"passo": 1000},
-         check=lambda before, after: (abs(before.state["share"] - 0.5) < 1e-9
-                                      and abs(after.state["share"] - 1) < 1e-9)),
+    Edit(
+        "niente warm-up: il picco dal primo passo",
+        change=("        return peak * step / warmup", "        return peak"),
+        expect="Al passo 1.000 il learning rate è già il picco, 3·10⁻⁴, invece della metà: i primi "
+        "aggiornamenti, con pesi ancora casuali, diventano i più grandi di tutto il training.",
+        params={"passo": 1000},
+        check=lambda before, after: abs(before.state["share"] - 0.5) < 1e-9 and abs(after.state["share"] - 1) < 1e-9,
+    ),
 ]

@@ -46,8 +46,24 @@ from functools import lru_cache
 
 from core.linalg import dot, random_directions, seeded_rng
 from core.stats import bin_counts, fmean, pstdev
-from labs.kit import (Choice, Edit, Marker, Series, Slider, Toggle, callout, formula, histogram, line_chart, num,
-                      plural, percent, stat, stats, tag)
+from labs.kit import (
+    Choice,
+    Edit,
+    Marker,
+    Series,
+    Slider,
+    Toggle,
+    callout,
+    formula,
+    histogram,
+    line_chart,
+    num,
+    percent,
+    plural,
+    stat,
+    stats,
+    tag,
+)
 
 TITLE = "Alte dimensioni"
 REF = "9B.4"
@@ -83,9 +99,13 @@ def cosine_summary(cosines):
     """Media, deviazione standard, quota quasi perpendicolare e angolo più stretto dei coseni.
 
     Kept for the last cosines: the zoom changes none of it."""
-    return {"pairs": len(cosines), "mean": fmean(cosines), "std": pstdev(cosines),
-            "near_perpendicular": sum(abs(c) < 0.1 for c in cosines) / len(cosines),
-            "min_angle": math.degrees(math.acos(max(abs(c) for c in cosines)))}
+    return {
+        "pairs": len(cosines),
+        "mean": fmean(cosines),
+        "std": pstdev(cosines),
+        "near_perpendicular": sum(abs(c) < 0.1 for c in cosines) / len(cosines),
+        "min_angle": math.degrees(math.acos(max(abs(c) for c in cosines))),
+    }
 
 
 def compute(p):
@@ -95,59 +115,106 @@ def compute(p):
     summary = cosine_summary(tuple(cosines))
     reach = min(1.0, 5 / math.sqrt(d)) if p["zoom"] else 1.0
     counts = bin_counts(cosines, -reach, reach, BINS)
-    return {"d": d, **summary, "theory": 1 / math.sqrt(d), "ratio": summary["std"] * math.sqrt(d),
-            "counts": counts, "reach": reach, "outside": len(cosines) - sum(counts), "zoom": p["zoom"]}
+    return {
+        "d": d,
+        **summary,
+        "theory": 1 / math.sqrt(d),
+        "ratio": summary["std"] * math.sqrt(d),
+        "counts": counts,
+        "reach": reach,
+        "outside": len(cosines) - sum(counts),
+        "zoom": p["zoom"],
+    }
 
 
 def spread_chart(s):
     """The spread as d grows: the 1/√d curve and the measured point."""
     curve = [(2 * 2048 ** (k / 60), 1 / math.sqrt(2 * 2048 ** (k / 60))) for k in range(61)]
-    choices = Series("", tuple((d, 1 / math.sqrt(d)) for d in DIMENSIONS), class_="target", line=False,
-                     actions=tuple((f"d={d}", f"Mostra d = {num(d)}") for d in DIMENSIONS))
+    choices = Series(
+        "",
+        tuple((d, 1 / math.sqrt(d)) for d in DIMENSIONS),
+        class_="target",
+        line=False,
+        actions=tuple((f"d={d}", f"Mostra d = {num(d)}") for d in DIMENSIONS),
+    )
     measured = Series(f"misurata con d = {num(s['d'])}", ((s["d"], s["std"]),), class_="s2", markers=True, line=False)
-    return line_chart([Series("1/√d", tuple(curve), class_="target"), choices, measured],
-                      label="Deviazione standard dei coseni al crescere di d, con la curva 1/√d",
-                      x_log=True, x_range=(1.5, 6000), y_range=(0, 0.8), x_ticks=DIMENSIONS,
-                      x_label="dimensione d (scala logaritmica)", y_label="deviazione standard", height=280)
+    return line_chart(
+        [Series("1/√d", tuple(curve), class_="target"), choices, measured],
+        label="Deviazione standard dei coseni al crescere di d, con la curva 1/√d",
+        x_log=True,
+        x_range=(1.5, 6000),
+        y_range=(0, 0.8),
+        x_ticks=DIMENSIONS,
+        x_label="dimensione d (scala logaritmica)",
+        y_label="deviazione standard",
+        height=280,
+    )
 
 
 def view(s):
     d, m, sd = s["d"], s["mean"], s["std"]
-    markers = [Marker(m, "media", class_="s2", dashed=False),
-               Marker(m - sd, "media ± deviazione standard", class_="s2"),
-               Marker(m + sd, "media ± deviazione standard", class_="s2"),
-               Marker(-s["theory"], "± 1/√d", class_="s3"),
-               Marker(s["theory"], "± 1/√d", class_="s3")]
+    markers = [
+        Marker(m, "media", class_="s2", dashed=False),
+        Marker(m - sd, "media ± deviazione standard", class_="s2"),
+        Marker(m + sd, "media ± deviazione standard", class_="s2"),
+        Marker(-s["theory"], "± 1/√d", class_="s3"),
+        Marker(s["theory"], "± 1/√d", class_="s3"),
+    ]
     return tag(
         "div",
-        stats(stat("Dimensione d", num(d)), stat("Coppie", num(s["pairs"])), stat("Media dei coseni", num(m, 3)),
-              stat("Deviazione standard", num(sd, 4)), stat("1/√d", num(s["theory"], 4)),
-              stat("Quasi perpendicolari (|cos| < 0,1)", percent(s["near_perpendicular"]),
-                   tone="ok" if s["near_perpendicular"] > 0.9 else None)),
-        histogram(counts=s["counts"], lo=-s["reach"], hi=s["reach"], markers=markers, bar_label="coppie",
-                  label=f"Istogramma dei coseni tra {s['pairs']} coppie di direzioni a caso in {d} dimensioni",
-                  x_label="coseno tra due direzioni a caso", y_label="coppie"),
-        formula(f"deviazione standard × √d = {num(sd, 4)} × {num(math.sqrt(d), 2)} = {num(s['ratio'], 3)}"
-                f"   (se segue 1/√d, viene circa 1)"),
-        callout(f"Tutte le {num(s['pairs'])} coppie formano un angolo tra {num(s['min_angle'], 1)}° e "
-                f"{num(180 - s['min_angle'], 1)}°" + (": nessuna è lontana dall'angolo retto." if s["min_angle"] > 80
-                                                      else ".")),
-        callout(f"{plural(s['outside'], 'coppia ha', 'coppie hanno')} un coseno fuori dall'intervallo mostrato.",
-                tone="warn")
-        if s["outside"] else None,
+        stats(
+            stat("Dimensione d", num(d)),
+            stat("Coppie", num(s["pairs"])),
+            stat("Media dei coseni", num(m, 3)),
+            stat("Deviazione standard", num(sd, 4)),
+            stat("1/√d", num(s["theory"], 4)),
+            stat(
+                "Quasi perpendicolari (|cos| < 0,1)",
+                percent(s["near_perpendicular"]),
+                tone="ok" if s["near_perpendicular"] > 0.9 else None,
+            ),
+        ),
+        histogram(
+            counts=s["counts"],
+            lo=-s["reach"],
+            hi=s["reach"],
+            markers=markers,
+            bar_label="coppie",
+            label=f"Istogramma dei coseni tra {s['pairs']} coppie di direzioni a caso in {d} dimensioni",
+            x_label="coseno tra due direzioni a caso",
+            y_label="coppie",
+        ),
+        formula(
+            f"deviazione standard × √d = {num(sd, 4)} × {num(math.sqrt(d), 2)} = {num(s['ratio'], 3)}"
+            f"   (se segue 1/√d, viene circa 1)"
+        ),
+        callout(
+            f"Tutte le {num(s['pairs'])} coppie formano un angolo tra {num(s['min_angle'], 1)}° e "
+            f"{num(180 - s['min_angle'], 1)}°"
+            + (": nessuna è lontana dall'angolo retto." if s["min_angle"] > 80 else ".")
+        ),
+        callout(
+            f"{plural(s['outside'], 'coppia ha', 'coppie hanno')} un coseno fuori dall'intervallo mostrato.",
+            tone="warn",
+        )
+        if s["outside"]
+        else None,
         tag("h3", "La larghezza al crescere di d"),
         spread_chart(s),
         tag("p", "Clicca un punto della curva per passare a quella dimensione.", class_="lab-step-counter"),
-        class_="lab-panel", data_part="coseni",
+        class_="lab-panel",
+        data_part="coseni",
     )
 
 
 EDITS = [
-    Edit("direzioni sempre in 3 dimensioni",
-         change=('cosines = pair_cosines(d, p["seme"])', 'cosines = pair_cosines(3, p["seme"])'),
-         expect="Con d = 4096 ma vettori di 3 numeri, l'istogramma resta largo come a d = 3: la deviazione "
-                "standard non scende a 1/√d ≈ 0,016. Sono le tante dimensioni a rendere quasi perpendicolari "
-                "due direzioni a caso.",
-         params={"d": "4096"},
-         check=lambda before, after: before.state["std"] < 0.03 and after.state["std"] > 0.3),
+    Edit(
+        "direzioni sempre in 3 dimensioni",
+        change=('cosines = pair_cosines(d, p["seme"])', 'cosines = pair_cosines(3, p["seme"])'),
+        expect="Con d = 4096 ma vettori di 3 numeri, l'istogramma resta largo come a d = 3: la deviazione "
+        "standard non scende a 1/√d ≈ 0,016. Sono le tante dimensioni a rendere quasi perpendicolari "
+        "due direzioni a caso.",
+        params={"d": "4096"},
+        check=lambda before, after: before.state["std"] < 0.03 and after.state["std"] > 0.3,
+    ),
 ]

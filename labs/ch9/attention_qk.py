@@ -26,8 +26,25 @@ prezzo dell'attention.
 """
 
 from core.attention import MASKED, comparisons, dot_scores, is_visible, softmax_rows
-from labs.kit import (Arrow, Bar, Choice, Edit, Slider, Toggle, bars, cell_text, equation, formula, matrix, num, plane,
-                      stat, stats, table, tag)
+from labs.kit import (
+    Arrow,
+    Bar,
+    Choice,
+    Edit,
+    Slider,
+    Toggle,
+    bars,
+    cell_text,
+    equation,
+    formula,
+    matrix,
+    num,
+    plane,
+    stat,
+    stats,
+    table,
+    tag,
+)
 
 TITLE = "Query e key già pronte"
 REF = "9D.1"
@@ -63,33 +80,53 @@ def compute(p):
     raw = dot_scores(Q, K)
     divisor = len(K[0]) ** 0.5 if p["scala"] else 1.0
     scaled = [[s / divisor for s in r] for r in raw]
-    A = softmax_rows([[s if is_visible(i, j, causal) else MASKED for j, s in enumerate(r)]
-                      for i, r in enumerate(scaled)])
-    return {"tokens": list(TOKENS), "row": row, "causal": causal, "divide": p["scala"], "Q": Q, "K": K,
-            "raw": raw, "masked": [[s if is_visible(i, j, causal) else None for j, s in enumerate(r)]
-                                   for i, r in enumerate(scaled)],
-            "A": A, "sums": [sum(r) for r in A], "comparisons": comparisons(n, causal),
-            "per_row": [i + 1 if causal else n for i in range(n)],
-            "costs": [[m, comparisons(m, True), comparisons(m, False)] for m in LENGTHS]}
+    A = softmax_rows(
+        [[s if is_visible(i, j, causal) else MASKED for j, s in enumerate(r)] for i, r in enumerate(scaled)]
+    )
+    return {
+        "tokens": list(TOKENS),
+        "row": row,
+        "causal": causal,
+        "divide": p["scala"],
+        "Q": Q,
+        "K": K,
+        "raw": raw,
+        "masked": [[s if is_visible(i, j, causal) else None for j, s in enumerate(r)] for i, r in enumerate(scaled)],
+        "A": A,
+        "sums": [sum(r) for r in A],
+        "comparisons": comparisons(n, causal),
+        "per_row": [i + 1 if causal else n for i in range(n)],
+        "costs": [[m, comparisons(m, True), comparisons(m, False)] for m in LENGTHS],
+    }
 
 
 def view(s):
     tokens, r, n = s["tokens"], s["row"], len(s["tokens"])
     names = [f"«{t}»" for t in tokens]
     sees = [j for j in range(n) if s["masked"][r][j] is not None]
-    pick = (lambda i: (f"riga={i + 1}", f"Guarda dalla parte di «{tokens[i]}»"))
+
+    def pick(i):
+        return f"riga={i + 1}", f"Guarda dalla parte di «{tokens[i]}»"
 
     def mx(values, label, cols, **kw):
-        return matrix(values, label=label, row_labels=names, col_labels=cols, highlight_rows=[r], pick_row=pick,
-                      **kw)
+        return matrix(values, label=label, row_labels=names, col_labels=cols, highlight_rows=[r], pick_row=pick, **kw)
 
     reach = max(2.5, *(abs(x) for v in s["Q"] + s["K"] for x in v)) + 0.5
-    arrows = [Arrow(k, label=f"k {t}", style="b" if j in sees else "muted", dashed=j not in sees)
-              for j, (k, t) in enumerate(zip(s["K"], tokens))]
+    arrows = [
+        Arrow(k, label=f"k {t}", style="b" if j in sees else "muted", dashed=j not in sees)
+        for j, (k, t) in enumerate(zip(s["K"], tokens))
+    ]
     arrows.append(Arrow(s["Q"][r], label=f"q {tokens[r]}", style="a"))
-    picture = plane(arrows, (-reach, reach), (-reach, reach), width=320, small=True, grid=1.0,
-                    ticks=1.0 if reach < 4 else 2.0,
-                    label=f"La query di «{tokens[r]}» e le key dei token, frecce nel piano")
+    picture = plane(
+        arrows,
+        (-reach, reach),
+        (-reach, reach),
+        width=320,
+        small=True,
+        grid=1.0,
+        ticks=1.0 if reach < 4 else 2.0,
+        label=f"La query di «{tokens[r]}» e le key dei token, frecce nel piano",
+    )
     hidden = "−∞"
     scores = [[hidden if v is None else v for v in row] for row in s["masked"]]
     step = "÷ √2" if s["divide"] else "(senza ÷ √2)"
@@ -98,36 +135,61 @@ def view(s):
     top = max(sees, key=lambda j: s["A"][r][j])
     return tag(
         "div",
-        tag("div", tag("section", tag("h3", "Le query e le key"),
-                       equation(mx(s["Q"], "Q", ("1", "2"), part="Q"), mx(s["K"], "K", ("1", "2"), part="K")),
-                       class_="lab-panel"),
+        tag(
+            "div",
+            tag(
+                "section",
+                tag("h3", "Le query e le key"),
+                equation(mx(s["Q"], "Q", ("1", "2"), part="Q"), mx(s["K"], "K", ("1", "2"), part="K")),
+                class_="lab-panel",
+            ),
             tag("section", tag("h3", f"Nel piano, da «{tokens[r]}»"), picture, class_="lab-panel"),
-            class_="lab-columns"),
+            class_="lab-columns",
+        ),
         tag("h3", "Punteggi, maschera, pesi"),
-        equation(mx(s["raw"], "Q Kᵀ", names, part="scores"), step,
-                 mx(scores, "con la maschera" if s["causal"] else "senza maschera", names, part="masked"),
-                 "softmax per riga",
-                 matrix(s["A"], label="A", row_labels=names, col_labels=names, heat=1.0, pick_row=pick, part="A"),
-                 matrix([[x] for x in s["sums"]], label="somma", shape=False, part="sums")),
-        formula(f"peso di «{tokens[top]}» per «{tokens[r]}» = e^{cell_text(s['masked'][r][top])} / ({exps}) = "
-                f"{num(s['A'][r][top])}"),
+        equation(
+            mx(s["raw"], "Q Kᵀ", names, part="scores"),
+            step,
+            mx(scores, "con la maschera" if s["causal"] else "senza maschera", names, part="masked"),
+            "softmax per riga",
+            matrix(s["A"], label="A", row_labels=names, col_labels=names, heat=1.0, pick_row=pick, part="A"),
+            matrix([[x] for x in s["sums"]], label="somma", shape=False, part="sums"),
+        ),
+        formula(
+            f"peso di «{tokens[top]}» per «{tokens[r]}» = e^{cell_text(s['masked'][r][top])} / ({exps}) = "
+            f"{num(s['A'][r][top])}"
+        ),
         tag("p", tag("strong", f"Dove guarda «{tokens[r]}»"), ": i pesi dei token che può vedere."),
-        bars([Bar(names[j], s["A"][r][j], highlight=j == top) for j in sees],
-             label=f"Dove guarda «{tokens[r]}»", part="pesi"),
-        stats(stat("Confronti con la maschera", " + ".join(map(str, range(1, n + 1))) + f" = {comparisons(n)}",
-                   tone="ok" if s["causal"] else None),
-              stat("Senza maschera", f"{n} × {n} = {n * n}", tone=None if s["causal"] else "warn")),
+        bars(
+            [Bar(names[j], s["A"][r][j], highlight=j == top) for j in sees],
+            label=f"Dove guarda «{tokens[r]}»",
+            part="pesi",
+        ),
+        stats(
+            stat(
+                "Confronti con la maschera",
+                " + ".join(map(str, range(1, n + 1))) + f" = {comparisons(n)}",
+                tone="ok" if s["causal"] else None,
+            ),
+            stat("Senza maschera", f"{n} × {n} = {n * n}", tone=None if s["causal"] else "warn"),
+        ),
         tag("h3", "Quanto cresce il lavoro"),
-        table(["Token nella frase", "Confronti con la maschera", "Senza maschera"],
-              [[num(m), num(c), num(f)] for m, c, f in s["costs"]]),
-        class_="lab-panel", data_part="attention-qk", data_row=r,
+        table(
+            ["Token nella frase", "Confronti con la maschera", "Senza maschera"],
+            [[num(m), num(c), num(f)] for m, c, f in s["costs"]],
+        ),
+        class_="lab-panel",
+        data_part="attention-qk",
+        data_row=r,
     )
 
 
 EDITS = [
-    Edit("un token che non guarda sé stesso",
-         change=("    return j <= i or not causal", "    return j < i or not causal"),
-         expect="Il primo token non ha più nessuno da guardare: la sua riga è tutta −∞ e la softmax si ferma "
-                "con «una riga tutta mascherata non ha pesi». Per questo la diagonale resta visibile.",
-         check=lambda before, after: before.error is None and "mascherata" in after.error),
+    Edit(
+        "un token che non guarda sé stesso",
+        change=("    return j <= i or not causal", "    return j < i or not causal"),
+        expect="Il primo token non ha più nessuno da guardare: la sua riga è tutta −∞ e la softmax si ferma "
+        "con «una riga tutta mascherata non ha pesi». Per questo la diagonale resta visibile.",
+        check=lambda before, after: before.error is None and "mascherata" in after.error,
+    ),
 ]

@@ -34,8 +34,16 @@ from functools import lru_cache
 from itertools import islice
 from operator import mul
 
-from core.bpe import (BASE_VOCAB, SPLIT_PATTERN, Trainer, build_vocab, encode_chunks, pretokenize, ranked_pairs,
-                      token_text)
+from core.bpe import (
+    BASE_VOCAB,
+    SPLIT_PATTERN,
+    Trainer,
+    build_vocab,
+    encode_chunks,
+    pretokenize,
+    ranked_pairs,
+    token_text,
+)
 from labs.kit import Curve, Edit, Memo, Steps, Text, callout, num, percent, plural, stat, stats, step_machine, tag
 from labs.kit.stepping import ended
 
@@ -75,7 +83,7 @@ def first_lines(chunks, tokens_of, lines=SHOWN_LINES, limit=SHOWN_TOKENS):
     for chunk, ids in chunks:
         if shown >= limit or len(out) > lines:
             break
-        out[-1].append([tokens_of(i) for i in ids[:limit - shown]])
+        out[-1].append([tokens_of(i) for i in ids[: limit - shown]])
         shown += len(out[-1][-1])
         if "\n" in chunk:
             out.append([])
@@ -106,9 +114,14 @@ class Training:
         """What the view shows at the step the trainer has just reached; top and winner are
         the pairs ranked before its merge (at step 0, before the first one)."""
         t = self.trainer
-        return {"top": top, "winner": winner, "done": len(t.merges), "last": t.next_pair() is None,
-                "tokens": sum(map(mul, map(len, t.seqs), t.weights)),
-                "shown": {s: list(t.seqs[s]) for _, s in self.shown}}
+        return {
+            "top": top,
+            "winner": winner,
+            "done": len(t.merges),
+            "last": t.next_pair() is None,
+            "tokens": sum(map(mul, map(len, t.seqs), t.weights)),
+            "shown": {s: list(t.seqs[s]) for _, s in self.shown},
+        }
 
     def reach(self, k):
         """Train until steps[k] is written: one merge per step not reached yet."""
@@ -145,24 +158,33 @@ def present(m, p):
     """Lo stato dopo le fusioni fatte: regole, coppie in classifica e il testo in token."""
     training, k = trained(m, p), m["at"]
     now = training.steps[k]
-    merges, texts = training.trainer.merges[:now["done"]], training.texts
+    merges, texts = training.trainer.merges[: now["done"]], training.texts
     tok = lambda i: [i, texts[i]]  # noqa: E731
     new_chunks = list(zip(pretokenize(p["nuovo"]), encode_chunks(p["nuovo"], merges)))
-    unseen = [[tok(i) for i in ids] for chunk, ids in new_chunks
-              if any(c.isalpha() for c in chunk) and chunk.encode() not in training.row_of]
+    unseen = [
+        [tok(i) for i in ids]
+        for chunk, ids in new_chunks
+        if any(c.isalpha() for c in chunk) and chunk.encode() not in training.row_of
+    ]
     corpus, top, winner = p["corpus"], now["top"], now["winner"]
     return {
-        "step": k, "done": len(merges), "empty": not corpus.strip(), "cut": len(corpus) >= MAX_CORPUS,
+        "step": k,
+        "done": len(merges),
+        "empty": not corpus.strip(),
+        "cut": len(corpus) >= MAX_CORPUS,
         "exhausted": bool(corpus) and (len(merges) < k or not top),
         "merges": [{"left": tok(m.left), "right": tok(m.right), "new": tok(m.id), "count": m.count} for m in merges],
         "pairs": [{"left": tok(a), "right": tok(b), "count": c, "winner": (a, b) == winner} for (a, b), c in top],
         "vocab_size": BASE_VOCAB + len(merges),
-        "tokens_start": training.tokens_start, "tokens_now": now["tokens"],
-        "tokens_so_far": [s["tokens"] for s in training.steps[:k + 1]],
-        "chunks": training.chunk_count, "distinct_chunks": len(training.trainer.chunks),
+        "tokens_start": training.tokens_start,
+        "tokens_now": now["tokens"],
+        "tokens_so_far": [s["tokens"] for s in training.steps[: k + 1]],
+        "chunks": training.chunk_count,
+        "distinct_chunks": len(training.trainer.chunks),
         "corpus_lines": first_lines(((c, now["shown"][s]) for c, s in training.shown), tok),
         "new_lines": first_lines(new_chunks, tok, lines=len(new_chunks)),
-        "new_ids": [i for _, ids in new_chunks for i in ids], "unseen": unseen[:6],
+        "new_ids": [i for _, ids in new_chunks for i in ids],
+        "unseen": unseen[:6],
         **(ended(len(merges)) if now["last"] else {}),  # no pair left: the training stops at its last merge
     }
 
@@ -184,122 +206,249 @@ def chip_html(i, text, is_new, show_id):
 
 def lines_view(lines, newest=None, show_id=False):
     """Tokens line by line; each pre-tokenisation chunk is its own group."""
-    return tag("div", *(tag("div", *(tag("span", *(chip(t, newest, show_id) for t in chunk), class_="lab-bpe-chunk")
-                                     for chunk in line)) for line in lines), class_="lab-bpe-corpus")
+    return tag(
+        "div",
+        *(
+            tag(
+                "div",
+                *(tag("span", *(chip(t, newest, show_id) for t in chunk), class_="lab-bpe-chunk") for chunk in line),
+            )
+            for line in lines
+        ),
+        class_="lab-bpe-corpus",
+    )
 
 
 def pair_table(s):
     """The most frequent pairs, the winner highlighted."""
-    rows = [tag("tr", tag("td", chip(q["left"]), " + ", chip(q["right"])), tag("td", num(q["count"])),
-                tag("td", ("fusa ora" if s["merges"] else "la prossima") if q["winner"] else ""),
-                class_="is-winner" if q["winner"] else None) for q in s["pairs"]]
+    rows = [
+        tag(
+            "tr",
+            tag("td", chip(q["left"]), " + ", chip(q["right"])),
+            tag("td", num(q["count"])),
+            tag("td", ("fusa ora" if s["merges"] else "la prossima") if q["winner"] else ""),
+            class_="is-winner" if q["winner"] else None,
+        )
+        for q in s["pairs"]
+    ]
     head = tag("thead", tag("tr", tag("th", "Coppia"), tag("th", "Volte"), tag("td", "")))  # no name: a td
     return tag("table", head, tag("tbody", *rows), class_="lab-table lab-bpe-pairs")
 
 
 def rule_item(n, m, newest):
     """Rule n + 1 with its tokens in boxes, a button back to its step."""
-    return tag("li", chip(m["left"]), " + ", chip(m["right"]), " → ", chip(m["new"], newest),
-               tag("small", f" ({num(m['count'])})"), data_set=f"passo={n + 1}", tabindex="0", role="button",
-               title=f"Vai alla fusione {n + 1}")
+    return tag(
+        "li",
+        chip(m["left"]),
+        " + ",
+        chip(m["right"]),
+        " → ",
+        chip(m["new"], newest),
+        tag("small", f" ({num(m['count'])})"),
+        data_set=f"passo={n + 1}",
+        tabindex="0",
+        role="button",
+        title=f"Vai alla fusione {n + 1}",
+    )
 
 
 @lru_cache(maxsize=1024)  # the folded rules are the same at every step after theirs
 def folded_rule(n, left, right, new, count):
     """Rule n + 1 as plain text, a button back to its step."""
-    return tag("li", f"{left} + {right} → {new}", tag("small", f" ({num(count)})"), data_set=f"passo={n + 1}",
-               tabindex="0", role="button", title=f"Vai alla fusione {n + 1}")
+    return tag(
+        "li",
+        f"{left} + {right} → {new}",
+        tag("small", f" ({num(count)})"),
+        data_set=f"passo={n + 1}",
+        tabindex="0",
+        role="button",
+        title=f"Vai alla fusione {n + 1}",
+    )
 
 
 def merge_list(merges, newest):
     """The last RECENT_MERGES rules in full; the earlier ones folded, in columns (80 in a row were
     taller than the rest of the lab)."""
     older = max(0, len(merges) - RECENT_MERGES)
-    folded = tag("details", tag("summary", "La prima regola" if older == 1 else f"Le prime {num(older)} regole"),
-                 tag("ol", *(folded_rule(n, m["left"][1], m["right"][1], m["new"][1], m["count"])
-                             for n, m in enumerate(merges[:older])), class_="lab-bpe-merges is-folded"),
-                 class_="lab-bpe-older") if older else None
-    return tag("div", folded, tag("ol", *(rule_item(n, m, newest) for n, m in enumerate(merges[older:], older)),
-                                  start=older + 1, class_="lab-bpe-merges"))
+    folded = (
+        tag(
+            "details",
+            tag("summary", "La prima regola" if older == 1 else f"Le prime {num(older)} regole"),
+            tag(
+                "ol",
+                *(
+                    folded_rule(n, m["left"][1], m["right"][1], m["new"][1], m["count"])
+                    for n, m in enumerate(merges[:older])
+                ),
+                class_="lab-bpe-merges is-folded",
+            ),
+            class_="lab-bpe-older",
+        )
+        if older
+        else None
+    )
+    return tag(
+        "div",
+        folded,
+        tag(
+            "ol",
+            *(rule_item(n, m, newest) for n, m in enumerate(merges[older:], older)),
+            start=older + 1,
+            class_="lab-bpe-merges",
+        ),
+    )
 
 
 def view(s):
     newest = s["merges"][-1]["new"][0] if s["merges"] else None
     parts = []
     if s["cut"]:
-        parts.append(callout(f"Il corpus si ferma a {num(MAX_CORPUS)} caratteri: se ne hai incollati di più, il "
-                             "resto è stato tagliato e l'addestramento usa solo i primi.", tone="warn"))
+        parts.append(
+            callout(
+                f"Il corpus si ferma a {num(MAX_CORPUS)} caratteri: se ne hai incollati di più, il "
+                "resto è stato tagliato e l'addestramento usa solo i primi.",
+                tone="warn",
+            )
+        )
     if s["empty"]:
-        parts.append(callout("Il corpus è vuoto: scrivi qualche frase in italiano nel riquadro «Corpus di "
-                             "addestramento». Senza testo non ci sono coppie da contare, e il testo nuovo resta "
-                             "fatto di soli byte.", tone="warn"))
+        parts.append(
+            callout(
+                "Il corpus è vuoto: scrivi qualche frase in italiano nel riquadro «Corpus di "
+                "addestramento». Senza testo non ci sono coppie da contare, e il testo nuovo resta "
+                "fatto di soli byte.",
+                tone="warn",
+            )
+        )
     elif s["exhausted"]:
-        parts.append(callout("Non resta nessuna coppia da fondere: ogni blocco del corpus è ormai un token solo. " +
-                             (f"Il BPE si ferma dopo {plural(s['done'], 'fusione', 'fusioni')}" if s["done"] else
-                              "Il BPE si ferma prima della prima fusione") + "; per andare avanti serve un corpus "
-                             "più vario.", tone="warn"))
+        parts.append(
+            callout(
+                "Non resta nessuna coppia da fondere: ogni blocco del corpus è ormai un token solo. "
+                + (
+                    f"Il BPE si ferma dopo {plural(s['done'], 'fusione', 'fusioni')}"
+                    if s["done"]
+                    else "Il BPE si ferma prima della prima fusione"
+                )
+                + "; per andare avanti serve un corpus "
+                "più vario.",
+                tone="warn",
+            )
+        )
     else:
         if s["merges"]:
             m = s["merges"][-1]
-            parts += [tag("h3", "La fusione di questo passo"),
-                      tag("p", chip(m["left"]), " + ", chip(m["right"]), " → ", chip(m["new"], newest, True),
-                          tag("span", f"la coppia compare {plural(m['count'], 'volta', 'volte')}", class_="lab-bpe-count"),
-                          class_="lab-bpe-rule")]
-        parts += [tag("h3", "Le coppie più frequenti prima di questa fusione" if s["merges"] else
-                      "Le coppie più frequenti nel corpus: premi Avanti per fondere la prima"), pair_table(s)]
+            parts += [
+                tag("h3", "La fusione di questo passo"),
+                tag(
+                    "p",
+                    chip(m["left"]),
+                    " + ",
+                    chip(m["right"]),
+                    " → ",
+                    chip(m["new"], newest, True),
+                    tag("span", f"la coppia compare {plural(m['count'], 'volta', 'volte')}", class_="lab-bpe-count"),
+                    class_="lab-bpe-rule",
+                ),
+            ]
+        parts += [
+            tag(
+                "h3",
+                "Le coppie più frequenti prima di questa fusione"
+                if s["merges"]
+                else "Le coppie più frequenti nel corpus: premi Avanti per fondere la prima",
+            ),
+            pair_table(s),
+        ]
         if len(s["pairs"]) > 1 and s["pairs"][1]["count"] == s["pairs"][0]["count"]:
-            parts.append(tag("p", "A pari merito vince la coppia con gli ID più piccoli: una regola arbitraria, "
-                                  "ma fissa, così l'addestramento dà sempre lo stesso risultato.",
-                             class_="lab-bpe-note"))
+            parts.append(
+                tag(
+                    "p",
+                    "A pari merito vince la coppia con gli ID più piccoli: una regola arbitraria, "
+                    "ma fissa, così l'addestramento dà sempre lo stesso risultato.",
+                    class_="lab-bpe-note",
+                )
+            )
     ratio = s["tokens_start"] / s["tokens_now"] if s["tokens_now"] else 1.0
-    parts.append(stats(
-        stat("Vocabolario", f"256 + {num(s['done'])} = {num(s['vocab_size'])}"),
-        stat("Token del corpus", f"{num(s['tokens_start'])} → {num(s['tokens_now'])}"),
-        stat("Compressione", f"{num(ratio)} byte per token", tone="ok" if ratio > 1 else None),
-        stat("Token risparmiati", percent(1 - 1 / ratio)),
-    ))
+    parts.append(
+        stats(
+            stat("Vocabolario", f"256 + {num(s['done'])} = {num(s['vocab_size'])}"),
+            stat("Token del corpus", f"{num(s['tokens_start'])} → {num(s['tokens_now'])}"),
+            stat("Compressione", f"{num(ratio)} byte per token", tone="ok" if ratio > 1 else None),
+            stat("Token risparmiati", percent(1 - 1 / ratio)),
+        )
+    )
     if s["corpus_lines"]:
-        parts += [tag("h3", "Il corpus, token per token (prime righe)"), lines_view(s["corpus_lines"], newest),
-                  tag("p", f"Ogni riquadro è un token: tratteggiato se è ancora un byte singolo, colorato se nasce da "
-                           f"una fusione. I token dello stesso blocco della pre-tokenizzazione stanno attaccati; tra "
-                           f"un blocco e l'altro resta uno spazio, e nessuna fusione lo attraversa. Il corpus ha "
-                           f"{plural(s['chunks'], 'blocco', 'blocchi')}, {plural(s['distinct_chunks'], 'diverso', 'diversi')}: ognuno si conta una "
-                           "volta, pesato per quante volte compare. · è lo spazio, ↵ l'a capo, ⟨C3⟩ un byte che da "
-                           "solo non è un carattere.", class_="lab-bpe-note")]
+        parts += [
+            tag("h3", "Il corpus, token per token (prime righe)"),
+            lines_view(s["corpus_lines"], newest),
+            tag(
+                "p",
+                f"Ogni riquadro è un token: tratteggiato se è ancora un byte singolo, colorato se nasce da "
+                f"una fusione. I token dello stesso blocco della pre-tokenizzazione stanno attaccati; tra "
+                f"un blocco e l'altro resta uno spazio, e nessuna fusione lo attraversa. Il corpus ha "
+                f"{plural(s['chunks'], 'blocco', 'blocchi')}, {plural(s['distinct_chunks'], 'diverso', 'diversi')}: ognuno si conta una "
+                "volta, pesato per quante volte compare. · è lo spazio, ↵ l'a capo, ⟨C3⟩ un byte che da "
+                "solo non è un carattere.",
+                class_="lab-bpe-note",
+            ),
+        ]
     parts.append(tag("h3", "Il testo nuovo, con le regole imparate finora"))
     ids = s["new_ids"]
     if ids:
         shown = sum(len(chunk) for line in s["new_lines"] for chunk in line)
-        parts += [lines_view(s["new_lines"], show_id=True),
-                  tag("p", f"Mostrati i primi {num(shown)} token.", class_="lab-bpe-note")
-                  if shown < len(ids) else None,
-                  tag("p", f"{num(len(ids))} token: [{', '.join(str(i) for i in ids[:60])}"
-                           f"{', …' if len(ids) > 60 else ''}]", class_="lab-formula")]
+        parts += [
+            lines_view(s["new_lines"], show_id=True),
+            tag("p", f"Mostrati i primi {num(shown)} token.", class_="lab-bpe-note") if shown < len(ids) else None,
+            tag(
+                "p",
+                f"{num(len(ids))} token: [{', '.join(str(i) for i in ids[:60])}{', …' if len(ids) > 60 else ''}]",
+                class_="lab-formula",
+            ),
+        ]
     else:
         parts.append(tag("p", "Scrivi qualcosa nel riquadro «Testo nuovo da tokenizzare».", class_="lab-bpe-note"))
     if s["unseen"] and s["merges"]:
         pieces = "; ".join(" + ".join(t[1] for t in c) for c in s["unseen"])
-        parts.append(callout(f"Parole che nel corpus non compaiono mai: nessun token le contiene intere, quindi si "
-                             f"spezzano nei pezzi che il BPE conosce: {pieces}.", tone="info"))
+        parts.append(
+            callout(
+                f"Parole che nel corpus non compaiono mai: nessun token le contiene intere, quindi si "
+                f"spezzano nei pezzi che il BPE conosce: {pieces}.",
+                tone="info",
+            )
+        )
     if s["merges"]:
-        parts += [tag("h3", "La regola imparata" if len(s["merges"]) == 1 else
-                      f"Le {num(len(s['merges']))} regole imparate, in ordine"),
-                  tag("p", "Tra parentesi, quante volte compariva la coppia quando è stata scelta. Clicca una regola "
-                           "per tornare al suo passo.", class_="lab-bpe-note"), merge_list(s["merges"], newest)]
+        parts += [
+            tag(
+                "h3",
+                "La regola imparata"
+                if len(s["merges"]) == 1
+                else f"Le {num(len(s['merges']))} regole imparate, in ordine",
+            ),
+            tag(
+                "p",
+                "Tra parentesi, quante volte compariva la coppia quando è stata scelta. Clicca una regola "
+                "per tornare al suo passo.",
+                class_="lab-bpe-note",
+            ),
+            merge_list(s["merges"], newest),
+        ]
     return tag("div", *parts, class_="lab-panel", data_merges=s["done"])
 
 
 EDITS = [
-    Edit("a parità di conteggio, la coppia più grande",
-         change=("        heap, counts = self._heap, self.counts\n"
-                 "        while heap and counts.get(heap[0][1]) != -heap[0][0]:\n"
-                 "            heappop(heap)  # an entry written before its pair's count changed\n"
-                 "        return heap[0][1] if heap else None",
-                 "        counts = self.counts\n"
-                 "        return max(counts, key=lambda pair: (counts[pair], pair)) if counts else None"),
-         expect="Quando due coppie hanno lo stesso conteggio vince quella con i byte più alti invece di quella con "
-                "i più bassi: qualche regola cambia, e con lei i token del testo. Senza una regola per i pari, "
-                "due tokenizer allenati sullo stesso testo non sarebbero uguali.",
-         params={"passo": 20},
-         check=lambda before, after: before.html != after.html),
+    Edit(
+        "a parità di conteggio, la coppia più grande",
+        change=(
+            "        heap, counts = self._heap, self.counts\n"
+            "        while heap and counts.get(heap[0][1]) != -heap[0][0]:\n"
+            "            heappop(heap)  # an entry written before its pair's count changed\n"
+            "        return heap[0][1] if heap else None",
+            "        counts = self.counts\n"
+            "        return max(counts, key=lambda pair: (counts[pair], pair)) if counts else None",
+        ),
+        expect="Quando due coppie hanno lo stesso conteggio vince quella con i byte più alti invece di quella con "
+        "i più bassi: qualche regola cambia, e con lei i token del testo. Senza una regola per i pari, "
+        "due tokenizer allenati sullo stesso testo non sarebbero uguali.",
+        params={"passo": 20},
+        check=lambda before, after: before.html != after.html,
+    ),
 ]

@@ -32,10 +32,13 @@ W1 = [[1, 2], [0, 1]]
 W2 = [[1, 0], [-1, 1]]
 
 CONTROLS = [
-    Group("Il vettore d'ingresso x", (
-        Slider("x1", "x₁", -3.0, 3.0, 0.5, 1.0),
-        Slider("x2", "x₂", -3.0, 3.0, 0.5, -1.0),
-    )),
+    Group(
+        "Il vettore d'ingresso x",
+        (
+            Slider("x1", "x₁", -3.0, 3.0, 0.5, 1.0),
+            Slider("x2", "x₂", -3.0, 3.0, 0.5, -1.0),
+        ),
+    ),
     Toggle("relu", "ReLU tra i due strati", True),
 ]
 
@@ -49,8 +52,15 @@ def compute(p):
     W = matmul(W2, W1)
     one_matrix = matvec(W, x)
     return {
-        "x": x, "relu": p["relu"], "W1": W1, "W2": W2, "W": W, "h": h, "a": a,
-        "two_layers": two_layers, "one_matrix": one_matrix,
+        "x": x,
+        "relu": p["relu"],
+        "W1": W1,
+        "W2": W2,
+        "W": W,
+        "h": h,
+        "a": a,
+        "two_layers": two_layers,
+        "one_matrix": one_matrix,
         "zeroed": [k for k, v in enumerate(h) if p["relu"] and v < 0],
         "agree": all(abs(u - v) < 1e-12 for u, v in zip(two_layers, one_matrix)),
     }
@@ -68,42 +78,75 @@ def view(s):
     x, zeroed = s["x"], s["zeroed"]
     layers = [equation(matrix(s["W1"], label="W₁"), "·", vec(x, "x"), "=", vec(s["h"], "W₁x", highlight=zeroed))]
     if s["relu"]:
-        layers.append(equation("ReLU", vec(s["h"], "W₁x", highlight=zeroed), "=",
-                               vec(s["a"], "ReLU(W₁x)", highlight=zeroed)))
+        layers.append(
+            equation("ReLU", vec(s["h"], "W₁x", highlight=zeroed), "=", vec(s["a"], "ReLU(W₁x)", highlight=zeroed))
+        )
     middle = "ReLU(W₁x)" if s["relu"] else "W₁x"
-    layers.append(equation(matrix(s["W2"], label="W₂"), "·", vec(s["a"], middle), "=",
-                           vec(s["two_layers"], "uscita", emphasize=True, part="due-strati")))
-    single = [equation(matrix(s["W2"], label="W₂"), "·", matrix(s["W1"], label="W₁"), "=",
-                       matrix(s["W"], label="W₂W₁")),
-              equation(matrix(s["W"], label="W₂W₁"), "·", vec(x, "x"), "=",
-                       vec(s["one_matrix"], "uscita", emphasize=True, part="una-matrice"))]
+    layers.append(
+        equation(
+            matrix(s["W2"], label="W₂"),
+            "·",
+            vec(s["a"], middle),
+            "=",
+            vec(s["two_layers"], "uscita", emphasize=True, part="due-strati"),
+        )
+    )
+    single = [
+        equation(matrix(s["W2"], label="W₂"), "·", matrix(s["W1"], label="W₁"), "=", matrix(s["W"], label="W₂W₁")),
+        equation(
+            matrix(s["W"], label="W₂W₁"),
+            "·",
+            vec(x, "x"),
+            "=",
+            vec(s["one_matrix"], "uscita", emphasize=True, part="una-matrice"),
+        ),
+    ]
     if s["agree"]:
-        why = ("Senza piega i due strati collassano in uno." if not s["relu"] else
-               f"La ReLU qui non tocca niente, perché W₁x = {text(s['h'])} non ha numeri negativi.")
+        why = (
+            "Senza piega i due strati collassano in uno."
+            if not s["relu"]
+            else f"La ReLU qui non tocca niente, perché W₁x = {text(s['h'])} non ha numeri negativi."
+        )
         verdict = callout(f"Stesso risultato, {text(s['two_layers'])}, per le due strade. {why}", tone="ok")
     else:
-        verdict = callout(f"Risultati diversi: {text(s['two_layers'])} con due strati, {text(s['one_matrix'])} "
-                          f"con la matrice unica. La ReLU ha trasformato W₁x = {text(s['h'])} in "
-                          f"{text(s['a'])}, e la catena non è più un'unica matrice.", tone="warn")
+        verdict = callout(
+            f"Risultati diversi: {text(s['two_layers'])} con due strati, {text(s['one_matrix'])} "
+            f"con la matrice unica. La ReLU ha trasformato W₁x = {text(s['h'])} in "
+            f"{text(s['a'])}, e la catena non è più un'unica matrice.",
+            tone="warn",
+        )
     return tag(
         "div",
-        tag("div",
-            tag("section", tag("h3", "Due strati" + (" con la ReLU in mezzo" if s["relu"] else " in fila")),
-                *layers, class_="lab-panel"),
+        tag(
+            "div",
+            tag(
+                "section",
+                tag("h3", "Due strati" + (" con la ReLU in mezzo" if s["relu"] else " in fila")),
+                *layers,
+                class_="lab-panel",
+            ),
             tag("section", tag("h3", "Una matrice sola: W₂W₁"), *single, class_="lab-panel"),
-            class_="lab-columns"),
+            class_="lab-columns",
+        ),
         verdict,
-        stats(stat("Pesi dei due strati", "8"), stat("Pesi della matrice unica", "4"),
-              stat("Le due strade", "coincidono" if s["agree"] else "divergono", tone="ok" if s["agree"] else "warn")),
+        stats(
+            stat("Pesi dei due strati", "8"),
+            stat("Pesi della matrice unica", "4"),
+            stat("Le due strade", "coincidono" if s["agree"] else "divergono", tone="ok" if s["agree"] else "warn"),
+        ),
         data_agree="si" if s["agree"] else "no",
     )
 
 
 EDITS = [
-    Edit("un'attivazione lineare al posto della ReLU",
-         change=("    return x if x > 0 else 0.0", "    return 2 * x"),
-         expect="Con 2·x al posto della ReLU i due strati tornano una matrice sola: il risultato è esattamente "
-                "il doppio di W₂W₁·x, per ogni x. Nessuna funzione lineare fa la piega.",
-         check=lambda before, after: (before.state["two_layers"] != before.state["one_matrix"]
-                                      and after.state["two_layers"] == [2 * v for v in after.state["one_matrix"]])),
+    Edit(
+        "un'attivazione lineare al posto della ReLU",
+        change=("    return x if x > 0 else 0.0", "    return 2 * x"),
+        expect="Con 2·x al posto della ReLU i due strati tornano una matrice sola: il risultato è esattamente "
+        "il doppio di W₂W₁·x, per ogni x. Nessuna funzione lineare fa la piega.",
+        check=lambda before, after: (
+            before.state["two_layers"] != before.state["one_matrix"]
+            and after.state["two_layers"] == [2 * v for v in after.state["one_matrix"]]
+        ),
+    ),
 ]

@@ -29,8 +29,26 @@ allo specchio.
 import math
 
 from core.linalg import column, matvec, matvec_by_columns
-from labs.kit import (Arrow, Edit, Group, Shape, Slider, callout, cell_text, equation, formula, matrix, plane, presets,
-                      stat, stats, tag, term, vector, vector_text)
+from labs.kit import (
+    Arrow,
+    Edit,
+    Group,
+    Shape,
+    Slider,
+    callout,
+    cell_text,
+    equation,
+    formula,
+    matrix,
+    plane,
+    presets,
+    stat,
+    stats,
+    tag,
+    term,
+    vector,
+    vector_text,
+)
 
 TITLE = "Matrice × vettore"
 REF = "9B.5"
@@ -44,8 +62,15 @@ def entry(name, label, default):
 
 
 CONTROLS = [
-    Group("Matrice A", (entry("a11", "a₁₁ (riga 1, colonna 1)", 2.0), entry("a12", "a₁₂ (riga 1, colonna 2)", 1.0),
-                        entry("a21", "a₂₁ (riga 2, colonna 1)", 0.0), entry("a22", "a₂₂ (riga 2, colonna 2)", 1.0))),
+    Group(
+        "Matrice A",
+        (
+            entry("a11", "a₁₁ (riga 1, colonna 1)", 2.0),
+            entry("a12", "a₁₂ (riga 1, colonna 2)", 1.0),
+            entry("a21", "a₂₁ (riga 2, colonna 1)", 0.0),
+            entry("a22", "a₂₂ (riga 2, colonna 2)", 1.0),
+        ),
+    ),
     Group("Vettore x", (Slider("x1", "x₁", -3.0, 3.0, 0.5, 1.0), Slider("x2", "x₂", -3.0, 3.0, 0.5, 1.0))),
 ]
 
@@ -55,10 +80,16 @@ def preset(a11, a12, a21, a22):
 
 
 # rotations whose entries the 0.1 sliders hold exactly: 90°, and 36,87° (cos 0,8, sin 0,6)
-PRESETS = [("Identità", preset(1, 0, 0, 1)), ("Rotazione di 90°", preset(0, -1, 1, 0)),
-           ("Rotazione di 36,87°", preset(0.8, -0.6, 0.6, 0.8)), ("Scala 2 e 0,5", preset(2, 0, 0, 0.5)),
-           ("Taglio k = 1", preset(1, 1, 0, 1)), ("Proiezione", preset(1, 0, 0, 0)),
-           ("Specchio", preset(-1, 0, 0, 1)), ("La matrice della guida", preset(2, 1, 0, 1))]
+PRESETS = [
+    ("Identità", preset(1, 0, 0, 1)),
+    ("Rotazione di 90°", preset(0, -1, 1, 0)),
+    ("Rotazione di 36,87°", preset(0.8, -0.6, 0.6, 0.8)),
+    ("Scala 2 e 0,5", preset(2, 0, 0, 0.5)),
+    ("Taglio k = 1", preset(1, 1, 0, 1)),
+    ("Proiezione", preset(1, 0, 0, 0)),
+    ("Specchio", preset(-1, 0, 0, 1)),
+    ("La matrice della guida", preset(2, 1, 0, 1)),
+]
 
 
 def close(u, v):
@@ -94,8 +125,16 @@ def compute(p):
     x = [p["x1"], p["x2"]]
     det = p["a11"] * p["a22"] - p["a12"] * p["a21"]
     ax = matvec(a, x)
-    return {"A": a, "x": x, "Ax": ax, "by_columns": matvec_by_columns(a, x), "columns": [column(a, 0), column(a, 1)],
-            "det": det, "what": describe(a, det), "in_view": all(VIEW[0] <= v <= VIEW[1] for v in ax)}
+    return {
+        "A": a,
+        "x": x,
+        "Ax": ax,
+        "by_columns": matvec_by_columns(a, x),
+        "columns": [column(a, 0), column(a, 1)],
+        "det": det,
+        "what": describe(a, det),
+        "in_view": all(VIEW[0] <= v <= VIEW[1] for v in ax),
+    }
 
 
 def grid_lines(a):
@@ -109,27 +148,43 @@ def grid_lines(a):
 
 def view(s):
     a, x, ax, (c1, c2) = s["A"], s["x"], s["Ax"], s["columns"]
-    items = [*grid_lines(a), Shape(F), Shape([matvec(a, list(pt)) for pt in F], style="c"),
-             Arrow((1, 0), style="muted"), Arrow((0, 1), style="muted"),
-             Arrow(c1, label="col. 1", drag=("a11", "a21")), Arrow(c2, label="col. 2", style="b", drag=("a12", "a22")),
-             Arrow(x, label="x", style="d", drag=("x1", "x2"), label_at="nw" if x in (c1, c2) else "auto"),
-             Arrow(ax, label="Ax", style="result")]
-    figure = plane(items, VIEW, VIEW, label=f"Il piano trasformato dalla matrice; x = {vector_text(x)}, "
-                                            f"Ax = {vector_text(ax)}")
-    rows = [f"riga {i + 1}: {term(r[0])}·{term(x[0])} + {term(r[1])}·{term(x[1])} = {cell_text(v)}"
-            for i, (r, v) in enumerate(zip(a, ax))]
+    items = [
+        *grid_lines(a),
+        Shape(F),
+        Shape([matvec(a, list(pt)) for pt in F], style="c"),
+        Arrow((1, 0), style="muted"),
+        Arrow((0, 1), style="muted"),
+        Arrow(c1, label="col. 1", drag=("a11", "a21")),
+        Arrow(c2, label="col. 2", style="b", drag=("a12", "a22")),
+        Arrow(x, label="x", style="d", drag=("x1", "x2"), label_at="nw" if x in (c1, c2) else "auto"),
+        Arrow(ax, label="Ax", style="result"),
+    ]
+    figure = plane(
+        items, VIEW, VIEW, label=f"Il piano trasformato dalla matrice; x = {vector_text(x)}, Ax = {vector_text(ax)}"
+    )
+    rows = [
+        f"riga {i + 1}: {term(r[0])}·{term(x[0])} + {term(r[1])}·{term(x[1])} = {cell_text(v)}"
+        for i, (r, v) in enumerate(zip(a, ax))
+    ]
     parts = [
         presets("Casi tipici:", PRESETS),
         figure,
-        tag("p", "In blu la colonna 1 di A, dove finisce [1 ; 0]; in arancione la colonna 2, dove finisce [0 ; 1]; "
-                 "in rosso x e in verde Ax. La F grigia è prima della matrice, quella viola dopo."),
+        tag(
+            "p",
+            "In blu la colonna 1 di A, dove finisce [1 ; 0]; in arancione la colonna 2, dove finisce [0 ; 1]; "
+            "in rosso x e in verde Ax. La F grigia è prima della matrice, quella viola dopo.",
+        ),
         equation(matrix(a, label="A"), "·", vector(x, label="x"), "=", vector(ax, label="Ax")),
         formula("Riga per riga: " + ";   ".join(rows)),
-        formula(f"Colonna per colonna: {term(x[0])}·{vector_text(c1)} + {term(x[1])}·{vector_text(c2)} = "
-                f"{vector_text(s['by_columns'])}"),
+        formula(
+            f"Colonna per colonna: {term(x[0])}·{vector_text(c1)} + {term(x[1])}·{vector_text(c2)} = "
+            f"{vector_text(s['by_columns'])}"
+        ),
         callout(f"Questa matrice {s['what']}"),
-        stats(stat("Determinante a₁₁a₂₂ − a₁₂a₂₁", cell_text(s["det"])),
-              stat("Le aree si moltiplicano per", cell_text(abs(s["det"])))),
+        stats(
+            stat("Determinante a₁₁a₂₂ − a₁₂a₂₁", cell_text(s["det"])),
+            stat("Le aree si moltiplicano per", cell_text(abs(s["det"]))),
+        ),
     ]
     if not s["in_view"]:
         parts.insert(2, callout(f"Ax = {vector_text(ax)} esce dal disegno.", tone="warn"))
@@ -137,9 +192,11 @@ def view(s):
 
 
 EDITS = [
-    Edit("le colonne di A al posto delle righe",
-         change=("    return [dot(row, v) for row in m]", "    return [dot(col, v) for col in transpose(m)]"),
-         expect="La lettura riga per riga dà [2 ; 2] invece di [3 ; 1], mentre quella per colonne resta [3 ; 1]: "
-                "le due strade non tornano più, perché ora si calcola Aᵀ·x.",
-         check=lambda before, after: after.state["Ax"] == [2.0, 2.0] and after.state["by_columns"] == [3.0, 1.0]),
+    Edit(
+        "le colonne di A al posto delle righe",
+        change=("    return [dot(row, v) for row in m]", "    return [dot(col, v) for col in transpose(m)]"),
+        expect="La lettura riga per riga dà [2 ; 2] invece di [3 ; 1], mentre quella per colonne resta [3 ; 1]: "
+        "le due strade non tornano più, perché ora si calcola Aᵀ·x.",
+        check=lambda before, after: after.state["Ax"] == [2.0, 2.0] and after.state["by_columns"] == [3.0, 1.0],
+    ),
 ]

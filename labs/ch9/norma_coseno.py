@@ -25,8 +25,24 @@ direzione, e il coseno non si può calcolare.
 import math
 
 from core.linalg import cosine, dot, norm, unit
-from labs.kit import (Arc, Arrow, Circle, Edit, Group, Slider, callout, cell_text, formula, plane, presets, stat,
-                      stats, tag, term, vector_text)
+from labs.kit import (
+    Arc,
+    Arrow,
+    Circle,
+    Edit,
+    Group,
+    Slider,
+    callout,
+    cell_text,
+    formula,
+    plane,
+    presets,
+    stat,
+    stats,
+    tag,
+    term,
+    vector_text,
+)
 
 TITLE = "Norma, vettore unitario, coseno"
 REF = "9B.3"
@@ -43,17 +59,28 @@ CONTROLS = [
     Group("Vettore b (punta arancione)", (coordinate("bx", "b₁", 6.0), coordinate("by", "b₂", 8.0))),
 ]
 
-CASES = [("b = [6 ; 8], il doppio", {"ax": 3, "ay": 4, "bx": 6, "by": 8}),
-         ("b = [4 ; −3], perpendicolare", {"ax": 3, "ay": 4, "bx": 4, "by": -3}),
-         ("b = [−3 ; −4], opposto", {"ax": 3, "ay": 4, "bx": -3, "by": -4}),
-         ("b = [0 ; 0], nullo", {"ax": 3, "ay": 4, "bx": 0, "by": 0})]
+CASES = [
+    ("b = [6 ; 8], il doppio", {"ax": 3, "ay": 4, "bx": 6, "by": 8}),
+    ("b = [4 ; −3], perpendicolare", {"ax": 3, "ay": 4, "bx": 4, "by": -3}),
+    ("b = [−3 ; −4], opposto", {"ax": 3, "ay": 4, "bx": -3, "by": -4}),
+    ("b = [0 ; 0], nullo", {"ax": 3, "ay": 4, "bx": 0, "by": 0}),
+]
 
 
 def compute(p):
     """Norma, vettore unitario e coseno dei due vettori."""
     a, b = [p["ax"], p["ay"]], [p["bx"], p["by"]]
-    s = {"a": a, "b": b, "norm_a": norm(a), "norm_b": norm(b), "dot": dot(a, b),
-         "unit_a": None, "unit_b": None, "cos": None, "angle": None}
+    s = {
+        "a": a,
+        "b": b,
+        "norm_a": norm(a),
+        "norm_b": norm(b),
+        "dot": dot(a, b),
+        "unit_a": None,
+        "unit_b": None,
+        "cos": None,
+        "angle": None,
+    }
     if s["norm_a"] > 0:
         s["unit_a"] = unit(a)
     if s["norm_b"] > 0:
@@ -83,8 +110,13 @@ def length_lines(name, v, length, u):
 
 def view(s):
     a, b, ua, ub = s["a"], s["b"], s["unit_a"], s["unit_b"]
-    big = plane([Arrow(b, label="b", style="b", drag=("bx", "by")), Arrow(a, label="a", drag=("ax", "ay"))],
-                VIEW, VIEW, ticks=2, label=f"a = {vector_text(a)} e b = {vector_text(b)}")
+    big = plane(
+        [Arrow(b, label="b", style="b", drag=("bx", "by")), Arrow(a, label="a", drag=("ax", "ay"))],
+        VIEW,
+        VIEW,
+        ticks=2,
+        label=f"a = {vector_text(a)} e b = {vector_text(b)}",
+    )
     together = s["angle"] is not None and s["angle"] < 20  # one label, or the two would overlap
     small_items = [Circle((0, 0), 1)]
     if s["angle"] is not None and s["angle"] >= 1:
@@ -93,35 +125,68 @@ def view(s):
         small_items.append(Arrow(ub, label="" if together else "b / |b|", style="b"))
     if ua is not None:
         small_items.append(Arrow(ua, label="a / |a| e b / |b|" if together else "a / |a|"))
-    small = plane(small_items, UNIT_VIEW, UNIT_VIEW, grid=0.25, ticks=0.5, width=300, small=True,
-                  label="I vettori unitari: frecce lunghe 1, con la punta sul cerchio di raggio 1")
-    parts = [presets("Casi della guida:", CASES),
-             tag("div", tag("section", tag("h3", "Le frecce"), big, class_="lab-panel"),
-                 tag("section", tag("h3", "Portate a lunghezza 1"), small, class_="lab-panel"), class_="lab-columns"),
-             *length_lines("a", a, s["norm_a"], ua), *length_lines("b", b, s["norm_b"], ub)]
+    small = plane(
+        small_items,
+        UNIT_VIEW,
+        UNIT_VIEW,
+        grid=0.25,
+        ticks=0.5,
+        width=300,
+        small=True,
+        label="I vettori unitari: frecce lunghe 1, con la punta sul cerchio di raggio 1",
+    )
+    parts = [
+        presets("Casi della guida:", CASES),
+        tag(
+            "div",
+            tag("section", tag("h3", "Le frecce"), big, class_="lab-panel"),
+            tag("section", tag("h3", "Portate a lunghezza 1"), small, class_="lab-panel"),
+            class_="lab-columns",
+        ),
+        *length_lines("a", a, s["norm_a"], ua),
+        *length_lines("b", b, s["norm_b"], ub),
+    ]
     if s["cos"] is None:
         zero = " e ".join(name for name, u in (("a", ua), ("b", ub)) if u is None)
-        parts.append(callout(f"Il vettore nullo ({zero} = [0 ; 0]) è lungo 0 e non punta da nessuna parte: "
-                             "dividere per 0 non si può, quindi non ha vettore unitario e il coseno non è definito.",
-                             tone="warn"))
+        parts.append(
+            callout(
+                f"Il vettore nullo ({zero} = [0 ; 0]) è lungo 0 e non punta da nessuna parte: "
+                "dividere per 0 non si può, quindi non ha vettore unitario e il coseno non è definito.",
+                tone="warn",
+            )
+        )
         return tag("div", *parts, class_="lab-panel", data_part="norma")
     parts += [
-        formula(f"cos θ = a · b / (|a| · |b|) = {cell_text(s['dot'])} / ({cell_text(s['norm_a'])} × "
-                f"{cell_text(s['norm_b'])}) = {cell_text(s['cos'])}"),
-        formula(f"lo stesso coseno con i vettori unitari: {term(ua[0])} × {term(ub[0])} + {term(ua[1])} × "
-                f"{term(ub[1])} = {cell_text(dot(ua, ub))}"),
-        stats(stat("|a|", cell_text(s["norm_a"])), stat("|b|", cell_text(s["norm_b"])),
-              stat("cos θ", cell_text(s["cos"]), tone="ok" if s["cos"] > 0.9999 else None),
-              stat("Angolo θ", f"{cell_text(s['angle'], 1)}°"), stat("Che cosa dice", meaning(s["cos"]))),
+        formula(
+            f"cos θ = a · b / (|a| · |b|) = {cell_text(s['dot'])} / ({cell_text(s['norm_a'])} × "
+            f"{cell_text(s['norm_b'])}) = {cell_text(s['cos'])}"
+        ),
+        formula(
+            f"lo stesso coseno con i vettori unitari: {term(ua[0])} × {term(ub[0])} + {term(ua[1])} × "
+            f"{term(ub[1])} = {cell_text(dot(ua, ub))}"
+        ),
+        stats(
+            stat("|a|", cell_text(s["norm_a"])),
+            stat("|b|", cell_text(s["norm_b"])),
+            stat("cos θ", cell_text(s["cos"]), tone="ok" if s["cos"] > 0.9999 else None),
+            stat("Angolo θ", f"{cell_text(s['angle'], 1)}°"),
+            stat("Che cosa dice", meaning(s["cos"])),
+        ),
     ]
     return tag("div", *parts, class_="lab-panel", data_part="norma")
 
 
 EDITS = [
-    Edit("la norma senza la radice",
-         change=("    return math.sqrt(dot(a, a))", "    return dot(a, a)"),
-         expect="|[3 ; 4]| diventa 25 invece di 5, il «vettore unitario» non è più lungo 1 e il coseno di due "
-                "frecce parallele non vale più 1: la radice riporta il quadrato a una lunghezza.",
-         check=lambda before, after: (before.state["norm_a"] == 5 and after.state["norm_a"] == 25
-                                      and before.state["cos"] == 1 and after.state["cos"] < 0.1)),
+    Edit(
+        "la norma senza la radice",
+        change=("    return math.sqrt(dot(a, a))", "    return dot(a, a)"),
+        expect="|[3 ; 4]| diventa 25 invece di 5, il «vettore unitario» non è più lungo 1 e il coseno di due "
+        "frecce parallele non vale più 1: la radice riporta il quadrato a una lunghezza.",
+        check=lambda before, after: (
+            before.state["norm_a"] == 5
+            and after.state["norm_a"] == 25
+            and before.state["cos"] == 1
+            and after.state["cos"] < 0.1
+        ),
+    ),
 ]

@@ -46,10 +46,16 @@ def compute(p):
     product = matmul([hot], EMBEDDING)[0]  # a real [1 × 5]·[5 × 4] product, not a lookup
     rows, cols = shape(EMBEDDING)
     return {
-        "tokens": list(TOKENS), "pos": pos, "one_hot": hot, "E": EMBEDDING,
+        "tokens": list(TOKENS),
+        "pos": pos,
+        "one_hot": hot,
+        "E": EMBEDDING,
         "weighted": [scale(h, row) for h, row in zip(hot, EMBEDDING)],
-        "product": product, "row": EMBEDDING[pos], "same": product == EMBEDDING[pos],
-        "multiplications": rows * cols, "useful": cols,
+        "product": product,
+        "row": EMBEDDING[pos],
+        "same": product == EMBEDDING[pos],
+        "multiplications": rows * cols,
+        "useful": cols,
     }
 
 
@@ -63,26 +69,53 @@ def view(s):
 
     n, d = len(tokens), len(s["row"])
     product = equation(
-        vector(s["one_hot"], label="one-hot", column=False, labels=[str(i) for i in range(n)], highlight=[pos],
-               muted=others, clickable=pick, shape=shape_label(1, n), part="one-hot"),
+        vector(
+            s["one_hot"],
+            label="one-hot",
+            column=False,
+            labels=[str(i) for i in range(n)],
+            highlight=[pos],
+            muted=others,
+            clickable=pick,
+            shape=shape_label(1, n),
+            part="one-hot",
+        ),
         "·",
-        matrix(s["E"], label="E (embedding)", row_labels=names, highlight_rows=[pos], muted_rows=others,
-               pick_row=pick, part="E"),
+        matrix(
+            s["E"],
+            label="E (embedding)",
+            row_labels=names,
+            highlight_rows=[pos],
+            muted_rows=others,
+            pick_row=pick,
+            part="E",
+        ),
         "=",
         matrix([s["product"]], label="risultato", highlight_rows=[0], part="prodotto"),
     )
     terms = " + ".join(f"{h} · riga «{t}»" for h, t in zip(s["one_hot"], tokens))
     by_rows = equation(
-        matrix(s["weighted"], label="ogni riga × il suo numero del one-hot",
-               row_labels=[f"{h} × {t}" for h, t in zip(s["one_hot"], tokens)], highlight_rows=[pos],
-               muted_rows=others, part="pesate"),
+        matrix(
+            s["weighted"],
+            label="ogni riga × il suo numero del one-hot",
+            row_labels=[f"{h} × {t}" for h, t in zip(s["one_hot"], tokens)],
+            highlight_rows=[pos],
+            muted_rows=others,
+            part="pesate",
+        ),
         "somma per colonna →",
         matrix([s["product"]], label="risultato", highlight_rows=[0]),
     )
     row_text = "; ".join(num(x, 1) for x in s["row"])
-    verdict = (callout(f"Il risultato è identico alla riga {pos} di E, quella di «{tokens[pos]}»: [{row_text}]. "
-                       "Moltiplicare per un one-hot vuol dire leggere una riga della tabella.", tone="ok")
-               if s["same"] else callout("Il risultato non coincide con la riga scelta.", tone="error"))
+    verdict = (
+        callout(
+            f"Il risultato è identico alla riga {pos} di E, quella di «{tokens[pos]}»: [{row_text}]. "
+            "Moltiplicare per un one-hot vuol dire leggere una riga della tabella.",
+            tone="ok",
+        )
+        if s["same"]
+        else callout("Il risultato non coincide con la riga scelta.", tone="error")
+    )
     return tag(
         "div",
         tag("h3", f"{shape_label(1, n)} · {shape_label(n, d)} = {shape_label(1, d)}"),
@@ -91,19 +124,28 @@ def view(s):
         tag("h3", "Lo stesso prodotto, riga per riga"),
         formula(terms, f" = riga «{tokens[pos]}»"),
         by_rows,
-        stats(stat("Moltiplicazioni fatte", num(s["multiplications"])),
-              stat("… per zero", num(s["multiplications"] - s["useful"]), tone="warn"),
-              stat("Numeri letti con l'indice", num(s["useful"]), tone="ok")),
+        stats(
+            stat("Moltiplicazioni fatte", num(s["multiplications"])),
+            stat("… per zero", num(s["multiplications"] - s["useful"]), tone="warn"),
+            stat("Numeri letti con l'indice", num(s["useful"]), tone="ok"),
+        ),
         data_pos=pos,
     )
 
 
 EDITS = [
-    Edit("un one-hot spostato di un posto",
-         change=("    return [1.0 if j == i else 0.0 for j in range(n)]",
-                 "    return [1.0 if j == i + 1 else 0.0 for j in range(n)]"),
-         expect="L'1 finisce nella posizione dopo: il prodotto tira fuori la riga del token successivo, e il "
-                "controllo «è proprio la riga di E» non torna più.",
-         check=lambda before, after: (before.state["same"] and not after.state["same"]
-                                      and after.state["product"] == after.state["E"][after.state["pos"] + 1])),
+    Edit(
+        "un one-hot spostato di un posto",
+        change=(
+            "    return [1.0 if j == i else 0.0 for j in range(n)]",
+            "    return [1.0 if j == i + 1 else 0.0 for j in range(n)]",
+        ),
+        expect="L'1 finisce nella posizione dopo: il prodotto tira fuori la riga del token successivo, e il "
+        "controllo «è proprio la riga di E» non torna più.",
+        check=lambda before, after: (
+            before.state["same"]
+            and not after.state["same"]
+            and after.state["product"] == after.state["E"][after.state["pos"] + 1]
+        ),
+    ),
 ]

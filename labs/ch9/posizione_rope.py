@@ -35,8 +35,24 @@ import random
 
 from core.attention import rope, rope_frequencies, rope_score
 from core.linalg import dot
-from labs.kit import (Arc, Arrow, Edit, Group, Slider, callout, cell_text, formula, matrix, num, plane, stat, stats,
-                      table, tag, vector_text)
+from labs.kit import (
+    Arc,
+    Arrow,
+    Edit,
+    Group,
+    Slider,
+    callout,
+    cell_text,
+    formula,
+    matrix,
+    num,
+    plane,
+    stat,
+    stats,
+    table,
+    tag,
+    vector_text,
+)
 
 TITLE = "Embedding e posizione"
 REF = "9C"
@@ -56,12 +72,24 @@ def coordinate(name, label, default):
 
 CONTROLS = [
     Slider("id", "ID del token (riga di E)", 0, len(VOCAB) - 1, 1, 2),
-    Group("Query e key (frecce tratteggiate)", (coordinate("qx", "q₁", 3.0), coordinate("qy", "q₂", 1.0),
-                                                coordinate("kx", "k₁", 2.0), coordinate("ky", "k₂", 2.0))),
-    Group("Posizioni", (Slider("m", "m: posizione della query", 0, 10, 1, 5),
-                        Slider("n", "n: posizione della key", 0, 10, 1, 2),
-                        Slider("sposta", "Sposta entrambe di", 0, 20, 1, 0),
-                        Slider("theta", "θ: gradi per posizione", 0, 90, 5, 30))),
+    Group(
+        "Query e key (frecce tratteggiate)",
+        (
+            coordinate("qx", "q₁", 3.0),
+            coordinate("qy", "q₂", 1.0),
+            coordinate("kx", "k₁", 2.0),
+            coordinate("ky", "k₂", 2.0),
+        ),
+    ),
+    Group(
+        "Posizioni",
+        (
+            Slider("m", "m: posizione della query", 0, 10, 1, 5),
+            Slider("n", "n: posizione della key", 0, 10, 1, 2),
+            Slider("sposta", "Sposta entrambe di", 0, 20, 1, 0),
+            Slider("theta", "θ: gradi per posizione", 0, 90, 5, 30),
+        ),
+    ),
 ]
 
 
@@ -74,14 +102,27 @@ def compute(p):
         return rope_score(q, k, a, b, frequencies=[theta])
 
     shifts = sorted({0, 1, 5, 100, p["sposta"]})
-    return {"vocab": list(VOCAB), "E": E, "id": p["id"], "row": E[p["id"]],
-            "ids": [VOCAB.index(t) for t in SENTENCE], "llama": LLAMA_V * LLAMA_D,
-            "q": q, "k": k, "m": m, "n": n, "theta": p["theta"], "shift": p["sposta"],
-            "q_rot": rope(q, m, frequencies=[theta]), "k_rot": rope(k, n, frequencies=[theta]),
-            "plain": dot(q, k), "score": score(m, n),
-            "pairs": [[p["m"] + t, p["n"] + t, score(p["m"] + t, p["n"] + t)] for t in shifts],
-            "other": [m, n + 1, score(m, n + 1)],
-            "frequencies": rope_frequencies(8)}
+    return {
+        "vocab": list(VOCAB),
+        "E": E,
+        "id": p["id"],
+        "row": E[p["id"]],
+        "ids": [VOCAB.index(t) for t in SENTENCE],
+        "llama": LLAMA_V * LLAMA_D,
+        "q": q,
+        "k": k,
+        "m": m,
+        "n": n,
+        "theta": p["theta"],
+        "shift": p["sposta"],
+        "q_rot": rope(q, m, frequencies=[theta]),
+        "k_rot": rope(k, n, frequencies=[theta]),
+        "plain": dot(q, k),
+        "score": score(m, n),
+        "pairs": [[p["m"] + t, p["n"] + t, score(p["m"] + t, p["n"] + t)] for t in shifts],
+        "other": [m, n + 1, score(m, n + 1)],
+        "frequencies": rope_frequencies(8),
+    }
 
 
 def degrees(v):
@@ -91,14 +132,25 @@ def degrees(v):
 def view(s):
     vocab, i = s["vocab"], s["id"]
     names = [f"{j} · {t}" for j, t in enumerate(vocab)]
-    table_e = matrix(s["E"], label="E", row_labels=names, col_labels=[str(c + 1) for c in range(D)],
-                     highlight_rows=[i], digits=3, trim=False, part="E",
-                     pick_row=lambda r: (f"id={r}", f"Leggi la riga {r}, «{vocab[r]}»"))
+    table_e = matrix(
+        s["E"],
+        label="E",
+        row_labels=names,
+        col_labels=[str(c + 1) for c in range(D)],
+        highlight_rows=[i],
+        digits=3,
+        trim=False,
+        part="E",
+        pick_row=lambda r: (f"id={r}", f"Leggi la riga {r}, «{vocab[r]}»"),
+    )
     m, n, theta = s["m"], s["n"], s["theta"]
     between = (m - n) * theta + degrees(s["q"]) - degrees(s["k"])
-    items = [Arrow(s["k"], label="k", style="muted", dashed=True, drag=("kx", "ky")),
-             Arrow(s["q"], label="q", style="muted", dashed=True, drag=("qx", "qy")),
-             Arrow(s["k_rot"], label=f"k in pos. {n}", style="b"), Arrow(s["q_rot"], label=f"q in pos. {m}")]
+    items = [
+        Arrow(s["k"], label="k", style="muted", dashed=True, drag=("kx", "ky")),
+        Arrow(s["q"], label="q", style="muted", dashed=True, drag=("qx", "qy")),
+        Arrow(s["k_rot"], label=f"k in pos. {n}", style="b"),
+        Arrow(s["q_rot"], label=f"q in pos. {m}"),
+    ]
     if any(s["q"]) and any(s["k"]):
         items.insert(0, Arc((0, 0), s["k_rot"], s["q_rot"], label="φ", style="c", radius=30))
     rows = [[num(a), num(b), num(a - b), cell_text(x), "adesso" if (a, b) == (m, n) else ""] for a, b, x in s["pairs"]]
@@ -109,36 +161,64 @@ def view(s):
         tag("h3", "1. La tabella E: un ID, una riga"),
         table_e,
         formula(f"ID {i} → riga {i} di E = «{vocab[i]}»: {vector_text(s['row'], 3)}"),
-        formula(f"«{' '.join(SENTENCE)}» → ID {s['ids']} → righe {', '.join(map(str, s['ids']))} di E "
-                f"→ una matrice [{len(SENTENCE)} × {D}]"),
-        stats(stat("E qui", f"{len(vocab)} × {D} = {num(len(vocab) * D)} numeri"),
-              stat("E in Llama 2", f"{num(LLAMA_V)} × {num(LLAMA_D)} ≈ {num(round(s['llama'] / 1e6))} milioni")),
+        formula(
+            f"«{' '.join(SENTENCE)}» → ID {s['ids']} → righe {', '.join(map(str, s['ids']))} di E "
+            f"→ una matrice [{len(SENTENCE)} × {D}]"
+        ),
+        stats(
+            stat("E qui", f"{len(vocab)} × {D} = {num(len(vocab) * D)} numeri"),
+            stat("E in Llama 2", f"{num(LLAMA_V)} × {num(LLAMA_D)} ≈ {num(round(s['llama'] / 1e6))} milioni"),
+        ),
         tag("h3", "2. RoPE: ruotare query e key"),
-        plane(items, VIEW, VIEW, ticks=1.0, width=360,
-              label=f"q ruotata di {num(m)} × {num(theta)}° e k ruotata di {num(n)} × {num(theta)}°"),
-        formula(f"q ruota di m·θ = {num(m)} × {num(theta)}° = {num(m * theta)}°;   "
-                f"k ruota di n·θ = {num(n)} × {num(theta)}° = {num(n * theta)}°"),
-        formula(f"senza posizione q · k = {cell_text(s['plain'])};   con RoPE q_m · k_n = {cell_text(s['score'])}"
-                f";   angolo φ tra le frecce ruotate: {cell_text(abs((between + 180) % 360 - 180), 1)}°"),
+        plane(
+            items,
+            VIEW,
+            VIEW,
+            ticks=1.0,
+            width=360,
+            label=f"q ruotata di {num(m)} × {num(theta)}° e k ruotata di {num(n)} × {num(theta)}°",
+        ),
+        formula(
+            f"q ruota di m·θ = {num(m)} × {num(theta)}° = {num(m * theta)}°;   "
+            f"k ruota di n·θ = {num(n)} × {num(theta)}° = {num(n * theta)}°"
+        ),
+        formula(
+            f"senza posizione q · k = {cell_text(s['plain'])};   con RoPE q_m · k_n = {cell_text(s['score'])}"
+            f";   angolo φ tra le frecce ruotate: {cell_text(abs((between + 180) % 360 - 180), 1)}°"
+        ),
         tag("h3", "Stessa distanza, stesso punteggio"),
         table(["m", "n", "m − n", "q_m · k_n", ""], rows),
-        callout(f"Spostando entrambe le posizioni della stessa quantità il prodotto scalare resta "
-                f"{cell_text(s['score'])}: conta solo m − n = {num(m - n)}.", tone="ok"),
+        callout(
+            f"Spostando entrambe le posizioni della stessa quantità il prodotto scalare resta "
+            f"{cell_text(s['score'])}: conta solo m − n = {num(m - n)}.",
+            tone="ok",
+        ),
         tag("h3", "3. Tante coppie, tante velocità"),
-        table(["Coppia i", "θᵢ (radianti per posizione)", "Gradi per posizione", "Un giro completo ogni"],
-              [[num(j), cell_text(f, 3), cell_text(math.degrees(f)), f"{num(2 * math.pi / f, 0)} posizioni"]
-               for j, f in enumerate(s["frequencies"])]),
+        table(
+            ["Coppia i", "θᵢ (radianti per posizione)", "Gradi per posizione", "Un giro completo ogni"],
+            [
+                [num(j), cell_text(f, 3), cell_text(math.degrees(f)), f"{num(2 * math.pi / f, 0)} posizioni"]
+                for j, f in enumerate(s["frequencies"])
+            ],
+        ),
         formula("θᵢ = 10.000^(−2i/d), qui con d = 8"),
-        class_="lab-panel", data_part="posizione",
+        class_="lab-panel",
+        data_part="posizione",
     )
 
 
 EDITS = [
-    Edit("RoPE che ruota solo la query",
-         change=("    return dot(rope(q, m, base, frequencies), rope(k, n, base, frequencies))",
-                 "    return dot(rope(q, m, base, frequencies), k)"),
-         expect="Spostando la frase di 1, 5 o 100 posizioni il punteggio cambia, anche se la distanza tra i due "
-                "token è la stessa: è girando entrambi i vettori che conta solo m − n.",
-         check=lambda before, after: (len({round(s, 9) for *_, s in before.state["pairs"]}) == 1
-                                      and len({round(s, 9) for *_, s in after.state["pairs"]}) > 1)),
+    Edit(
+        "RoPE che ruota solo la query",
+        change=(
+            "    return dot(rope(q, m, base, frequencies), rope(k, n, base, frequencies))",
+            "    return dot(rope(q, m, base, frequencies), k)",
+        ),
+        expect="Spostando la frase di 1, 5 o 100 posizioni il punteggio cambia, anche se la distanza tra i due "
+        "token è la stessa: è girando entrambi i vettori che conta solo m − n.",
+        check=lambda before, after: (
+            len({round(s, 9) for *_, s in before.state["pairs"]}) == 1
+            and len({round(s, 9) for *_, s in after.state["pairs"]}) > 1
+        ),
+    ),
 ]

@@ -26,14 +26,36 @@ opposta ad a e il prodotto diventa negativo.
 import math
 
 from core.linalg import cosine, dot, norm, projection
-from labs.kit import (Arc, Arrow, Choice, Edit, Group, Guide, Slider, callout, cell_text, formula, plane, stat, stats,
-                      table, tag, term, vector_text)
+from labs.kit import (
+    Arc,
+    Arrow,
+    Choice,
+    Edit,
+    Group,
+    Guide,
+    Slider,
+    callout,
+    cell_text,
+    formula,
+    plane,
+    stat,
+    stats,
+    table,
+    tag,
+    term,
+    vector_text,
+)
 
 TITLE = "Prodotto scalare"
 REF = "9B.2"
 
-FILMS = ("La luna di Trastevere", "Pasta e fagioli a mezzanotte", "Il commissario Bruschi",
-         "Vento sulle Dolomiti", "L'ultimo tram per Bari")
+FILMS = (
+    "La luna di Trastevere",
+    "Pasta e fagioli a mezzanotte",
+    "Il commissario Bruschi",
+    "Vento sulle Dolomiti",
+    "L'ultimo tram per Bari",
+)
 VOTES = {"Anna": [2, 1, -1, 0, 2], "Bruno": [1, 2, -2, 1, 1], "Carla": [-2, -1, 1, 0, -2]}
 PAIRS = (("anna-bruno", "Anna · Bruno"), ("anna-carla", "Anna · Carla"), ("bruno-carla", "Bruno · Carla"))
 VIEW = (-4.5, 4.5)
@@ -55,16 +77,30 @@ def compute(p):
     first, second = (name.capitalize() for name in p["coppia"].split("-"))
     u, v = VOTES[first], VOTES[second]
     a, b = [p["ax"], p["ay"]], [p["bx"], p["by"]]
-    plane_ = {"a": a, "b": b, "dot": dot(a, b), "norm_a": norm(a), "norm_b": norm(b),
-              "cos": None, "angle": None, "shadow": None, "projection": None}
+    plane_ = {
+        "a": a,
+        "b": b,
+        "dot": dot(a, b),
+        "norm_a": norm(a),
+        "norm_b": norm(b),
+        "cos": None,
+        "angle": None,
+        "shadow": None,
+        "projection": None,
+    }
     if plane_["norm_a"] > 0:
         plane_["projection"] = projection(b, a)
         plane_["shadow"] = plane_["dot"] / plane_["norm_a"]  # |b| cos θ, with its sign
     if plane_["norm_a"] > 0 and plane_["norm_b"] > 0:
         plane_["cos"] = cosine(a, b)
         plane_["angle"] = math.degrees(math.acos(plane_["cos"]))
-    return {"names": [first, second], "votes": [u, v], "products": [x * y for x, y in zip(u, v)],
-            "total": dot(u, v), "plane": plane_}
+    return {
+        "names": [first, second],
+        "votes": [u, v],
+        "products": [x * y for x, y in zip(u, v)],
+        "total": dot(u, v),
+        "plane": plane_,
+    }
 
 
 def verdict(total):
@@ -73,17 +109,29 @@ def verdict(total):
 
 def films_panel(s):
     (first, second), (u, v), products = s["names"], s["votes"], s["products"]
-    rows = [[film, cell_text(x), cell_text(y), f"{term(x)} × {term(y)} = {cell_text(xy)}"]
-            for film, x, y, xy in zip(FILMS, u, v, products)]
+    rows = [
+        [film, cell_text(x), cell_text(y), f"{term(x)} × {term(y)} = {cell_text(xy)}"]
+        for film, x, y, xy in zip(FILMS, u, v, products)
+    ]
     rows.append([tag("strong", "Somma dei prodotti"), "", "", tag("strong", cell_text(s["total"]))])
     return tag(
-        "section", tag("h3", f"I voti di {first} e {second}"),
+        "section",
+        tag("h3", f"I voti di {first} e {second}"),
         table(["Film", first, second, "Prodotto"], rows),
-        formula(f"{first} · {second} = " + " + ".join(f"{term(x)}·{term(y)}" for x, y in zip(u, v))
-                + " = " + " + ".join(term(xy) for xy in products) + f" = {cell_text(s['total'])}"),
-        stats(stat(f"{first} · {second}", cell_text(s["total"]), tone="ok" if s["total"] > 0 else "warn"),
-              stat("Che cosa dice", verdict(s["total"]))),
-        class_="lab-panel", data_part="film")
+        formula(
+            f"{first} · {second} = "
+            + " + ".join(f"{term(x)}·{term(y)}" for x, y in zip(u, v))
+            + " = "
+            + " + ".join(term(xy) for xy in products)
+            + f" = {cell_text(s['total'])}"
+        ),
+        stats(
+            stat(f"{first} · {second}", cell_text(s["total"]), tone="ok" if s["total"] > 0 else "warn"),
+            stat("Che cosa dice", verdict(s["total"])),
+        ),
+        class_="lab-panel",
+        data_part="film",
+    )
 
 
 def arrows_panel(g):
@@ -97,26 +145,49 @@ def arrows_panel(g):
     items += [Arrow(b, label="b", style="b", drag=("bx", "by")), Arrow(a, label="a", drag=("ax", "ay"))]
     if g["projection"] is not None:  # drawn over a, which lies on the same line
         items.append(Arrow(g["projection"], label="ombra", style="result", label_at="s"))
-    parts = [plane(items, VIEW, VIEW, label=f"a = {vector_text(a)} e b = {vector_text(b)}: a · b = {n(g['dot'])}"),
-             formula(f"a · b = a₁b₁ + a₂b₂ = {term(a[0])} × {term(b[0])} + {term(a[1])} × {term(b[1])} = "
-                     f"{n(g['dot'])}"),
-             formula(f"|a| = √({term(a[0])}² + {term(a[1])}²) = {n(g['norm_a'])},   "
-                     f"|b| = √({term(b[0])}² + {term(b[1])}²) = {n(g['norm_b'])}")]
+    parts = [
+        plane(items, VIEW, VIEW, label=f"a = {vector_text(a)} e b = {vector_text(b)}: a · b = {n(g['dot'])}"),
+        formula(f"a · b = a₁b₁ + a₂b₂ = {term(a[0])} × {term(b[0])} + {term(a[1])} × {term(b[1])} = {n(g['dot'])}"),
+        formula(
+            f"|a| = √({term(a[0])}² + {term(a[1])}²) = {n(g['norm_a'])},   "
+            f"|b| = √({term(b[0])}² + {term(b[1])}²) = {n(g['norm_b'])}"
+        ),
+    ]
     if g["angle"] is None:
         zero = " e ".join(name for name, length in (("a", g["norm_a"]), ("b", g["norm_b"])) if length == 0)
-        parts.append(callout(f"Il vettore nullo non ha una direzione: con {zero} = [0 ; 0] l'angolo θ e il suo coseno "
-                             "non sono definiti. Il prodotto scalare invece esiste, e vale 0.", tone="warn"))
+        parts.append(
+            callout(
+                f"Il vettore nullo non ha una direzione: con {zero} = [0 ; 0] l'angolo θ e il suo coseno "
+                "non sono definiti. Il prodotto scalare invece esiste, e vale 0.",
+                tone="warn",
+            )
+        )
         return tag("section", tag("h3", "Con le frecce"), *parts, class_="lab-panel", data_part="frecce")
     parts += [
-        formula(f"cos θ = a · b / (|a| · |b|) = {n(g['dot'])} / {n(g['norm_a'] * g['norm_b'])} = {n(g['cos'])}, "
-                f"quindi θ = {n(g['angle'], 1)}°"),
-        formula(f"|a| · |b| · cos θ = {n(g['norm_a'])} × {n(g['norm_b'])} × {term(g['cos'])} = "
-                f"{n(g['norm_a'] * g['norm_b'] * g['cos'])} = a · b"),
-        formula(f"ombra di b = |b| · cos θ = {n(g['shadow'])},   |a| × ombra = {n(g['norm_a'])} × {term(g['shadow'])} "
-                f"= {n(g['norm_a'] * g['shadow'])}"),
-        stats(stat("a · b", n(g["dot"])), stat("Angolo θ", f"{n(g['angle'], 1)}°"),
-              stat("Segno", "positivo (sotto i 90°)" if g["dot"] > 1e-12 else
-                   "negativo (oltre i 90°)" if g["dot"] < -1e-12 else "zero (perpendicolari)")),
+        formula(
+            f"cos θ = a · b / (|a| · |b|) = {n(g['dot'])} / {n(g['norm_a'] * g['norm_b'])} = {n(g['cos'])}, "
+            f"quindi θ = {n(g['angle'], 1)}°"
+        ),
+        formula(
+            f"|a| · |b| · cos θ = {n(g['norm_a'])} × {n(g['norm_b'])} × {term(g['cos'])} = "
+            f"{n(g['norm_a'] * g['norm_b'] * g['cos'])} = a · b"
+        ),
+        formula(
+            f"ombra di b = |b| · cos θ = {n(g['shadow'])},   |a| × ombra = {n(g['norm_a'])} × {term(g['shadow'])} "
+            f"= {n(g['norm_a'] * g['shadow'])}"
+        ),
+        stats(
+            stat("a · b", n(g["dot"])),
+            stat("Angolo θ", f"{n(g['angle'], 1)}°"),
+            stat(
+                "Segno",
+                "positivo (sotto i 90°)"
+                if g["dot"] > 1e-12
+                else "negativo (oltre i 90°)"
+                if g["dot"] < -1e-12
+                else "zero (perpendicolari)",
+            ),
+        ),
     ]
     return tag("section", tag("h3", "Con le frecce"), *parts, class_="lab-panel", data_part="frecce")
 
@@ -126,10 +197,14 @@ def view(s):
 
 
 EDITS = [
-    Edit("l'ombra senza dividere per a · a",
-         change=("    return scale(dot(a, b) / aa, a)", "    return scale(dot(a, b), a)"),
-         expect="Con a = [3 ; 1] la freccia dell'ombra diventa dieci volte più lunga (a · a = 10) ed esce dal "
-                "piano: dividere per a · a è ciò che riporta l'ombra alla misura di b.",
-         check=lambda before, after: all(abs(y - 10 * x) < 1e-9 for x, y in zip(before.state["plane"]["projection"],
-                                                                                 after.state["plane"]["projection"]))),
+    Edit(
+        "l'ombra senza dividere per a · a",
+        change=("    return scale(dot(a, b) / aa, a)", "    return scale(dot(a, b), a)"),
+        expect="Con a = [3 ; 1] la freccia dell'ombra diventa dieci volte più lunga (a · a = 10) ed esce dal "
+        "piano: dividere per a · a è ciò che riporta l'ombra alla misura di b.",
+        check=lambda before, after: all(
+            abs(y - 10 * x) < 1e-9
+            for x, y in zip(before.state["plane"]["projection"], after.state["plane"]["projection"])
+        ),
+    ),
 ]

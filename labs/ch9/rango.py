@@ -25,8 +25,23 @@ import random
 
 from core.linalg import dot, matmul, matvec, outer, scale
 from core.rank import matrix_rank
-from labs.kit import (Choice, Edit, Group, Slider, callout, equation, formula, matrix, num, shape_label, stat, stats,
-                      table, tag, vector)
+from labs.kit import (
+    Choice,
+    Edit,
+    Group,
+    Slider,
+    callout,
+    equation,
+    formula,
+    matrix,
+    num,
+    shape_label,
+    stat,
+    stats,
+    table,
+    tag,
+    vector,
+)
 
 TITLE = "Rango 1 e rango basso"
 REF = "9B.11"
@@ -38,12 +53,17 @@ RANKS = (1, 2, 4, 8, 10, 16, 32, 64, 100, 128, 256, 500, 1000, 2048, 4096)
 SMALL_D = 6
 
 CONTROLS = [
-    Group("Rango 1: il vettore x che entra in u·vᵀ", tuple(
-        Slider(f"x{k}", f"x{'₁₂₃'[k - 1]}", -3.0, 3.0, 0.5, 1.0) for k in (1, 2, 3))),
-    Group("Rango basso: W = B·A", (
-        Choice("d", "d: la matrice è [d × d]", tuple((str(n), num(n)) for n in SIZES), "1000"),
-        Choice("r", "r: lo spessore di B e A", tuple((str(n), num(n)) for n in RANKS), "10"),
-    )),
+    Group(
+        "Rango 1: il vettore x che entra in u·vᵀ",
+        tuple(Slider(f"x{k}", f"x{'₁₂₃'[k - 1]}", -3.0, 3.0, 0.5, 1.0) for k in (1, 2, 3)),
+    ),
+    Group(
+        "Rango basso: W = B·A",
+        (
+            Choice("d", "d: la matrice è [d × d]", tuple((str(n), num(n)) for n in SIZES), "1000"),
+            Choice("r", "r: lo spessore di B e A", tuple((str(n), num(n)) for n in RANKS), "10"),
+        ),
+    ),
     Slider("r_small", f"r dell'esempio piccolo (d = {SMALL_D})", 1, SMALL_D, 1, 2),
 ]
 
@@ -63,12 +83,31 @@ def compute(p):
     B, A = [row[:k] for row in B_FULL], A_FULL[:k]  # growing r keeps the old columns of B and rows of A
     z = matvec(A, X_SMALL)
     return {
-        "M": M, "x": x, "Mx": matvec(M, x), "vx": dot(V, x), "scaled": scale(dot(V, x), U),
+        "M": M,
+        "x": x,
+        "Mx": matvec(M, x),
+        "vx": dot(V, x),
+        "scaled": scale(dot(V, x), U),
         "rank_M": matrix_rank(M),
         "samples": [{"x": s, "Mx": matvec(M, s), "k": dot(V, s)} for s in SAMPLES],
-        "d": d, "r": r, "r_asked": asked, "low": 2 * d * r, "full": d * d, "ratio": d * d / (2 * d * r),
-        "small": {"r": k, "B": B, "A": A, "x": X_SMALL, "z": z, "y": matvec(B, z), "W": matmul(B, A),
-                  "rank": matrix_rank(matmul(B, A)), "low": 2 * SMALL_D * k, "full": SMALL_D ** 2},
+        "d": d,
+        "r": r,
+        "r_asked": asked,
+        "low": 2 * d * r,
+        "full": d * d,
+        "ratio": d * d / (2 * d * r),
+        "small": {
+            "r": k,
+            "B": B,
+            "A": A,
+            "x": X_SMALL,
+            "z": z,
+            "y": matvec(B, z),
+            "W": matmul(B, A),
+            "rank": matrix_rank(matmul(B, A)),
+            "low": 2 * SMALL_D * k,
+            "full": SMALL_D**2,
+        },
     }
 
 
@@ -84,55 +123,105 @@ def vtext(v):
 def view(s):
     x, sm, d, r = s["x"], s["small"], s["d"], s["r"]
     rank1 = tag(
-        "section", tag("h3", "Rango 1: una colonna per una riga"),
-        equation(vector(U, label="u"), "·", vector(V, label="vᵀ", column=False, shape=shape_label(1, 3)), "=",
-                 matrix(s["M"], label="M = u·vᵀ", highlight_cols=[1])),
-        equation(matrix(s["M"], label="M"), "·", vector(x, label="x", digits=1), "=",
-                 vector(s["Mx"], label="M·x", digits=1, emphasize=True, part="Mx")),
-        formula("v·x = " + " + ".join(f"{a}·{f'({short(b)})' if b < 0 else short(b)}" for a, b in zip(V, x))
-                + f" = {short(s['vx'])}   →   (v·x)·u = {short(s['vx'])} · [1; 2; 3] = {vtext(s['scaled'])} = M·x"),
-        table(["x", "M·x", "è un multiplo di u"],
-              [[vtext(e["x"]), vtext(e["Mx"]), f"{short(e['k'])} · [1; 2; 3]"]
-               for e in s["samples"]]),
-        callout(f"Ogni uscita è un multiplo di [1; 2; 3]: tutte su una retta, rango {s['rank_M']}. "
-                "La colonna di zeri viene da v₂ = 0: x₂ non conta affatto. 9 caselle, ma bastano 6 numeri."),
+        "section",
+        tag("h3", "Rango 1: una colonna per una riga"),
+        equation(
+            vector(U, label="u"),
+            "·",
+            vector(V, label="vᵀ", column=False, shape=shape_label(1, 3)),
+            "=",
+            matrix(s["M"], label="M = u·vᵀ", highlight_cols=[1]),
+        ),
+        equation(
+            matrix(s["M"], label="M"),
+            "·",
+            vector(x, label="x", digits=1),
+            "=",
+            vector(s["Mx"], label="M·x", digits=1, emphasize=True, part="Mx"),
+        ),
+        formula(
+            "v·x = "
+            + " + ".join(f"{a}·{f'({short(b)})' if b < 0 else short(b)}" for a, b in zip(V, x))
+            + f" = {short(s['vx'])}   →   (v·x)·u = {short(s['vx'])} · [1; 2; 3] = {vtext(s['scaled'])} = M·x"
+        ),
+        table(
+            ["x", "M·x", "è un multiplo di u"],
+            [[vtext(e["x"]), vtext(e["Mx"]), f"{short(e['k'])} · [1; 2; 3]"] for e in s["samples"]],
+        ),
+        callout(
+            f"Ogni uscita è un multiplo di [1; 2; 3]: tutte su una retta, rango {s['rank_M']}. "
+            "La colonna di zeri viene da v₂ = 0: x₂ non conta affatto. 9 caselle, ma bastano 6 numeri."
+        ),
     )
     notes = []
     if s["r_asked"] > d:
-        notes.append(callout(f"r = {num(s['r_asked'])} supera d = {num(d)}: B·A non può avere più "
-                             f"direzioni della matrice stessa. Uso r = {num(d)}.", tone="warn"))
+        notes.append(
+            callout(
+                f"r = {num(s['r_asked'])} supera d = {num(d)}: B·A non può avere più "
+                f"direzioni della matrice stessa. Uso r = {num(d)}.",
+                tone="warn",
+            )
+        )
     if 2 * r >= d:
-        notes.append(callout(f"Con r = {num(r)}, almeno metà di d = {num(d)}, il rango basso non fa più "
-                             f"risparmiare niente: 2·d·r = {num(s['low'])} contro d² = {num(s['full'])}.",
-                             tone="warn"))
+        notes.append(
+            callout(
+                f"Con r = {num(r)}, almeno metà di d = {num(d)}, il rango basso non fa più "
+                f"risparmiare niente: 2·d·r = {num(s['low'])} contro d² = {num(s['full'])}.",
+                tone="warn",
+            )
+        )
     saving = f"{short(s['ratio'])} volte meno" if s["ratio"] > 1 else "nessun risparmio"
     low = tag(
-        "section", tag("h3", "Rango basso: due matrici sottili"),
+        "section",
+        tag("h3", "Rango basso: due matrici sottili"),
         formula(f"B {shape_label(d, r)} · A {shape_label(r, d)} = W {shape_label(d, d)}"),
-        stats(stat("Numeri di B e A: 2·d·r", num(s["low"]), tone="ok" if s["ratio"] > 1 else "warn"),
-              stat("Numeri di W piena: d²", num(s["full"])), stat("Risparmio", saving)),
+        stats(
+            stat("Numeri di B e A: 2·d·r", num(s["low"]), tone="ok" if s["ratio"] > 1 else "warn"),
+            stat("Numeri di W piena: d²", num(s["full"])),
+            stat("Risparmio", saving),
+        ),
         *notes,
     )
     small = tag(
-        "section", tag("h3", f"Il collo di bottiglia, in piccolo: d = {SMALL_D}, r = {sm['r']}"),
-        equation(matrix(sm["A"], label="A"), "·", vector(sm["x"], label="x"), "=",
-                 vector(sm["z"], label="A·x", emphasize=True, part="collo")),
-        equation(matrix(sm["B"], label="B"), "·", vector(sm["z"], label="A·x"), "=",
-                 vector(sm["y"], label="B·(A·x)", emphasize=True)),
+        "section",
+        tag("h3", f"Il collo di bottiglia, in piccolo: d = {SMALL_D}, r = {sm['r']}"),
+        equation(
+            matrix(sm["A"], label="A"),
+            "·",
+            vector(sm["x"], label="x"),
+            "=",
+            vector(sm["z"], label="A·x", emphasize=True, part="collo"),
+        ),
+        equation(
+            matrix(sm["B"], label="B"),
+            "·",
+            vector(sm["z"], label="A·x"),
+            "=",
+            vector(sm["y"], label="B·(A·x)", emphasize=True),
+        ),
         formula(f"{shape_label(SMALL_D)} → {shape_label(sm['r'])} → {shape_label(SMALL_D)}"),
-        equation(matrix(sm["B"], label="B"), "·", matrix(sm["A"], label="A"), "=",
-                 matrix(sm["W"], label="W = B·A", heat=True, caption=f"rango {sm['rank']}")),
-        stats(stat("Rango di B·A", num(sm["rank"])),
-              stat("Numeri di B e A", num(sm["low"]), tone="ok" if sm["low"] < sm["full"] else "warn"),
-              stat("Numeri di W", num(sm["full"]))),
+        equation(
+            matrix(sm["B"], label="B"),
+            "·",
+            matrix(sm["A"], label="A"),
+            "=",
+            matrix(sm["W"], label="W = B·A", heat=True, caption=f"rango {sm['rank']}"),
+        ),
+        stats(
+            stat("Rango di B·A", num(sm["rank"])),
+            stat("Numeri di B e A", num(sm["low"]), tone="ok" if sm["low"] < sm["full"] else "warn"),
+            stat("Numeri di W", num(sm["full"])),
+        ),
     )
     return tag("div", rank1, low, small)
 
 
 EDITS = [
-    Edit("uᵢ + vⱼ al posto di uᵢ·vⱼ",
-         change=("    return [[x * y for y in v] for x in u]", "    return [[x + y for y in v] for x in u]"),
-         expect="La tabella delle somme non è più di rango 1: il rango sale a 2, e M·x non è più un multiplo "
-                "di u. Solo il prodotto riga × colonna dà una matrice fatta di una direzione sola.",
-         check=lambda before, after: before.state["rank_M"] == 1 and after.state["rank_M"] == 2),
+    Edit(
+        "uᵢ + vⱼ al posto di uᵢ·vⱼ",
+        change=("    return [[x * y for y in v] for x in u]", "    return [[x + y for y in v] for x in u]"),
+        expect="La tabella delle somme non è più di rango 1: il rango sale a 2, e M·x non è più un multiplo "
+        "di u. Solo il prodotto riga × colonna dà una matrice fatta di una direzione sola.",
+        check=lambda before, after: before.state["rank_M"] == 1 and after.state["rank_M"] == 2,
+    ),
 ]

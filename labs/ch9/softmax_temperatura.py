@@ -41,15 +41,33 @@ import math
 
 from core.sampling import counts, draw
 from core.softmax import entropy, naive_exp, softmax, softmax_steps
-from labs.kit import (Bar, Edit, Group, Marker, Series, Slider, bars, callout, formula, line_chart, num, percent,
-                      plural, share, stat, stats, table, tag, the)
+from labs.kit import (
+    Bar,
+    Edit,
+    Group,
+    Marker,
+    Series,
+    Slider,
+    bars,
+    callout,
+    formula,
+    line_chart,
+    num,
+    percent,
+    plural,
+    share,
+    stat,
+    stats,
+    table,
+    tag,
+    the,
+)
 from labs.kit.italian import shares
 
 TITLE = "Softmax e temperatura"
 REF = "9E"
 
-CANDIDATES = (("divano", 3.0), ("letto", 2.5), ("pavimento", 1.5), ("tavolo", 1.0), ("tetto", 0.0),
-              ("prato", -1.0))
+CANDIDATES = (("divano", 3.0), ("letto", 2.5), ("pavimento", 1.5), ("tavolo", 1.0), ("tetto", 0.0), ("prato", -1.0))
 NAMES = tuple(name for name, _ in CANDIDATES)
 T_MIN, T_MAX = 0.1, 5.0
 T_GRID = tuple(T_MIN * (T_MAX / T_MIN) ** (k / 60) for k in range(61))  # even on a log axis
@@ -59,14 +77,27 @@ SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 CONTROLS = [
     Slider("temperatura", "Temperatura T", T_MIN, T_MAX, 0.05, 1.0, primary=True),
-    Slider("aggiunta", "Aggiungi a tutti i logit", 0, 1000, 100, 0,
-           help="Stesse probabilità, ma senza la sottrazione del massimo gli esponenziali esplodono"),
-    Group("Logit dei candidati", tuple(Slider(name, f"«{name}»", -5.0, 10.0, 0.1, z) for name, z in CANDIDATES),
-          open=False),
-    Group("Campionamento vero", (
-        Slider("estrazioni", "Token da estrarre", 1, 500, 1, 20),
-        Slider("seme", "Seme dei numeri casuali", 1, 999, 1, 1),
-    )),
+    Slider(
+        "aggiunta",
+        "Aggiungi a tutti i logit",
+        0,
+        1000,
+        100,
+        0,
+        help="Stesse probabilità, ma senza la sottrazione del massimo gli esponenziali esplodono",
+    ),
+    Group(
+        "Logit dei candidati",
+        tuple(Slider(name, f"«{name}»", -5.0, 10.0, 0.1, z) for name, z in CANDIDATES),
+        open=False,
+    ),
+    Group(
+        "Campionamento vero",
+        (
+            Slider("estrazioni", "Token da estrarre", 1, 500, 1, 20),
+            Slider("seme", "Seme dei numeri casuali", 1, 999, 1, 1),
+        ),
+    ),
 ]
 
 
@@ -79,12 +110,23 @@ def compute(params):
     top = max(range(len(p)), key=p.__getitem__)
     naive = [naive_exp(s) for s in steps["scaled"]]
     drawn = draw(p, params["estrazioni"], params["seme"])
-    return {"t": t, "extra": extra, "names": list(NAMES), "logits": z, **steps, "top": top,
-            "seed": params["seme"], "drawn": drawn, "counts": counts(drawn, len(NAMES)),
-            "naive": naive, "overflow": any(e is None for e in naive), "entropy": entropy(p),
-            "effective": math.exp(entropy(p)),  # the perplexity: among how many tokens the choice hesitates
-            "top_curve": [max(softmax(z, temp)) for temp in T_GRID],
-            "top_marked": [max(softmax(z, temp)) for temp in T_MARKED]}
+    return {
+        "t": t,
+        "extra": extra,
+        "names": list(NAMES),
+        "logits": z,
+        **steps,
+        "top": top,
+        "seed": params["seme"],
+        "drawn": drawn,
+        "counts": counts(drawn, len(NAMES)),
+        "naive": naive,
+        "overflow": any(e is None for e in naive),
+        "entropy": entropy(p),
+        "effective": math.exp(entropy(p)),  # the perplexity: among how many tokens the choice hesitates
+        "top_curve": [max(softmax(z, temp)) for temp in T_GRID],
+        "top_marked": [max(softmax(z, temp)) for temp in T_MARKED],
+    }
 
 
 def big(x):
@@ -95,21 +137,31 @@ def big(x):
     if x == 0 or 1e-3 <= x < 1e6:
         return num(x, 3 if x < 1 else 2)
     k = math.floor(math.log10(x))
-    return f"{num(x / 10 ** k, 2)} × 10{str(k).translate(SUPERSCRIPT)}"
+    return f"{num(x / 10**k, 2)} × 10{str(k).translate(SUPERSCRIPT)}"
 
 
 def chart(s):
-    marked = Series("", tuple(zip(T_MARKED, s["top_marked"])), class_="target",
-                    line=False, actions=tuple((f"temperatura={temp:g}", f"Porta T a {num(temp, 1)}")
-                                              for temp in T_MARKED))
+    marked = Series(
+        "",
+        tuple(zip(T_MARKED, s["top_marked"])),
+        class_="target",
+        line=False,
+        actions=tuple((f"temperatura={temp:g}", f"Porta T a {num(temp, 1)}") for temp in T_MARKED),
+    )
     here = Series(f"T = {num(s['t'])}", ((s["t"], s["probs"][s["top"]]),), class_="s2", markers=True, line=False)
-    return line_chart([Series("probabilità del primo candidato", tuple(zip(T_GRID, s["top_curve"])), class_="s1"),
-                       marked, here],
-                      markers=[Marker(1 / len(s["names"]), "tutti uguali: 1/6", class_="muted", axis="y")],
-                      x_log=True, x_range=(T_MIN, T_MAX), y_range=(0, 1), x_ticks=T_TICKS,
-                      y_ticks=tuple((v, percent(v)) for v in (0, 0.25, 0.5, 0.75, 1)),
-                      x_label="temperatura T (scala logaritmica)", y_label="probabilità", height=260,
-                      label="Probabilità del candidato più forte al variare della temperatura")
+    return line_chart(
+        [Series("probabilità del primo candidato", tuple(zip(T_GRID, s["top_curve"])), class_="s1"), marked, here],
+        markers=[Marker(1 / len(s["names"]), "tutti uguali: 1/6", class_="muted", axis="y")],
+        x_log=True,
+        x_range=(T_MIN, T_MAX),
+        y_range=(0, 1),
+        x_ticks=T_TICKS,
+        y_ticks=tuple((v, percent(v)) for v in (0, 0.25, 0.5, 0.75, 1)),
+        x_label="temperatura T (scala logaritmica)",
+        y_label="probabilità",
+        height=260,
+        label="Probabilità del candidato più forte al variare della temperatura",
+    )
 
 
 def odds(s):
@@ -118,77 +170,118 @@ def odds(s):
     rest = math.fsum(q for i, q in enumerate(p) if i != top)  # summed, not 1 − p: a tiny rest stays exact
     lead = share(p[top])
     if rest < 5e-7:  # the leader's share would need more than six decimals (or is 1.0 in floats): words
-        return (f"Greedy: sempre «{names[top]}». Campionando esce praticamente sempre «{names[top]}»: gli altri, "
-                f"tutti insieme, hanno una probabilità di {share(rest)}.")
-    return (f"Greedy: sempre «{names[top]}». Campionando: «{names[top]}» esce in media {the(lead)} delle volte, "
-            f"gli altri insieme {the(share(rest))}.")
+        return (
+            f"Greedy: sempre «{names[top]}». Campionando esce praticamente sempre «{names[top]}»: gli altri, "
+            f"tutti insieme, hanno una probabilità di {share(rest)}."
+        )
+    return (
+        f"Greedy: sempre «{names[top]}». Campionando: «{names[top]}» esce in media {the(lead)} delle volte, "
+        f"gli altri insieme {the(share(rest))}."
+    )
 
 
 def sampling(s):
     """The real draws: how many times each token came out, against its probability."""
     n, names = len(s["drawn"]), s["names"]
-    rows = [Bar(f"«{name}»", c / n, text=f"{c} su {num(n)}  ·  p = {percent(q, 1)}", class_="s2", before=q)
-            for name, c, q in zip(names, s["counts"], s["probs"])]
+    rows = [
+        Bar(f"«{name}»", c / n, text=f"{c} su {num(n)}  ·  p = {percent(q, 1)}", class_="s2", before=q)
+        for name, c, q in zip(names, s["counts"], s["probs"])
+    ]
     shown = s["drawn"][:60]
     sequence = " ".join(names[i] for i in shown) + (" …" if n > len(shown) else "")
-    more = tag("button", "Estrai un altro token" if n == 1 else f"Estrai altri {num(n)} token", type="button",
-               class_="md-button",
-               data_set=f"seme={s['seed'] % 999 + 1}", title=f"Estrai di nuovo con il seme {s['seed'] % 999 + 1}")
+    more = tag(
+        "button",
+        "Estrai un altro token" if n == 1 else f"Estrai altri {num(n)} token",
+        type="button",
+        class_="md-button",
+        data_set=f"seme={s['seed'] % 999 + 1}",
+        title=f"Estrai di nuovo con il seme {s['seed'] % 999 + 1}",
+    )
     return tag(
         "section",
         tag("h3", f"Campionamento vero: {plural(n, 'token estratto', 'token estratti')} con il seme {s['seed']}"),
         tag("p", sequence, class_="lab-formula", data_part="estratti"),
         more,
-        bars(rows, label=f"Quante volte è uscito ogni token su {num(n)} estrazioni (barre) e la sua probabilità "
-                         "(contorno)", before_label="probabilità", part="conteggi"),
-        tag("p", f"Frequenza = volte / {num(n)}. Con poche estrazioni le barre ballano attorno ai contorni; con "
-                 "tante ci si avvicinano.", class_="lab-step-counter"),
+        bars(
+            rows,
+            label=f"Quante volte è uscito ogni token su {num(n)} estrazioni (barre) e la sua probabilità (contorno)",
+            before_label="probabilità",
+            part="conteggi",
+        ),
+        tag(
+            "p",
+            f"Frequenza = volte / {num(n)}. Con poche estrazioni le barre ballano attorno ai contorni; con "
+            "tante ci si avvicinano.",
+            class_="lab-step-counter",
+        ),
     )
 
 
 def view(s):
     t, names, top = s["t"], s["names"], s["top"]
-    rows = [[tag("strong", f"«{n}»") if i == top else f"«{n}»", num(z, 1), num(q), num(d), big(e), big(naive)]
-            for i, (n, z, q, d, e, naive) in enumerate(zip(names, s["logits"], s["scaled"], s["shifted"], s["exps"],
-                                                          s["naive"]))]
-    probs = [Bar(f"«{n}»", q, text=shown, class_="s1" if i == top else "target", highlight=i == top)
-             for i, (n, q, shown) in enumerate(zip(names, s["probs"], shares(s["probs"], 1)))]
+    rows = [
+        [tag("strong", f"«{n}»") if i == top else f"«{n}»", num(z, 1), num(q), num(d), big(e), big(naive)]
+        for i, (n, z, q, d, e, naive) in enumerate(
+            zip(names, s["logits"], s["scaled"], s["shifted"], s["exps"], s["naive"])
+        )
+    ]
+    probs = [
+        Bar(f"«{n}»", q, text=shown, class_="s1" if i == top else "target", highlight=i == top)
+        for i, (n, q, shown) in enumerate(zip(names, s["probs"], shares(s["probs"], 1)))
+    ]
     return tag(
         "div",
-        stats(stat("Temperatura T", num(t)), stat(f"p(«{names[top]}»)", percent(s["probs"][top], 1)),
-              stat("Candidati effettivi (e^entropia)", num(s["effective"], 1))),
+        stats(
+            stat("Temperatura T", num(t)),
+            stat(f"p(«{names[top]}»)", percent(s["probs"][top], 1)),
+            stat("Candidati effettivi (e^entropia)", num(s["effective"], 1)),
+        ),
         tag("h3", "La softmax, un passo alla volta"),
-        table(["Token", "1. logit z", "2. z / T", "3. meno il massimo", "4. e^(…)", "senza sottrarre: e^(z / T)"],
-              rows),
-        formula(f"il massimo di z / T è {num(s['max'])};   5. somma degli esponenziali = {num(s['total'], 3)};   "
-                f"p(«{names[top]}») = {num(s['exps'][top], 3)} / {num(s['total'], 3)} = {num(s['probs'][top], 3)}"),
-        callout("Senza la sottrazione del massimo almeno un esponenziale supera il numero più grande che il "
-                "computer sa scrivere (circa 1,8 × 10³⁰⁸): verrebbe infinito, e la divisione darebbe un "
-                "risultato senza senso. Con la sottrazione ogni esponenziale sta tra 0 e 1.", tone="error")
-        if s["overflow"] else None,
+        table(
+            ["Token", "1. logit z", "2. z / T", "3. meno il massimo", "4. e^(…)", "senza sottrarre: e^(z / T)"], rows
+        ),
+        formula(
+            f"il massimo di z / T è {num(s['max'])};   5. somma degli esponenziali = {num(s['total'], 3)};   "
+            f"p(«{names[top]}») = {num(s['exps'][top], 3)} / {num(s['total'], 3)} = {num(s['probs'][top], 3)}"
+        ),
+        callout(
+            "Senza la sottrazione del massimo almeno un esponenziale supera il numero più grande che il "
+            "computer sa scrivere (circa 1,8 × 10³⁰⁸): verrebbe infinito, e la divisione darebbe un "
+            "risultato senza senso. Con la sottrazione ogni esponenziale sta tra 0 e 1.",
+            tone="error",
+        )
+        if s["overflow"]
+        else None,
         tag("h3", "6. Probabilità: ogni esponenziale diviso per la somma"),
         bars(probs, label=f"Probabilità dei sei candidati con T = {num(t)}", part="probabilita"),
         callout(odds(s)),
         sampling(s),
         tag("h3", "Il primo candidato al variare di T"),
         tag("div", chart(s), id="vista-temperatura"),  # the prose links here
-        class_="lab-panel", data_part="softmax",
+        class_="lab-panel",
+        data_part="softmax",
     )
 
 
 EDITS = [
-    Edit("la softmax senza togliere il massimo",
-         change=("shifted = [s - top for s in scaled]", "shifted = scaled"),
-         expect="Con +1000 su ogni logit, e^1000 non sta in un numero in virgola mobile: il pannello segnala "
-                "l'overflow alla riga di math.exp. Il codice originale toglie il massimo e dà le stesse "
-                "probabilità di prima.",
-         params={"aggiunta": 1000},
-         check=lambda before, after: before.error is None and "overflow" in after.error),
-    Edit("la temperatura che moltiplica invece di dividere",
-         change=("scaled = [z / temperature for z in logits]", "scaled = [z * temperature for z in logits]"),
-         expect="Con T = 2 la distribuzione si fa più appuntita invece di appiattirsi: «divano» sale al 70 % "
-                "circa invece di scendere al 34 %, e l'entropia diminuisce.",
-         params={"temperatura": 2},
-         check=lambda before, after: (after.state["entropy"] < before.state["entropy"]
-                                      and after.state["probs"][0] > 0.65 > 0.4 > before.state["probs"][0])),
+    Edit(
+        "la softmax senza togliere il massimo",
+        change=("shifted = [s - top for s in scaled]", "shifted = scaled"),
+        expect="Con +1000 su ogni logit, e^1000 non sta in un numero in virgola mobile: il pannello segnala "
+        "l'overflow alla riga di math.exp. Il codice originale toglie il massimo e dà le stesse "
+        "probabilità di prima.",
+        params={"aggiunta": 1000},
+        check=lambda before, after: before.error is None and "overflow" in after.error,
+    ),
+    Edit(
+        "la temperatura che moltiplica invece di dividere",
+        change=("scaled = [z / temperature for z in logits]", "scaled = [z * temperature for z in logits]"),
+        expect="Con T = 2 la distribuzione si fa più appuntita invece di appiattirsi: «divano» sale al 70 % "
+        "circa invece di scendere al 34 %, e l'entropia diminuisce.",
+        params={"temperatura": 2},
+        check=lambda before, after: (
+            after.state["entropy"] < before.state["entropy"]
+            and after.state["probs"][0] > 0.65 > 0.4 > before.state["probs"][0]
+        ),
+    ),
 ]

@@ -27,8 +27,25 @@ import math
 from functools import cache
 
 from core.fitting import broken_line, even_elbows, fit_broken_line, from_points, grid, mse
-from labs.kit import (Choice, Edit, Follow, Group, Handle, Marker, Series, Slider, Toggle, callout, formula,
-                      line_chart, num, plural, stat, stats, tag)
+from labs.kit import (
+    Choice,
+    Edit,
+    Follow,
+    Group,
+    Handle,
+    Marker,
+    Series,
+    Slider,
+    Toggle,
+    callout,
+    formula,
+    line_chart,
+    num,
+    plural,
+    stat,
+    stats,
+    tag,
+)
 
 TITLE = "Tante pieghe, una curva"
 REF = "9B.10"
@@ -46,22 +63,29 @@ XS = grid(-1.0, 1.0, 201)
 EXACT = 1e-12  # an error this small is rounding: the fit is exact
 NOTES = {
     "assoluto": "Con un numero dispari di gomiti equidistanti, uno cade proprio in x = 0, dove |x| si piega: lì il "
-                "fit è esatto, con errore zero. Con un numero pari nessun gomito cade sulla piega.",
+    "fit è esatto, con errore zero. Con un numero pari nessun gomito cade sulla piega.",
     "gradino": "Con pochi gomiti conta molto dove cadono rispetto al gradino: per questo all'inizio l'errore non "
-               "scende in modo regolare, ma a scatti.",
+    "scende in modo regolare, ma a scatti.",
 }
 
 CONTROLS = [
     Choice("bersaglio", "Curva da imitare", tuple((k, f"{v[0]}: {v[1]}") for k, v in TARGETS.items()), "seno"),
-    Group("La tua spezzata", (
-        Slider("gomiti", "Gomiti in uso", 0, HAND, 1, 2),
-        Slider("inizio", "Altezza in x = −1", -1.5, 1.5, 0.05, 0.0),
-        Slider("fine", "Altezza in x = 1", -1.5, 1.5, 0.05, 0.0),
-        Toggle("termini", "Mostra i singoli termini", False),
-    )),
-    *(Group(f"Gomito {i}", (Slider(f"e{i}", "Posizione", -0.95, 0.95, 0.05, e),
-                            Slider(f"h{i}", "Altezza", -1.5, 1.5, 0.05, h)))
-      for i, (e, h) in enumerate(START, 1)),
+    Group(
+        "La tua spezzata",
+        (
+            Slider("gomiti", "Gomiti in uso", 0, HAND, 1, 2),
+            Slider("inizio", "Altezza in x = −1", -1.5, 1.5, 0.05, 0.0),
+            Slider("fine", "Altezza in x = 1", -1.5, 1.5, 0.05, 0.0),
+            Toggle("termini", "Mostra i singoli termini", False),
+        ),
+    ),
+    *(
+        Group(
+            f"Gomito {i}",
+            (Slider(f"e{i}", "Posizione", -0.95, 0.95, 0.05, e), Slider(f"h{i}", "Altezza", -1.5, 1.5, 0.05, h)),
+        )
+        for i, (e, h) in enumerate(START, 1)
+    ),
     Group("Fit automatico", (Slider("automatici", "Gomiti equidistanti", 1, MAX_FIT, 1, 5),)),
 ]
 
@@ -82,8 +106,17 @@ def automatic_fits(name):
         corners = [-1.0, *at, 1.0]
         heights = fit_broken_line(XS, target, corners)  # the least squares give the fit's height at each corner
         c, s0, _, slopes = from_points(list(zip(corners, heights)))
-        fits.append({"n": n, "c": c, "s0": s0, "elbows": at, "slopes": slopes,
-                     "mse": mse(broken_line(XS, corners, heights), target), "knots": list(zip(corners, heights))})
+        fits.append(
+            {
+                "n": n,
+                "c": c,
+                "s0": s0,
+                "elbows": at,
+                "slopes": slopes,
+                "mse": mse(broken_line(XS, corners, heights), target),
+                "knots": list(zip(corners, heights)),
+            }
+        )
     return target, fits
 
 
@@ -97,11 +130,24 @@ def compute(p):
         (clashes if any(abs(e - u[0]) < 1e-9 for u in used) else used).append((e, h, i))
     knots = [(-1.0, p["inizio"]), *sorted((e, h) for e, h, _ in used), (1.0, p["fine"])]
     c, s0, elbows, slopes = from_points(knots)
-    return {"target": p["bersaglio"], "curve": target[::2], "terms": p["termini"], "clashes": [i for *_, i in clashes],
-            "in_use": p["gomiti"],
-            "hand": {"c": c, "s0": s0, "elbows": elbows, "slopes": slopes, "knots": knots, "handles": used,
-                     "mse": mse(broken_line(XS, *zip(*knots)), target)},
-            "fit": dict(fits[p["automatici"] - 1]), "errors": [f["mse"] for f in fits]}
+    return {
+        "target": p["bersaglio"],
+        "curve": target[::2],
+        "terms": p["termini"],
+        "clashes": [i for *_, i in clashes],
+        "in_use": p["gomiti"],
+        "hand": {
+            "c": c,
+            "s0": s0,
+            "elbows": elbows,
+            "slopes": slopes,
+            "knots": knots,
+            "handles": used,
+            "mse": mse(broken_line(XS, *zip(*knots)), target),
+        },
+        "fit": dict(fits[p["automatici"] - 1]),
+        "errors": [f["mse"] for f in fits],
+    }
 
 
 def follow(s):
@@ -121,6 +167,7 @@ def small(x):
 
 def terms(f):
     """c + s₀·x + s₁·ReLU(x − e₁) + … written out with the numbers."""
+
     def plus(value):  # the sign as it will be read, so a tiny −0,001 is not «− 0,00»
         return f"{'−' if num(value).startswith('−') else '+'} {num(abs(value))}"
 
@@ -137,20 +184,37 @@ def main_chart(s):
     if s["terms"]:
         pieces = [((-1.0, hand["c"] - hand["s0"]), (1.0, hand["c"] + hand["s0"]))]
         pieces += [((-1.0, 0.0), (e, 0.0), (1.0, sl * (1 - e))) for e, sl in zip(hand["elbows"], hand["slopes"])]
-        series += [Series("termini (la loro somma è la spezzata)" if k == 0 else "", piece, class_="muted")
-                   for k, piece in enumerate(pieces)]
-    series += [Series(f"{name}: {formula_text}", tuple(zip(XS[::2], s["curve"])), class_="target"),
-               Series(f"fit automatico, {plural(fit['n'], 'gomito', 'gomiti')}", tuple(fit["knots"]), class_="s2",
-                      dashed=True),
-               Series("la tua spezzata", tuple(hand["knots"]), class_="s1")]
-    handles = [Handle(-1.0, hand["knots"][0][1], x_name=None, y_name="inizio",
-                      label="Estremo sinistro: trascina in su o in giù"),
-               Handle(1.0, hand["knots"][-1][1], x_name=None, y_name="fine",
-                      label="Estremo destro: trascina in su o in giù")]
-    handles += [Handle(e, h, x_name=f"e{i}", y_name=f"h{i}", label=f"Gomito {i}: trascinalo", caption=str(i))
-                for e, h, i in hand["handles"]]
-    return line_chart(series, handles=handles, x_range=(-1, 1), y_range=(-1.5, 1.5), x_label="x", y_label="f(x)",
-                      label=f"La tua spezzata, il fit automatico e la curva {name}", height=360)
+        series += [
+            Series("termini (la loro somma è la spezzata)" if k == 0 else "", piece, class_="muted")
+            for k, piece in enumerate(pieces)
+        ]
+    series += [
+        Series(f"{name}: {formula_text}", tuple(zip(XS[::2], s["curve"])), class_="target"),
+        Series(
+            f"fit automatico, {plural(fit['n'], 'gomito', 'gomiti')}", tuple(fit["knots"]), class_="s2", dashed=True
+        ),
+        Series("la tua spezzata", tuple(hand["knots"]), class_="s1"),
+    ]
+    handles = [
+        Handle(
+            -1.0, hand["knots"][0][1], x_name=None, y_name="inizio", label="Estremo sinistro: trascina in su o in giù"
+        ),
+        Handle(1.0, hand["knots"][-1][1], x_name=None, y_name="fine", label="Estremo destro: trascina in su o in giù"),
+    ]
+    handles += [
+        Handle(e, h, x_name=f"e{i}", y_name=f"h{i}", label=f"Gomito {i}: trascinalo", caption=str(i))
+        for e, h, i in hand["handles"]
+    ]
+    return line_chart(
+        series,
+        handles=handles,
+        x_range=(-1, 1),
+        y_range=(-1.5, 1.5),
+        x_label="x",
+        y_label="f(x)",
+        label=f"La tua spezzata, il fit automatico e la curva {name}",
+        height=360,
+    )
 
 
 def error_chart(s):
@@ -158,58 +222,89 @@ def error_chart(s):
     shown = [e for e in (*errors, hand) if e > EXACT]
     low, high = math.floor(math.log10(min(shown))), math.ceil(math.log10(max(shown)))
     high = max(high, low + 1)
-    ticks = [10.0 ** k for k in range(low, high + 1)]
+    ticks = [10.0**k for k in range(low, high + 1)]
     if min(*errors, hand) <= EXACT:  # an exact fit gets a row of its own under the log scale
         low -= 1
-        ticks.insert(0, (10.0 ** low, "0"))
-    bottom = 10.0 ** low
+        ticks.insert(0, (10.0**low, "0"))
+    bottom = 10.0**low
     exact = [n for n, e in enumerate(errors, 1) if e <= EXACT]
-    fit = Series("fit automatico", tuple((n, None if n in exact else e) for n, e in enumerate(errors, 1)),
-                 class_="s2", markers=True,
-                 actions=tuple((f"automatici={n}", f"Fit con {plural(n, 'gomito', 'gomiti')}")
-                               for n in range(1, MAX_FIT + 1)))
-    zero = Series("fit esatto (errore zero)", tuple((n, bottom) for n in exact), class_="s3", line=False,
-                  actions=tuple((f"automatici={n}", f"Fit esatto con {plural(n, 'gomito', 'gomiti')}") for n in exact))
-    return line_chart([fit, zero] if exact else [fit],
-                      markers=[Marker(max(hand, bottom), "la tua spezzata", class_="s1", axis="y"),
-                               Marker(s["fit"]["n"], "gomiti del fit mostrato", class_="muted")],
-                      x_range=(0.5, MAX_FIT + 0.5), y_range=(bottom, 10.0 ** high), y_log=True, y_ticks=ticks,
-                      x_ticks=(1, 5, 10, 15, 20), x_label="gomiti equidistanti", y_label="errore (MSE)",
-                      height=280, label="Errore quadratico medio del fit automatico da 1 a 20 gomiti")
+    fit = Series(
+        "fit automatico",
+        tuple((n, None if n in exact else e) for n, e in enumerate(errors, 1)),
+        class_="s2",
+        markers=True,
+        actions=tuple((f"automatici={n}", f"Fit con {plural(n, 'gomito', 'gomiti')}") for n in range(1, MAX_FIT + 1)),
+    )
+    zero = Series(
+        "fit esatto (errore zero)",
+        tuple((n, bottom) for n in exact),
+        class_="s3",
+        line=False,
+        actions=tuple((f"automatici={n}", f"Fit esatto con {plural(n, 'gomito', 'gomiti')}") for n in exact),
+    )
+    return line_chart(
+        [fit, zero] if exact else [fit],
+        markers=[
+            Marker(max(hand, bottom), "la tua spezzata", class_="s1", axis="y"),
+            Marker(s["fit"]["n"], "gomiti del fit mostrato", class_="muted"),
+        ],
+        x_range=(0.5, MAX_FIT + 0.5),
+        y_range=(bottom, 10.0**high),
+        y_log=True,
+        y_ticks=ticks,
+        x_ticks=(1, 5, 10, 15, 20),
+        x_label="gomiti equidistanti",
+        y_label="errore (MSE)",
+        height=280,
+        label="Errore quadratico medio del fit automatico da 1 a 20 gomiti",
+    )
 
 
 def view(s):
     hand, fit = s["hand"], s["fit"]
-    notes = [callout(f"Il gomito {i} sta nello stesso punto di un altro: conta una volta sola.", tone="warn")
-             for i in s["clashes"]]
+    notes = [
+        callout(f"Il gomito {i} sta nello stesso punto di un altro: conta una volta sola.", tone="warn")
+        for i in s["clashes"]
+    ]
     if hand["mse"] <= fit["mse"]:
-        notes.append(callout("La tua spezzata fa meglio del fit automatico con "
-                             f"{plural(fit['n'], 'gomito', 'gomiti')}.",
-                             tone="ok"))
+        notes.append(
+            callout(
+                f"La tua spezzata fa meglio del fit automatico con {plural(fit['n'], 'gomito', 'gomiti')}.", tone="ok"
+            )
+        )
     if s["target"] in NOTES:
         notes.append(callout(NOTES[s["target"]]))
     return tag(
         "div",
         main_chart(s),
         formula("la tua spezzata: f(x) = ", terms(hand)),
-        formula(f"fit automatico ({plural(fit['n'], 'gomito', 'gomiti')}): f(x) = ", terms(fit)) if fit["n"] <= 6 else
-        tag("details", tag("summary", f"La formula del fit automatico con {plural(fit['n'], 'gomito', 'gomiti')}"),
-            formula("f(x) = ", terms(fit))),
-        stats(stat("Errore della tua spezzata (MSE)", small(hand["mse"]), tone="ok" if hand["mse"] < 0.01 else None),
-              stat(f"Errore del fit con {plural(fit['n'], 'gomito', 'gomiti')}", small(fit["mse"]))),
+        formula(f"fit automatico ({plural(fit['n'], 'gomito', 'gomiti')}): f(x) = ", terms(fit))
+        if fit["n"] <= 6
+        else tag(
+            "details",
+            tag("summary", f"La formula del fit automatico con {plural(fit['n'], 'gomito', 'gomiti')}"),
+            formula("f(x) = ", terms(fit)),
+        ),
+        stats(
+            stat("Errore della tua spezzata (MSE)", small(hand["mse"]), tone="ok" if hand["mse"] < 0.01 else None),
+            stat(f"Errore del fit con {plural(fit['n'], 'gomito', 'gomiti')}", small(fit["mse"])),
+        ),
         *notes,
         tag("h3", "Più gomiti, meno errore"),
         error_chart(s),
         tag("p", "Clicca un punto per vedere quel fit nel grafico della spezzata.", class_="lab-step-counter"),
-        class_="lab-panel", data_part="pieghe",
+        class_="lab-panel",
+        data_part="pieghe",
     )
 
 
 EDITS = [
-    Edit("gradini al posto dei segmenti",
-         change=("        out.append((1 - t) * heights[j] + t * heights[j + 1])", "        out.append(heights[j])"),
-         expect="Tra un nodo e l'altro la curva resta all'altezza del nodo di sinistra invece di scendere o salire "
-                "in linea retta: l'errore della curva fatta a mano cresce. Sono i segmenti inclinati a seguire "
-                "il bersaglio.",
-         check=lambda before, after: after.state["hand"]["mse"] > before.state["hand"]["mse"] + 0.01),
+    Edit(
+        "gradini al posto dei segmenti",
+        change=("        out.append((1 - t) * heights[j] + t * heights[j + 1])", "        out.append(heights[j])"),
+        expect="Tra un nodo e l'altro la curva resta all'altezza del nodo di sinistra invece di scendere o salire "
+        "in linea retta: l'errore della curva fatta a mano cresce. Sono i segmenti inclinati a seguire "
+        "il bersaglio.",
+        check=lambda before, after: after.state["hand"]["mse"] > before.state["hand"]["mse"] + 0.01,
+    ),
 ]

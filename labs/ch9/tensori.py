@@ -26,14 +26,34 @@ dice e usa l'ultimo valore possibile.
 import random
 
 from core.tensor import filled, result_shape, selected, size, take, tensor_shape
-from labs.kit import (Choice, Edit, Follow, Group, Slider, callout, equation, formula, matrix, num, plural,
-                      shape_label, stat, stats, tag, vector)
+from labs.kit import (
+    Choice,
+    Edit,
+    Follow,
+    Group,
+    Slider,
+    callout,
+    equation,
+    formula,
+    matrix,
+    num,
+    plural,
+    shape_label,
+    stat,
+    stats,
+    tag,
+    vector,
+)
 
 TITLE = "Tensori"
 REF = "9B.7"
 
-SENTENCES = ("il gatto dorme sul divano", "un cane corre nel parco", "la luna brilla nel cielo",
-             "oggi piove molto a Roma")
+SENTENCES = (
+    "il gatto dorme sul divano",
+    "un cane corre nel parco",
+    "la luna brilla nel cielo",
+    "oggi piove molto a Roma",
+)
 PICKS = (
     ("elemento", "X[b, l, k]: un numero solo"),
     ("frase", "X[b]: una frase intera"),
@@ -44,17 +64,23 @@ PICKS = (
 USES = {"elemento": "blk", "frase": "b", "token": "bl", "posizione": "l", "numero": "k"}
 
 CONTROLS = [
-    Group("La shape [B × L × d]", (
-        Slider("B", "B: quante frasi", 1, 4, 1, 2),
-        Slider("L", "L: token per frase", 1, 5, 1, 3),
-        Slider("d", "d: numeri per token", 1, 6, 1, 4),
-    )),
+    Group(
+        "La shape [B × L × d]",
+        (
+            Slider("B", "B: quante frasi", 1, 4, 1, 2),
+            Slider("L", "L: token per frase", 1, 5, 1, 3),
+            Slider("d", "d: numeri per token", 1, 6, 1, 4),
+        ),
+    ),
     Choice("pick", "Che cosa prendo", PICKS, "elemento"),
-    Group("Indici (si conta da 0)", (
-        Slider("b", "b: quale frase", 0, 3, 1, 1),
-        Slider("l", "l: quale token", 0, 4, 1, 2),
-        Slider("k", "k: quale numero del vettore", 0, 5, 1, 0),
-    )),
+    Group(
+        "Indici (si conta da 0)",
+        (
+            Slider("b", "b: quale frase", 0, 3, 1, 1),
+            Slider("l", "l: quale token", 0, 4, 1, 2),
+            Slider("k", "k: quale numero del vettore", 0, 5, 1, 0),
+        ),
+    ),
 ]
 
 
@@ -73,14 +99,23 @@ def compute(p):
         if name in USES[p["pick"]] and idx[name] != p[name]:
             clamped.append({"name": name, "asked": p[name], "used": idx[name], "length": dims[name]})
     b, l, k = idx["b"], idx["l"], idx["k"]
-    index = {"elemento": (b, l, k), "frase": (b,), "token": (b, l), "posizione": (None, l),
-             "numero": (None, None, k)}[p["pick"]]
+    index = {"elemento": (b, l, k), "frase": (b,), "token": (b, l), "posizione": (None, l), "numero": (None, None, k)}[
+        p["pick"]
+    ]
     shape = tensor_shape(X)
     return {
-        "X": X, "shape": list(shape), "size": size(shape), "pick": p["pick"], "index": list(index),
-        "b": b, "l": l, "k": k, "clamped": clamped,
+        "X": X,
+        "shape": list(shape),
+        "size": size(shape),
+        "pick": p["pick"],
+        "index": list(index),
+        "b": b,
+        "l": l,
+        "k": k,
+        "clamped": clamped,
         "expr": "X[" + ", ".join(":" if i is None else str(i) for i in index) + "]",
-        "result": take(X, index), "result_shape": list(result_shape(shape, index)),
+        "result": take(X, index),
+        "result_shape": list(result_shape(shape, index)),
         "cells": [list(c) for c in selected(shape, index)],
         "tokens": [s.split()[: p["L"]] for s in SENTENCES[: p["B"]]],
     }
@@ -92,8 +127,11 @@ WHOLE = {"b": "prende tutte le frasi", "l": "prende tutti i token", "k": "prende
 def follow(s):
     """An index the chosen slice does not use says so: X[b] takes the whole sentence, whatever l and k are."""
     label = dict(PICKS)[s["pick"]].split(": ", 1)[0]
-    return {name: Follow(disabled=f"{label} non usa l'indice {name}: {WHOLE[name]}.")
-            for name in "blk" if name not in USES[s["pick"]]}
+    return {
+        name: Follow(disabled=f"{label} non usa l'indice {name}: {WHOLE[name]}.")
+        for name in "blk"
+        if name not in USES[s["pick"]]
+    }
 
 
 def result_view(s):
@@ -113,8 +151,9 @@ def describe(s):
     b, l, k, tokens = s["b"], s["l"], s["k"], s["tokens"]
     return {
         "elemento": lambda: f"il numero {k} del vettore di «{tokens[b][l]}» (token {l}) nella frase {b}",
-        "frase": lambda: f"tutta la frase {b}: {len(tokens[b])} token, ciascuno con "
-                         f"{plural(s['shape'][2], 'numero', 'numeri')}",
+        "frase": lambda: (
+            f"tutta la frase {b}: {len(tokens[b])} token, ciascuno con {plural(s['shape'][2], 'numero', 'numeri')}"
+        ),
         "token": lambda: f"il vettore di «{tokens[b][l]}», token {l} della frase {b}",
         "posizione": lambda: f"il token {l} di ogni frase: " + ", ".join(f"«{t[l]}»" for t in tokens),
         "numero": lambda: f"il numero {k} del vettore di ogni token, in ogni frase",
@@ -122,8 +161,11 @@ def describe(s):
 
 
 def axis_text(name, n):
-    what = {"b": ("c'è una sola frase", f"le frasi sono {n}"), "l": ("ogni frase ha un solo token",
-            f"ogni frase ha {n} token"), "k": ("ogni vettore ha un solo numero", f"ogni vettore ha {n} numeri")}
+    what = {
+        "b": ("c'è una sola frase", f"le frasi sono {n}"),
+        "l": ("ogni frase ha un solo token", f"ogni frase ha {n} token"),
+        "k": ("ogni vettore ha un solo numero", f"ogni vettore ha {n} numeri"),
+    }
     return what[name][0] + ", con l'unico indice 0" if n == 1 else what[name][1] + f", con indici da 0 a {n - 1}"
 
 
@@ -136,37 +178,64 @@ def view(s):
         ring = cells if s["pick"] == "elemento" else ()
         rows = sorted({l for l, _ in cells}) if s["pick"] in ("frase", "token", "posizione") else ()
         cols = sorted({k for _, k in cells}) if s["pick"] == "numero" else ()
-        sheets.append(matrix(
-            sheet, label=f"X[{b}]: «{' '.join(s['tokens'][b])}»", digits=1, trim=False, highlight_cells=ring,
-            highlight_rows=rows, highlight_cols=cols,
-            row_labels=[f"{l} · {t}" for l, t in enumerate(s["tokens"][b])], col_labels=[str(k) for k in range(d)],
-            muted_rows=() if cells else range(L), part=f"foglio-{b}",
-            clickable=lambda l, k, b=b: (f"b={b};l={l};k={k}", f"Prendi X[{b}, {l}, {k}]")))
-    notes = [callout(f"{c['name']} = {c['asked']} non esiste: {axis_text(c['name'], c['length'])}. "
-                     f"Uso {c['name']} = {c['used']}.", tone="warn") for c in s["clamped"]]
+        sheets.append(
+            matrix(
+                sheet,
+                label=f"X[{b}]: «{' '.join(s['tokens'][b])}»",
+                digits=1,
+                trim=False,
+                highlight_cells=ring,
+                highlight_rows=rows,
+                highlight_cols=cols,
+                row_labels=[f"{l} · {t}" for l, t in enumerate(s["tokens"][b])],
+                col_labels=[str(k) for k in range(d)],
+                muted_rows=() if cells else range(L),
+                part=f"foglio-{b}",
+                clickable=lambda l, k, b=b: (f"b={b};l={l};k={k}", f"Prendi X[{b}, {l}, {k}]"),
+            )
+        )
+    notes = [
+        callout(
+            f"{c['name']} = {c['asked']} non esiste: {axis_text(c['name'], c['length'])}. "
+            f"Uso {c['name']} = {c['used']}.",
+            tone="warn",
+        )
+        for c in s["clamped"]
+    ]
     rs = s["result_shape"]
     kept = f"una shape {shape_label(*rs)}" if rs else "un numero solo, senza shape"
     return tag(
         "div",
-        stats(stat("Shape", shape_label(B, L, d)), stat("Numeri in tutto", f"{B} · {L} · {d} = {num(s['size'])}"),
-              stat("Assi: indici per trovare un numero", "3")),
+        stats(
+            stat("Shape", shape_label(B, L, d)),
+            stat("Numeri in tutto", f"{B} · {L} · {d} = {num(s['size'])}"),
+            stat("Assi: indici per trovare un numero", "3"),
+        ),
         tag("h3", f"La pila: {B} {'foglio' if B == 1 else 'fogli'}, uno per frase"),
         equation(*sheets),
         *notes,
         tag("h3", f"{s['expr']}: {len(s['cells'])} {'numero' if len(s['cells']) == 1 else 'numeri'}"),
         tag("p", f"{s['expr']} è {describe(s)}."),
-        formula(f"{s['expr']} fissa {3 - len(rs)} {'indice' if 3 - len(rs) == 1 else 'indici'} su 3: "
-                + ("non resta nessun asse" if not rs else f"{'resta' if len(rs) == 1 else 'restano'} "
-                   f"{plural(len(rs), 'asse', 'assi')}") + f", {kept}"),
+        formula(
+            f"{s['expr']} fissa {3 - len(rs)} {'indice' if 3 - len(rs) == 1 else 'indici'} su 3: "
+            + (
+                "non resta nessun asse"
+                if not rs
+                else f"{'resta' if len(rs) == 1 else 'restano'} {plural(len(rs), 'asse', 'assi')}"
+            )
+            + f", {kept}"
+        ),
         result_view(s),
         data_expr=s["expr"],
     )
 
 
 EDITS = [
-    Edit("la taglia come somma delle lunghezze",
-         change=("    return math.prod(shape)", "    return sum(shape)"),
-         expect="Il tensore 2 × 3 × 4 dichiara 9 numeri, ma la figura ne disegna ancora 24: un tensore tiene "
-                "il prodotto delle sue lunghezze, una casella per ogni combinazione di indici.",
-         check=lambda before, after: before.state["size"] == 24 and after.state["size"] == 9),
+    Edit(
+        "la taglia come somma delle lunghezze",
+        change=("    return math.prod(shape)", "    return sum(shape)"),
+        expect="Il tensore 2 × 3 × 4 dichiara 9 numeri, ma la figura ne disegna ancora 24: un tensore tiene "
+        "il prodotto delle sue lunghezze, una casella per ogni combinazione di indici.",
+        check=lambda before, after: before.state["size"] == 24 and after.state["size"] == 9,
+    ),
 ]

@@ -35,8 +35,27 @@ all'inizio, in piccolo, quello che arriva dalla fase prima.
 
 from core.attention import comparisons, concat_columns, head, is_visible
 from core.linalg import transpose
-from labs.kit import (Bar, Choice, Edit, Follow, Slider, Toggle, bars, callout, equation, formula, matrix, num, recap,
-                      shape_label, stage_buttons, stat, stats, tag, vector_text)
+from labs.kit import (
+    Bar,
+    Choice,
+    Edit,
+    Follow,
+    Slider,
+    Toggle,
+    bars,
+    callout,
+    equation,
+    formula,
+    matrix,
+    num,
+    recap,
+    shape_label,
+    stage_buttons,
+    stat,
+    stats,
+    tag,
+    vector_text,
+)
 
 TITLE = "Un'intera testa di attention"
 REF = "9D.2"
@@ -57,15 +76,20 @@ HEAD2 = ([[1, 0], [1, 0], [1, 0], [0, 0]], [[0, 0], [0, 0], [2, 0], [0, 0]], [[0
 QK_NAMES, V_NAMES, V2_NAMES = ("1", "2"), ("chi", "azione"), ("azione", "vivente")
 BIG = 4000  # a long context, to see what the count becomes
 
-STAGES = (("pesi", "1. X e i pesi"), ("qkv", "2. Q, K, V"), ("punteggi", "3. Q Kᵀ"),
-          ("maschera", "4. ÷ √2 e maschera"), ("softmax", "5. Softmax: A"), ("uscite", "6. O = A V"))
+STAGES = (
+    ("pesi", "1. X e i pesi"),
+    ("qkv", "2. Q, K, V"),
+    ("punteggi", "3. Q Kᵀ"),
+    ("maschera", "4. ÷ √2 e maschera"),
+    ("softmax", "5. Softmax: A"),
+    ("uscite", "6. O = A V"),
+)
 
 CONTROLS = [
     Choice("fase", "Che cosa guardare", STAGES, "pesi", primary=True),
     Choice("riga", "Token da seguire", tuple((str(i + 1), f"«{t}»") for i, t in enumerate(TOKENS)), "3"),
     Toggle("maschera", "Maschera causale (GPT)", True, help="Spenta: ogni token vede anche quelli dopo (BERT)"),
-    Slider("domanda", "Quanto il verbo cerca un soggetto", 0.0, 4.0, 0.5, 2.0,
-           help="La casella (verbo, 1) di W_q"),
+    Slider("domanda", "Quanto il verbo cerca un soggetto", 0.0, 4.0, 0.5, 2.0, help="La casella (verbo, 1) di W_q"),
     Toggle("due_teste", "Aggiungi una seconda testa", False),
 ]
 
@@ -76,12 +100,25 @@ def compute(p):
     W_q = [[1, 0], [0, 1], [p["domanda"], 0], [0, 0]]
     h = head(X, W_q, W_K, W_V, causal)
     n = len(TOKENS)
-    state = {"stage": p["fase"], "tokens": list(TOKENS), "row": row, "causal": causal, "X": X, "W_q": W_q, "W_k": W_K, "W_v": W_V,
-             **h, "Kt": transpose(h["K"]),
-             "masked": [[s if is_visible(i, j, causal) else None for j, s in enumerate(r)]
-                        for i, r in enumerate(h["scaled"])],
-             "sums": [sum(r) for r in h["A"]], "comparisons": comparisons(n, causal),
-             "big": comparisons(BIG, causal), "second": None}
+    state = {
+        "stage": p["fase"],
+        "tokens": list(TOKENS),
+        "row": row,
+        "causal": causal,
+        "X": X,
+        "W_q": W_q,
+        "W_k": W_K,
+        "W_v": W_V,
+        **h,
+        "Kt": transpose(h["K"]),
+        "masked": [
+            [s if is_visible(i, j, causal) else None for j, s in enumerate(r)] for i, r in enumerate(h["scaled"])
+        ],
+        "sums": [sum(r) for r in h["A"]],
+        "comparisons": comparisons(n, causal),
+        "big": comparisons(BIG, causal),
+        "second": None,
+    }
     if p["due_teste"]:
         h2 = head(X, *HEAD2, causal)
         state["second"] = {"A": h2["A"], "O": h2["O"], "concat": concat_columns(h["O"], h2["O"])}
@@ -107,12 +144,14 @@ def follow(s):
 def view(s):
     tokens, r, n = s["tokens"], s["row"], len(s["tokens"])
     names = [f"«{t}»" for t in tokens]
-    pick = (lambda i: (f"riga={i + 1}", f"Segui la riga di «{tokens[i]}»"))
+
+    def pick(i):
+        return f"riga={i + 1}", f"Segui la riga di «{tokens[i]}»"
+
     hidden = [(i, j) for i in range(n) for j in range(n) if s["masked"][i][j] is None]
 
     def mx(values, label, cols=None, **kw):
-        return matrix(values, label=label, row_labels=names, col_labels=cols, highlight_rows=[r], pick_row=pick,
-                      **kw)
+        return matrix(values, label=label, row_labels=names, col_labels=cols, highlight_rows=[r], pick_row=pick, **kw)
 
     def small(values, label):
         return matrix(values, label=label)  # only the numbers: the names are in the big matrices below
@@ -130,69 +169,135 @@ def view(s):
     sub = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
     stage = s["stage"]
     if stage == "pesi":
-        parts = [tag("p", "La frase come matrice, una riga per token, e i tre pesi della testa."),
-                 mx(s["X"], "X", FEATURES, part="X"),
-                 equation(*(matrix(W, label=name, row_labels=FEATURES, col_labels=cols, part=name)
-                            for W, name, cols in ((s["W_q"], "W_q", QK_NAMES), (s["W_k"], "W_k", QK_NAMES),
-                                                  (s["W_v"], "W_v", V_NAMES))))]
+        parts = [
+            tag("p", "La frase come matrice, una riga per token, e i tre pesi della testa."),
+            mx(s["X"], "X", FEATURES, part="X"),
+            equation(
+                *(
+                    matrix(W, label=name, row_labels=FEATURES, col_labels=cols, part=name)
+                    for W, name, cols in (
+                        (s["W_q"], "W_q", QK_NAMES),
+                        (s["W_k"], "W_k", QK_NAMES),
+                        (s["W_v"], "W_v", V_NAMES),
+                    )
+                )
+            ),
+        ]
     elif stage == "qkv":
-        parts = [recap("Dalla fase prima:", small(s["X"], "X")),
-                 tag("p", "Query, key e value: X per ciascuno dei tre pesi."),
-                 shapes((n, 4), (4, 2)),
-                 equation(mx(s["Q"], "Q = X·W_q", QK_NAMES, part="Q"), mx(s["K"], "K = X·W_k", QK_NAMES, part="K"),
-                          mx(s["V"], "V = X·W_v", V_NAMES, part="V"))]
+        parts = [
+            recap("Dalla fase prima:", small(s["X"], "X")),
+            tag("p", "Query, key e value: X per ciascuno dei tre pesi."),
+            shapes((n, 4), (4, 2)),
+            equation(
+                mx(s["Q"], "Q = X·W_q", QK_NAMES, part="Q"),
+                mx(s["K"], "K = X·W_k", QK_NAMES, part="K"),
+                mx(s["V"], "V = X·W_v", V_NAMES, part="V"),
+            ),
+        ]
     elif stage == "punteggi":
-        parts = [recap("Dalla fase prima:", small(s["Q"], "Q"), small(s["K"], "K")),
-                 tag("p", "Ogni query contro ogni key: un prodotto scalare per casella."),
-                 shapes((n, 2), (2, n)),
-                 equation(mx(s["Q"], "Q"), "·", matrix(s["Kt"], label="Kᵀ", col_labels=names), "=",
-                          mx(s["scores"], "Q Kᵀ", names, highlight_cells=[(r, j) for j in range(n)], part="scores")),
-                 stats(stat("Confronti (prodotti scalari) qui", f"1 + 2 + 3 = {num(s['comparisons'])}"
-                            if s["causal"] else f"3 × 3 = {num(s['comparisons'])}"),
-                       stat(f"Con n = {num(BIG)} token, {'con' if s['causal'] else 'senza'} maschera, per testa e "
-                            "per strato", f"1 + 2 + … + {num(BIG)} = {num(s['big'])}" if s["causal"]
-                            else f"{num(BIG)} × {num(BIG)} = {num(s['big'])}", tone="warn"))]
+        parts = [
+            recap("Dalla fase prima:", small(s["Q"], "Q"), small(s["K"], "K")),
+            tag("p", "Ogni query contro ogni key: un prodotto scalare per casella."),
+            shapes((n, 2), (2, n)),
+            equation(
+                mx(s["Q"], "Q"),
+                "·",
+                matrix(s["Kt"], label="Kᵀ", col_labels=names),
+                "=",
+                mx(s["scores"], "Q Kᵀ", names, highlight_cells=[(r, j) for j in range(n)], part="scores"),
+            ),
+            stats(
+                stat(
+                    "Confronti (prodotti scalari) qui",
+                    f"1 + 2 + 3 = {num(s['comparisons'])}" if s["causal"] else f"3 × 3 = {num(s['comparisons'])}",
+                ),
+                stat(
+                    f"Con n = {num(BIG)} token, {'con' if s['causal'] else 'senza'} maschera, per testa e per strato",
+                    f"1 + 2 + … + {num(BIG)} = {num(s['big'])}"
+                    if s["causal"]
+                    else f"{num(BIG)} × {num(BIG)} = {num(s['big'])}",
+                    tone="warn",
+                ),
+            ),
+        ]
     elif stage == "maschera":
-        parts = [recap("Dalla fase prima:", small(s["scores"], "Q Kᵀ")),
-                 tag("p", "Diviso per √2, perché query e key hanno 2 numeri" + (
-                     "; la maschera nasconde i token che vengono dopo." if s["causal"] else ", senza maschera.")),
-                 mx(masked, "Q Kᵀ / √2", names, part="masked",
-                    caption="−∞: un token che viene dopo, da non guardare" if hidden else None)]
+        parts = [
+            recap("Dalla fase prima:", small(s["scores"], "Q Kᵀ")),
+            tag(
+                "p",
+                "Diviso per √2, perché query e key hanno 2 numeri"
+                + ("; la maschera nasconde i token che vengono dopo." if s["causal"] else ", senza maschera."),
+            ),
+            mx(
+                masked,
+                "Q Kᵀ / √2",
+                names,
+                part="masked",
+                caption="−∞: un token che viene dopo, da non guardare" if hidden else None,
+            ),
+        ]
     elif stage == "softmax":
-        parts = [recap("Dalla fase prima:", small(masked, "Q Kᵀ / √2")),
-                 tag("p", "La softmax riga per riga: i pesi A, che su ogni riga sommano a 1."),
-                 equation(heat(s["A"], "A", part="A"), "somme delle righe →",
-                          matrix([[x] for x in s["sums"]], label="somma", shape=False)),
-                 tag("p", tag("strong", f"Dove guarda {names[r]}"), ": i pesi della sua riga di A."),
-                 bars([Bar(name, a, text=num(a), highlight=a == max(weights), class_="s1")
-                       for name, a in zip(names, weights)], label=f"Dove guarda {names[r]}", part="pesi")]
+        parts = [
+            recap("Dalla fase prima:", small(masked, "Q Kᵀ / √2")),
+            tag("p", "La softmax riga per riga: i pesi A, che su ogni riga sommano a 1."),
+            equation(
+                heat(s["A"], "A", part="A"),
+                "somme delle righe →",
+                matrix([[x] for x in s["sums"]], label="somma", shape=False),
+            ),
+            tag("p", tag("strong", f"Dove guarda {names[r]}"), ": i pesi della sua riga di A."),
+            bars(
+                [
+                    Bar(name, a, text=num(a), highlight=a == max(weights), class_="s1")
+                    for name, a in zip(names, weights)
+                ],
+                label=f"Dove guarda {names[r]}",
+                part="pesi",
+            ),
+        ]
     else:
-        parts = [recap("Dalla fase prima:", small(s["A"], "A"), small(s["V"], "V")),
-                 tag("p", "Le uscite: ogni riga di O è la media dei value pesata dalla riga di A."),
-                 shapes((n, n), (n, 2)),
-                 equation(mx(s["A"], "A"), "·", mx(s["V"], "V", V_NAMES), "=", mx(s["O"], "O", V_NAMES, part="O")),
-                 formula(f"O{r + 1} = ".translate(sub), " + ".join(f"a{r + 1}{j + 1}V{j + 1}".translate(sub)
-                                                                   for j in range(n)),
-                         f" = {terms} = {pair(s['O'][r])}")]  # formula() writes ≈ where the rounding shows
+        parts = [
+            recap("Dalla fase prima:", small(s["A"], "A"), small(s["V"], "V")),
+            tag("p", "Le uscite: ogni riga di O è la media dei value pesata dalla riga di A."),
+            shapes((n, n), (n, 2)),
+            equation(mx(s["A"], "A"), "·", mx(s["V"], "V", V_NAMES), "=", mx(s["O"], "O", V_NAMES, part="O")),
+            formula(
+                f"O{r + 1} = ".translate(sub),
+                " + ".join(f"a{r + 1}{j + 1}V{j + 1}".translate(sub) for j in range(n)),
+                f" = {terms} = {pair(s['O'][r])}",
+            ),
+        ]  # formula() writes ≈ where the rounding shows
         if s["second"]:
             two = s["second"]
-            parts += [tag("h3", "Una seconda testa: cerca il verbo"),
-                      equation(heat(two["A"], "A²", part="A2"), mx(two["O"], "O²", V2_NAMES)),
-                      formula(f"[O¹ | O²]: {shape_label(n, 2)} accanto a {shape_label(n, 2)} = {shape_label(n, 4)}"),
-                      mx(two["concat"], "[O¹ | O²]", V_NAMES + V2_NAMES, part="concat")]
+            parts += [
+                tag("h3", "Una seconda testa: cerca il verbo"),
+                equation(heat(two["A"], "A²", part="A2"), mx(two["O"], "O²", V2_NAMES)),
+                formula(f"[O¹ | O²]: {shape_label(n, 2)} accanto a {shape_label(n, 2)} = {shape_label(n, 4)}"),
+                mx(two["concat"], "[O¹ | O²]", V_NAMES + V2_NAMES, part="concat"),
+            ]
     if not s["causal"] and stage in ("maschera", "softmax", "uscite"):
-        parts.append(callout("Senza maschera anche le prime righe guardano avanti: va bene per capire un testo "
-                             "(BERT), non per generarlo, dove il futuro non c'è ancora.", tone="warn"))
-    return tag("div", stage_buttons(STAGES, stage), *parts, class_="lab-panel", data_part="testa", data_row=r,
-               data_stage=stage)
+        parts.append(
+            callout(
+                "Senza maschera anche le prime righe guardano avanti: va bene per capire un testo "
+                "(BERT), non per generarlo, dove il futuro non c'è ancora.",
+                tone="warn",
+            )
+        )
+    return tag(
+        "div", stage_buttons(STAGES, stage), *parts, class_="lab-panel", data_part="testa", data_row=r, data_stage=stage
+    )
 
 
 EDITS = [
-    Edit("i punteggi senza dividere per √d",
-         change=("    return [[s / math.sqrt(d_k) for s in row] for row in dot_scores(Q, K)]",
-                 "    return dot_scores(Q, K)"),
-         expect="Senza la divisione per √2 i punteggi restano più distanti tra loro e la softmax più netta: "
-                "nella riga di «dorme» il peso di «gatto» sale e quello degli altri scende.",
-         params={"fase": "softmax"},
-         check=lambda before, after: after.state["A"][2][1] > before.state["A"][2][1] + 0.05),
+    Edit(
+        "i punteggi senza dividere per √d",
+        change=(
+            "    return [[s / math.sqrt(d_k) for s in row] for row in dot_scores(Q, K)]",
+            "    return dot_scores(Q, K)",
+        ),
+        expect="Senza la divisione per √2 i punteggi restano più distanti tra loro e la softmax più netta: "
+        "nella riga di «dorme» il peso di «gatto» sale e quello degli altri scende.",
+        params={"fase": "softmax"},
+        check=lambda before, after: after.state["A"][2][1] > before.state["A"][2][1] + 0.05,
+    ),
 ]

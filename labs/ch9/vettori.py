@@ -32,10 +32,14 @@ def coordinate(name, label, default):
 
 
 CONTROLS = [
-    Group("Vettore a (trascina la punta blu)", (coordinate("ax", "a₁, passi a destra", 2.0),
-                                                coordinate("ay", "a₂, passi in su", 1.0))),
-    Group("Vettore b (trascina la punta arancione)", (coordinate("bx", "b₁, passi a destra", -1.0),
-                                                      coordinate("by", "b₂, passi in su", 1.5))),
+    Group(
+        "Vettore a (trascina la punta blu)",
+        (coordinate("ax", "a₁, passi a destra", 2.0), coordinate("ay", "a₂, passi in su", 1.0)),
+    ),
+    Group(
+        "Vettore b (trascina la punta arancione)",
+        (coordinate("bx", "b₁, passi a destra", -1.0), coordinate("by", "b₂, passi in su", 1.5)),
+    ),
     Group("Moltiplicare b per un numero", (Slider("k", "Lo scalare k", -2.0, 2.0, 0.1, 2.0),)),
 ]
 
@@ -71,37 +75,60 @@ def walk(steps, forward, back):
 def view(s):
     a, b, k, total, scaled = s["a"], s["b"], s["k"], s["sum"], s["scaled"]
     ks = cell_text(float(k))
-    sum_plane = plane([
-        Guide(b, total),
-        Arrow(b, label="b", style="b", drag=("bx", "by")),
-        Arrow(total, start=a, style="b", dashed=True),
-        Arrow(total, label="a + b", style="result"),
-        Arrow(a, label="a", drag=("ax", "ay")),
-    ], SUM_RANGE, SUM_RANGE, label=f"a = {vector_text(a)}, b = {vector_text(b)} e la loro somma {vector_text(total)}")
+    sum_plane = plane(
+        [
+            Guide(b, total),
+            Arrow(b, label="b", style="b", drag=("bx", "by")),
+            Arrow(total, start=a, style="b", dashed=True),
+            Arrow(total, label="a + b", style="result"),
+            Arrow(a, label="a", drag=("ax", "ay")),
+        ],
+        SUM_RANGE,
+        SUM_RANGE,
+        label=f"a = {vector_text(a)}, b = {vector_text(b)} e la loro somma {vector_text(total)}",
+    )
     reach = [12 * x for x in b]
-    scale_plane = plane([
-        Guide([-x for x in reach], reach),
-        Arrow(scaled, label=f"{ks}·b", style="result"),
-        Arrow(b, label="b", style="b", drag=("bx", "by")),
-    ], SCALE_RANGE, SCALE_RANGE, label=f"b = {vector_text(b)} e {ks}·b = {vector_text(scaled)}")
+    scale_plane = plane(
+        [
+            Guide([-x for x in reach], reach),
+            Arrow(scaled, label=f"{ks}·b", style="result"),
+            Arrow(b, label="b", style="b", drag=("bx", "by")),
+        ],
+        SCALE_RANGE,
+        SCALE_RANGE,
+        label=f"b = {vector_text(b)} e {ks}·b = {vector_text(scaled)}",
+    )
     sum_panel = tag(
-        "section", tag("h3", "Somma: frecce in fila"), sum_plane,
+        "section",
+        tag("h3", "Somma: frecce in fila"),
+        sum_plane,
         formula(f"a + b = {vector_text(a)} + {vector_text(b)} = {elementwise(a, b, '+')} = {vector_text(total)}"),
-        tag("p", f"Come lista, a è {vector_text(a)}; come punto, {walk(a[0], 'a destra', 'a sinistra')} e "
-                 f"{walk(a[1], 'in su', 'in giù')}; come freccia, va dall'origine a quel punto."),
-        class_="lab-panel", data_part="somma")
+        tag(
+            "p",
+            f"Come lista, a è {vector_text(a)}; come punto, {walk(a[0], 'a destra', 'a sinistra')} e "
+            f"{walk(a[1], 'in su', 'in giù')}; come freccia, va dall'origine a quel punto.",
+        ),
+        class_="lab-panel",
+        data_part="somma",
+    )
     scale_panel = tag(
-        "section", tag("h3", "Per un numero: stessa retta"), scale_plane,
+        "section",
+        tag("h3", "Per un numero: stessa retta"),
+        scale_plane,
         formula(f"{ks} · b = {term(k)} · {vector_text(b)} = {elementwise([k, k], b, '·')} = {vector_text(scaled)}"),
         callout(f"Con k = {ks} la freccia {s['effect']}."),
-        class_="lab-panel", data_part="scala")
+        class_="lab-panel",
+        data_part="scala",
+    )
     return tag("div", sum_panel, scale_panel, class_="lab-columns")
 
 
 EDITS = [
-    Edit("moltiplicare per k sommando k",
-         change=("    return [k * x for x in a]", "    return [k + x for x in a]"),
-         expect="Con k = 2, [−1 ; 1,5] diventa [1 ; 3,5] invece di [−2 ; 3]: la freccia non resta sulla retta "
-                "di b, quindi sommare un numero non è scalare.",
-         check=lambda before, after: before.state["scaled"] == [-2.0, 3.0] and after.state["scaled"] == [1.0, 3.5]),
+    Edit(
+        "moltiplicare per k sommando k",
+        change=("    return [k * x for x in a]", "    return [k + x for x in a]"),
+        expect="Con k = 2, [−1 ; 1,5] diventa [1 ; 3,5] invece di [−2 ; 3]: la freccia non resta sulla retta "
+        "di b, quindi sommare un numero non è scalare.",
+        check=lambda before, after: before.state["scaled"] == [-2.0, 3.0] and after.state["scaled"] == [1.0, 3.5],
+    ),
 ]

@@ -24,14 +24,49 @@ from core.optimizers import OptimizerConfig
 from core.transformer import TransformerConfig, param_count
 from core.transformer_training import batch_for_step, init_state, train_step
 
-VOCAB = (".", "il", "la", "gatto", "cane", "bambina", "dorme", "mangia", "corre", "sul", "nel", "divano",
-         "tappeto", "letto", "prato", "pesce", "carne", "torta")
-SENTENCES = ("il gatto dorme sul divano .", "il cane dorme sul tappeto .", "la bambina dorme nel letto .",
-             "il gatto mangia il pesce .", "il cane mangia la carne .", "la bambina mangia la torta .",
-             "il cane corre nel prato .", "la bambina corre nel prato .")
+VOCAB = (
+    ".",
+    "il",
+    "la",
+    "gatto",
+    "cane",
+    "bambina",
+    "dorme",
+    "mangia",
+    "corre",
+    "sul",
+    "nel",
+    "divano",
+    "tappeto",
+    "letto",
+    "prato",
+    "pesce",
+    "carne",
+    "torta",
+)
+SENTENCES = (
+    "il gatto dorme sul divano .",
+    "il cane dorme sul tappeto .",
+    "la bambina dorme nel letto .",
+    "il gatto mangia il pesce .",
+    "il cane mangia la carne .",
+    "la bambina mangia la torta .",
+    "il cane corre nel prato .",
+    "la bambina corre nel prato .",
+)
 N_SENTENCES, CORPUS_SEED = 80, 0  # the corpus: 80 of the eight sentences, drawn in a seeded order
-CONFIG = TransformerConfig(vocab_size=len(VOCAB), d_model=16, n_heads=2, n_layers=1, context=8, ffn_mult=4,
-                           activation="relu", positions="learned", tied=True, seed=0)
+CONFIG = TransformerConfig(
+    vocab_size=len(VOCAB),
+    d_model=16,
+    n_heads=2,
+    n_layers=1,
+    context=8,
+    ffn_mult=4,
+    activation="relu",
+    positions="learned",
+    tied=True,
+    seed=0,
+)
 OPTIMIZER = OptimizerConfig(kind="adam", lr=0.02, warmup=20, total_steps=300)
 BATCH, BATCH_SEED = 8, 0
 DECIMALS = 4
@@ -52,23 +87,32 @@ def train_weights():
     for step in range(OPTIMIZER.total_steps):
         state, info = train_step(state, batch_for_step(ids, CONFIG, BATCH, BATCH_SEED, step), CONFIG, OPTIMIZER)
         losses.append(info["loss"])
-    rounded = {name: [round(v, DECIMALS) for v in t] if not isinstance(t[0], list) else
-               [[round(v, DECIMALS) for v in row] for row in t] for name, t in state.params.items()}
+    rounded = {
+        name: [round(v, DECIMALS) for v in t]
+        if not isinstance(t[0], list)
+        else [[round(v, DECIMALS) for v in row] for row in t]
+        for name, t in state.params.items()
+    }
     return rounded, losses
 
 
 def numbers(values, indent):
     """[a, b, …] wrapped under 120 characters."""
-    return textwrap.fill(f"[{', '.join(repr(v) for v in values)}]", 116, initial_indent=indent,
-                         subsequent_indent=indent + " ")
+    return textwrap.fill(
+        f"[{', '.join(repr(v) for v in values)}]", 116, initial_indent=indent, subsequent_indent=indent + " "
+    )
 
 
 def weights_source(weights, losses):
     """The text of _giro_pesi.py: each row of a matrix starts a line."""
-    lines = ['"""Weights of the model of _giro_modello.py, written by `python -m labs.chA._giro_modello`:',
-             f"{OPTIMIZER.total_steps} steps of Adam, batch loss {losses[0]:.3f} at the first step and "
-             f"{losses[-1]:.3f} at the last; {param_count(CONFIG)['total']} numbers.",
-             'Do not edit: the test trains again and compares."""', "", "WEIGHTS = {"]
+    lines = [
+        '"""Weights of the model of _giro_modello.py, written by `python -m labs.chA._giro_modello`:',
+        f"{OPTIMIZER.total_steps} steps of Adam, batch loss {losses[0]:.3f} at the first step and "
+        f"{losses[-1]:.3f} at the last; {param_count(CONFIG)['total']} numbers.",
+        'Do not edit: the test trains again and compares."""',
+        "",
+        "WEIGHTS = {",
+    ]
     for name, t in weights.items():
         if isinstance(t[0], list):
             lines.append(f"    {name!r}: [")

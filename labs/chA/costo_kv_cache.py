@@ -26,8 +26,26 @@ value scende a 128 KiB per token.
 from core.attention import comparisons
 from core.kv_cache import kv_cache_bytes, kv_vectors
 from core.model_size import BYTES
-from labs.kit import (Choice, Edit, Group, Marker, Series, Slider, big, data_size, formula, line_chart, num, plural,
-                      presets, significant, stat, stats, table, tag)
+from labs.kit import (
+    Choice,
+    Edit,
+    Group,
+    Marker,
+    Series,
+    Slider,
+    big,
+    data_size,
+    formula,
+    line_chart,
+    num,
+    plural,
+    presets,
+    significant,
+    stat,
+    stats,
+    table,
+    tag,
+)
 
 TITLE = "Il costo dell'attention e la KV cache"
 REF = "A.5"
@@ -40,21 +58,30 @@ MODELS = (("Llama 2 7B", 32, 32, 128, 4096), ("Llama 3 8B", 32, 8, 128, 8192), (
 CONTROLS = [
     Choice("n", "Token nel contesto n", tuple((str(m), num(m)) for m in LENGTHS), "4000"),
     Choice("generati", "Token da generare T", tuple((str(t), num(t)) for t in GENERATED), "100"),
-    Group("Il modello", (
-        Slider("strati", "Strati", 1, 96, 1, 32),
-        Choice("teste_kv", "Teste di key e value", tuple((str(h), str(h)) for h in (1, 2, 4, 8, 16, 32, 40, 64)), "32"),
-        Choice("d_testa", "Numeri per testa", tuple((str(d), str(d)) for d in (64, 96, 128, 256)), "128"),
-        Choice("precisione", "Precisione", (("fp32", "fp32: 4 byte"), ("bf16", "bf16: 2 byte"),
-                                            ("int8", "int8: 1 byte")), "bf16"),
-    )),
+    Group(
+        "Il modello",
+        (
+            Slider("strati", "Strati", 1, 96, 1, 32),
+            Choice(
+                "teste_kv", "Teste di key e value", tuple((str(h), str(h)) for h in (1, 2, 4, 8, 16, 32, 40, 64)), "32"
+            ),
+            Choice("d_testa", "Numeri per testa", tuple((str(d), str(d)) for d in (64, 96, 128, 256)), "128"),
+            Choice(
+                "precisione",
+                "Precisione",
+                (("fp32", "fp32: 4 byte"), ("bf16", "bf16: 2 byte"), ("int8", "int8: 1 byte")),
+                "bf16",
+            ),
+        ),
+    ),
 ]
 
 
 def binary(n_bytes):
     """Memory in powers of 1024, as GPU memory is counted: 524.288 → «512 KiB»."""
     for power, unit in ((3, "GiB"), (2, "MiB"), (1, "KiB")):
-        if n_bytes >= 1024 ** power:
-            return f"{significant(n_bytes / 1024 ** power)} {unit}"
+        if n_bytes >= 1024**power:
+            return f"{significant(n_bytes / 1024**power)} {unit}"
     return f"{num(n_bytes)} byte"
 
 
@@ -64,65 +91,132 @@ def compute(p):
     layers, heads, d_head, size = p["strati"], int(p["teste_kv"]), int(p["d_testa"]), BYTES[p["precisione"]]
     per_token = kv_cache_bytes(layers, heads, d_head, 1, size)
     without, with_cache = kv_vectors(n, t, cache=False), kv_vectors(n, t, cache=True)
-    return {"n": n, "T": t, "layers": layers, "kv_heads": heads, "d_head": d_head, "bytes": size,
-            "full": comparisons(n, causal=False), "causal": comparisons(n), "four": comparisons(4),
-            "without": without, "with": with_cache, "ratio": without / with_cache,
-            "per_token": per_token, "cache": per_token * (n + t),
-            "models": [{"name": name, "per_token": kv_cache_bytes(L, h, d, 1, 2), "window": w,
-                        "at_window": kv_cache_bytes(L, h, d, w, 2), "layers": L, "kv_heads": h, "d_head": d}
-                       for name, L, h, d, w in MODELS]}
+    return {
+        "n": n,
+        "T": t,
+        "layers": layers,
+        "kv_heads": heads,
+        "d_head": d_head,
+        "bytes": size,
+        "full": comparisons(n, causal=False),
+        "causal": comparisons(n),
+        "four": comparisons(4),
+        "without": without,
+        "with": with_cache,
+        "ratio": without / with_cache,
+        "per_token": per_token,
+        "cache": per_token * (n + t),
+        "models": [
+            {
+                "name": name,
+                "per_token": kv_cache_bytes(L, h, d, 1, 2),
+                "window": w,
+                "at_window": kv_cache_bytes(L, h, d, w, 2),
+                "layers": L,
+                "kv_heads": h,
+                "d_head": d,
+            }
+            for name, L, h, d, w in MODELS
+        ],
+    }
 
 
 def chart(s):
     xs = [m for m in LENGTHS if m != 4096]
     t = s["T"]
     return line_chart(
-        [Series("confronti senza maschera, n²", tuple((m, comparisons(m, False)) for m in xs), class_="s2"),
-         Series(f"key e value per {num(t)} token, senza cache", tuple((m, kv_vectors(m, t, False)) for m in xs),
-                class_="s1", dashed=True),
-         Series(f"key e value per {num(t)} token, con la cache", tuple((m, kv_vectors(m, t)) for m in xs),
-                class_="s3")],
-        markers=[Marker(s["n"], f"n = {num(s['n'])}")], x_log=True, y_log=True, x_label="token nel contesto n",
-        y_label="conti per testa e strato", label="Il lavoro dell'attention al crescere del contesto, su scale "
-        "logaritmiche", height=320)
+        [
+            Series("confronti senza maschera, n²", tuple((m, comparisons(m, False)) for m in xs), class_="s2"),
+            Series(
+                f"key e value per {num(t)} token, senza cache",
+                tuple((m, kv_vectors(m, t, False)) for m in xs),
+                class_="s1",
+                dashed=True,
+            ),
+            Series(
+                f"key e value per {num(t)} token, con la cache", tuple((m, kv_vectors(m, t)) for m in xs), class_="s3"
+            ),
+        ],
+        markers=[Marker(s["n"], f"n = {num(s['n'])}")],
+        x_log=True,
+        y_log=True,
+        x_label="token nel contesto n",
+        y_label="conti per testa e strato",
+        label="Il lavoro dell'attention al crescere del contesto, su scale logaritmiche",
+        height=320,
+    )
 
 
 def view(s):
     n, t = s["n"], s["T"]
-    per = (f"2 × {plural(s['layers'], 'strato', 'strati')} × {plural(s['kv_heads'], 'testa', 'teste')} × "
-           f"{s['d_head']} numeri × {num(s['bytes'])} byte")
-    rows = [[m["name"], f"{m['layers']} × {m['kv_heads']} × {m['d_head']}", binary(m["per_token"]),
-             f"{num(m['window'])} token: {binary(m['at_window'])}"] for m in s["models"]]
+    per = (
+        f"2 × {plural(s['layers'], 'strato', 'strati')} × {plural(s['kv_heads'], 'testa', 'teste')} × "
+        f"{s['d_head']} numeri × {num(s['bytes'])} byte"
+    )
+    rows = [
+        [
+            m["name"],
+            f"{m['layers']} × {m['kv_heads']} × {m['d_head']}",
+            binary(m["per_token"]),
+            f"{num(m['window'])} token: {binary(m['at_window'])}",
+        ]
+        for m in s["models"]
+    ]
     return tag(
         "div",
         tag("h3", "Il prezzo di guardare tutti"),
-        stats(stat("Confronti n × n, per testa e strato", big(s["full"]), tone="warn"),
-              stat("Con la maschera, n(n + 1)/2", big(s["causal"])),
-              stat("Con 4 token", f"1 + 2 + 3 + 4 = {s['four']}")),
+        stats(
+            stat("Confronti n × n, per testa e strato", big(s["full"]), tone="warn"),
+            stat("Con la maschera, n(n + 1)/2", big(s["causal"])),
+            stat("Con 4 token", f"1 + 2 + 3 + 4 = {s['four']}"),
+        ),
         chart(s),
         tag("h3", f"Generare {num(t)} token dopo {num(n)}"),
-        formula(f"senza cache: Σ (n + t) per t da 1 a {num(t)} = {num(t)} × {num(n)} + {num(t)} × {num(t + 1)} / 2"
-                f" = {num(s['without'])} coppie di key e value"),
+        formula(
+            f"senza cache: Σ (n + t) per t da 1 a {num(t)} = {num(t)} × {num(n)} + {num(t)} × {num(t + 1)} / 2"
+            f" = {num(s['without'])} coppie di key e value"
+        ),
         formula(f"con la cache: {num(n)} (il prompt, una volta) + {num(t)} (una per passo) = {num(s['with'])}"),
-        stats(stat("Senza cache il lavoro è", "lo stesso: con un solo token non c'è niente da riusare"
-                   if significant(s["ratio"]) == "1" else f"{significant(s['ratio'])} volte tanto", tone="ok"),
-              stat("L'ultimo token confronta comunque la sua query con", f"{num(n + t)} key")),
+        stats(
+            stat(
+                "Senza cache il lavoro è",
+                "lo stesso: con un solo token non c'è niente da riusare"
+                if significant(s["ratio"]) == "1"
+                else f"{significant(s['ratio'])} volte tanto",
+                tone="ok",
+            ),
+            stat("L'ultimo token confronta comunque la sua query con", f"{num(n + t)} key"),
+        ),
         tag("h3", "La memoria della cache"),
         formula(f"{per} = {num(s['per_token'])} byte per token ({binary(s['per_token'])})"),
-        stats(stat(f"Con {num(n + t)} token in memoria", f"{binary(s['cache'])} ({data_size(s['cache'])})",
-                   tone="warn")),
-        presets("Modelli noti:", [(m["name"], {"strati": m["layers"], "teste_kv": m["kv_heads"],
-                                               "d_testa": m["d_head"], "precisione": "bf16"}) for m in s["models"]]),
+        stats(
+            stat(f"Con {num(n + t)} token in memoria", f"{binary(s['cache'])} ({data_size(s['cache'])})", tone="warn")
+        ),
+        presets(
+            "Modelli noti:",
+            [
+                (
+                    m["name"],
+                    {"strati": m["layers"], "teste_kv": m["kv_heads"], "d_testa": m["d_head"], "precisione": "bf16"},
+                )
+                for m in s["models"]
+            ],
+        ),
         table(["Modello (bf16)", "strati × teste KV × numeri", "Per token", "Finestra piena"], rows),
-        class_="lab-panel", data_part="costo-kv-cache",
+        class_="lab-panel",
+        data_part="costo-kv-cache",
     )
 
 
 EDITS = [
-    Edit("una cache con le sole chiavi",
-         change=("    return 2 * layers * kv_heads * d_head * tokens * bytes_per_number",
-                 "    return layers * kv_heads * d_head * tokens * bytes_per_number"),
-         expect="La memoria della cache si dimezza: il 2 contava una chiave e un valore per token. Senza i valori, "
-                "però, l'attention saprebbe dove guardare ma non che cosa prendere.",
-         check=lambda before, after: after.state["cache"] * 2 == before.state["cache"]),
+    Edit(
+        "una cache con le sole chiavi",
+        change=(
+            "    return 2 * layers * kv_heads * d_head * tokens * bytes_per_number",
+            "    return layers * kv_heads * d_head * tokens * bytes_per_number",
+        ),
+        expect="La memoria della cache si dimezza: il 2 contava una chiave e un valore per token. Senza i valori, "
+        "però, l'attention saprebbe dove guardare ma non che cosa prendere.",
+        check=lambda before, after: after.state["cache"] * 2 == before.state["cache"],
+    ),
 ]

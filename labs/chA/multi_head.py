@@ -33,8 +33,23 @@ import math
 from functools import lru_cache
 
 from core.attention import comparisons, is_visible, multi_head
-from labs.kit import (Choice, Edit, Slider, Toggle, callout, equation, fold, formula, frozen, matrix, num, opened,
-                      shape_label, table, tag)
+from labs.kit import (
+    Choice,
+    Edit,
+    Slider,
+    Toggle,
+    callout,
+    equation,
+    fold,
+    formula,
+    frozen,
+    matrix,
+    num,
+    opened,
+    shape_label,
+    table,
+    tag,
+)
 
 TITLE = "Più teste, più modi di guardare"
 REF = "A.4"
@@ -44,8 +59,7 @@ KINDS = ("nome", "verbo", "funzione", "punto")
 FEATURES = KINDS + ("sin pos", "cos pos")
 TYPE = (2, 0, 2, 1, 2, 0, 3)  # index into KINDS
 THETA = 0.75  # radians per position: −7 steps make 5.25 rad, still less alike than one step (cos 0.51 < cos 0.73)
-X = [[float(k == TYPE[p]) for k in range(4)] + [math.sin(THETA * p), math.cos(THETA * p)]
-     for p in range(len(TOKENS))]
+X = [[float(k == TYPE[p]) for k in range(4)] + [math.sin(THETA * p), math.cos(THETA * p)] for p in range(len(TOKENS))]
 SHARP = 7.0  # query length of the positional heads: cos 0 − cos 0.75 ≈ 0.27 needs it to stand out
 
 
@@ -59,12 +73,27 @@ POSITION = {"sin pos": (1.0, 0.0), "cos pos": (0.0, 1.0)}
 # (name, W_q, W_k, W_v, names of the value columns). The first query turns the
 # position back by one step (a rotation by −0.75), so it matches the key of p − 1.
 HEADS = (
-    ("precedente", only({"sin pos": (SHARP * c, SHARP * s), "cos pos": (-SHARP * s, SHARP * c)}), only(POSITION),
-     only({"nome": (1, 0), "funzione": (0, 1)}), ("nome", "funzione")),
-    ("nomi", only({k: (4.0, 0.0) for k in KINDS}), only({"nome": (1, 0)}),
-     only({"nome": (1, 0), "verbo": (0, 1)}), ("nome", "verbo")),
-    ("se stesso", only({f: (SHARP * a, SHARP * b) for f, (a, b) in POSITION.items()}), only(POSITION),
-     only({"verbo": (1, 0), "punto": (0, 1)}), ("verbo", "punto")),
+    (
+        "precedente",
+        only({"sin pos": (SHARP * c, SHARP * s), "cos pos": (-SHARP * s, SHARP * c)}),
+        only(POSITION),
+        only({"nome": (1, 0), "funzione": (0, 1)}),
+        ("nome", "funzione"),
+    ),
+    (
+        "nomi",
+        only({k: (4.0, 0.0) for k in KINDS}),
+        only({"nome": (1, 0)}),
+        only({"nome": (1, 0), "verbo": (0, 1)}),
+        ("nome", "verbo"),
+    ),
+    (
+        "se stesso",
+        only({f: (SHARP * a, SHARP * b) for f, (a, b) in POSITION.items()}),
+        only(POSITION),
+        only({"verbo": (1, 0), "punto": (0, 1)}),
+        ("verbo", "punto"),
+    ),
 )
 WHAT = {"precedente": "il token precedente", "nomi": "i nomi", "se stesso": "se stesso"}
 SUP = "¹²³"
@@ -77,8 +106,15 @@ FOLDS = ("uscite",)  # the product with W_o: drawn only while the reader has it 
 CONTROLS = [
     Choice("riga", "Token che guarda", tuple((str(i + 1), f"«{t}»") for i, t in enumerate(TOKENS)), "4"),
     Toggle("maschera", "Maschera causale (GPT)", True, help="Spenta: ogni token vede anche quelli dopo (BERT)"),
-    Slider("decisione", "Decisione delle query", 0.0, 2.0, 0.25, 1.0,
-           help="Ogni W_q moltiplicata per questo numero: a 0 nessuna testa cerca niente"),
+    Slider(
+        "decisione",
+        "Decisione delle query",
+        0.0,
+        2.0,
+        0.25,
+        1.0,
+        help="Ogni W_q moltiplicata per questo numero: a 0 nessuna testa cerca niente",
+    ),
 ]
 
 
@@ -94,18 +130,43 @@ def heads_at(causal, k):
     """Le tre teste con la maschera scelta e le query moltiplicate per k."""
     weights = [([[k * x for x in r] for r in W_q], W_k, W_v) for _, W_q, W_k, W_v, _ in HEADS]
     together = multi_head(X, weights, causal, W_O)
-    heads = [{"name": name, "W_q": W_q, "W_k": W_k, "W_v": W_v, "v_names": list(v_names),
-              "A": h["A"], "O": h["O"], "top": [max(range(len(r)), key=r.__getitem__) for r in h["A"]]}
-             for (name, *_, v_names), (W_q, W_k, W_v), h in zip(HEADS, weights, together["heads"])]
-    return {"tokens": list(TOKENS), "causal": causal, "X": X, "heads": heads, "concat": together["concat"],
-            "W_o": W_O, "out": together["out"], "sums": [[sum(r) for r in h["A"]] for h in heads],
-            "comparisons": comparisons(len(TOKENS), causal) * len(heads)}
+    heads = [
+        {
+            "name": name,
+            "W_q": W_q,
+            "W_k": W_k,
+            "W_v": W_v,
+            "v_names": list(v_names),
+            "A": h["A"],
+            "O": h["O"],
+            "top": [max(range(len(r)), key=r.__getitem__) for r in h["A"]],
+        }
+        for (name, *_, v_names), (W_q, W_k, W_v), h in zip(HEADS, weights, together["heads"])
+    ]
+    return {
+        "tokens": list(TOKENS),
+        "causal": causal,
+        "X": X,
+        "heads": heads,
+        "concat": together["concat"],
+        "W_o": W_O,
+        "out": together["out"],
+        "sums": [[sum(r) for r in h["A"]] for h in heads],
+        "comparisons": comparisons(len(TOKENS), causal) * len(heads),
+    }
 
 
 def by_token(values, label, cols, tokens, r, **kw):
     """A matrix with a row per token, the row r highlighted; a click in a row follows it."""
-    return matrix(values, label=label, row_labels=[f"«{t}»" for t in tokens], col_labels=cols, highlight_rows=[r],
-                  pick_row=token_rows(tokens), **kw)
+    return matrix(
+        values,
+        label=label,
+        row_labels=[f"«{t}»" for t in tokens],
+        col_labels=cols,
+        highlight_rows=[r],
+        pick_row=token_rows(tokens),
+        **kw,
+    )
 
 
 def token_rows(tokens):
@@ -131,46 +192,83 @@ def view(s):
 
     def weights(h, i):
         # a masked cell stays empty: the −∞ of the mask is not a weight
-        return [[a if is_visible(i, j, s["causal"]) else None for j, a in enumerate(row)]
-                for i, row in enumerate(h["A"])]
+        return [
+            [a if is_visible(i, j, s["causal"]) else None for j, a in enumerate(row)] for i, row in enumerate(h["A"])
+        ]
 
-    heats = [matrix(weights(h, 0), label=f"A{SUP[k]}: {h['name']}", row_labels=names, col_labels=tokens,
-                    pick_row=token_rows(tokens), heat=1.0, highlight_cells=[(r, h["top"][r])], part=f"A{k + 1}")
-             for k, h in enumerate(s["heads"])]
-    rows = [[f"{k + 1}", WHAT[h["name"]], f"«{tokens[h['top'][r]]}»", num(h["A"][r][h["top"][r]])]
-            for k, h in enumerate(s["heads"])]
+    heats = [
+        matrix(
+            weights(h, 0),
+            label=f"A{SUP[k]}: {h['name']}",
+            row_labels=names,
+            col_labels=tokens,
+            pick_row=token_rows(tokens),
+            heat=1.0,
+            highlight_cells=[(r, h["top"][r])],
+            part=f"A{k + 1}",
+        )
+        for k, h in enumerate(s["heads"])
+    ]
+    rows = [
+        [f"{k + 1}", WHAT[h["name"]], f"«{tokens[h['top'][r]]}»", num(h["A"][r][h["top"][r]])]
+        for k, h in enumerate(s["heads"])
+    ]
     hh = len(s["heads"])
     return tag(
         "div",
         tag("h3", "1. La frase: che cosa è ogni token e dove si trova"),
         x_matrix(frozen(s["X"]), tuple(tokens), r),
         tag("h3", "2. Tre teste, tre tabelle di pesi"),
-        tag("p", "Ogni riga è un token che guarda, ogni colonna un token guardato; il riquadro segna dove "
-                 "guarda di più." + (" Le caselle vuote sono nascoste dalla maschera." if s["causal"] else "")),
+        tag(
+            "p",
+            "Ogni riga è un token che guarda, ogni colonna un token guardato; il riquadro segna dove "
+            "guarda di più." + (" Le caselle vuote sono nascoste dalla maschera." if s["causal"] else ""),
+        ),
         equation(*heats),
         tag("p", tag("strong", f"Dove guarda {names[r]}"), ", testa per testa:"),
         table(["Testa", "Cerca", "Guarda soprattutto", "Peso"], rows),
-        fold("3. Le uscite in fila, poi W_o", "uscite", s["outputs_open"], lambda: [
-            formula(f"{hh} teste × {shape_label(n, 2)} messe accanto = {shape_label(n, hh * 2)} · W_o "
-                    f"{shape_label(hh * 2, len(FEATURES))} = {shape_label(n, len(FEATURES))}"),
-            equation(by_token(s["concat"], "[O¹ | O² | O³]", CONCAT_NAMES, tokens, r, part="concat"), "·",
-                     w_o_matrix(frozen(s["W_o"])), "=", by_token(s["out"], "uscita", FEATURES, tokens, r, part="out")),
-        ]),
-        callout(f"Confronti fatti: {hh} × {num(s['comparisons'] // hh)} = {num(s['comparisons'])}. "
-                "Più teste costano più conti, ma ognuna lavora su vettori corti (qui 2 numeri) e tutte insieme "
-                "si calcolano in parallelo." if s["causal"] else
-                "Senza maschera ogni token vede tutta la frase, anche il futuro: va bene per leggere (BERT), "
-                "non per generare.", tone="info" if s["causal"] else "warn"),
-        class_="lab-panel", data_part="multi-head", data_row=r,
+        fold(
+            "3. Le uscite in fila, poi W_o",
+            "uscite",
+            s["outputs_open"],
+            lambda: [
+                formula(
+                    f"{hh} teste × {shape_label(n, 2)} messe accanto = {shape_label(n, hh * 2)} · W_o "
+                    f"{shape_label(hh * 2, len(FEATURES))} = {shape_label(n, len(FEATURES))}"
+                ),
+                equation(
+                    by_token(s["concat"], "[O¹ | O² | O³]", CONCAT_NAMES, tokens, r, part="concat"),
+                    "·",
+                    w_o_matrix(frozen(s["W_o"])),
+                    "=",
+                    by_token(s["out"], "uscita", FEATURES, tokens, r, part="out"),
+                ),
+            ],
+        ),
+        callout(
+            f"Confronti fatti: {hh} × {num(s['comparisons'] // hh)} = {num(s['comparisons'])}. "
+            "Più teste costano più conti, ma ognuna lavora su vettori corti (qui 2 numeri) e tutte insieme "
+            "si calcolano in parallelo."
+            if s["causal"]
+            else "Senza maschera ogni token vede tutta la frase, anche il futuro: va bene per leggere (BERT), "
+            "non per generare.",
+            tone="info" if s["causal"] else "warn",
+        ),
+        class_="lab-panel",
+        data_part="multi-head",
+        data_row=r,
     )
 
 
 EDITS = [
-    Edit("le teste senza W_o",
-         change=('"out": matmul(concat, W_o) if W_o is not None else concat}', '"out": concat}'),
-         expect="L'uscita è solo l'affiancamento delle teste: ogni numero viene da una testa sola. È W_o a "
-                "mescolarle, perché ogni dimensione del risultato possa usare ciò che hanno visto tutte.",
-         params={"sezioni": "uscite"},
-         check=lambda before, after: (before.state["out"] != before.state["concat"]
-                                      and after.state["out"] == after.state["concat"])),
+    Edit(
+        "le teste senza W_o",
+        change=('"out": matmul(concat, W_o) if W_o is not None else concat}', '"out": concat}'),
+        expect="L'uscita è solo l'affiancamento delle teste: ogni numero viene da una testa sola. È W_o a "
+        "mescolarle, perché ogni dimensione del risultato possa usare ciò che hanno visto tutte.",
+        params={"sezioni": "uscite"},
+        check=lambda before, after: (
+            before.state["out"] != before.state["concat"] and after.state["out"] == after.state["concat"]
+        ),
+    ),
 ]

@@ -30,9 +30,8 @@ la LayerNorm dà solo zeri (il piccolo ε sotto la radice evita di dividere
 per zero).
 """
 
-from core.stats import fmean, pstdev
-
 from core.normalization import layer_norm, rms, rms_norm
+from core.stats import fmean, pstdev
 from labs.kit import Bar, Edit, Follow, Group, Slider, bars, callout, num, stat, stats, table, tag
 
 TITLE = "LayerNorm e RMSNorm"
@@ -44,16 +43,31 @@ SUB = "₁₂₃₄₅₆"
 LIMIT = 20.0  # wide enough to double the defaults: [2, 4, 6, 8, −3, 1] → [4, 8, 12, 16, −6, 2]
 
 CONTROLS = [
-    Group("Il vettore di un token", (
-        Slider("n", "Quanti numeri", 3, 6, 1, 3),
-        *(Slider(f"x{i + 1}", f"x{SUB[i]}" + (f" (con {i + 1} numeri o più)" if i >= 3 else ""), -LIMIT, LIMIT, 0.5,
-                 v) for i, v in enumerate(DEFAULTS)),
-        Slider("c", "Aggiungi c a ogni numero", -LIMIT, LIMIT, 0.5, 0.0),
-    )),
-    Group("Parametri appresi", (
-        Slider("gamma", "Scala γ", -2.0, 3.0, 0.1, 1.0),
-        Slider("beta", "Spostamento β (solo LayerNorm)", -3.0, 3.0, 0.1, 0.0),
-    )),
+    Group(
+        "Il vettore di un token",
+        (
+            Slider("n", "Quanti numeri", 3, 6, 1, 3),
+            *(
+                Slider(
+                    f"x{i + 1}",
+                    f"x{SUB[i]}" + (f" (con {i + 1} numeri o più)" if i >= 3 else ""),
+                    -LIMIT,
+                    LIMIT,
+                    0.5,
+                    v,
+                )
+                for i, v in enumerate(DEFAULTS)
+            ),
+            Slider("c", "Aggiungi c a ogni numero", -LIMIT, LIMIT, 0.5, 0.0),
+        ),
+    ),
+    Group(
+        "Parametri appresi",
+        (
+            Slider("gamma", "Scala γ", -2.0, 3.0, 0.1, 1.0),
+            Slider("beta", "Spostamento β (solo LayerNorm)", -3.0, 3.0, 0.1, 0.0),
+        ),
+    ),
 ]
 
 
@@ -67,18 +81,34 @@ def compute(p):
     ln0, rn0 = layer_norm(base, EPS, gains, biases), rms_norm(base, EPS, gains)
     m = fmean(x)
     return {
-        "n": n, "base": base, "x": x, "c": p["c"], "gamma": g, "beta": b, "mean": m,
-        "centred": [v - m for v in x], "std": pstdev(x),
-        "unit": layer_norm(x, EPS), "layer": ln, "mean_square": fmean([v * v for v in x]), "rms": rms(x),
-        "rms_unit": rms_norm(x, EPS), "rms_out": rn, "layer_before": ln0, "rms_before": rn0,
-        "layer_shift": max(abs(a - z) for a, z in zip(ln, ln0)), "rms_shift": max(abs(a - z) for a, z in zip(rn, rn0)),
+        "n": n,
+        "base": base,
+        "x": x,
+        "c": p["c"],
+        "gamma": g,
+        "beta": b,
+        "mean": m,
+        "centred": [v - m for v in x],
+        "std": pstdev(x),
+        "unit": layer_norm(x, EPS),
+        "layer": ln,
+        "mean_square": fmean([v * v for v in x]),
+        "rms": rms(x),
+        "rms_unit": rms_norm(x, EPS),
+        "rms_out": rn,
+        "layer_before": ln0,
+        "rms_before": rn0,
+        "layer_shift": max(abs(a - z) for a, z in zip(ln, ln0)),
+        "rms_shift": max(abs(a - z) for a, z in zip(rn, rn0)),
     }
 
 
 def follow(s):
     """The numbers beyond «Quanti numeri» are not in the vector: they say so."""
-    return {f"x{i + 1}": Follow(disabled=f"Con {s['n']} numeri x{SUB[i]} non entra nel vettore: alza «Quanti "
-                                         "numeri».") for i in range(s["n"], len(DEFAULTS))}
+    return {
+        f"x{i + 1}": Follow(disabled=f"Con {s['n']} numeri x{SUB[i]} non entra nel vettore: alza «Quanti numeri».")
+        for i in range(s["n"], len(DEFAULTS))
+    }
 
 
 def doubled(s):
@@ -92,16 +122,22 @@ def doubled(s):
 def shift_note(s):
     """What adding c did to each norm, said from the numbers."""
     if s["c"] == 0 and s["gamma"] == 0:
-        return callout("Con γ = 0 la RMSNorm dà solo zeri e la LayerNorm solo β: rimetti γ diverso da 0 per vedere "
-                       "che cosa fanno.")
+        return callout(
+            "Con γ = 0 la RMSNorm dà solo zeri e la LayerNorm solo β: rimetti γ diverso da 0 per vedere che cosa fanno."
+        )
     if s["c"] == 0:
         return callout("Muovi «Aggiungi c»: la LayerNorm resterà ferma, la RMSNorm si sposterà.")
-    text = (f"Hai aggiunto {num(s['c'], 1)} a ogni numero: la LayerNorm dà gli stessi valori di prima "
-            f"(differenza massima {num(s['layer_shift'])})")
+    text = (
+        f"Hai aggiunto {num(s['c'], 1)} a ogni numero: la LayerNorm dà gli stessi valori di prima "
+        f"(differenza massima {num(s['layer_shift'])})"
+    )
     if s["rms_shift"] >= 0.005:
         return callout(f"{text}, la RMSNorm no (differenza massima {num(s['rms_shift'])}).", tone="ok")
-    why = ("con γ = 0 la sua uscita è sempre zero" if s["gamma"] == 0 else
-           "i numeri sono tutti uguali e, divisi per la loro RMS, diventano tutti γ (o −γ, se sono negativi)")
+    why = (
+        "con γ = 0 la sua uscita è sempre zero"
+        if s["gamma"] == 0
+        else "i numeri sono tutti uguali e, divisi per la loro RMS, diventano tutti γ (o −γ, se sono negativi)"
+    )
     return callout(f"{text}, e qui nemmeno la RMSNorm si muove: {why}.")
 
 
@@ -110,11 +146,14 @@ def row(values):
 
 
 def panel(title, values, before, scale, cls):
-    items = [Bar(f"x{SUB[i]}", v, class_=cls, before=None if before is None else before[i])
-             for i, v in enumerate(values)]
-    return tag("div", tag("h4", title),
-               bars(items, label=title, lo=-scale, hi=scale, before_label="con c = 0" if before else "",
-                    row_height=26))
+    items = [
+        Bar(f"x{SUB[i]}", v, class_=cls, before=None if before is None else before[i]) for i, v in enumerate(values)
+    ]
+    return tag(
+        "div",
+        tag("h4", title),
+        bars(items, label=title, lo=-scale, hi=scale, before_label="con c = 0" if before else "", row_height=26),
+    )
 
 
 def view(s):
@@ -125,42 +164,62 @@ def view(s):
     gb = f"· {num(s['gamma'], 1)} + {num(s['beta'], 1)}"
     return tag(
         "div",
-        stats(stat("Media μ", num(s["mean"])), stat("Deviazione standard σ", num(s["std"])),
-              stat("RMS", num(s["rms"]))),
+        stats(
+            stat("Media μ", num(s["mean"])), stat("Deviazione standard σ", num(s["std"])), stat("RMS", num(s["rms"]))
+        ),
         tag("h3", "LayerNorm, passo per passo"),
-        table(("Passo", "Conto", "Vettore"), [
-            ("ingresso", "x", row(s["x"])),
-            ("1. togli la media", f"x − {num(s['mean'])}", row(s["centred"])),
-            ("2. dividi per σ", f"÷ {num(s['std'])}", row(s["unit"])),
-            ("3. scala e sposta", f"{gb}", row(s["layer"])),
-        ]),
+        table(
+            ("Passo", "Conto", "Vettore"),
+            [
+                ("ingresso", "x", row(s["x"])),
+                ("1. togli la media", f"x − {num(s['mean'])}", row(s["centred"])),
+                ("2. dividi per σ", f"÷ {num(s['std'])}", row(s["unit"])),
+                ("3. scala e sposta", f"{gb}", row(s["layer"])),
+            ],
+        ),
         tag("h3", "RMSNorm, passo per passo"),
-        table(("Passo", "Conto", "Vettore"), [
-            ("ingresso", "x", row(s["x"])),
-            ("1. media dei quadrati", f"{num(s['mean_square'])} → radice {num(s['rms'])}", "—"),
-            ("2. dividi per la RMS", f"÷ {num(s['rms'])}", row(s["rms_unit"])),
-            ("3. scala", f"· {num(s['gamma'], 1)}", row(s["rms_out"])),
-        ]),
-        tag("p", "Sotto le radici c'è anche ε = 0,00001, per non dividere mai per zero.",
-            class_="lab-step-counter"),
-        tag("div", panel("Ingresso", s["x"], None, size, "s1"),
+        table(
+            ("Passo", "Conto", "Vettore"),
+            [
+                ("ingresso", "x", row(s["x"])),
+                ("1. media dei quadrati", f"{num(s['mean_square'])} → radice {num(s['rms'])}", "—"),
+                ("2. dividi per la RMS", f"÷ {num(s['rms'])}", row(s["rms_unit"])),
+                ("3. scala", f"· {num(s['gamma'], 1)}", row(s["rms_out"])),
+            ],
+        ),
+        tag("p", "Sotto le radici c'è anche ε = 0,00001, per non dividere mai per zero.", class_="lab-step-counter"),
+        tag(
+            "div",
+            panel("Ingresso", s["x"], None, size, "s1"),
             panel("Dopo la LayerNorm", s["layer"], s["layer_before"] if shifted else None, scale, "s2"),
             panel("Dopo la RMSNorm", s["rms_out"], s["rms_before"] if shifted else None, scale, "s3"),
-            data_part="barre"),
+            data_part="barre",
+        ),
         shift_note(s),
-        tag("button", "Raddoppia tutti i numeri", type="button", class_="md-button", data_set=doubled(s),
+        tag(
+            "button",
+            "Raddoppia tutti i numeri",
+            type="button",
+            class_="md-button",
+            data_set=doubled(s),
             disabled=doubled(s) is None,
-            title=None if doubled(s) else f"Qualche numero supererebbe {num(LIMIT, 0)}, il limite dei cursori"),
-        class_="lab-panel", data_part="normalizzazione",
+            title=None if doubled(s) else f"Qualche numero supererebbe {num(LIMIT, 0)}, il limite dei cursori",
+        ),
+        class_="lab-panel",
+        data_part="normalizzazione",
     )
 
 
 EDITS = [
-    Edit("LayerNorm senza togliere la media",
-         change=("    return [g * (v - m) / s + b for v, g, b in zip(x, gain, bias)]",
-                 "    return [g * v / s + b for v, g, b in zip(x, gain, bias)]"),
-         expect="Spostando tutti i numeri di +10, l'uscita di LayerNorm ora cambia: togliere la media è ciò che "
-                "la rende indifferente a uno spostamento comune, che RMSNorm invece sente.",
-         params={"c": 10},
-         check=lambda before, after: before.state["layer_shift"] < 1e-6 and after.state["layer_shift"] > 0.5),
+    Edit(
+        "LayerNorm senza togliere la media",
+        change=(
+            "    return [g * (v - m) / s + b for v, g, b in zip(x, gain, bias)]",
+            "    return [g * v / s + b for v, g, b in zip(x, gain, bias)]",
+        ),
+        expect="Spostando tutti i numeri di +10, l'uscita di LayerNorm ora cambia: togliere la media è ciò che "
+        "la rende indifferente a uno spostamento comune, che RMSNorm invece sente.",
+        params={"c": 10},
+        check=lambda before, after: before.state["layer_shift"] < 1e-6 and after.state["layer_shift"] > 0.5,
+    ),
 ]

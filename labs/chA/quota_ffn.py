@@ -25,14 +25,29 @@ con d = 4.096 ne servono 16.384. Con meno token pesa di più la feed-forward, co
 token l'attention.
 """
 
-from labs.kit import (Bar, Choice, Edit, Marker, Series, bars, big, callout, formula, line_chart, num, percent, stat,
-                      stats, tag)
+from labs.kit import (
+    Bar,
+    Choice,
+    Edit,
+    Marker,
+    Series,
+    bars,
+    big,
+    callout,
+    formula,
+    line_chart,
+    num,
+    percent,
+    stat,
+    stats,
+    tag,
+)
 
 TITLE = "Dove stanno i parametri"
 REF = "A.3"
 
 WIDTHS = (512, 768, 1024, 2048, 4096, 8192, 12288)
-LENGTHS = tuple(2 ** k for k in range(7, 21, 2))  # 128 … 1.048.576 tokens
+LENGTHS = tuple(2**k for k in range(7, 21, 2))  # 128 … 1.048.576 tokens
 FFNS = {  # name: (label, matrices, inner width as a multiple of d)
     "classica": ("Classica: 2 matrici, 4d", 2, 4.0),
     "swiglu": ("SwiGLU: 3 matrici, 8d/3", 3, 8 / 3),
@@ -57,29 +72,54 @@ def compute(p):
     _, matrices, ratio = FFNS[p["ffn"]]
     attention, ffn = 4 * d * d, matrices * d * ratio * d
     c = costs(d, n, ffn)
-    return {"d": d, "n": n, "ffn_kind": p["ffn"], "matrices": matrices, "ratio": ratio, "d_ff": ratio * d,
-            "attention_params": attention, "ffn_params": ffn, "ffn_share": ffn / (attention + ffn), **c,
-            # 4nd = 2·ffn  and  8d² + 4nd = 2·ffn, solved for n
-            "crossover_scores": 2 * ffn / (4 * d), "crossover_attention": (2 * ffn - 8 * d * d) / (4 * d)}
+    return {
+        "d": d,
+        "n": n,
+        "ffn_kind": p["ffn"],
+        "matrices": matrices,
+        "ratio": ratio,
+        "d_ff": ratio * d,
+        "attention_params": attention,
+        "ffn_params": ffn,
+        "ffn_share": ffn / (attention + ffn),
+        **c,
+        # 4nd = 2·ffn  and  8d² + 4nd = 2·ffn, solved for n
+        "crossover_scores": 2 * ffn / (4 * d),
+        "crossover_attention": (2 * ffn - 8 * d * d) / (4 * d),
+    }
 
 
 def cost_chart(s):
     d, ffn = s["d"], s["ffn_params"]
     xs = [2 ** (k / 2) for k in range(12, 43)]
     rows = [costs(d, n, ffn) for n in xs]
-    series = [Series("feed-forward", tuple((x, r["ffn"]) for x, r in zip(xs, rows)), class_="s2"),
-              Series("attention: punteggi (4nd)", tuple((x, r["scores"]) for x, r in zip(xs, rows)), class_="s1"),
-              Series("attention intera (8d² + 4nd)",
-                     tuple((x, r["projections"] + r["scores"]) for x, r in zip(xs, rows)), class_="s1", dashed=True),
-              Series("", ((s["n"], s["scores"]), (s["n"], s["ffn"])), class_="s3", markers=True, line=False)]
-    markers = [Marker(s["crossover_scores"], f"n = {num(round(s['crossover_scores']))}: punteggi = feed-forward",
-                      class_="s3"),
-               Marker(s["n"], f"n scelto = {num(s['n'])}", class_="muted", dashed=False)]
-    return line_chart(series, markers=markers, x_log=True, y_log=True, x_range=(64, 2 ** 21),
-                      x_ticks=(100, 1000, 10_000, 100_000, 1_000_000),
-                      label="Operazioni per token al crescere della sequenza: feed-forward e attention",
-                      x_label="lunghezza della sequenza n (scala logaritmica)",
-                      y_label="operazioni per token (scala log.)", height=320)
+    series = [
+        Series("feed-forward", tuple((x, r["ffn"]) for x, r in zip(xs, rows)), class_="s2"),
+        Series("attention: punteggi (4nd)", tuple((x, r["scores"]) for x, r in zip(xs, rows)), class_="s1"),
+        Series(
+            "attention intera (8d² + 4nd)",
+            tuple((x, r["projections"] + r["scores"]) for x, r in zip(xs, rows)),
+            class_="s1",
+            dashed=True,
+        ),
+        Series("", ((s["n"], s["scores"]), (s["n"], s["ffn"])), class_="s3", markers=True, line=False),
+    ]
+    markers = [
+        Marker(s["crossover_scores"], f"n = {num(round(s['crossover_scores']))}: punteggi = feed-forward", class_="s3"),
+        Marker(s["n"], f"n scelto = {num(s['n'])}", class_="muted", dashed=False),
+    ]
+    return line_chart(
+        series,
+        markers=markers,
+        x_log=True,
+        y_log=True,
+        x_range=(64, 2**21),
+        x_ticks=(100, 1000, 10_000, 100_000, 1_000_000),
+        label="Operazioni per token al crescere della sequenza: feed-forward e attention",
+        x_label="lunghezza della sequenza n (scala logaritmica)",
+        y_label="operazioni per token (scala log.)",
+        height=320,
+    )
 
 
 def view(s):
@@ -91,32 +131,53 @@ def view(s):
         "div",
         tag("h3", "I parametri di un blocco"),
         formula(f"attention: 4 · d² = 4 · {num(d)}² = {num(s['attention_params'])}"),
-        formula(f"feed-forward: {s['matrices']} · d · {ratio_text}d = {s['matrices']} · {num(d)} · "
-                f"{num(s['d_ff'], 0 if float(s['d_ff']).is_integer() else 1)} = {num(round(s['ffn_params']))}"),
-        bars([Bar("attention", 1 - share, text=f"{percent(1 - share, 1)}", class_="s1"),
-              Bar("feed-forward", share, text=f"{percent(share, 1)}", class_="s2", highlight=True)],
-             label="Quota dei parametri del blocco", lo=0, hi=1, row_height=34),
-        stats(stat("Parametri del blocco", big(s["attention_params"] + s["ffn_params"])),
-              stat("Quota della feed-forward", percent(share, 1), tone="ok" if abs(share - 2 / 3) < 1e-9 else None)),
+        formula(
+            f"feed-forward: {s['matrices']} · d · {ratio_text}d = {s['matrices']} · {num(d)} · "
+            f"{num(s['d_ff'], 0 if float(s['d_ff']).is_integer() else 1)} = {num(round(s['ffn_params']))}"
+        ),
+        bars(
+            [
+                Bar("attention", 1 - share, text=f"{percent(1 - share, 1)}", class_="s1"),
+                Bar("feed-forward", share, text=f"{percent(share, 1)}", class_="s2", highlight=True),
+            ],
+            label="Quota dei parametri del blocco",
+            lo=0,
+            hi=1,
+            row_height=34,
+        ),
+        stats(
+            stat("Parametri del blocco", big(s["attention_params"] + s["ffn_params"])),
+            stat("Quota della feed-forward", percent(share, 1), tone="ok" if abs(share - 2 / 3) < 1e-9 else None),
+        ),
         tag("h3", f"Il costo di un token con {num(s['n'])} token di contesto"),
-        stats(stat("Feed-forward", big(s["ffn"])), stat("Attention: proiezioni", big(s["projections"])),
-              stat("Attention: punteggi", big(s["scores"]))),
+        stats(
+            stat("Feed-forward", big(s["ffn"])),
+            stat("Attention: proiezioni", big(s["projections"])),
+            stat("Attention: punteggi", big(s["scores"])),
+        ),
         cost_chart(s),
-        formula(f"4 · n · d = 2 · {num(round(s['ffn_params']))}  →  n = {num(round(s['crossover_scores']))}"
-                f" (attention intera: n = {num(round(s['crossover_attention']))})"),
-        callout(f"Con n = {num(s['n'])} costa di più {leader}. I conti sono per il token in fondo al contesto: "
-                "nella media di una frase ogni token guarda circa metà dei precedenti, e l'incrocio si sposta "
-                f"a n = {num(round(2 * s['crossover_scores']))}."),
-        class_="lab-panel", data_part="quota",
+        formula(
+            f"4 · n · d = 2 · {num(round(s['ffn_params']))}  →  n = {num(round(s['crossover_scores']))}"
+            f" (attention intera: n = {num(round(s['crossover_attention']))})"
+        ),
+        callout(
+            f"Con n = {num(s['n'])} costa di più {leader}. I conti sono per il token in fondo al contesto: "
+            "nella media di una frase ogni token guarda circa metà dei precedenti, e l'incrocio si sposta "
+            f"a n = {num(round(2 * s['crossover_scores']))}."
+        ),
+        class_="lab-panel",
+        data_part="quota",
     )
 
 
 EDITS = [
-    Edit("un FFN largo d invece di 4d",
-         change=("attention, ffn = 4 * d * d, matrices * d * ratio * d",
-                 "attention, ffn = 4 * d * d, matrices * d * d"),
-         expect="Con d_ff = d le due matrici dell'FFN valgono 2d² contro i 4d² dell'attention: la quota "
-                "dell'FFN scende da due terzi a un terzo.",
-         check=lambda before, after: (abs(before.state["ffn_share"] - 2 / 3) < 1e-9
-                                      and abs(after.state["ffn_share"] - 1 / 3) < 1e-9)),
+    Edit(
+        "un FFN largo d invece di 4d",
+        change=("attention, ffn = 4 * d * d, matrices * d * ratio * d", "attention, ffn = 4 * d * d, matrices * d * d"),
+        expect="Con d_ff = d le due matrici dell'FFN valgono 2d² contro i 4d² dell'attention: la quota "
+        "dell'FFN scende da due terzi a un terzo.",
+        check=lambda before, after: (
+            abs(before.state["ffn_share"] - 2 / 3) < 1e-9 and abs(after.state["ffn_share"] - 1 / 3) < 1e-9
+        ),
+    ),
 ]

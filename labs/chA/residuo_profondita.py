@@ -36,8 +36,23 @@ import math
 from functools import lru_cache
 
 from core.deep_stack import draw_stack, gradient_sizes
-from labs.kit import (Choice, Edit, Series, Slider, callout, formula, line_chart, num, plural, sci, significant, stat,
-                      stats, table, tag)
+from labs.kit import (
+    Choice,
+    Edit,
+    Series,
+    Slider,
+    callout,
+    formula,
+    line_chart,
+    num,
+    plural,
+    sci,
+    significant,
+    stat,
+    stats,
+    table,
+    tag,
+)
 
 TITLE = "Residui e profondità: un esperimento"
 REF = "A.2"
@@ -45,8 +60,11 @@ REF = "A.2"
 HEALTHY = (0.01, 1e3)  # a gradient at the input in this band reaches the first layers in good health
 NOTHING = 1e-6  # below this the first layers receive practically nothing
 NORMS = (("nessuna", "Nessuna"), ("pre", "Pre-norm"), ("post", "Post-norm"))
-RULES = {"nessuna": ("tanh(W·h)", "h + tanh(W·h)"), "pre": ("tanh(W·norm(h))", "h + tanh(W·norm(h))"),
-         "post": ("norm(tanh(W·h))", "norm(h + tanh(W·h))")}
+RULES = {
+    "nessuna": ("tanh(W·h)", "h + tanh(W·h)"),
+    "pre": ("tanh(W·norm(h))", "h + tanh(W·norm(h))"),
+    "post": ("norm(tanh(W·h))", "norm(h + tanh(W·h))"),
+}
 
 CONTROLS = [
     Slider("strati", "Strati L", 1, 50, 1, 50),
@@ -72,17 +90,26 @@ def measured(seed, layers, sigma, residual, norm):
 
 def compute(p):
     """La norma del gradiente a ogni profondità, con e senza la connessione residua."""
+
     def sizes(residual, norm):
         return list(measured(p["seme"], p["strati"], p["scala"], residual, norm))
 
     curves = {res: sizes(res, p["norma"]) for res in (False, True)}
-    summary = {norm: [curves[res][0] if norm == p["norma"] else sizes(res, norm)[0]
-                      for res in (False, True)] for norm, _ in NORMS}
+    summary = {
+        norm: [curves[res][0] if norm == p["norma"] else sizes(res, norm)[0] for res in (False, True)]
+        for norm, _ in NORMS
+    }
     # every number is the one measured: floats reach 10⁻³⁰⁸, and only an exact 0 has no place on a log axis
-    return {"layers": p["strati"], "norm": p["norma"], "sigma": p["scala"],
-            "plain": curves[False], "residual": curves[True], "summary": summary,
-            "zeros": any(v == 0 for c in curves.values() for v in c),
-            "orders": math.log10(curves[True][0] / curves[False][0]) if curves[False][0] > 0 else None}
+    return {
+        "layers": p["strati"],
+        "norm": p["norma"],
+        "sigma": p["scala"],
+        "plain": curves[False],
+        "residual": curves[True],
+        "summary": summary,
+        "zeros": any(v == 0 for c in curves.values() for v in c),
+        "orders": math.log10(curves[True][0] / curves[False][0]) if curves[False][0] > 0 else None,
+    }
 
 
 def size(v):
@@ -108,25 +135,33 @@ def verdict(s):
         compare = f"All'ingresso il gradiente con residuo è {size(res / plain)} volte quello senza"
     else:
         compare = f"All'ingresso il gradiente senza residuo è {size(plain / res)} volte quello con residuo"
-    without = {"nothing": "senza residuo i primi strati non ricevono quasi niente",
-               "weak": "senza residuo arriva un segnale molto debole",
-               "exploded": "senza residuo il gradiente esplode",
-               "healthy": "senza residuo arriva in buona salute"}[health(plain)]
+    without = {
+        "nothing": "senza residuo i primi strati non ricevono quasi niente",
+        "weak": "senza residuo arriva un segnale molto debole",
+        "exploded": "senza residuo il gradiente esplode",
+        "healthy": "senza residuo arriva in buona salute",
+    }[health(plain)]
     state = health(res)
     if state == "exploded":
-        with_res = {"nessuna": "con il residuo ma senza normalizzazione la somma accumula e il gradiente cresce a "
-                               "ogni strato. Prova pre-norm",
-                    "pre": "con il residuo cresce anche con pre-norm: con pesi così grandi la normalizzazione "
-                           "frena la crescita, non la ferma",
-                    "post": "con il residuo e post-norm, con pesi così grandi, il gradiente cresce comunque. "
-                            "Prova pre-norm"}[norm]
+        with_res = {
+            "nessuna": "con il residuo ma senza normalizzazione la somma accumula e il gradiente cresce a "
+            "ogni strato. Prova pre-norm",
+            "pre": "con il residuo cresce anche con pre-norm: con pesi così grandi la normalizzazione "
+            "frena la crescita, non la ferma",
+            "post": "con il residuo e post-norm, con pesi così grandi, il gradiente cresce comunque. Prova pre-norm",
+        }[norm]
     elif state in ("weak", "nothing"):
-        with_res = ("con il residuo arriva un segnale debole: con post-norm anche la strada diretta passa per la "
-                    "normalizzazione, che la accorcia a ogni strato. Prova pre-norm" if norm == "post" else
-                    "con il residuo arriva un segnale debole")
+        with_res = (
+            "con il residuo arriva un segnale debole: con post-norm anche la strada diretta passa per la "
+            "normalizzazione, che la accorcia a ogni strato. Prova pre-norm"
+            if norm == "post"
+            else "con il residuo arriva un segnale debole"
+        )
     elif norm == "post" and res < plain:
-        with_res = ("con il residuo arriva in buona salute, ma meno che senza: con post-norm anche la strada diretta "
-                    "passa per la normalizzazione, e il residuo non aiuta")
+        with_res = (
+            "con il residuo arriva in buona salute, ma meno che senza: con post-norm anche la strada diretta "
+            "passa per la normalizzazione, e il residuo non aiuta"
+        )
     elif health(plain) == "healthy":
         return callout(f"{compare}: qui tutti e due arrivano all'ingresso in buona salute.", tone="ok")
     else:
@@ -139,39 +174,62 @@ def view(s):
     ys = [v for v in plain + res if v > 0]
     lo, hi = math.floor(math.log10(min(0.1, *ys))), math.ceil(math.log10(max(10.0, *ys)))
     every = max(1, math.ceil((hi - lo) / 7))  # at most about eight labelled decades
-    chart = line_chart([Series("senza residuo", tuple(enumerate(plain)), class_="s2", markers=s["layers"] < 12),
-                        Series("con residuo", tuple(enumerate(res)), class_="s1", markers=s["layers"] < 12)],
-                       label="Lunghezza del gradiente a ogni profondità, con e senza residuo", y_log=True,
-                       x_range=(0, max(1, s["layers"])), y_range=(10.0 ** lo, 10.0 ** hi),
-                       y_ticks=[10.0 ** k for k in range(hi, lo - 1, -every)],
-                       x_label="strato (0 = ingresso)", y_label="‖∂y/∂h‖ (scala logaritmica)", height=300)
+    chart = line_chart(
+        [
+            Series("senza residuo", tuple(enumerate(plain)), class_="s2", markers=s["layers"] < 12),
+            Series("con residuo", tuple(enumerate(res)), class_="s1", markers=s["layers"] < 12),
+        ],
+        label="Lunghezza del gradiente a ogni profondità, con e senza residuo",
+        y_log=True,
+        x_range=(0, max(1, s["layers"])),
+        y_range=(10.0**lo, 10.0**hi),
+        y_ticks=[10.0**k for k in range(hi, lo - 1, -every)],
+        x_label="strato (0 = ingresso)",
+        y_label="‖∂y/∂h‖ (scala logaritmica)",
+        height=300,
+    )
     names = dict(NORMS)
     return tag(
         "div",
-        formula(f"senza residuo: h ← {RULES[s['norm']][0]}"), formula(f"con residuo: h ← {RULES[s['norm']][1]}"),
-        stats(stat("Strati", num(s["layers"])),
-              stat("‖∂y/∂x‖ senza residuo", size(plain[0]),
-                   tone=None if health(plain[0]) == "healthy" else "warn"),
-              stat("‖∂y/∂x‖ con residuo", size(res[0]), tone="ok" if health(res[0]) == "healthy" else "warn")),
+        formula(f"senza residuo: h ← {RULES[s['norm']][0]}"),
+        formula(f"con residuo: h ← {RULES[s['norm']][1]}"),
+        stats(
+            stat("Strati", num(s["layers"])),
+            stat("‖∂y/∂x‖ senza residuo", size(plain[0]), tone=None if health(plain[0]) == "healthy" else "warn"),
+            stat("‖∂y/∂x‖ con residuo", size(res[0]), tone="ok" if health(res[0]) == "healthy" else "warn"),
+        ),
         chart,
         verdict(s),
-        callout("Alcuni gradienti valgono esattamente 0, sotto il più piccolo numero che il computer sa scrivere: "
-                "su una scala logaritmica non hanno un posto, e il grafico li salta.", tone="warn")
-        if s["zeros"] else None,
-        tag("h3", f"Il gradiente che arriva all'ingresso, con {plural(s['layers'], 'strato', 'strati')}",
-            id="vista-casi"),  # the prose links here
-        table(("Normalizzazione", "Senza residuo", "Con residuo"),
-              [(names[k] + (" ◀" if k == s["norm"] else ""), size(a), size(b))
-               for k, (a, b) in s["summary"].items()]),
-        class_="lab-panel", data_part="profondita",
+        callout(
+            "Alcuni gradienti valgono esattamente 0, sotto il più piccolo numero che il computer sa scrivere: "
+            "su una scala logaritmica non hanno un posto, e il grafico li salta.",
+            tone="warn",
+        )
+        if s["zeros"]
+        else None,
+        tag(
+            "h3",
+            f"Il gradiente che arriva all'ingresso, con {plural(s['layers'], 'strato', 'strati')}",
+            id="vista-casi",
+        ),  # the prose links here
+        table(
+            ("Normalizzazione", "Senza residuo", "Con residuo"),
+            [(names[k] + (" ◀" if k == s["norm"] else ""), size(a), size(b)) for k, (a, b) in s["summary"].items()],
+        ),
+        class_="lab-panel",
+        data_part="profondita",
     )
 
 
 EDITS = [
-    Edit("il backward che dimentica il ramo diretto",
-         change=("        g = [a + b for a, b in zip(g, gu)] if residual else gu  # the direct branch adds g itself",
-                 "        g = gu"),
-         expect="La curva «con residuo» crolla come quella senza: dopo 50 strati il gradiente all'ingresso è "
-                "quasi zero. È il «+ g» del ramo diretto a portare il gradiente intatto fino in fondo.",
-         check=lambda before, after: after.state["residual"][0] < 1e-3 * before.state["residual"][0]),
+    Edit(
+        "il backward che dimentica il ramo diretto",
+        change=(
+            "        g = [a + b for a, b in zip(g, gu)] if residual else gu  # the direct branch adds g itself",
+            "        g = gu",
+        ),
+        expect="La curva «con residuo» crolla come quella senza: dopo 50 strati il gradiente all'ingresso è "
+        "quasi zero. È il «+ g» del ramo diretto a portare il gradiente intatto fino in fondo.",
+        check=lambda before, after: after.state["residual"][0] < 1e-3 * before.state["residual"][0],
+    ),
 ]

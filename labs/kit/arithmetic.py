@@ -32,7 +32,9 @@ _TOKENS = re.compile(
     r"|(?P<percent>%)"
     r"|(?P<relation>[=≈])"
     r"|(?P<open>[(\[])|(?P<close>[)\]])|(?P<semicolon>;)"
-    r"|(?P<other>[^\s\u00a0\u2009\u202f\d⁰¹²³⁴⁵⁶⁷⁸⁹⁻+−×·/÷%=≈()\[\];]+)", re.DOTALL)
+    r"|(?P<other>[^\s\u00a0\u2009\u202f\d⁰¹²³⁴⁵⁶⁷⁸⁹⁻+−×·/÷%=≈()\[\];]+)",
+    re.DOTALL,
+)
 BOUNDARY = set(":;,([«—–\"'")  # glued to a calculation's start, these still leave it a calculation of its own
 TAIL = set(".,;:)]»!?\"'…")  # glued to a calculation's end, these still end it
 UNARY_AFTER = set(":;,([«=≈")  # a minus right after one of these (or the line's start) is a sign
@@ -50,7 +52,7 @@ def _number(text):
 def _half_unit(text):
     """Half a unit of the last written digit: 0,58 → 0.005, 76.800 → 0.5."""
     decimals = len(text.split(",")[1]) if "," in text else 0
-    return 0.5 * 10.0 ** -decimals
+    return 0.5 * 10.0**-decimals
 
 
 class _Parser:
@@ -97,7 +99,7 @@ class _Parser:
             if isinstance(value, list):
                 raise ValueError("potenza di un vettore")
             number, unsure = value
-            result = number ** exponent
+            result = number**exponent
             value = (result, 0.0 if unsure == 0 else abs(exponent * number ** (exponent - 1)) * unsure)
         if self.peek()[0] == "percent":
             self.take()
@@ -176,7 +178,11 @@ def _whole(items):
         raise ValueError("non è tutto un conto")
     number = [item for item in items if item[0] == "number"]
     if not isinstance(result, list) and [kind for kind, _ in items] in (
-            ["number"], ["number", "percent"], ["op", "number"], ["op", "number", "percent"]):
+        ["number"],
+        ["number", "percent"],
+        ["op", "number"],
+        ["op", "number", "percent"],
+    ):
         # a number alone (67, −2, 67 %) is a rounded value, even an integer
         result = (result[0], _half_unit(number[0][1]) * (0.01 if items[-1][0] == "percent" else 1.0))
     return result
@@ -258,8 +264,8 @@ def relations(text):
         at += len(piece)
     found = []
     for n, k in enumerate(signs):
-        before = items[signs[n - 1] + 1 if n else 0:k]
-        after = items[k + 1:signs[n + 1] if n + 1 < len(signs) else len(items)]
+        before = items[signs[n - 1] + 1 if n else 0 : k]
+        after = items[k + 1 : signs[n + 1] if n + 1 < len(signs) else len(items)]
         if not _has_operation(before):
             continue  # judged: a calculation on the left, what it gives on the right
         left = _left(before)

@@ -90,8 +90,9 @@ def bars(items, *, label, lo=0.0, hi=1.0, before_label="", width=420, row_height
         lo, hi = lo - 0.5, hi + 0.5
     signed = lo < 0 < hi
     digits = digits_apart([b.value for b in items if b.text is None], 2)  # as many as tell the bars apart
-    texts = [b.text if b.text is not None else num(b.value, digits, signed=signed) if finite(b.value)
-             else "—" for b in items]
+    texts = [
+        b.text if b.text is not None else num(b.value, digits, signed=signed) if finite(b.value) else "—" for b in items
+    ]
     left = 12 + CHAR * max((len(b.label) for b in items), default=1)
     right = 12 + CHAR * max((len(t) for t in texts), default=1)
     width = max(width, left + right + 120)
@@ -119,13 +120,24 @@ def bars(items, *, label, lo=0.0, hi=1.0, before_label="", width=420, row_height
         parts.append(rect(min(base, end), mid - bar_h / 2, abs(end - base), bar_h, class_=f"lab-bar {cls}"))
         if b.before is not None and finite(b.before):
             start = x(b.before)
-            parts.append(rect(min(base, start), mid - bar_h / 2 - 2, abs(start - base), bar_h + 4,
-                              class_="lab-bar-before"))
+            parts.append(
+                rect(min(base, start), mid - bar_h / 2 - 2, abs(start - base), bar_h + 4, class_="lab-bar-before")
+            )
         parts.append(text(x0 - 8, mid, b.label, class_="lab-bar-label", anchor="end"))
-        parts.append(text(width - 4, mid, shown, class_="lab-bar-value", anchor="end",
-                          data_labelled=labelled(b.value) if finite(b.value) else None))
-        attrs = {"class_": "lab-bar-row" + (" is-hl" if b.highlight else ""),
-                 "data_value": round(b.value, 12) if finite(b.value) else None}
+        parts.append(
+            text(
+                width - 4,
+                mid,
+                shown,
+                class_="lab-bar-value",
+                anchor="end",
+                data_labelled=labelled(b.value) if finite(b.value) else None,
+            )
+        )
+        attrs = {
+            "class_": "lab-bar-row" + (" is-hl" if b.highlight else ""),
+            "data_value": round(b.value, 12) if finite(b.value) else None,
+        }
         if b.action:
             # no aria-label: the row's <title> names it with what it shows (label and value), then what pressing it does
             attrs.update(data_set=b.action, tabindex="0", role="button")
@@ -137,11 +149,23 @@ def bars(items, *, label, lo=0.0, hi=1.0, before_label="", width=420, row_height
     if signed:
         extra.append(line(base, top - 2, base, bottom + 2, class_="lab-bar-zero"))
     if top > 6:
-        extra.append(group(rect(x0, 8, 22, 12, class_="lab-bar-before"),
-                           text(x0 + 30, 14, before_label, class_="lab-bar-legend", anchor="start")))
-    drawing, narrowest = svg(width, bottom + 6, *rows, *extra, label=label, class_="lab-svg lab-bars", text=TEXT,
-                             framed=False,
-                             description=description_text(description, lambda: describe_bars(items, texts)))
+        extra.append(
+            group(
+                rect(x0, 8, 22, 12, class_="lab-bar-before"),
+                text(x0 + 30, 14, before_label, class_="lab-bar-legend", anchor="start"),
+            )
+        )
+    drawing, narrowest = svg(
+        width,
+        bottom + 6,
+        *rows,
+        *extra,
+        label=label,
+        class_="lab-svg lab-bars",
+        text=TEXT,
+        framed=False,
+        description=description_text(description, lambda: describe_bars(items, texts)),
+    )
     return frame(drawing, narrowest, data_part=part)
 
 

@@ -20,7 +20,7 @@ from .html import Html, attrs_html, digits_apart, escape, labelled, num, svg_num
 from .italian import plural
 from .label_layout import place_labels, text_box
 from .memory import Memory, typed
-from .svg import amount, circle, counted, description_text, quoted, group, line, path, rect, svg, text
+from .svg import amount, circle, counted, description_text, group, line, path, quoted, rect, svg, text
 
 # The smallest text of a chart, in user units: .lab-chart-tick, -legend and
 # -caption in labs.css. A chart never shrinks below the width where it reads
@@ -50,8 +50,16 @@ class Series:
 
 
 # where a point's label sits, from its dot: dx, dy and the text anchor
-LABEL_SIDES = {"e": (9, 0, "start"), "w": (-9, 0, "end"), "n": (0, -12, "middle"), "s": (0, 13, "middle"),
-               "ne": (6, -10, "start"), "nw": (-6, -10, "end"), "se": (6, 11, "start"), "sw": (-6, 11, "end")}
+LABEL_SIDES = {
+    "e": (9, 0, "start"),
+    "w": (-9, 0, "end"),
+    "n": (0, -12, "middle"),
+    "s": (0, 13, "middle"),
+    "ne": (6, -10, "start"),
+    "nw": (-6, -10, "end"),
+    "se": (6, 11, "start"),
+    "sw": (-6, 11, "end"),
+}
 
 
 def point_label(px, py, label, class_):
@@ -142,7 +150,7 @@ def power_label(value):
     """A power of ten for a log axis: 0,01 … 10.000 in full, else 10⁻⁵."""
     k = round(math.log10(value))
     if -3 <= k <= 4:
-        return num(10.0 ** k, max(0, -k))
+        return num(10.0**k, max(0, -k))
     return "10" + str(k).translate(SUPERSCRIPT)
 
 
@@ -151,7 +159,7 @@ def is_power_of_ten(v):
 
 
 def log_ticks(lo, hi):
-    return [10.0 ** k for k in range(math.ceil(math.log10(lo) - 1e-9), math.floor(math.log10(hi) + 1e-9) + 1)]
+    return [10.0**k for k in range(math.ceil(math.log10(lo) - 1e-9), math.floor(math.log10(hi) + 1e-9) + 1)]
 
 
 class Scale:
@@ -190,8 +198,17 @@ class Scale:
             pairs = [t if isinstance(t, tuple) else (t, None) for t in given]
             digits = max((decimals(v) for v, label in pairs if label is None and finite(v)), default=0)
             digits = digits_apart([v for v, label in pairs if label is None], min(digits, 6), 10)
-            return [(v, label if label is not None else power_label(v) if self.log and is_power_of_ten(v)
-                     else num(float(v), digits)) for v, label in pairs]
+            return [
+                (
+                    v,
+                    label
+                    if label is not None
+                    else power_label(v)
+                    if self.log and is_power_of_ten(v)
+                    else num(float(v), digits),
+                )
+                for v, label in pairs
+            ]
         if self.log:
             return [(v, power_label(v)) for v in log_ticks(self.lo, self.hi)]
         values, digits = nice_ticks(self.lo, self.hi, count)
@@ -209,7 +226,7 @@ def data_range(values, fixed, log=False, pad=0.05):
     lo, hi = min(values), max(values)
     if log:
         low, high = math.floor(math.log10(lo) + 1e-9), math.ceil(math.log10(hi) - 1e-9)
-        return 10.0 ** low, 10.0 ** max(high, low + 1)
+        return 10.0**low, 10.0 ** max(high, low + 1)
     if hi == lo:
         return lo - 1, hi + 1
     room = (hi - lo) * pad
@@ -252,9 +269,23 @@ def frame(width, height, sx, sy, x_ticks, y_ticks, x_label, y_label, legend_item
     pw, ph = width - left - 16, height - top - bottom
     sx.start, sx.end, sy.start, sy.end = 0, pw, ph, 0
     boxes = [text_box(x + 28, y, label, TEXT, "start") for x, y, (label, _, _) in placed]
-    return {"left": left, "top": top, "pw": pw, "ph": ph, "legend": legend(placed) if placed else None,
-            "sx": sx, "sy": sy, "x_ticks": x_ticks, "y_ticks": y_ticks, "x_label": x_label, "y_label": y_label,
-            "gap": gap, "width": width, "height": height, "boxes": boxes}
+    return {
+        "left": left,
+        "top": top,
+        "pw": pw,
+        "ph": ph,
+        "legend": legend(placed) if placed else None,
+        "sx": sx,
+        "sy": sy,
+        "x_ticks": x_ticks,
+        "y_ticks": y_ticks,
+        "x_label": x_label,
+        "y_label": y_label,
+        "gap": gap,
+        "width": width,
+        "height": height,
+        "boxes": boxes,
+    }
 
 
 AXES = Memory(32)  # the axes drawn last: a chart's ranges and ticks rarely move with a control
@@ -268,8 +299,18 @@ def axes(f):
     """Grid, tick labels, axis lines and axis titles, in chart coordinates;
     the boxes of the tick numbers are added to f["boxes"]. Remembered by
     everything they depend on (AXES)."""
-    key = (f["left"], f["top"], f["pw"], f["ph"], f["width"], f["gap"], typed([f["x_label"], f["y_label"]]),
-           scale_key(f["sx"]), scale_key(f["sy"]), *(tuple(typed(t) for t in f[k]) for k in ("x_ticks", "y_ticks")))
+    key = (
+        f["left"],
+        f["top"],
+        f["pw"],
+        f["ph"],
+        f["width"],
+        f["gap"],
+        typed([f["x_label"], f["y_label"]]),
+        scale_key(f["sx"]),
+        scale_key(f["sy"]),
+        *(tuple(typed(t) for t in f[k]) for k in ("x_ticks", "y_ticks")),
+    )
     drawn, boxes = AXES.get(key, lambda: _axes(f))
     f["boxes"].extend(boxes)
     return drawn
@@ -285,8 +326,7 @@ def _axes(f):
         y = T + sy(v)
         if -0.5 <= y - T <= ph + 0.5:
             parts.append(line(L, y, L + pw, y, class_="lab-chart-grid"))
-            parts.append(text(L - f["gap"], y, label, class_="lab-chart-tick", anchor="end",
-                              data_labelled=labelled(v)))
+            parts.append(text(L - f["gap"], y, label, class_="lab-chart-tick", anchor="end", data_labelled=labelled(v)))
             boxes.append(text_box(L - f["gap"], y, label, TEXT, "end"))
     shown = None  # the box of the last x tick number written: the next one must not touch it
     for v, label in x_ticks:
@@ -310,17 +350,28 @@ def _axes(f):
     if f["x_label"]:
         parts.append(text(L + pw / 2, T + ph + 36, f["x_label"], class_="lab-chart-label"))
     if f["y_label"]:
-        parts.append(text(12, T + ph / 2, f["y_label"], class_="lab-chart-label",
-                          transform=f"rotate(-90 12 {T + ph / 2:.1f})"))
+        parts.append(
+            text(12, T + ph / 2, f["y_label"], class_="lab-chart-label", transform=f"rotate(-90 12 {T + ph / 2:.1f})")
+        )
     return group(*parts), tuple(boxes)
 
 
 def plot_area(f, *children, clip=True, plane=None):
     """The nested svg of the data rectangle. Lines are clipped to it; dots
     and handles go in an unclipped one, so that they show whole at the edges."""
-    return tag("svg", *children, x=float(f["left"]), y=float(f["top"]), width=float(f["pw"]),
-               height=float(f["ph"]), viewBox=f"0 0 {f['pw']:.2f} {f['ph']:.2f}", preserveAspectRatio="none",
-               class_="lab-chart-plot", data_plane=plane, overflow=None if clip else "visible")
+    return tag(
+        "svg",
+        *children,
+        x=float(f["left"]),
+        y=float(f["top"]),
+        width=float(f["pw"]),
+        height=float(f["ph"]),
+        viewBox=f"0 0 {f['pw']:.2f} {f['ph']:.2f}",
+        preserveAspectRatio="none",
+        class_="lab-chart-plot",
+        data_plane=plane,
+        overflow=None if clip else "visible",
+    )
 
 
 def marker_lines(f, markers):
@@ -362,9 +413,25 @@ def describe_histogram(counts, edges):
     return f"{head}, {total}; la più piena va da {amount(edges[k])} a {amount(edges[k + 1])}, con {fullest}."
 
 
-def histogram(values=None, *, label, counts=None, edges=None, bins=20, lo=None, hi=None, markers=(),
-              bar_label="", x_label="", y_label="", x_ticks=None, class_="s1", width=420, height=300,
-              description=None):
+def histogram(
+    values=None,
+    *,
+    label,
+    counts=None,
+    edges=None,
+    bins=20,
+    lo=None,
+    hi=None,
+    markers=(),
+    bar_label="",
+    x_label="",
+    y_label="",
+    x_ticks=None,
+    class_="s1",
+    width=420,
+    height=300,
+    description=None,
+):
     """Bars for how many values fall in each class.
 
     Either values, counted here as numpy.histogram does (in the classes
@@ -399,20 +466,45 @@ def histogram(values=None, *, label, counts=None, edges=None, bins=20, lo=None, 
     y_values = [v for v in y_values if v <= y_hi + 1e-9] + ([y_hi] if y_values[-1] < y_hi - 1e-9 else [])
     items = ([(bar_label, class_, "bar")] if bar_label else []) + marker_legend(markers)
     sx = Scale(edges[0], edges[-1], 0, 1)
-    f = frame(width, height, sx, Scale(0, y_hi, 1, 0), sx.ticks(x_ticks),
-              [(v, num(float(v), y_digits)) for v in y_values], x_label, y_label, items)
+    f = frame(
+        width,
+        height,
+        sx,
+        Scale(0, y_hi, 1, 0),
+        sx.ticks(x_ticks),
+        [(v, num(float(v), y_digits)) for v in y_values],
+        x_label,
+        y_label,
+        items,
+    )
     sy = f["sy"]
     bars = []
     digits = digits_apart(edges, 2)  # as many decimals as tell neighbouring edges apart
     for (a, b), c in zip(zip(edges, edges[1:]), counts):
         x0, x1 = sx(a), sx(b)
-        bars.append(histogram_bar(x0 + 0.5, sy(c), max(0.0, x1 - x0 - 1), max(0.0, sy(0) - sy(c)),
-                                  f"lab-chart-bar {class_}", c,
-                                  f"da {num(a, digits)} a {num(b, digits)}: {num(c)}", (a, b)))
-    return svg(width, height, axes(f),
-               plot_area(f, group(*bars), marker_lines(f, markers)), f["legend"],
-               label=label, class_="lab-svg lab-chart", text=TEXT,
-               description=description_text(description, lambda: describe_histogram(counts, edges)))
+        bars.append(
+            histogram_bar(
+                x0 + 0.5,
+                sy(c),
+                max(0.0, x1 - x0 - 1),
+                max(0.0, sy(0) - sy(c)),
+                f"lab-chart-bar {class_}",
+                c,
+                f"da {num(a, digits)} a {num(b, digits)}: {num(c)}",
+                (a, b),
+            )
+        )
+    return svg(
+        width,
+        height,
+        axes(f),
+        plot_area(f, group(*bars), marker_lines(f, markers)),
+        f["legend"],
+        label=label,
+        class_="lab-svg lab-chart",
+        text=TEXT,
+        description=description_text(description, lambda: describe_histogram(counts, edges)),
+    )
 
 
 def histogram_bar(x, y, width, height, class_, count, title, edges):
@@ -420,9 +512,11 @@ def histogram_bar(x, y, width, height, class_, count, title, edges):
     x=…, y=…, width=…, height=…, class_=…, data_count=count, data_labelled=labelled(edges)), written in one
     string (a histogram of 4,096 values has dozens of them at every change)."""
     attrs = attrs_html({"data_count": count, "data_labelled": labelled(edges)})
-    return Html(f'<rect x="{svg_number(float(x))}" y="{svg_number(float(y))}" width="{svg_number(float(width))}" '
-                f'height="{svg_number(float(height))}" class="{escape(str(class_))}"{attrs}>'
-                f'<title>{escape(str(title))}</title></rect>')
+    return Html(
+        f'<rect x="{svg_number(float(x))}" y="{svg_number(float(y))}" width="{svg_number(float(width))}" '
+        f'height="{svg_number(float(height))}" class="{escape(str(class_))}"{attrs}>'
+        f"<title>{escape(str(title))}</title></rect>"
+    )
 
 
 LINES = Memory(32)  # the lines drawn last: a curve that a control does not move is not written again
@@ -483,10 +577,11 @@ def describe_series(s, where, whole_x):
     say = lambda y: "0" if abs(y) <= noise else amount(y)  # noqa: E731
     low, high = points[ys.index(min(ys))], points[ys.index(max(ys))]  # the first lowest and highest
     if not s.line:  # dots in no order: where the lowest and the highest are
-        return (f"{name + ': ' if s.label else ''}{len(points)} punti, il più basso {say(low[1])} ({where(low[0])}), "
-                f"il più alto {say(high[1])} ({where(high[0])})")
-    ends = (f"da {say(y0)} a {say(y1)}" if whole_x
-            else f"da {say(y0)} ({where(x0)}) a {say(y1)} ({where(x1)})")
+        return (
+            f"{name + ': ' if s.label else ''}{len(points)} punti, il più basso {say(low[1])} ({where(low[0])}), "
+            f"il più alto {say(high[1])} ({where(high[0])})"
+        )
+    ends = f"da {say(y0)} a {say(y1)}" if whole_x else f"da {say(y0)} ({where(x0)}) a {say(y1)} ({where(x1)})"
     if y1 - y0 > noise or y0 - y1 > noise:
         text_ = f"{name} {'sale' if y1 > y0 else 'scende'} {ends}"
     elif all(abs(y - y0) <= noise for _, y in points):
@@ -518,9 +613,14 @@ def describe_chart(series, x_label, handles=()):
     start to end, with its extremes; the x range once when they share it;
     then the point to drag, where it is. The lines' part is remembered by
     what it reads (TOLD)."""
-    key = (tuple((typed([s.label]), tuple(map(tuple, s.points)), tuple(map(type, chain.from_iterable(s.points))),
-                  s.line) for s in series[:SERIES_TOLD]),
-           len(series), typed([x_label]))
+    key = (
+        tuple(
+            (typed([s.label]), tuple(map(tuple, s.points)), tuple(map(type, chain.from_iterable(s.points))), s.line)
+            for s in series[:SERIES_TOLD]
+        ),
+        len(series),
+        typed([x_label]),
+    )
     return TOLD.get(key, lambda: describe_lines(series, x_label)) + describe_handles(handles, x_words(x_label))
 
 
@@ -545,9 +645,25 @@ def describe_lines(series, x_label):
     return head + "; ".join(parts) + tail + "."
 
 
-def line_chart(series, *, label, x_range=None, y_range=None, x_label="", y_label="", handles=(), markers=(),
-               x_log=False, y_log=False, x_ticks=None, y_ticks=None, legend=True, width=420, height=320,
-               description=None):
+def line_chart(
+    series,
+    *,
+    label,
+    x_range=None,
+    y_range=None,
+    x_label="",
+    y_label="",
+    handles=(),
+    markers=(),
+    x_log=False,
+    y_log=False,
+    x_ticks=None,
+    y_ticks=None,
+    legend=True,
+    width=420,
+    height=320,
+    description=None,
+):
     """Several named series of (x, y) points on the same axes.
 
     Ranges are the data's unless fixed; handles (draggable) need fixed,
@@ -560,13 +676,21 @@ def line_chart(series, *, label, x_range=None, y_range=None, x_label="", y_label
     ys = [p[1] for s in series for p in s.points] + [h.y for h in handles]
     if handles and (x_log or y_log or x_range is None or y_range is None):
         raise ValueError("le maniglie vogliono assi lineari con intervalli fissi")
-    items = [(s.label, s.class_ + (" is-dashed" if s.dashed else ""), "line" if s.line else "dot")
-             for s in series if s.label] if legend else []
+    items = (
+        [
+            (s.label, s.class_ + (" is-dashed" if s.dashed else ""), "line" if s.line else "dot")
+            for s in series
+            if s.label
+        ]
+        if legend
+        else []
+    )
     items += marker_legend(markers) if legend else []
     sx = Scale(*data_range(xs, x_range, x_log, pad=0), 0, 1, x_log)
     sy = Scale(*data_range(ys, y_range, y_log), 1, 0, y_log)
-    f = frame(width, height, sx, sy, sx.ticks(x_ticks), sy.ticks(y_ticks), x_label, y_label, items,
-              gap=16 if handles else 8)
+    f = frame(
+        width, height, sx, sy, sx.ticks(x_ticks), sy.ticks(y_ticks), x_label, y_label, items, gap=16 if handles else 8
+    )
     drawn, on_top = [], []
     for s in series:
         cls = f"{s.class_}{' is-dashed' if s.dashed else ''}"
@@ -582,9 +706,16 @@ def line_chart(series, *, label, x_range=None, y_range=None, x_label="", y_label
                     continue  # a dot outside the plot would float over the axes
                 if i < len(s.actions):
                     action, spoken = s.actions[i]
-                    dots.append(group(circle(px, py, 12, class_="lab-chart-hit"),
-                                      circle(px, py, 4.5, class_=f"lab-chart-dot {s.class_}"),
-                                      data_set=action, tabindex="0", role="button", aria_label=spoken))
+                    dots.append(
+                        group(
+                            circle(px, py, 12, class_="lab-chart-hit"),
+                            circle(px, py, 4.5, class_=f"lab-chart-dot {s.class_}"),
+                            data_set=action,
+                            tabindex="0",
+                            role="button",
+                            aria_label=spoken,
+                        )
+                    )
                 else:
                     dots.append(circle(px, py, 4, class_=f"lab-chart-dot {s.class_}"))
                 if i < len(s.labels) and s.labels[i]:
@@ -595,30 +726,57 @@ def line_chart(series, *, label, x_range=None, y_range=None, x_label="", y_label
     # a caption goes above its handle, or below, right or left: where it covers no number and stays inside
     L, T = f["left"], f["top"]
     spots = place_labels(
-        [(h.caption, TEXT, [(L + sx(h.x) + dx, T + sy(h.y) + dy, anchor) for dx, dy, anchor in
-                            ((0, -17, "middle"), (0, 19, "middle"), (12, -12, "start"), (-12, -12, "end"),
-                             (12, 12, "start"), (-12, 12, "end"))])
-         for h in handles if h.caption], f["boxes"], (0, 0, width, height))
+        [
+            (
+                h.caption,
+                TEXT,
+                [
+                    (L + sx(h.x) + dx, T + sy(h.y) + dy, anchor)
+                    for dx, dy, anchor in (
+                        (0, -17, "middle"),
+                        (0, 19, "middle"),
+                        (12, -12, "start"),
+                        (-12, -12, "end"),
+                        (12, 12, "start"),
+                        (-12, 12, "end"),
+                    )
+                ],
+            )
+            for h in handles
+            if h.caption
+        ],
+        f["boxes"],
+        (0, 0, width, height),
+    )
     spots = iter(spots)
     for h in handles:
         hx, hy = sx(h.x), sy(h.y)
         cx, cy, anchor = next(spots) if h.caption else (0, 0, "middle")
-        grips.append(group(
-            tag("title", h.label),
-            circle(hx, hy, 14, class_="lab-chart-hit"),
-            circle(hx, hy, 7, class_=f"lab-chart-handle {h.class_}"),
-            text(cx - L, cy - T, h.caption, class_="lab-chart-caption", anchor=anchor) if h.caption else None,
-            data_drag=f"{h.x_name or '-'} {h.y_name or '-'}", aria_label=h.label,
-        ))
+        grips.append(
+            group(
+                tag("title", h.label),
+                circle(hx, hy, 14, class_="lab-chart-hit"),
+                circle(hx, hy, 7, class_=f"lab-chart-handle {h.class_}"),
+                text(cx - L, cy - T, h.caption, class_="lab-chart-caption", anchor=anchor) if h.caption else None,
+                data_drag=f"{h.x_name or '-'} {h.y_name or '-'}",
+                aria_label=h.label,
+            )
+        )
     plane = None
     if handles:
         plane = " ".join(f"{v:g}" for v in (sx.lo, sx.hi, sy.lo, sy.hi))
-    return svg(width, height, axes_drawn,
-               plot_area(f, marker_lines(f, markers), *drawn),
-               plot_area(f, *on_top, *grips, clip=False, plane=plane) if on_top or grips else None,
-               f["legend"] if legend else None,
-               label=label, class_="lab-svg lab-chart", text=TEXT,
-               description=description_text(description, lambda: describe_chart(series, x_label, handles)))
+    return svg(
+        width,
+        height,
+        axes_drawn,
+        plot_area(f, marker_lines(f, markers), *drawn),
+        plot_area(f, *on_top, *grips, clip=False, plane=plane) if on_top or grips else None,
+        f["legend"] if legend else None,
+        label=label,
+        class_="lab-svg lab-chart",
+        text=TEXT,
+        description=description_text(description, lambda: describe_chart(series, x_label, handles)),
+    )
 
 
 __all__ = ["Series", "Handle", "Marker", "histogram", "line_chart", "nice_ticks"]

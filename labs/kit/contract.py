@@ -53,36 +53,48 @@ def check_module(module, chapter):
 
         near = difflib.get_close_matches(name.lower(), names, n=1, cutoff=0.6)
         hint = f" (c'è «{names[near[0]]}»: forse volevi scrivere {name}?)" if near else ""
-        raise ContractError(f"{place(file)}: manca {name}, {what}{hint}. "
-                            "Un file di aiuto che non è un laboratorio va chiamato con «_» davanti (_comune.py)")
+        raise ContractError(
+            f"{place(file)}: manca {name}, {what}{hint}. "
+            "Un file di aiuto che non è un laboratorio va chiamato con «_» davanti (_comune.py)"
+        )
 
     title = require("TITLE", "il titolo della pagina")
     if not isinstance(title, str) or not title.strip():
         refuse("TITLE", f"TITLE dev'essere il titolo della pagina, una stringa non vuota (è {short(title)})")
-    ref = require("REF", "il numero del laboratorio nella guida (per esempio \"1.2\")")
+    ref = require("REF", 'il numero del laboratorio nella guida (per esempio "1.2")')
     if not isinstance(ref, str) or not REF_PATTERN.fullmatch(ref):
-        refuse("REF", f"REF dev'essere una stringa come \"1.2\", \"9B.3\", \"9C\" o \"A.1\" (è {short(ref)})")
+        refuse("REF", f'REF dev\'essere una stringa come "1.2", "9B.3", "9C" o "A.1" (è {short(ref)})')
     if ref_chapter(ref) != chapter:
         folder = os.path.dirname(place(file))
-        refuse("REF", f"REF «{ref}» è del capitolo {ref_chapter(ref)}, ma il file è in {folder}/: "
-                      f"spostalo in ch{ref_chapter(ref)}/ o cambia REF")
+        refuse(
+            "REF",
+            f"REF «{ref}» è del capitolo {ref_chapter(ref)}, ma il file è in {folder}/: "
+            f"spostalo in ch{ref_chapter(ref)}/ o cambia REF",
+        )
     controls = require("CONTROLS", "la lista dei comandi (anche vuota: CONTROLS = [])")
     if not isinstance(controls, (list, tuple)):
         refuse("CONTROLS", f"CONTROLS dev'essere una lista di comandi del kit (è {short(controls)})")
     seen = {}
     for control in flatten_any(controls):
         if getattr(control, "kind", None) not in CONTROL_KINDS:
-            refuse("CONTROLS", f"in CONTROLS c'è {short(control)}, che non è un comando del kit "
-                               "(Slider, Choice, Text, Toggle, Steps, Group)")
+            refuse(
+                "CONTROLS",
+                f"in CONTROLS c'è {short(control)}, che non è un comando del kit "
+                "(Slider, Choice, Text, Toggle, Steps, Group)",
+            )
         if control.kind == "group":
             continue
         if control.name in seen:
             first = seen[control.name]
-            raise ContractError(f"{getattr(control, '_where', place(file))}: il nome «{control.name}» è già usato "
-                                f"da un altro comando ({first}): ogni comando vuole un nome suo")
+            raise ContractError(
+                f"{getattr(control, '_where', place(file))}: il nome «{control.name}» è già usato "
+                f"da un altro comando ({first}): ogni comando vuole un nome suo"
+            )
         seen[control.name] = getattr(control, "_where", place(file))
-    for name, what in (("compute", "la funzione compute(params) che calcola lo stato"),
-                       ("view", "la funzione view(state) che disegna lo stato")):
+    for name, what in (
+        ("compute", "la funzione compute(params) che calcola lo stato"),
+        ("view", "la funzione view(state) che disegna lo stato"),
+    ):
         function = require(name, what)
         if not callable(function):
             refuse(name, f"{name} dev'essere una funzione, non {short(function)}")
@@ -91,7 +103,7 @@ def check_module(module, chapter):
             refuse(name, f"{name} deve accettare un argomento ({name}({argument}))")
     folds = getattr(module, "FOLDS", ())
     if not isinstance(folds, (list, tuple)) or not all(isinstance(f, str) and FOLD_NAME.fullmatch(f) for f in folds):
-        refuse("FOLDS", f"FOLDS dev'essere una lista di nomi di sezioni come \"embedding\" (è {short(folds)})")
+        refuse("FOLDS", f'FOLDS dev\'essere una lista di nomi di sezioni come "embedding" (è {short(folds)})')
     if len(set(folds)) != len(folds) or FOLDS_PARAM in seen:
         refuse("FOLDS", f"FOLDS vuole nomi diversi, e nessun comando può chiamarsi «{FOLDS_PARAM}»")
 
@@ -112,8 +124,10 @@ def check_view(module, html):
     if html is None:
         return f"{where}: view() non ha restituito niente (manca il return?): deve restituire l'Html del kit"
     if isinstance(html, str):
-        return (f"{where}: view() ha restituito una str, non l'Html del kit: il testo non passerebbe "
-                "dall'escape; costruisci la vista con tag(), join() e i componenti del kit")
+        return (
+            f"{where}: view() ha restituito una str, non l'Html del kit: il testo non passerebbe "
+            "dall'escape; costruisci la vista con tag(), join() e i componenti del kit"
+        )
     return f"{where}: view() ha restituito {type(html).__name__}, non l'Html del kit (tag(), join(), …)"
 
 
@@ -140,5 +154,14 @@ def short(value):
     return f"{text} ({type(value).__name__})"
 
 
-__all__ = ["ContractError", "check_module", "check_view", "crash_place", "declared_at", "describe",
-           "import_problem", "place", "ref_chapter"]
+__all__ = [
+    "ContractError",
+    "check_module",
+    "check_view",
+    "crash_place",
+    "declared_at",
+    "describe",
+    "import_problem",
+    "place",
+    "ref_chapter",
+]

@@ -12,11 +12,16 @@ from dataclasses import dataclass, field
 
 from .errors import ContractError, ParamError, declared_at
 
-
 # A declaration is checked when it is made, so a mistake points at the line
 # of the lab that wrote it, not at the first reader who moves the control.
-KIND_NAMES = {"slider": "il cursore", "choice": "la scelta", "text": "il testo", "toggle": "l'interruttore",
-              "steps": "i passi", "group": "il gruppo"}
+KIND_NAMES = {
+    "slider": "il cursore",
+    "choice": "la scelta",
+    "text": "il testo",
+    "toggle": "l'interruttore",
+    "steps": "i passi",
+    "group": "il gruppo",
+}
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # it travels in URLs and in data-set="a=1;b=2"
 
 
@@ -36,11 +41,15 @@ def _is_number(x):
 
 def _named(control):
     """The problems every named control can have."""
-    return [(not isinstance(control.name, str) or not NAME.fullmatch(control.name),
-             f"il nome {control.name!r} deve essere un identificatore (lettere, cifre, _), finisce nell'URL"),
-            (not isinstance(control.label, str) or not control.label.strip(), "manca l'etichetta (label)"),
-            (not isinstance(control.help, str), "help dev'essere un testo"),
-            (not isinstance(getattr(control, "primary", False), bool), "primary dev'essere True o False")]
+    return [
+        (
+            not isinstance(control.name, str) or not NAME.fullmatch(control.name),
+            f"il nome {control.name!r} deve essere un identificatore (lettere, cifre, _), finisce nell'URL",
+        ),
+        (not isinstance(control.label, str) or not control.label.strip(), "manca l'etichetta (label)"),
+        (not isinstance(control.help, str), "help dev'essere un testo"),
+        (not isinstance(getattr(control, "primary", False), bool), "primary dev'essere True o False"),
+    ]
 
 
 def _number(text):
@@ -67,16 +76,33 @@ class Slider:
     def __post_init__(self):
         problems = _named(self)
         if not all(_is_number(v) for v in (self.min, self.max, self.step, self.default)):
-            _declared(self, problems + [(True, "min, max, step e default devono essere numeri finiti "
-                                               f"(sono {self.min!r}, {self.max!r}, {self.step!r}, {self.default!r})")])
-        _declared(self, problems + [
-            (not self.min < self.max, f"min ({self.min:g}) dev'essere minore di max ({self.max:g})"),
-            (not self.step > 0, f"step dev'essere maggiore di zero (è {self.step:g})"),
-            (not self.min <= self.default <= self.max,
-             f"il valore iniziale {self.default:g} è fuori dall'intervallo da {self.min:g} a {self.max:g}"),
-            (self.step > 0 and not _on_grid(self.default, self.min, self.step),
-             f"il valore iniziale {self.default:g} non si raggiunge a passi di {self.step:g} da {self.min:g}"),
-        ])
+            _declared(
+                self,
+                problems
+                + [
+                    (
+                        True,
+                        "min, max, step e default devono essere numeri finiti "
+                        f"(sono {self.min!r}, {self.max!r}, {self.step!r}, {self.default!r})",
+                    )
+                ],
+            )
+        _declared(
+            self,
+            problems
+            + [
+                (not self.min < self.max, f"min ({self.min:g}) dev'essere minore di max ({self.max:g})"),
+                (not self.step > 0, f"step dev'essere maggiore di zero (è {self.step:g})"),
+                (
+                    not self.min <= self.default <= self.max,
+                    f"il valore iniziale {self.default:g} è fuori dall'intervallo da {self.min:g} a {self.max:g}",
+                ),
+                (
+                    self.step > 0 and not _on_grid(self.default, self.min, self.step),
+                    f"il valore iniziale {self.default:g} non si raggiunge a passi di {self.step:g} da {self.min:g}",
+                ),
+            ],
+        )
 
     def parse(self, raw, strict=False):
         try:
@@ -118,16 +144,25 @@ class Choice:
 
     def __post_init__(self):
         pairs = isinstance(self.options, (tuple, list)) and all(
-            isinstance(o, (tuple, list)) and len(o) == 2 and all(isinstance(x, str) for x in o) for o in self.options)
+            isinstance(o, (tuple, list)) and len(o) == 2 and all(isinstance(x, str) for x in o) for o in self.options
+        )
         values = [v for v, _ in self.options] if pairs else []
-        _declared(self, _named(self) + [
-            (not pairs, "options dev'essere una tupla di coppie (valore, etichetta), entrambi testi"),
-            (pairs and not values, "options è vuota: serve almeno un'opzione"),
-            (len(set(values)) != len(values),
-             f"due opzioni con lo stesso valore: {', '.join(sorted({v for v in values if values.count(v) > 1}))}"),
-            (pairs and values and self.default not in values,
-             f"il valore iniziale {self.default!r} non è tra le opzioni ({', '.join(values)})"),
-        ])
+        _declared(
+            self,
+            _named(self)
+            + [
+                (not pairs, "options dev'essere una tupla di coppie (valore, etichetta), entrambi testi"),
+                (pairs and not values, "options è vuota: serve almeno un'opzione"),
+                (
+                    len(set(values)) != len(values),
+                    f"due opzioni con lo stesso valore: {', '.join(sorted({v for v in values if values.count(v) > 1}))}",
+                ),
+                (
+                    pairs and values and self.default not in values,
+                    f"il valore iniziale {self.default!r} non è tra le opzioni ({', '.join(values)})",
+                ),
+            ],
+        )
 
     def parse(self, raw, strict=False):
         values = [v for v, _ in self.options]
@@ -152,12 +187,18 @@ class Text:
 
     def __post_init__(self):
         size = isinstance(self.max_length, int) and not isinstance(self.max_length, bool) and self.max_length > 0
-        _declared(self, _named(self) + [
-            (not size, f"max_length dev'essere un intero positivo (è {self.max_length!r})"),
-            (not isinstance(self.default, str), f"il valore iniziale dev'essere un testo (è {self.default!r})"),
-            (size and isinstance(self.default, str) and len(self.default) > self.max_length,
-             f"il valore iniziale è lungo {len(str(self.default))} caratteri, più di max_length ({self.max_length})"),
-        ])
+        _declared(
+            self,
+            _named(self)
+            + [
+                (not size, f"max_length dev'essere un intero positivo (è {self.max_length!r})"),
+                (not isinstance(self.default, str), f"il valore iniziale dev'essere un testo (è {self.default!r})"),
+                (
+                    size and isinstance(self.default, str) and len(self.default) > self.max_length,
+                    f"il valore iniziale è lungo {len(str(self.default))} caratteri, più di max_length ({self.max_length})",
+                ),
+            ],
+        )
 
     def parse(self, raw, strict=False):
         text = "" if raw is None else str(raw)
@@ -180,9 +221,16 @@ class Toggle:
     kind = "toggle"
 
     def __post_init__(self):
-        _declared(self, _named(self) + [
-            (not isinstance(self.default, bool), f"il valore iniziale dev'essere True o False (è {self.default!r})"),
-        ])
+        _declared(
+            self,
+            _named(self)
+            + [
+                (
+                    not isinstance(self.default, bool),
+                    f"il valore iniziale dev'essere True o False (è {self.default!r})",
+                ),
+            ],
+        )
 
     TRUE = ("1", "true", "on", "si", "sì", "yes")
     FALSE = ("0", "false", "off", "no", "")
@@ -242,12 +290,18 @@ class Steps:
 
     def __post_init__(self):
         whole = [isinstance(v, int) and not isinstance(v, bool) for v in (self.max, self.default)]
-        _declared(self, _named(self) + [
-            (not whole[0] or self.max < 1, f"max dev'essere un intero, almeno 1 (è {self.max!r})"),
-            (not whole[1], f"il passo iniziale dev'essere un intero (è {self.default!r})"),
-            (all(whole) and not 0 <= self.default <= self.max,
-             f"il passo iniziale {self.default} è fuori dall'intervallo da 0 a {self.max}"),
-        ])
+        _declared(
+            self,
+            _named(self)
+            + [
+                (not whole[0] or self.max < 1, f"max dev'essere un intero, almeno 1 (è {self.max!r})"),
+                (not whole[1], f"il passo iniziale dev'essere un intero (è {self.default!r})"),
+                (
+                    all(whole) and not 0 <= self.default <= self.max,
+                    f"il passo iniziale {self.default} è fuori dall'intervallo da 0 a {self.max}",
+                ),
+            ],
+        )
 
     def parse(self, raw, strict=False):
         try:
@@ -275,13 +329,18 @@ class Group:
 
     def __post_init__(self):
         inside = self.controls if isinstance(self.controls, (tuple, list)) else None
-        _declared(self, [
-            (not isinstance(self.label, str) or not self.label.strip(), "manca il titolo del gruppo (label)"),
-            (not isinstance(self.open, bool), f"open dev'essere True o False (è {self.open!r})"),
-            (inside is None, f"controls dev'essere una tupla di comandi (è {self.controls!r})"),
-            (inside is not None and any(getattr(c, "kind", None) not in KIND_NAMES for c in inside),
-             "controls contiene qualcosa che non è un comando del kit (Slider, Choice, Text, Toggle, Steps, Group)"),
-        ])
+        _declared(
+            self,
+            [
+                (not isinstance(self.label, str) or not self.label.strip(), "manca il titolo del gruppo (label)"),
+                (not isinstance(self.open, bool), f"open dev'essere True o False (è {self.open!r})"),
+                (inside is None, f"controls dev'essere una tupla di comandi (è {self.controls!r})"),
+                (
+                    inside is not None and any(getattr(c, "kind", None) not in KIND_NAMES for c in inside),
+                    "controls contiene qualcosa che non è un comando del kit (Slider, Choice, Text, Toggle, Steps, Group)",
+                ),
+            ],
+        )
 
 
 @dataclass(frozen=True)

@@ -45,8 +45,9 @@ def declared_at():
     outside the kit and, if a helper of the lab built it, the outermost frame
     of that same file (the line of CONTROLS that calls the helper)."""
     frame = sys._getframe(1)
-    while frame is not None and (frame.f_code.co_filename.startswith("<")
-                                 or os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == KIT):
+    while frame is not None and (
+        frame.f_code.co_filename.startswith("<") or os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == KIT
+    ):
         frame = frame.f_back
     if frame is None:
         return "?"
@@ -100,15 +101,15 @@ def traceback_frames(error):
 
 def inside(filename, also=()):
     path = os.path.abspath(filename)
-    return path.startswith((os.path.join(ROOT, "labs") + os.sep, os.path.join(ROOT, "core") + os.sep)) or \
-        path in {os.path.abspath(f) for f in also}
+    return path.startswith((os.path.join(ROOT, "labs") + os.sep, os.path.join(ROOT, "core") + os.sep)) or path in {
+        os.path.abspath(f) for f in also
+    }
 
 
 def describe(error):
     """«ZeroDivisionError: float division by zero», on one line."""
     text = " ".join(str(error).split())
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
-
 
 
 __all__ = ["ContractError", "LabError", "ParamError", "crash_place", "declared_at", "describe", "line_of", "place"]

@@ -38,16 +38,22 @@ def describe_network(layers, weights):
     nuvole a ombrello. In uscita: ombrello 0,62.»"""
     sizes = [len(layer) for layer in layers]
     shown = [str(n) for n in sizes]
-    head = (f"Rete con {len(layers)} strati ({', '.join(shown[:-1])} e {shown[-1]} nodi)" if len(layers) > 1
-            else f"Rete con {counted(sizes[0] if sizes else 0, 'nodo', 'nodi')}")
+    head = (
+        f"Rete con {len(layers)} strati ({', '.join(shown[:-1])} e {shown[-1]} nodi)"
+        if len(layers) > 1
+        else f"Rete con {counted(sizes[0] if sizes else 0, 'nodo', 'nodi')}"
+    )
     name = lambda k, i: layers[k][i].label or f"il nodo {i + 1} dello strato {k + 1}"  # noqa: E731
-    found = [(abs(w), w, k, j, i) for k, rows in enumerate(weights) for j, row in enumerate(rows)
-             for i, w in enumerate(row)]
+    found = [
+        (abs(w), w, k, j, i) for k, rows in enumerate(weights) for j, row in enumerate(rows) for i, w in enumerate(row)
+    ]
     text_ = head
     if found:
         _, w, k, j, i = max(found, key=lambda f: f[0])  # the first of the strongest
-        text_ += (f" e {counted(len(found), 'peso', 'pesi')}; il più forte è {cell_text(float(w))}, "
-                  f"da {name(k, i)} a {name(k + 1, j)}")
+        text_ += (
+            f" e {counted(len(found), 'peso', 'pesi')}; il più forte è {cell_text(float(w))}, "
+            f"da {name(k, i)} a {name(k + 1, j)}"
+        )
     last = layers[-1] if layers else []
     outputs = [f"{node.label or f'il nodo {i + 1}'} {node.caption}" for i, node in enumerate(last) if node.caption]
     if outputs and len(last) <= OUTPUTS_TOLD:
@@ -84,32 +90,52 @@ def network(layers, weights, label, width=420, row_gap=120, radius=26, descripti
                 sign = "lab-pos" if w > 0 else "lab-neg" if w < 0 else "lab-zero"
                 edges.append(line(x1, y1, x2, y2, class_=f"lab-edge {sign}", width=1 + 6 * abs(w) / largest))
                 # near the start, where the edges leaving one node are still apart; further on if that is taken
-                asks.append((num(w, 1), NETWORK_TEXT, [(x1 + t * (x2 - x1), y1 + t * (y2 - y1), "middle")
-                                                       for t in (0.3, 0.4, 0.22, 0.5, 0.6, 0.7)]))
+                asks.append(
+                    (
+                        num(w, 1),
+                        NETWORK_TEXT,
+                        [(x1 + t * (x2 - x1), y1 + t * (y2 - y1), "middle") for t in (0.3, 0.4, 0.22, 0.5, 0.6, 0.7)],
+                    )
+                )
                 signs.append(sign)
-    nodes_taken = [(x - radius, y - radius, x + radius, y + radius)
-                   for k, layer in enumerate(layers) for x, y in (position(k, i) for i in range(len(layer)))]
+    nodes_taken = [
+        (x - radius, y - radius, x + radius, y + radius)
+        for k, layer in enumerate(layers)
+        for x, y in (position(k, i) for i in range(len(layer)))
+    ]
     edge_labels = []
     for (content, _, _), (lx, ly, _), sign in zip(asks, place_labels(asks, nodes_taken, (0, 0, width, height)), signs):
         half = text_width(content, NETWORK_TEXT) / 2 + 4
-        edge_labels.append(group(
-            rect(lx - half, ly - 11, 2 * half, 22, class_="lab-label-bg", rx=4),
-            text(lx, ly, content, class_=f"lab-edge-label {sign}"),
-        ))
+        edge_labels.append(
+            group(
+                rect(lx - half, ly - 11, 2 * half, 22, class_="lab-label-bg", rx=4),
+                text(lx, ly, content, class_=f"lab-edge-label {sign}"),
+            )
+        )
     nodes = []
     for k, layer in enumerate(layers):
         for i, node in enumerate(layer):
             x, y = position(k, i)
             lit = min(1.0, max(0.0, node.activation))
-            nodes.append(group(
-                circle(x, y, radius, class_="lab-node"),
-                circle(x, y, radius, class_="lab-node-glow", fill_opacity=round(lit, 3)),
-                text(x, y, node.caption, class_="lab-node-value" + (" is-lit" if lit > 0.55 else "")),
-                text(x, y + radius + 16, node.label, class_="lab-node-label"),
-                data_activation=round(lit, 4),
-            ))
-    return svg(width, height, group(*edges), group(*edge_labels), group(*nodes), label=label, text=NETWORK_TEXT,
-               description=description_text(description, lambda: describe_network(layers, weights)))
+            nodes.append(
+                group(
+                    circle(x, y, radius, class_="lab-node"),
+                    circle(x, y, radius, class_="lab-node-glow", fill_opacity=round(lit, 3)),
+                    text(x, y, node.caption, class_="lab-node-value" + (" is-lit" if lit > 0.55 else "")),
+                    text(x, y + radius + 16, node.label, class_="lab-node-label"),
+                    data_activation=round(lit, 4),
+                )
+            )
+    return svg(
+        width,
+        height,
+        group(*edges),
+        group(*edge_labels),
+        group(*nodes),
+        label=label,
+        text=NETWORK_TEXT,
+        description=description_text(description, lambda: describe_network(layers, weights)),
+    )
 
 
 @dataclass(frozen=True)
@@ -144,23 +170,41 @@ def chain(nodes, edge_labels, label, active_edge=None, width=640, description=No
     for i, node in enumerate(nodes):
         x = i * (box_w + gap)
         cls = "lab-box" + (" is-active" if node.active else "") + (" is-off" if node.off else "")
-        parts.append(group(
-            rect(x, top, box_w, box_h, class_=cls, rx=8),
-            text(x + box_w / 2, top + 20, node.name, class_="lab-box-name"),
-            text(x + box_w / 2, top + 48, node.value if node.value is not None else "?", class_="lab-box-value"),
-            text(x + box_w / 2, top + box_h + 22, "" if node.grad is None else f"∂L = {node.grad}",
-                 class_="lab-box-grad"),
-        ))
+        parts.append(
+            group(
+                rect(x, top, box_w, box_h, class_=cls, rx=8),
+                text(x + box_w / 2, top + 20, node.name, class_="lab-box-name"),
+                text(x + box_w / 2, top + 48, node.value if node.value is not None else "?", class_="lab-box-value"),
+                text(
+                    x + box_w / 2,
+                    top + box_h + 22,
+                    "" if node.grad is None else f"∂L = {node.grad}",
+                    class_="lab-box-grad",
+                ),
+            )
+        )
         if i + 1 < len(nodes):
             x1, x2, y = x + box_w + 3, x + box_w + gap - 3, top + box_h / 2
             cls = "lab-flow" + (" is-active" if active_edge == i else "")
             parts.append(line(x1, y, x2, y, class_=cls, marker_end="url(#lab-arrow)"))
             if edge_labels[i]:
                 # alternate heights so neighbouring labels never touch
-                parts.append(text((x1 + x2) / 2, top - 12 - 18 * (i % 2), edge_labels[i], class_="lab-flow-label"
-                                  + (" is-active" if active_edge == i else "")))
-    return svg(width, top + box_h + 40, *parts, label=label, text=CHAIN_TEXT,
-               description=description_text(description, lambda: describe_chain(nodes)))
+                parts.append(
+                    text(
+                        (x1 + x2) / 2,
+                        top - 12 - 18 * (i % 2),
+                        edge_labels[i],
+                        class_="lab-flow-label" + (" is-active" if active_edge == i else ""),
+                    )
+                )
+    return svg(
+        width,
+        top + box_h + 40,
+        *parts,
+        label=label,
+        text=CHAIN_TEXT,
+        description=description_text(description, lambda: describe_chain(nodes)),
+    )
 
 
 def callout(*content, tone="info"):
@@ -177,26 +221,44 @@ def fold(summary, part, is_open, draw, class_=None, **attributes):
     nothing of it; opened, the page asks Python to draw it at once. It is framed as every section of a
     view that opens and closes (class lab-section, labs.css); class_ adds a class of the lab's own,
     attributes go on the <details>."""
-    body = draw() if is_open else [tag("p", "Questa parte la disegna Python quando la apri: un momento.",
-                                       class_="lab-fold-wait")]
-    return tag("details", tag("summary", summary), *body, open=is_open,
-               class_="lab-section" + (f" {class_}" if class_ else ""), data_part=part, data_fold=part, **attributes)
+    body = (
+        draw()
+        if is_open
+        else [tag("p", "Questa parte la disegna Python quando la apri: un momento.", class_="lab-fold-wait")]
+    )
+    return tag(
+        "details",
+        tag("summary", summary),
+        *body,
+        open=is_open,
+        class_="lab-section" + (f" {class_}" if class_ else ""),
+        data_part=part,
+        data_fold=part,
+        **attributes,
+    )
 
 
 def table(header, rows, class_="lab-table"):
     """A table of cells (strings are escaped, Html kept). Wider than the
     screen, it scrolls sideways in its own box (a marked frame)."""
     # an empty header cell names no column: a td, so screen readers do not announce a nameless header
-    head = tag("thead", tag("tr", *(tag("th", h, scope="col") if str(h).strip() else tag("td", h)
-                                    for h in header))) if header else None
+    head = (
+        tag("thead", tag("tr", *(tag("th", h, scope="col") if str(h).strip() else tag("td", h) for h in header)))
+        if header
+        else None
+    )
     body = tag("tbody", *(tag("tr", *(tag("td", c) for c in row)) for row in rows))
     return tag("table", head, body, class_=class_, data_scroll_frame="")
 
 
 def stat(label, value, tone=None):
     """A figure with its caption, for the numbers a lab is about."""
-    return tag("div", tag("span", label, class_="lab-stat-label"), tag("strong", value, class_="lab-stat-value"),
-               class_="lab-stat" + (f" is-{tone}" if tone else ""))
+    return tag(
+        "div",
+        tag("span", label, class_="lab-stat-label"),
+        tag("strong", value, class_="lab-stat-value"),
+        class_="lab-stat" + (f" is-{tone}" if tone else ""),
+    )
 
 
 def stats(*items):

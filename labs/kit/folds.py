@@ -23,11 +23,9 @@ def parse_folds(raw, folds, strict=False):
     return tuple(fold for fold in folds if fold in names)
 
 
-
 def opened(params, part):
     """Whether the reader has the fold part open (see FOLDS_PARAM): draw it, and compute what only it shows."""
     return part in params.get(FOLDS_PARAM, ())
-
 
 
 __all__ = ["FOLDS_PARAM", "opened", "parse_folds"]

@@ -25,8 +25,13 @@ def escape(text):
     costs Pyodide a tenth of a second before the first view."""
     done = _ESCAPED.get(text)
     if done is None:
-        done = (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-                .replace('"', "&quot;").replace("'", "&#x27;"))
+        done = (
+            text.replace("&", "&amp;")
+            .replace("<", "&lt;")
+            .replace(">", "&gt;")
+            .replace('"', "&quot;")
+            .replace("'", "&#x27;")
+        )
         if len(text) <= 40:
             if len(_ESCAPED) >= 8192:
                 _ESCAPED.clear()

@@ -7,9 +7,17 @@ place_labels(), and label_sides() picks compass sides for a cloud of a dozen
 labelled points, e.g. embeddings projected to 2D."""
 
 # A label's offset from the point it names, in drawing units, by compass side: (dx, dy, text-anchor)
-OFFSETS = {"n": (0, -13, "middle"), "ne": (7, -11, "start"), "e": (9, 0, "start"), "se": (7, 12, "start"),
-           "s": (0, 14, "middle"), "sw": (-7, 12, "end"), "w": (-9, 0, "end"), "nw": (-7, -11, "end"),
-           "c": (0, 0, "middle")}
+OFFSETS = {
+    "n": (0, -13, "middle"),
+    "ne": (7, -11, "start"),
+    "e": (9, 0, "start"),
+    "se": (7, 12, "start"),
+    "s": (0, 14, "middle"),
+    "sw": (-7, 12, "end"),
+    "w": (-9, 0, "end"),
+    "nw": (-7, -11, "end"),
+    "c": (0, 0, "middle"),
+}
 EM = 0.62  # width of a character in em, roughly (sans-serif; digits and small letters, a little to spare)
 
 
@@ -58,9 +66,14 @@ def place_labels(requests, taken=(), bounds=None):
             x0 = x if anchor == "start" else x - w / 2 if anchor == "middle" else x - w
             x1, y0, y1 = x0 + w, y - h, y + h
             # covered(box, taken), with min and max as comparisons (a third of the time in Pyodide)
-            cost = sum([((x1 if x1 <= a1 else a1) - (x0 if x0 >= a0 else a0))
-                        * ((y1 if y1 <= b1 else b1) - (y0 if y0 >= b0 else b0))
-                        for a0, b0, a1, b1 in taken if a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1])
+            cost = sum(
+                [
+                    ((x1 if x1 <= a1 else a1) - (x0 if x0 >= a0 else a0))
+                    * ((y1 if y1 <= b1 else b1) - (y0 if y0 >= b0 else b0))
+                    for a0, b0, a1, b1 in taken
+                    if a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1
+                ]
+            )
             if bounds:
                 cost += (x1 - x0) * (y1 - y0) - overlap((x0, y0, x1, y1), bounds)
             if cost == 0:  # an area, never below 0: nothing after it can be cheaper (see cheapest)
@@ -71,6 +84,7 @@ def place_labels(requests, taken=(), bounds=None):
         chosen.append(best)
         taken.append(text_box(best[0], best[1], text, size, best[2]))
     return chosen
+
 
 SIDES = ("ne", "nw", "se", "sw", "e", "w", "n", "s")
 
@@ -87,9 +101,13 @@ def covered(box, others, skip=None):
     others[skip]), but the boxes that miss it are passed over before any
     product: a figure asks this thousands of times per drawing."""
     x0, y0, x1, y1 = box
-    return sum([(min(x1, a1) - max(x0, a0)) * (min(y1, b1) - max(y0, b0))
-                for k, (a0, b0, a1, b1) in enumerate(others)
-                if a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1 and k != skip])
+    return sum(
+        [
+            (min(x1, a1) - max(x0, a0)) * (min(y1, b1) - max(y0, b0))
+            for k, (a0, b0, a1, b1) in enumerate(others)
+            if a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1 and k != skip
+        ]
+    )
 
 
 def label_box(x, y, text, side, char, line):
@@ -110,11 +128,13 @@ def label_sides(points, texts, x_range, y_range, width, height=None, char=7.6, l
     dots = [(x - dot, y - dot, x + dot, y + dot) for x, y in pixels]
     placed, sides = [], []
     for i, ((x, y), text) in enumerate(zip(pixels, texts)):
+
         def cost(side):
             box = label_box(x, y, text, side, char, line)
             inside = overlap(box, (0.0, 0.0, width, height))
             area = (box[2] - box[0]) * (box[3] - box[1])
             return covered(box, placed) + covered(box, dots, skip=i) + (area - inside)
+
         best = cheapest(SIDES, cost)  # the first of equal costs: ne when nothing is in the way
         sides.append(best)
         placed.append(label_box(x, y, text, best, char, line))

@@ -67,8 +67,12 @@ def heat_class(value, scale):
 
 def _heat_scale(rows, heat):
     if heat is True:
-        finite = [abs(v) for row in rows for v in row
-                  if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)]
+        finite = [
+            abs(v)
+            for row in rows
+            for v in row
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+        ]
         return max(finite, default=0)
     return float(heat)
 
@@ -132,9 +136,12 @@ def describe_matrix(rows, row_labels=None, col_labels=None, digits=2, trim=True,
             return f"posizione {col_name(j)}"
         return f"riga {row_name(i)}, colonna {col_name(j)}"
 
-    head = (counted(max(n_rows, n_cols), "valore", "valori") if line else
-            f"{counted(n_rows, 'riga', 'righe', feminine=True)} e "
-            f"{counted(n_cols, 'colonna', 'colonne', feminine=True)}")
+    head = (
+        counted(max(n_rows, n_cols), "valore", "valori")
+        if line
+        else f"{counted(n_rows, 'riga', 'righe', feminine=True)} e "
+        f"{counted(n_cols, 'colonna', 'colonne', feminine=True)}"
+    )
     head = head[0].upper() + head[1:]
     # max, min, count and index run in C: a lab redraws a 96 × 24 picture of weights at every training step
     try:  # every cell a finite number (the sum would be nan or infinite otherwise)
@@ -177,9 +184,26 @@ def describe_matrix(rows, row_labels=None, col_labels=None, digits=2, trim=True,
 DRAWN = Memory(64)  # the last tables drawn, by everything they show: a view draws the same weights at every change
 
 
-def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=(), highlight_cols=(),
-           highlight_cells=(), muted_rows=(), muted_cols=(), digits=2, trim=True, clickable=None, heat=False,
-           shape=True, caption=None, part=None, description=None, pick_row=None):
+def matrix(
+    values,
+    label=None,
+    row_labels=None,
+    col_labels=None,
+    highlight_rows=(),
+    highlight_cols=(),
+    highlight_cells=(),
+    muted_rows=(),
+    muted_cols=(),
+    digits=2,
+    trim=True,
+    clickable=None,
+    heat=False,
+    shape=True,
+    caption=None,
+    part=None,
+    description=None,
+    pick_row=None,
+):
     """A matrix (a list of rows) as a bracketed table.
 
     label: its name (A, W₁, «Embedding»), written above with the shape
@@ -211,21 +235,61 @@ def matrix(values, label=None, row_labels=None, col_labels=None, highlight_rows=
     n_cols = max((len(r) for r in rows), default=0)
     # read once: both the memory's key and the drawing see them
     highlight_rows, highlight_cols, muted_rows, muted_cols = (
-        tuple(sorted(set(x))) for x in (highlight_rows, highlight_cols, muted_rows, muted_cols))
+        tuple(sorted(set(x))) for x in (highlight_rows, highlight_cols, muted_rows, muted_cols)
+    )
     highlight_cells = tuple(sorted({tuple(c) for c in highlight_cells}))
     targets = None if clickable is None else [[clickable(i, j) for j in range(n_cols)] for i in range(len(rows))]
     if pick_row is not None and row_labels is None:
         raise ValueError("matrix(pick_row=…) needs row_labels: the button of a row is its name")
     picks = None if pick_row is None else [pick_row(i) for i in range(len(rows))]
-    key = None if callable(description) else (  # a lab's own function of the sentence: drawn every time
-        tuple(typed(r) for r in rows), typed([label]), typed(row_labels), typed(col_labels),
-        highlight_rows, highlight_cols, highlight_cells, muted_rows, muted_cols, digits, trim,
-        None if targets is None else tuple(tuple(typed(r)) for r in targets),
-        typed([heat]), typed([shape]), typed([caption]), part, typed([description]),
-        typed(picks))
-    return DRAWN.get(key, lambda: _table(rows, n_cols, label, row_labels, col_labels, highlight_rows, highlight_cols,
-                                         highlight_cells, muted_rows, muted_cols, digits, trim, targets, heat, shape,
-                                         caption, part, description, picks))
+    key = (
+        None
+        if callable(description)
+        else (  # a lab's own function of the sentence: drawn every time
+            tuple(typed(r) for r in rows),
+            typed([label]),
+            typed(row_labels),
+            typed(col_labels),
+            highlight_rows,
+            highlight_cols,
+            highlight_cells,
+            muted_rows,
+            muted_cols,
+            digits,
+            trim,
+            None if targets is None else tuple(tuple(typed(r)) for r in targets),
+            typed([heat]),
+            typed([shape]),
+            typed([caption]),
+            part,
+            typed([description]),
+            typed(picks),
+        )
+    )
+    return DRAWN.get(
+        key,
+        lambda: _table(
+            rows,
+            n_cols,
+            label,
+            row_labels,
+            col_labels,
+            highlight_rows,
+            highlight_cols,
+            highlight_cells,
+            muted_rows,
+            muted_cols,
+            digits,
+            trim,
+            targets,
+            heat,
+            shape,
+            caption,
+            part,
+            description,
+            picks,
+        ),
+    )
 
 
 def _inner(value):
@@ -233,8 +297,27 @@ def _inner(value):
     return "" if value is None else value if isinstance(value, Html) else escape(str(value))
 
 
-def _table(rows, n_cols, label, row_labels, col_labels, highlight_rows, highlight_cols, highlight_cells, muted_rows,
-           muted_cols, digits, trim, targets, heat, shape, caption, part, description, picks=None):
+def _table(
+    rows,
+    n_cols,
+    label,
+    row_labels,
+    col_labels,
+    highlight_rows,
+    highlight_cols,
+    highlight_cells,
+    muted_rows,
+    muted_cols,
+    digits,
+    trim,
+    targets,
+    heat,
+    shape,
+    caption,
+    part,
+    description,
+    picks=None,
+):
     """matrix()'s markup, from its rows, the cells' targets and the rows' (see matrix)."""
     n_rows = len(rows)
     hl_rows, hl_cols, hl_cells = set(highlight_rows), set(highlight_cols), {tuple(c) for c in highlight_cells}
@@ -249,15 +332,28 @@ def _table(rows, n_cols, label, row_labels, col_labels, highlight_rows, highligh
     head = None
     if col_labels is not None:
         corner = [tag("td", "", class_="lab-mx-corner")] if row_labels is not None else []  # no header: nothing to name
-        head = tag("thead", tag("tr", *corner, *(
-            Html(f'<th scope="col" class="lab-mx-col{" is-hl" if j in hl_cols else ""}">'
-                 f'{_inner(col_labels[j] if j < len(col_labels) else "")}</th>')
-            for j in range(n_cols))))
+        head = tag(
+            "thead",
+            tag(
+                "tr",
+                *corner,
+                *(
+                    Html(
+                        f'<th scope="col" class="lab-mx-col{" is-hl" if j in hl_cols else ""}">'
+                        f"{_inner(col_labels[j] if j < len(col_labels) else '')}</th>"
+                    )
+                    for j in range(n_cols)
+                ),
+            ),
+        )
 
     body_rows = []
     # one string per cell, written here rather than through tag(): a view draws hundreds of cells per step
-    col_names = [_plain(col_labels[j]) if col_labels and j < len(col_labels) else f"colonna {j + 1}"
-                 for j in range(n_cols)] if big else None
+    col_names = (
+        [_plain(col_labels[j]) if col_labels and j < len(col_labels) else f"colonna {j + 1}" for j in range(n_cols)]
+        if big
+        else None
+    )
     col_class = [" is-col" if j in hl_cols else "" for j in range(n_cols)]
     col_muted = [j in mute_cols for j in range(n_cols)]
     last_row, last_col = n_rows - 1, n_cols - 1
@@ -274,8 +370,10 @@ def _table(rows, n_cols, label, row_labels, col_labels, highlight_rows, highligh
             said = f"Seleziona {plain}" if aria is None else aria if plain in aria else f"{plain}: {aria}"
             current = ' aria-current="true"' if i in hl_rows else ""
             opening = f'<tr data-set="{escape(str(data_set))}" class="is-pick">'
-            cells.append(f'<th scope="row" class="{head_class}"><button type="button" class="lab-mx-pick" '
-                         f'aria-label="{escape(said)}"{current}>{_inner(name)}</button></th>')
+            cells.append(
+                f'<th scope="row" class="{head_class}"><button type="button" class="lab-mx-pick" '
+                f'aria-label="{escape(said)}"{current}>{_inner(name)}</button></th>'
+            )
         else:
             opening = "<tr>"
             if row_labels is not None:
@@ -283,10 +381,16 @@ def _table(rows, n_cols, label, row_labels, col_labels, highlight_rows, highligh
         row_name = (_plain(row_labels[i]) if row_labels and i < len(row_labels) else f"riga {i + 1}") if big else None
         row_class = " is-row" if i in hl_rows else ""
         row_muted = i in mute_rows
-        first = " mx-l mx-tl mx-bl" if i == 0 == last_row else (
-            " mx-l mx-tl" if i == 0 else " mx-l mx-bl" if i == last_row else " mx-l")
-        final = " mx-r mx-tr mx-br" if i == 0 == last_row else (
-            " mx-r mx-tr" if i == 0 else " mx-r mx-br" if i == last_row else " mx-r")
+        first = (
+            " mx-l mx-tl mx-bl"
+            if i == 0 == last_row
+            else (" mx-l mx-tl" if i == 0 else " mx-l mx-bl" if i == last_row else " mx-l")
+        )
+        final = (
+            " mx-r mx-tr mx-br"
+            if i == 0 == last_row
+            else (" mx-r mx-tr" if i == 0 else " mx-r mx-br" if i == last_row else " mx-r")
+        )
         width = len(row)
         for j in range(n_cols):
             value = row[j] if j < width else None
@@ -305,8 +409,10 @@ def _table(rows, n_cols, label, row_labels, col_labels, highlight_rows, highligh
             if target:
                 data_set, aria = target if isinstance(target, tuple) else (target, None)
                 if aria is None:
-                    where = [row_labels[i] if row_labels and i < len(row_labels) else f"riga {i}",
-                             col_labels[j] if col_labels and j < len(col_labels) else f"colonna {j}"]
+                    where = [
+                        row_labels[i] if row_labels and i < len(row_labels) else f"riga {i}",
+                        col_labels[j] if col_labels and j < len(col_labels) else f"colonna {j}",
+                    ]
                     if n_cols == 1:
                         where = where[:1]
                     elif n_rows == 1:
@@ -314,7 +420,9 @@ def _table(rows, n_cols, label, row_labels, col_labels, highlight_rows, highligh
                     aria = "Seleziona " + ", ".join(str(w) for w in where)
                 # the name holds the number the cell shows (what a voice-control user says), then what it does
                 named = f"{shown}: {aria}" if shown else aria
-                extra = f' data-set="{escape(str(data_set))}" tabindex="0" role="button" aria-label="{escape(str(named))}"'
+                extra = (
+                    f' data-set="{escape(str(data_set))}" tabindex="0" role="button" aria-label="{escape(str(named))}"'
+                )
                 classes += " is-clickable"
             else:
                 extra = ' tabindex="-1"' if big else ""  # a tap on a cell of the picture writes its value
@@ -330,28 +438,71 @@ def _table(rows, n_cols, label, row_labels, col_labels, highlight_rows, highligh
         shape_text = shape or None
     title = None
     if label is not None or shape_text or big:
-        title = tag("figcaption", tag("span", label, class_="lab-mx-name") if label is not None else None,
-                    " " if label is not None and shape_text else None,
-                    tag("span", shape_text, class_="lab-mx-shape") if shape_text else None,
-                    tag("span", " · tocca una casella per leggerla", class_="lab-mx-hint") if big else None,
-                    class_="lab-mx-title")
+        title = tag(
+            "figcaption",
+            tag("span", label, class_="lab-mx-name") if label is not None else None,
+            " " if label is not None and shape_text else None,
+            tag("span", shape_text, class_="lab-mx-shape") if shape_text else None,
+            tag("span", " · tocca una casella per leggerla", class_="lab-mx-hint") if big else None,
+            class_="lab-mx-title",
+        )
     note = tag("p", caption, class_="lab-mx-note") if caption is not None else None
-    told = description_text(description, lambda: describe_matrix(rows, row_labels, col_labels, digits, trim,
-                                                                 hl_cells, hl_rows, hl_cols))
+    told = description_text(
+        description, lambda: describe_matrix(rows, row_labels, col_labels, digits, trim, hl_cells, hl_rows, hl_cols)
+    )
     _, hidden, describedby = described(_plain(label) if label is not None else shape_text or "", told)
-    table = tag("table", head, tag("tbody", *body_rows), class_="lab-mx-table" + (" has-heat" if heat else ""),
-                aria_describedby=describedby)
+    table = tag(
+        "table",
+        head,
+        tag("tbody", *body_rows),
+        class_="lab-mx-table" + (" has-heat" if heat else ""),
+        aria_describedby=describedby,
+    )
     # the picture's switch back to numbers: a <details>, whose state survives the view's updates
-    numbers = tag("details", tag("summary", tag("span", "Mostra i numeri", class_="lab-mx-show"),
-                                 tag("span", "Torna alla figura", class_="lab-mx-back")),
-                  class_="lab-mx-numbers") if big else None
-    return tag("figure", title, tag("div", table, class_="lab-mx-scroll", data_scroll_frame=""), numbers, note, hidden,
-               class_="lab-mx" + (f" is-big {fit_class(needed)}" if big else ""), data_part=part,
-               data_rows=n_rows, data_cols=n_cols)
+    numbers = (
+        tag(
+            "details",
+            tag(
+                "summary",
+                tag("span", "Mostra i numeri", class_="lab-mx-show"),
+                tag("span", "Torna alla figura", class_="lab-mx-back"),
+            ),
+            class_="lab-mx-numbers",
+        )
+        if big
+        else None
+    )
+    return tag(
+        "figure",
+        title,
+        tag("div", table, class_="lab-mx-scroll", data_scroll_frame=""),
+        numbers,
+        note,
+        hidden,
+        class_="lab-mx" + (f" is-big {fit_class(needed)}" if big else ""),
+        data_part=part,
+        data_rows=n_rows,
+        data_cols=n_cols,
+    )
 
 
-def vector(values, label=None, labels=None, highlight=(), muted=(), column=True, digits=2, trim=True,
-           clickable=None, heat=False, shape=True, caption=None, part=None, emphasize=False, description=None):
+def vector(
+    values,
+    label=None,
+    labels=None,
+    highlight=(),
+    muted=(),
+    column=True,
+    digits=2,
+    trim=True,
+    clickable=None,
+    heat=False,
+    shape=True,
+    caption=None,
+    part=None,
+    emphasize=False,
+    description=None,
+):
     """A vector as a one-column (column=True) or one-row table, shape «[n]».
 
     labels name the positions; highlight and muted are positions;
@@ -365,20 +516,42 @@ def vector(values, label=None, labels=None, highlight=(), muted=(), column=True,
     faded = set(muted)
     click = None
     if clickable is not None:
+
         def click(i, j):
             k = i if column else j
             target = clickable(k)
             if not target or isinstance(target, tuple):
                 return target
             return target, f"Seleziona {labels[k] if labels and k < len(labels) else f'la posizione {k}'}"
-    common = {"label": label, "digits": digits, "trim": trim, "clickable": click, "heat": heat,
-              "shape": shape_label(n) if shape is True else shape, "caption": caption, "part": part,
-              "description": description}
+
+    common = {
+        "label": label,
+        "digits": digits,
+        "trim": trim,
+        "clickable": click,
+        "heat": heat,
+        "shape": shape_label(n) if shape is True else shape,
+        "caption": caption,
+        "part": part,
+        "description": description,
+    }
     if column:
-        return matrix([[v] for v in values], row_labels=labels, highlight_cells=[(k, 0) for k in positions],
-                      muted_rows=faded, highlight_cols=[0] if emphasize else (), **common)
-    return matrix([values], col_labels=labels, highlight_cells=[(0, k) for k in positions],
-                  muted_cols=faded, highlight_rows=[0] if emphasize else (), **common)
+        return matrix(
+            [[v] for v in values],
+            row_labels=labels,
+            highlight_cells=[(k, 0) for k in positions],
+            muted_rows=faded,
+            highlight_cols=[0] if emphasize else (),
+            **common,
+        )
+    return matrix(
+        [values],
+        col_labels=labels,
+        highlight_cells=[(0, k) for k in positions],
+        muted_cols=faded,
+        highlight_rows=[0] if emphasize else (),
+        **common,
+    )
 
 
 def equation(*parts):

@@ -19,16 +19,16 @@ from dataclasses import KW_ONLY, dataclass
 
 from .html import digits_apart, join, labelled, svg_number, tag
 from .label_layout import OFFSETS, overlap, place_labels, text_box, text_width
-from .memory import Memory, typed
 from .matrices import cell_text
-from .svg import circle, counted, described, description_text, fit, frame as scroll_frame, line, path, text
+from .memory import Memory, typed
+from .svg import circle, counted, described, description_text, fit, line, path, text
+from .svg import frame as scroll_frame
 
 STYLES = ("a", "b", "c", "d", "result", "muted")
 # Text sizes in user units, as labs.css draws them («kit: plane»): the plane
 # never shrinks below the width where its tick numbers read 11 px (svg.fit);
 # the default width, 400, fits a phone's 358 px.
 TICK, LABEL, NAME = 12.5, 13, 13
-
 
 
 @dataclass(frozen=True)
@@ -196,8 +196,10 @@ def write_labels(frame, requests, taken):
         order = ("c", "n", "s", "e", "w") if where == "c" else (where, *(s for s in sides if s != where))
         asks.append((content, LABEL, places(x, y, content, order)))
     chosen = place_labels(asks, taken, (0, 0, frame.width, frame.height))
-    return [text(x, y, content, class_=style_class("label", style), anchor=anchor)
-            for (x, y, anchor), (_, _, content, style, _) in zip(chosen, requests)]
+    return [
+        text(x, y, content, class_=style_class("label", style), anchor=anchor)
+        for (x, y, anchor), (_, _, content, style, _) in zip(chosen, requests)
+    ]
 
 
 def direction_of(dx, dy):
@@ -212,14 +214,29 @@ def handle(frame, p, drag, what, origin=None):
     With an origin the sliders hold p − origin: the target goes in a nested
     <svg> over the same pixels whose data-plane is the frame's moved by −origin."""
     x, y = frame(p)
-    target = tag("circle", tag("title", f"Trascina per spostare {what}".strip()), cx=float(x), cy=float(y), r=18.0,
-                 class_="lab-plane-handle", data_drag=f"{drag[0]} {drag[1]}")
+    target = tag(
+        "circle",
+        tag("title", f"Trascina per spostare {what}".strip()),
+        cx=float(x),
+        cy=float(y),
+        r=18.0,
+        class_="lab-plane-handle",
+        data_drag=f"{drag[0]} {drag[1]}",
+    )
     if not origin:
         return target
     f, (ox, oy) = frame, origin
-    return tag("svg", target, x=0.0, y=0.0, width=float(f.width), height=float(f.height),
-               viewBox=f"0 0 {svg_number(f.width)} {svg_number(f.height)}", overflow="visible",
-               data_plane=" ".join(f"{v:.12g}" for v in (f.xmin - ox, f.xmax - ox, f.ymin - oy, f.ymax - oy)))
+    return tag(
+        "svg",
+        target,
+        x=0.0,
+        y=0.0,
+        width=float(f.width),
+        height=float(f.height),
+        viewBox=f"0 0 {svg_number(f.width)} {svg_number(f.height)}",
+        overflow="visible",
+        data_plane=" ".join(f"{v:.12g}" for v in (f.xmin - ox, f.xmax - ox, f.ymin - oy, f.ymax - oy)),
+    )
 
 
 def draw_arrow(frame, item, labels, handles):
@@ -232,9 +249,16 @@ def draw_arrow(frame, item, labels, handles):
         bx, by = x2 - head * ux, y2 - head * uy
         w = head * 0.45
         parts.append(line(x1, y1, bx, by, class_="lab-plane-shaft" + (" is-dashed" if item.dashed else "")))
-        parts.append(tag("polygon", points=" ".join(f"{px:.2f},{py:.2f}" for px, py in
-                                                   ((x2, y2), (bx - w * uy, by + w * ux), (bx + w * uy, by - w * ux))),
-                         class_="lab-plane-head"))
+        parts.append(
+            tag(
+                "polygon",
+                points=" ".join(
+                    f"{px:.2f},{py:.2f}"
+                    for px, py in ((x2, y2), (bx - w * uy, by + w * ux), (bx + w * uy, by - w * ux))
+                ),
+                class_="lab-plane-head",
+            )
+        )
     else:  # the zero vector is a point: keep something visible to grab
         parts.append(circle(x2, y2, 3.5, class_="lab-plane-head"))
     if item.label:
@@ -251,8 +275,12 @@ def draw_point(frame, item, labels, handles):
         labels.append(place_label(frame, x, y, item.label, item.style, item.label_at))
     if item.drag:
         handles.append(handle(frame, item.at, item.drag, item.label, item.drag_origin))
-    return circle(x, y, 5.5 if item.hollow else 4.5,
-                  class_=style_class("point", item.style) + (" is-hollow" if item.hollow else ""))
+    return circle(
+        x,
+        y,
+        5.5 if item.hollow else 4.5,
+        class_=style_class("point", item.style) + (" is-hollow" if item.hollow else ""),
+    )
 
 
 def draw_guide(frame, item, labels, handles):
@@ -264,8 +292,11 @@ def draw_guide(frame, item, labels, handles):
 
 def draw_shape(frame, item, labels, handles):
     d = " ".join(("M" if i == 0 else "L") + f"{x:.2f},{y:.2f}" for i, (x, y) in enumerate(map(frame, item.points)))
-    cls = style_class("shape", item.style) + (" is-filled" if item.filled and item.closed else "") \
+    cls = (
+        style_class("shape", item.style)
+        + (" is-filled" if item.filled and item.closed else "")
         + (" is-thin" if item.thin else "")
+    )
     return path(d + (" Z" if item.closed else ""), class_=cls)
 
 
@@ -285,8 +316,9 @@ def draw_arc(frame, item, labels, handles):
     pts = [(x + r * math.cos(t), y - r * math.sin(t)) for t in turns]
     if item.label:
         mid = a1 + sweep / 2
-        labels.append(place_label(frame, x + (r + 12) * math.cos(mid), y - (r + 12) * math.sin(mid),
-                                  item.label, item.style, "c"))
+        labels.append(
+            place_label(frame, x + (r + 12) * math.cos(mid), y - (r + 12) * math.sin(mid), item.label, item.style, "c")
+        )
     d = " ".join(("M" if i == 0 else "L") + f"{px:.2f},{py:.2f}" for i, (px, py) in enumerate(pts))
     return path(d, class_=style_class("arc", item.style))
 
@@ -297,8 +329,15 @@ def draw_label(frame, item, labels, handles):
     return None
 
 
-DRAW = {Arrow: draw_arrow, Point: draw_point, Guide: draw_guide, Shape: draw_shape, Circle: draw_circle,
-        Arc: draw_arc, Label: draw_label}
+DRAW = {
+    Arrow: draw_arrow,
+    Point: draw_point,
+    Guide: draw_guide,
+    Shape: draw_shape,
+    Circle: draw_circle,
+    Arc: draw_arc,
+    Label: draw_label,
+}
 
 
 GRIDS = Memory(16)  # the grids and axes drawn last: a plane's ranges rarely move with a control
@@ -322,8 +361,16 @@ def _grid_and_axes(frame, grid, ticks, axis_names):
         if any(overlap(box, other) > 0 for other in boxes):
             return
         boxes.append(box)
-        parts.append(text(x, y, content, class_=class_, anchor=anchor,
-                          **({} if value is None else {"data_labelled": labelled(value)})))
+        parts.append(
+            text(
+                x,
+                y,
+                content,
+                class_=class_,
+                anchor=anchor,
+                **({} if value is None else {"data_labelled": labelled(value)}),
+            )
+        )
 
     for v in multiples(grid, f.xmin, f.xmax):
         parts.append(line(f.x(v), 0, f.x(v), f.height, class_="lab-plane-grid"))
@@ -350,8 +397,14 @@ def _grid_and_axes(frame, grid, ticks, axis_names):
     for v in y_values:
         y = f.y(v)
         if v != 0 and 10 <= y <= f.height - 10:
-            write(ax_x - 5 if left else ax_x + 5, y, cell_text(float(v), digits), "lab-plane-tick",
-                  "end" if left else "start", value=v)
+            write(
+                ax_x - 5 if left else ax_x + 5,
+                y,
+                cell_text(float(v), digits),
+                "lab-plane-tick",
+                "end" if left else "start",
+                value=v,
+            )
     x_name, y_name = axis_names
     if x_name:
         write(f.width - 6, ax_y - 12 if ax_y - 12 > 12 else ax_y + 28, x_name, "lab-plane-axis-name", "end", NAME)
@@ -370,14 +423,18 @@ def describe_plane(items):
     from the origin and the nearest, and the result (style "result")."""
     arrows = [item for item in items if isinstance(item, Arrow)]
     points = [item for item in items if isinstance(item, Point)]
-    kinds = [counted(len(arrows), "freccia", "frecce", feminine=True)] * bool(arrows) \
-        + [counted(len(points), "punto", "punti")] * bool(points)
+    kinds = [counted(len(arrows), "freccia", "frecce", feminine=True)] * bool(arrows) + [
+        counted(len(points), "punto", "punti")
+    ] * bool(points)
     if not kinds:
         return "Un piano senza frecce né punti."
     head = " e ".join(kinds)
     head = head[0].upper() + head[1:]
-    named = [(item.label, item.end if isinstance(item, Arrow) else item.at, item.style)
-             for item in items if isinstance(item, (Arrow, Point)) and item.label]
+    named = [
+        (item.label, item.end if isinstance(item, Arrow) else item.at, item.style)
+        for item in items
+        if isinstance(item, (Arrow, Point)) and item.label
+    ]
     if not named:
         return f"{head}, senza nomi."
     where = lambda n: f"{n[0]} {vector_text(n[1])}"  # noqa: E731
@@ -390,8 +447,19 @@ def describe_plane(items):
     return text_ + (f"; in evidenza {where(results[0])}" if results else "") + "."
 
 
-def plane(items, x_range, y_range, label, width=400, height=None, grid=1.0, ticks=None, axis_names=("", ""),
-          small=False, description=None):
+def plane(
+    items,
+    x_range,
+    y_range,
+    label,
+    width=400,
+    height=None,
+    grid=1.0,
+    ticks=None,
+    axis_names=("", ""),
+    small=False,
+    description=None,
+):
     """An SVG plane showing x_range × y_range, with the items drawn in order.
 
     Both axes have the same scale unless a height is given. grid is the
@@ -422,18 +490,39 @@ def plane(items, x_range, y_range, label, width=400, height=None, grid=1.0, tick
             x, y = frame(item.at)
             taken.append((x - 5, y - 5, x + 5, y + 5))
     # the inner <svg> clips whatever leaves the data rectangle; labels and handles sit on top
-    inner = tag("svg", axes, *drawn,
-                tag("g", *write_labels(frame, labels, taken), class_="lab-plane-labels"), tag("g", *handles),
-                x=0.0, y=0.0, width=float(width), height=float(height), class_="lab-plane-clip")
+    inner = tag(
+        "svg",
+        axes,
+        *drawn,
+        tag("g", *write_labels(frame, labels, taken), class_="lab-plane-labels"),
+        tag("g", *handles),
+        x=0.0,
+        y=0.0,
+        width=float(width),
+        height=float(height),
+        class_="lab-plane-clip",
+    )
     narrowest, widest = fit(width, TICK)
     desc, note, describedby = described(label, description_text(description, lambda: describe_plane(items)))
-    return scroll_frame(join(tag(
-        "svg", tag("title", label), desc, inner, viewBox=f"0 0 {svg_number(width)} {svg_number(height)}",
-        width=str(widest), class_="lab-svg lab-plane" + (" is-small" if small else ""),
-               role="group" if 'tabindex="0"' in str(inner) else "img",  # points to press are controls, not an image
-        xmlns="http://www.w3.org/2000/svg", data_plane=" ".join(f"{v:.12g}" for v in (xmin, xmax, ymin, ymax)),
-        aria_describedby=describedby), note),
-        narrowest)
+    return scroll_frame(
+        join(
+            tag(
+                "svg",
+                tag("title", label),
+                desc,
+                inner,
+                viewBox=f"0 0 {svg_number(width)} {svg_number(height)}",
+                width=str(widest),
+                class_="lab-svg lab-plane" + (" is-small" if small else ""),
+                role="group" if 'tabindex="0"' in str(inner) else "img",  # points to press are controls, not an image
+                xmlns="http://www.w3.org/2000/svg",
+                data_plane=" ".join(f"{v:.12g}" for v in (xmin, xmax, ymin, ymax)),
+                aria_describedby=describedby,
+            ),
+            note,
+        ),
+        narrowest,
+    )
 
 
 def term(x, digits=2):
@@ -450,12 +539,33 @@ def vector_text(v, digits=2):
 def presets(caption, options):
     """A row of buttons that set controls when pressed: options are
     (text, {control name: value}) pairs, e.g. ("Rotazione 30°", {"a11": 0.87, ...})."""
-    buttons = [tag("button", text_, type="button", class_="md-button",
-                   data_set=";".join(f"{name}={value:g}" if isinstance(value, float) else f"{name}={value}"
-                                     for name, value in values.items()),
-                   aria_label=f"{caption} {text_}") for text_, values in options]
+    buttons = [
+        tag(
+            "button",
+            text_,
+            type="button",
+            class_="md-button",
+            data_set=";".join(
+                f"{name}={value:g}" if isinstance(value, float) else f"{name}={value}" for name, value in values.items()
+            ),
+            aria_label=f"{caption} {text_}",
+        )
+        for text_, values in options
+    ]
     return tag("div", tag("span", caption), *buttons, class_="lab-presets", role="group")
 
 
-__all__ = ["Arc", "Arrow", "Circle", "Guide", "Label", "Point", "Shape", "STYLES", "plane", "presets", "term",
-           "vector_text"]
+__all__ = [
+    "Arc",
+    "Arrow",
+    "Circle",
+    "Guide",
+    "Label",
+    "Point",
+    "Shape",
+    "STYLES",
+    "plane",
+    "presets",
+    "term",
+    "vector_text",
+]

@@ -118,7 +118,7 @@ def _empty_svgs(text):
             continue
         if not match.group(1):
             if depth == 0:
-                parts.append(text[start:match.end()])
+                parts.append(text[start : match.end()])
             depth += 1
         elif depth:
             depth -= 1
@@ -177,7 +177,7 @@ def read_off(html):
     first = stats or first_class(text, "lab-callout", CALLOUT)
     if first:
         kind = "stats" if stats else "callout"
-        parser = _parsed(text[text.rfind("<", 0, first.start()):], kind)
+        parser = _parsed(text[text.rfind("<", 0, first.start()) :], kind)
         if parser.text(kind).strip():
             return _line(parser)
     return _line(_parsed(text))

@@ -140,8 +140,9 @@ class StepMachine:
         return self.present(machine, params)
 
     def key(self, params):
-        return json.dumps({k: v for k, v in params.items() if k != self.step and k not in self.view_only},
-                          sort_keys=True, default=str)
+        return json.dumps(
+            {k: v for k, v in params.items() if k != self.step and k not in self.view_only}, sort_keys=True, default=str
+        )
 
     def entry(self, params, target):
         key = self.key(params)
@@ -194,7 +195,7 @@ class StepMachine:
         """The trail keeps one checkpoint interval of machines at most (two at least: the target and a
         neighbour, for a reader going back and forth), those nearest to the target."""
         trail = entry["trail"]
-        for s in sorted(trail, key=lambda s: abs(s - target))[max(entry["every"], 2):]:
+        for s in sorted(trail, key=lambda s: abs(s - target))[max(entry["every"], 2) :]:
             del trail[s]
 
     def remember(self, entry, at, machine):
@@ -243,8 +244,11 @@ class StepMachine:
         an edited lab's machines may not pickle)."""
         import _pickle
 
-        return sum(len(m) if isinstance(m, Packed) else len(_pickle.dumps(m)) for e in self.cache.values()
-                   for m in [*e["checkpoints"].values(), *e["trail"].values(), e["live"][1]])
+        return sum(
+            len(m) if isinstance(m, Packed) else len(_pickle.dumps(m))
+            for e in self.cache.values()
+            for m in [*e["checkpoints"].values(), *e["trail"].values(), e["live"][1]]
+        )
 
 
 def thin(entry):

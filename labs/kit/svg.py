@@ -17,7 +17,6 @@ from .html import Html, escape, join, num, svg_number, tag
 from .italian import plural
 from .quantities import big, sci, significant
 
-
 MIN_TEXT = 11.0  # CSS px: no text of a figure reads smaller, at any width (tests/browser/test_layout.py)
 GROW = 1.25  # a figure is shown at most this many times its drawn size, so its text does not balloon
 
@@ -41,8 +40,9 @@ def frame(figure, narrowest, **attrs):
     return tag("div", strut, figure, class_="lab-fig", data_scroll_frame="", **attrs)
 
 
-def svg(width, height, *children, label, class_="lab-svg", text=12.0, grow=GROW, framed=True, description=None,
-        **attrs):
+def svg(
+    width, height, *children, label, class_="lab-svg", text=12.0, grow=GROW, framed=True, description=None, **attrs
+):
     """An SVG canvas of width × height user units that scales to its box,
     in a frame (framed=False returns the <svg>, with its description, and
     its narrowest width in px, for the caller to frame).
@@ -169,43 +169,76 @@ def group(*children, **attrs):
 # other attributes their markup is written in one string, the same that tag() writes, attribute by
 # attribute in the same order.
 
+
 def _class(class_):
     return "" if class_ is None or class_ is False else f' class="{escape(str(class_))}"'
 
 
 def line(x1, y1, x2, y2, class_=None, width=None, **attrs):
     if attrs or width is not None:
-        return tag("line", x1=float(x1), y1=float(y1), x2=float(x2), y2=float(y2), class_=class_,
-                   stroke_width=None if width is None else float(width), **attrs)
-    return Html(f'<line x1="{svg_number(float(x1))}" y1="{svg_number(float(y1))}" x2="{svg_number(float(x2))}" '
-                f'y2="{svg_number(float(y2))}"{_class(class_)}></line>')
+        return tag(
+            "line",
+            x1=float(x1),
+            y1=float(y1),
+            x2=float(x2),
+            y2=float(y2),
+            class_=class_,
+            stroke_width=None if width is None else float(width),
+            **attrs,
+        )
+    return Html(
+        f'<line x1="{svg_number(float(x1))}" y1="{svg_number(float(y1))}" x2="{svg_number(float(x2))}" '
+        f'y2="{svg_number(float(y2))}"{_class(class_)}></line>'
+    )
 
 
 def circle(cx, cy, r, class_=None, **attrs):
     if attrs:
         return tag("circle", cx=float(cx), cy=float(cy), r=float(r), class_=class_, **attrs)
-    return Html(f'<circle cx="{svg_number(float(cx))}" cy="{svg_number(float(cy))}" r="{svg_number(float(r))}"'
-                f'{_class(class_)}></circle>')
+    return Html(
+        f'<circle cx="{svg_number(float(cx))}" cy="{svg_number(float(cy))}" r="{svg_number(float(r))}"'
+        f"{_class(class_)}></circle>"
+    )
 
 
 def rect(x, y, width, height, class_=None, rx=None, **attrs):
     if attrs:
-        return tag("rect", x=float(x), y=float(y), width=float(width), height=float(height),
-                   rx=None if rx is None else float(rx), class_=class_, **attrs)
+        return tag(
+            "rect",
+            x=float(x),
+            y=float(y),
+            width=float(width),
+            height=float(height),
+            rx=None if rx is None else float(rx),
+            class_=class_,
+            **attrs,
+        )
     corner = "" if rx is None else f' rx="{svg_number(float(rx))}"'
-    return Html(f'<rect x="{svg_number(float(x))}" y="{svg_number(float(y))}" width="{svg_number(float(width))}" '
-                f'height="{svg_number(float(height))}"{corner}{_class(class_)}></rect>')
+    return Html(
+        f'<rect x="{svg_number(float(x))}" y="{svg_number(float(y))}" width="{svg_number(float(width))}" '
+        f'height="{svg_number(float(height))}"{corner}{_class(class_)}></rect>'
+    )
 
 
 def text(x, y, content, class_=None, anchor="middle", **attrs):
     """Text centred on (x, y) by default; content is escaped."""
     if attrs:
-        return tag("text", content, x=float(x), y=float(y), class_=class_, text_anchor=anchor,
-                   dominant_baseline="middle", **attrs)
+        return tag(
+            "text",
+            content,
+            x=float(x),
+            y=float(y),
+            class_=class_,
+            text_anchor=anchor,
+            dominant_baseline="middle",
+            **attrs,
+        )
     inner = "" if content is None else content if isinstance(content, Html) else escape(str(content))
     aligned = "" if anchor is None or anchor is False else f' text-anchor="{escape(str(anchor))}"'
-    return Html(f'<text x="{svg_number(float(x))}" y="{svg_number(float(y))}"{_class(class_)}{aligned} '
-                f'dominant-baseline="middle">{inner}</text>')
+    return Html(
+        f'<text x="{svg_number(float(x))}" y="{svg_number(float(y))}"{_class(class_)}{aligned} '
+        f'dominant-baseline="middle">{inner}</text>'
+    )
 
 
 def path(d, class_=None, **attrs):

@@ -109,12 +109,21 @@ def sparkline(curve, values, width=240, height=56):
     last = len(values) - 1
     label = f"Andamento di {curve.label} finora"
     desc, note, describedby = described(label, describe_spark(values))
-    return join(tag("svg", tag("title", f"{curve.label}: {len(values)} valori finora"), desc,
-                    tag("polyline", points=points, class_="lab-spark-line") if values else None,
-                    tag("circle", cx=x(last), cy=y(values[last]), r=3, class_="lab-spark-dot") if values else None,
-                    viewBox=f"0 0 {width} {height}", class_="lab-spark", role="img", aria_label=label,
-                    aria_describedby=describedby),
-                note)
+    return join(
+        tag(
+            "svg",
+            tag("title", f"{curve.label}: {len(values)} valori finora"),
+            desc,
+            tag("polyline", points=points, class_="lab-spark-line") if values else None,
+            tag("circle", cx=x(last), cy=y(values[last]), r=3, class_="lab-spark-dot") if values else None,
+            viewBox=f"0 0 {width} {height}",
+            class_="lab-spark",
+            role="img",
+            aria_label=label,
+            aria_describedby=describedby,
+        ),
+        note,
+    )
 
 
 def describe_spark(values):
@@ -136,24 +145,61 @@ def timeline(steps, step, state):
     """Counter, phase chips, jumps and curve for this step: the part of the timeline that Python draws."""
     end = end_of(steps, state)
     last = steps.max if end is None else end
-    parts = [tag("p", counter(steps, step, state), class_="lab-step-counter", data_step_counter=True,
-                 data_step_end=end)]
+    parts = [
+        tag("p", counter(steps, step, state), class_="lab-step-counter", data_step_counter=True, data_step_end=end)
+    ]
     step = min(step, last)
     if steps.phases:
         now = phase_of(steps, step)
-        parts.append(tag("div", *(
-            tag("button", name, type="button", class_="lab-chip" + (" is-current" if i == now else ""),
-                data_set=f"{steps.name}={phase_target(steps, step, i, last)}",
-                aria_current="step" if i == now else None)
-            for i, name in enumerate(steps.phases)), class_="lab-chips", role="group", aria_label="Fasi"))
+        parts.append(
+            tag(
+                "div",
+                *(
+                    tag(
+                        "button",
+                        name,
+                        type="button",
+                        class_="lab-chip" + (" is-current" if i == now else ""),
+                        data_set=f"{steps.name}={phase_target(steps, step, i, last)}",
+                        aria_current="step" if i == now else None,
+                    )
+                    for i, name in enumerate(steps.phases)
+                ),
+                class_="lab-chips",
+                role="group",
+                aria_label="Fasi",
+            )
+        )
     jumps = [(j.label, jump_target(steps, j, step, state)) for j in default_jumps(steps)]
-    parts.append(tag("div", *(
-        tag("button", label, type="button", class_="lab-jump", data_set=None if target is None else f"{steps.name}={target}",
-            disabled=target is None, title=None if target is None else f"vai al passo {num(target)}")
-        for label, target in jumps), class_="lab-jumps", role="group", aria_label="Salti"))
+    parts.append(
+        tag(
+            "div",
+            *(
+                tag(
+                    "button",
+                    label,
+                    type="button",
+                    class_="lab-jump",
+                    data_set=None if target is None else f"{steps.name}={target}",
+                    disabled=target is None,
+                    title=None if target is None else f"vai al passo {num(target)}",
+                )
+                for label, target in jumps
+            ),
+            class_="lab-jumps",
+            role="group",
+            aria_label="Salti",
+        )
+    )
     if steps.curve:
         values = state.get(steps.curve.key) or []
         now = num(values[-1], 3) if values else "ancora nessun valore"
-        parts.append(tag("figure", sparkline(steps.curve, values), tag("figcaption", f"{steps.curve.label}: {now}"),
-                         class_="lab-spark-figure"))
+        parts.append(
+            tag(
+                "figure",
+                sparkline(steps.curve, values),
+                tag("figcaption", f"{steps.curve.label}: {now}"),
+                class_="lab-spark-figure",
+            )
+        )
     return Html(tag("div", *parts, class_="lab-timeline-info"))

@@ -43,8 +43,13 @@ def example_result(lab):
     problem = labs.view_problem(lab, html)
     if problem:
         raise labs.ContractError(problem)
-    return {"ok": True, "html": str(html), "params": params, "state": state,
-            "controls": {name: f.as_json() for name, f in lab.follow(state).items()}}
+    return {
+        "ok": True,
+        "html": str(html),
+        "params": params,
+        "state": state,
+        "controls": {name: f.as_json() for name, f in lab.follow(state).items()},
+    }
 
 
 def signature(obj):
@@ -53,12 +58,18 @@ def signature(obj):
         sig = inspect.signature(obj)
     except ValueError:  # a subclass of a builtin (Html is a str): its constructor is str's
         return f"{obj.__name__}(testo)"
-    factories = {f.name: f.default_factory() for f in dataclasses.fields(obj)
-                 if f.default_factory is not dataclasses.MISSING} if dataclasses.is_dataclass(obj) else {}
-    plain = sig.replace(parameters=[p.replace(annotation=inspect.Parameter.empty,
-                                              default=factories.get(p.name, p.default))
-                                    for p in sig.parameters.values()],
-                        return_annotation=inspect.Signature.empty)
+    factories = (
+        {f.name: f.default_factory() for f in dataclasses.fields(obj) if f.default_factory is not dataclasses.MISSING}
+        if dataclasses.is_dataclass(obj)
+        else {}
+    )
+    plain = sig.replace(
+        parameters=[
+            p.replace(annotation=inspect.Parameter.empty, default=factories.get(p.name, p.default))
+            for p in sig.parameters.values()
+        ],
+        return_annotation=inspect.Signature.empty,
+    )
     return f"{obj.__name__}{plain}"
 
 
@@ -70,8 +81,12 @@ def summary(obj):
 
 def entry(name):
     obj = getattr(labs.kit, name)
-    return {"name": name, "signature": signature(obj), "summary": summary(obj),
-            "kind": "classe" if inspect.isclass(obj) else "funzione"}
+    return {
+        "name": name,
+        "signature": signature(obj),
+        "summary": summary(obj),
+        "kind": "classe" if inspect.isclass(obj) else "funzione",
+    }
 
 
 def run(code):
@@ -91,8 +106,11 @@ def figures(catalogue):
 
 def texts(catalogue):
     """The text helpers: their call and what it returns (a string as it is, anything else as repr)."""
-    return [{**entry(name), "code": code, "value": str(value) if isinstance(value, str) else repr(value)}
-            for name, code in catalogue.TEXT for value in [run(code)]]
+    return [
+        {**entry(name), "code": code, "value": str(value) if isinstance(value, str) else repr(value)}
+        for name, code in catalogue.TEXT
+        for value in [run(code)]
+    ]
 
 
 def documented(catalogue):

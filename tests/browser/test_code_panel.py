@@ -27,7 +27,8 @@ def idle(page, lab):
 
 def set_range(page, name, value):
     page.locator(f'input[name="{name}"]').evaluate(
-        "(el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); }", str(value))
+        "(el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); }", str(value)
+    )
 
 
 def editor_text(page, transform=None):
@@ -178,6 +179,7 @@ def test_a_suggested_edit_opens_the_fold_where_its_effect_shows(page, site_url):
     «Prova» opens it (its params say sezioni=uscite, the name the page sends, labs/kit/contract.py),
     Python draws it with the edited code, and the output is the heads side by side."""
     from labs.kit.folds import FOLDS_PARAM
+
     runtime = (ROOT / "templates" / "runtime" / "page" / "url.js").read_text(encoding="utf-8")
     assert f'const FOLDS_PARAM = "{FOLDS_PARAM}";' in runtime
     lab = open_ready(page, f"{site_url}approfondimenti-a/multi-head/")

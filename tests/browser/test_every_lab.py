@@ -41,8 +41,10 @@ def shared_page(browser, site_url):
 
 def navigate(page, url):
     """Follow a link as a reader would (instant navigation keeps the worker)."""
-    page.evaluate("u => { const a = document.createElement('a'); a.href = u; document.body.append(a); "
-                  "a.click(); a.remove(); }", url)
+    page.evaluate(
+        "u => { const a = document.createElement('a'); a.href = u; document.body.append(a); a.click(); a.remove(); }",
+        url,
+    )
 
 
 @pytest.mark.parametrize("lab", labs.all_labs(), ids=lambda lab: lab.id)
@@ -67,8 +69,9 @@ def test_lab_page_becomes_interactive_and_reacts(shared_page, site_url, lab):
     elif control.evaluate("el => el.tagName") == "SELECT":
         control.select_option(str(value))
     else:
-        control.evaluate("(el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); }",
-                         str(value))
+        control.evaluate(
+            "(el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); }", str(value)
+        )
     page.wait_for_function("el => el.dataset.busy === undefined", arg=root.element_handle())
     expect(root.locator("[data-lab-error]")).to_be_hidden()
     assert view.inner_html() != prerendered, f"{lab.id}: la vista non è cambiata muovendo «{name}»"

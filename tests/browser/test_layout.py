@@ -19,9 +19,9 @@ and prints the same checks as a count of failing labs:
 """
 
 import pytest
+from layout_check import CHECK_JS, MIN_FONT, SIZES, SLACK, check_labs, details, summary
 
 import labs
-from layout_check import CHECK_JS, MIN_FONT, SLACK, SIZES, check_labs, details, summary
 
 
 @pytest.fixture(scope="module")
@@ -37,8 +37,9 @@ def layout_page(browser):
 def test_every_lab_fits_the_screen_with_legible_text(layout_page, site_url, size):
     lab_list = labs.all_labs()
     failures = check_labs(layout_page, site_url, lab_list, size)
-    assert not failures, "\n".join([f"{size}: laboratori che non passano un controllo"] + summary(failures, lab_list)
-                                   + details(failures))
+    assert not failures, "\n".join(
+        [f"{size}: laboratori che non passano un controllo"] + summary(failures, lab_list) + details(failures)
+    )
 
 
 def test_no_page_is_wider_than_a_phone_as_its_html_arrives(browser, site_url):
@@ -60,7 +61,9 @@ def test_a_number_split_from_its_unit_is_flagged(browser, space, split):
     """A column 5 characters wide: «19,2 %» breaks after «19,2» at a plain space, never at the kit's
     non-breaking one (it overflows instead, which the «sideways» check sees where it matters)."""
     page = browser.new_page(viewport={"width": 390, "height": 844})
-    page.set_content(f'<div data-lab="prova"><p style="font: 16px monospace; width: 5ch">19,2{space}% e basta</p></div>')
+    page.set_content(
+        f'<div data-lab="prova"><p style="font: 16px monospace; width: 5ch">19,2{space}% e basta</p></div>'
+    )
     found = page.evaluate(CHECK_JS, {"minFont": MIN_FONT, "slack": SLACK, "wide": False})
     page.close()
     assert bool(found["chiaro"]["unit"]) == split, found["chiaro"]

@@ -68,8 +68,9 @@ def test_play_20_steps_pause_open_an_attention_map_and_generate_text(measured, s
     lab.locator("[data-play-speed]").select_option("1")
     play = lab.locator('[data-step="play"]')
     play.click()
-    page.wait_for_function("el => Number(el.textContent.match(/Passo (\\d+)/)[1]) >= 20",
-                           arg=counter.element_handle(), timeout=120_000)
+    page.wait_for_function(
+        "el => Number(el.textContent.match(/Passo (\\d+)/)[1]) >= 20", arg=counter.element_handle(), timeout=120_000
+    )
     play.click()
     expect(play).to_have_attribute("aria-pressed", "false")
     wait_idle(page, lab)
@@ -127,8 +128,10 @@ def test_play_20_steps_pause_open_an_attention_map_and_generate_text(measured, s
 
     # back to step 13 with the scrubber: the worker restores a checkpoint kept pickled (packed=True) and
     # its machine goes on exactly as CPython's does
-    for step, move in ((13, "el => { el.value = 13; el.dispatchEvent(new Event('input', {bubbles: true})); }"),
-                       (14, None)):
+    for step, move in (
+        (13, "el => { el.value = 13; el.dispatchEvent(new Event('input', {bubbles: true})); }"),
+        (14, None),
+    ):
         if move:
             lab.locator("input.lab-scrubber").evaluate(move)
         else:
@@ -140,14 +143,18 @@ def test_play_20_steps_pause_open_an_attention_map_and_generate_text(measured, s
 
     # another learning rate at step 60 trains again from step 0, for a couple of seconds: a line above the
     # view says how far it has got, and goes when the view comes
-    lab.locator("input.lab-scrubber").evaluate("el => { el.value = 60; el.dispatchEvent(new Event('input', {bubbles: true})); }")
+    lab.locator("input.lab-scrubber").evaluate(
+        "el => { el.value = 60; el.dispatchEvent(new Event('input', {bubbles: true})); }"
+    )
     expect(counter).to_have_text("Passo 60 di 1000")
     wait_idle(page, lab)
     working = lab.locator("[data-lab-working]")
     working.evaluate("""line => { window.__said = []; new MutationObserver(() => { if (!line.hidden)
         window.__said.push(line.textContent.trim()); }).observe(line, { subtree: true, childList: true,
         characterData: true, attributeFilter: ["hidden"] }); }""")
-    lab.locator('[data-param="lr"]').evaluate("el => { el.value = '0.01'; el.dispatchEvent(new Event('input', {bubbles: true})); }")
+    lab.locator('[data-param="lr"]').evaluate(
+        "el => { el.value = '0.01'; el.dispatchEvent(new Event('input', {bubbles: true})); }"
+    )
     wait_idle(page, lab)
     expect(working).to_be_hidden()
     said = page.evaluate("window.__said")
@@ -162,9 +169,13 @@ def test_play_20_steps_pause_open_an_attention_map_and_generate_text(measured, s
     # last is the one drawn, with CPython's numbers
     assert page.evaluate("crossOriginIsolated") is True
     stopped = page.evaluate("labsMeasure.unwantedAnswers")
-    lab.locator('[data-param="lr"]').evaluate("el => { el.value = '0.02'; el.dispatchEvent(new Event('input', {bubbles: true})); }")
+    lab.locator('[data-param="lr"]').evaluate(
+        "el => { el.value = '0.02'; el.dispatchEvent(new Event('input', {bubbles: true})); }"
+    )
     expect(working).to_be_visible()  # retraining: under way
-    lab.locator('[data-param="lr"]').evaluate("el => { el.value = '0.015'; el.dispatchEvent(new Event('input', {bubbles: true})); }")
+    lab.locator('[data-param="lr"]').evaluate(
+        "el => { el.value = '0.015'; el.dispatchEvent(new Event('input', {bubbles: true})); }"
+    )
     wait_idle(page, lab)
     assert page.evaluate("labsMeasure.unwantedAnswers") == stopped + 1
     expect(lab.locator('[data-param="lr"]')).to_have_value("0.015")
@@ -177,8 +188,9 @@ def test_play_20_steps_pause_open_an_attention_map_and_generate_text(measured, s
     page.evaluate("window.__said = []")
     lab.locator("[data-play-speed]").select_option("max")
     play.click()
-    page.wait_for_function("el => Number(el.textContent.match(/Passo (\\d+)/)[1]) >= 100",
-                           arg=counter.element_handle(), timeout=120_000)
+    page.wait_for_function(
+        "el => Number(el.textContent.match(/Passo (\\d+)/)[1]) >= 100", arg=counter.element_handle(), timeout=120_000
+    )
     play.click()
     wait_idle(page, lab)
     assert page.evaluate("window.__said") == []

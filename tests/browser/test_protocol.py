@@ -42,8 +42,14 @@ process.stdin.on("data", (chunk) => (text += chunk)).on("end", () => {
 
 def checked(messages):
     """protocol.js's verdict on the messages: {problems: [...], missing: [declared types never seen]}."""
-    result = subprocess.run(["node", "--input-type=module", "-e", CHECK], input=json.dumps(messages), cwd=ROOT,
-                            capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        ["node", "--input-type=module", "-e", CHECK],
+        input=json.dumps(messages),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(result.stdout)
 
 
@@ -53,7 +59,8 @@ def wait_idle(page, lab):
 
 def set_value(lab, name, value):
     lab.locator(f'[data-param="{name}"]').evaluate(
-        f"el => {{ el.value = '{value}'; el.dispatchEvent(new Event('input', {{bubbles: true}})); }}")
+        f"el => {{ el.value = '{value}'; el.dispatchEvent(new Event('input', {{bubbles: true}})); }}"
+    )
 
 
 def test_every_message_between_page_and_worker_is_declared_and_each_declared_one_crosses(browser, site_url):
@@ -76,7 +83,9 @@ def test_every_message_between_page_and_worker_is_declared_and_each_declared_one
     expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
     lab.locator('[data-step="+1"]').click()
     wait_idle(page, lab)
-    lab.locator("input.lab-scrubber").evaluate("el => { el.value = 40; el.dispatchEvent(new Event('input', {bubbles: true})); }")
+    lab.locator("input.lab-scrubber").evaluate(
+        "el => { el.value = 40; el.dispatchEvent(new Event('input', {bubbles: true})); }"
+    )
     wait_idle(page, lab)
     set_value(lab, "lr", "0.02")
     expect(lab.locator("[data-lab-working]")).to_be_visible()
@@ -97,7 +106,8 @@ def test_every_message_between_page_and_worker_is_declared_and_each_declared_one
 
 
 def test_the_check_names_a_message_the_protocol_does_not_declare():
-    verdict = checked([{"type": "ready", "checkpointBytes": 0}, {"type": "hello"},
-                       {"type": "result", "id": 0, "ok": 0, "colour": 0}])
+    verdict = checked(
+        [{"type": "ready", "checkpointBytes": 0}, {"type": "hello"}, {"type": "result", "id": 0, "ok": 0, "colour": 0}]
+    )
     assert verdict["problems"] == ["messaggio non dichiarato: hello", "result: campi non dichiarati colour"]
     assert "init" in verdict["missing"] and "ready" not in verdict["missing"]

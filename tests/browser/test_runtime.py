@@ -28,13 +28,15 @@ def open_lab(page, site_url, path, query=""):
 
 def activations(page):
     return page.locator('[data-part="rete"] [data-activation]').evaluate_all(
-        "nodes => nodes.map(n => n.dataset.activation)")
+        "nodes => nodes.map(n => n.dataset.activation)"
+    )
 
 
 def set_range(page, name, value):
     """Move a slider as a reader would: set it and fire 'input'."""
     page.locator(f'input[name="{name}"]').evaluate(
-        "(el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); }", str(value))
+        "(el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); }", str(value)
+    )
 
 
 def test_prerendered_numbers_show_without_python_and_retry_recovers(page, site_url):
@@ -53,7 +55,9 @@ def test_prerendered_numbers_show_without_python_and_retry_recovers(page, site_u
     expect(lab.locator('[data-part="rete"] [data-decision]')).to_have_attribute("data-decision", "si")
     expect(lab.locator('[data-part="rete"] table')).to_contain_text("0,90")
     expect(lab.locator('input[name="vento"]')).to_be_disabled()
-    expect(lab.locator("[data-lab-message]")).to_contain_text("Non è stato possibile avviare Python", timeout=READY_TIMEOUT)
+    expect(lab.locator("[data-lab-message]")).to_contain_text(
+        "Non è stato possibile avviare Python", timeout=READY_TIMEOUT
+    )
     expect(lab.locator("[data-lab-retry]")).to_be_visible()
     assert lab.get_attribute("data-ready") is None
     blocked["on"] = False
@@ -157,7 +161,8 @@ def test_a_wheel_that_does_not_download_after_navigation_is_named_in_italian(pag
     expect(lab).to_have_attribute("data-ready", "true", timeout=10_000)
     set_range(page, "n", 200)
     expect(lab.locator("[data-lab-error]")).to_contain_text(
-        "Il codice di questo laboratorio (laboratori-llm-ch1-rete-finestra) non si è scaricato")
+        "Il codice di questo laboratorio (laboratori-llm-ch1-rete-finestra) non si è scaricato"
+    )
     page.unroute("**/laboratori_llm_ch1_rete_finestra-*.whl")
     set_range(page, "n", 300)  # asked again: downloaded now, drawn
     expect(lab.locator("[data-lab-error]")).to_be_hidden()
@@ -271,7 +276,9 @@ def test_a_worker_that_failed_before_the_runtime_came_is_told_and_retried(page, 
         page.wait_for_timeout(100)
     held[0].continue_()
     lab = page.locator("[data-lab='ombrello']")
-    expect(lab.locator("[data-lab-message]")).to_contain_text("Non è stato possibile avviare Python", timeout=READY_TIMEOUT)
+    expect(lab.locator("[data-lab-message]")).to_contain_text(
+        "Non è stato possibile avviare Python", timeout=READY_TIMEOUT
+    )
     expect(lab.locator("[data-lab-retry]")).to_be_visible()
     blocked["on"] = False
     lab.locator("[data-lab-retry]").click()
@@ -298,7 +305,9 @@ def test_the_worker_started_from_the_head_is_the_one_the_page_uses(page, site_ur
     expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
     before = activations(page)
     set_range(page, "pioggia", 0)
-    page.wait_for_function("""(before) => JSON.stringify([...document.querySelectorAll(
+    page.wait_for_function(
+        """(before) => JSON.stringify([...document.querySelectorAll(
         '[data-part="rete"] [data-activation]')].map((n) => n.dataset.activation)) !== before""",
-                           arg=json.dumps(before))
+        arg=json.dumps(before),
+    )
     assert len(ours()) == 1

@@ -33,8 +33,10 @@ document.addEventListener('securitypolicyviolation',
 
 def go(page, url):
     """Instant navigation, as a click on a link of the page does it."""
-    page.evaluate("u => { const a = document.createElement('a'); a.href = u; document.body.append(a); a.click(); a.remove(); }",
-                  url)
+    page.evaluate(
+        "u => { const a = document.createElement('a'); a.href = u; document.body.append(a); a.click(); a.remove(); }",
+        url,
+    )
 
 
 def ready(page, lab_id, timeout=READY):
@@ -59,7 +61,8 @@ def search(page, text):
 
 def set_value(page, name, value):
     page.locator(f'[data-param="{name}"]').evaluate(
-        "(el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); }", str(value))
+        "(el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); }", str(value)
+    )
 
 
 @pytest.fixture(scope="module")
@@ -84,8 +87,14 @@ def csp_page(context, site_url):
 def test_the_server_sends_the_strict_policy_and_every_page_carries_it(csp_page, site_url):
     response = csp_page.goto(f"{site_url}{LABS[0].path}")
     policy = response.headers["content-security-policy"]
-    for part in ("default-src 'self'", "script-src 'self' 'wasm-unsafe-eval' 'sha256-", "style-src 'self';",
-                 "img-src 'self' data:", "worker-src 'self'", "connect-src 'self'"):
+    for part in (
+        "default-src 'self'",
+        "script-src 'self' 'wasm-unsafe-eval' 'sha256-",
+        "style-src 'self';",
+        "img-src 'self' data:",
+        "worker-src 'self'",
+        "connect-src 'self'",
+    ):
         assert part in policy, part
     assert "unsafe-inline" not in policy and "'unsafe-eval'" not in policy and "blob:" not in policy
     meta = csp_page.locator('meta[http-equiv="Content-Security-Policy"]').get_attribute("content")
@@ -101,8 +110,8 @@ def test_axe_finds_nothing_serious_on_any_lab_light_or_dark_and_csp_is_never_vio
     found = {"light": {}, "dark": {}}
     for scheme, options in (("light", "{}"), ("dark", "{runOnly: ['color-contrast']}")):
         # the scheme a reader picks with the toggle; its colour transitions last 0.25 s
-        page.evaluate(f"""async () => {{ localStorage.setItem('__palette', JSON.stringify({{index: {int(scheme == 'dark')}}}));
-            document.body.dataset.mdColorScheme = '{'default' if scheme == 'light' else 'slate'}';
+        page.evaluate(f"""async () => {{ localStorage.setItem('__palette', JSON.stringify({{index: {int(scheme == "dark")}}}));
+            document.body.dataset.mdColorScheme = '{"default" if scheme == "light" else "slate"}';
             await new Promise(r => setTimeout(r, 400)); }}""")
         for lab in LABS:
             go(page, f"{site_url}{lab.path}")
@@ -150,20 +159,27 @@ def test_a_late_result_never_writes_its_settings_into_the_next_labs_url(warm_pag
     there, and the test checks that it was still on its way. The other labs
     answer in a few milliseconds: the race is only likely there."""
     page = warm_page
-    cases = (("capitolo-3/transformer-allenato/", "?passo={}", "token", "caratteri", "capitolo-1/ombrello/", True),
-             ("capitolo-9/alte-dimensioni/", "?d=4096", "seme", None, "approfondimenti-a/residuo-profondita/", False),
-             ("capitolo-9/vettori/", "", "ax", None, "capitolo-9/prodotto-scalare/", False))
+    cases = (
+        ("capitolo-3/transformer-allenato/", "?passo={}", "token", "caratteri", "capitolo-1/ombrello/", True),
+        ("capitolo-9/alte-dimensioni/", "?d=4096", "seme", None, "approfondimenti-a/residuo-profondita/", False),
+        ("capitolo-9/vettori/", "", "ax", None, "capitolo-9/prodotto-scalare/", False),
+    )
     for start, query, control, value, target, surely_late in cases:
         for attempt in range(2 if surely_late else 3):
-            go(page, f"{site_url}{start}{query.format(40 * (attempt + 1))}")  # Python stays warm across instant navigation
+            go(
+                page, f"{site_url}{start}{query.format(40 * (attempt + 1))}"
+            )  # Python stays warm across instant navigation
             ready(page, start.split("/")[1], timeout=30_000)
             settle(page)
             if value is None:
                 page.locator(f'[data-param="{control}"]').focus()
                 page.keyboard.press("End")
             else:
-                page.evaluate("""([name, value]) => { const input = document.querySelector(`[data-param="${name}"]`);
-                    input.value = value; input.dispatchEvent(new Event("input", { bubbles: true })); }""", [control, value])
+                page.evaluate(
+                    """([name, value]) => { const input = document.querySelector(`[data-param="${name}"]`);
+                    input.value = value; input.dispatchEvent(new Event("input", { bubbles: true })); }""",
+                    [control, value],
+                )
             on_its_way = page.evaluate("document.querySelector('[data-lab]').dataset.busy === 'true'")
             go(page, f"{site_url}{target}")
             ready(page, target.split("/")[1], timeout=60_000)
@@ -383,7 +399,14 @@ def test_a_corrupted_wheel_is_named_in_italian_and_retry_recovers(page, site_url
 def test_an_aborted_wasm_download_leaves_no_unhandled_rejection(page, site_url):
     uncaught = []
     page.on("pageerror", lambda e: uncaught.append(str(e)))
-    page.on("console", lambda m: uncaught.append(m.text) if m.type == "error" and ("Uncaught" in m.text or "Failed to fetch" in m.text) else None)
+    page.on(
+        "console",
+        lambda m: (
+            uncaught.append(m.text)
+            if m.type == "error" and ("Uncaught" in m.text or "Failed to fetch" in m.text)
+            else None
+        ),
+    )
     page.route("**/pyodide.asm.wasm", lambda route: route.abort())
     page.goto(f"{site_url}capitolo-1/ombrello/")
     expect(page.locator("[data-lab-message]")).to_contain_text("non è riuscito", timeout=READY)
@@ -427,8 +450,9 @@ def test_every_page_works_offline_after_one_visit(context, site_dir, goto_holdin
     phases = " ".join(page.evaluate("[...window.phases]"))
     for phase in ("download, #", "avvio di Python", "caricamento dei laboratori"):
         assert phase in phases, phases
-    page.wait_for_function("async () => (await navigator.serviceWorker.ready) && navigator.serviceWorker.controller",
-                           timeout=READY)
+    page.wait_for_function(
+        "async () => (await navigator.serviceWorker.ready) && navigator.serviceWorker.controller", timeout=READY
+    )
     cached = page.evaluate("""async () => {
         const names = (await caches.keys()).filter(n => n.startsWith('laboratori-llm-'));
         let bytes = 0, files = 0;
@@ -466,8 +490,12 @@ def sub_path_site(tmp_path_factory):
     from serve import make_server
 
     work = tmp_path_factory.mktemp("sub")
-    env = {**os.environ, "SITE_URL": "http://127.0.0.1:8000/sub/", "LABS_BUILD_DIR": str(work / "build"),
-           "LABS_SITE_DIR": str(work / "site")}
+    env = {
+        **os.environ,
+        "SITE_URL": "http://127.0.0.1:8000/sub/",
+        "LABS_BUILD_DIR": str(work / "build"),
+        "LABS_SITE_DIR": str(work / "site"),
+    }
     subprocess.run([sys.executable, str(ROOT / "build.py")], env=env, check=True, capture_output=True)
     server = make_server(work / "site", base="/sub/")
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -174,8 +174,11 @@ def test_a_closed_section_is_brought_up_to_date_when_opened(page, site_url):
     history.locator("summary").click()
     expect(history).to_have_attribute("open", "")
     fresh = labs.render("backprop-due-pesi", {"passo": "60"})["html"]
-    expected = page.evaluate("""html => { const t = document.createElement("template"); t.innerHTML = html;
-      return t.content.querySelector("details").innerHTML; }""", fresh)
+    expected = page.evaluate(
+        """html => { const t = document.createElement("template"); t.innerHTML = html;
+      return t.content.querySelector("details").innerHTML; }""",
+        fresh,
+    )
     assert expected != hidden
     expect(history).to_have_js_property("innerHTML", expected)
 

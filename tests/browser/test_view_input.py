@@ -22,7 +22,8 @@ def settle(page):
 def set_controls(page, values):
     for name, value in values.items():
         page.locator(f'[data-param="{name}"]').evaluate(
-            "(el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); }", str(value))
+            "(el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); }", str(value)
+        )
         settle(page)
 
 
@@ -39,8 +40,10 @@ def test_dragging_a_point_equals_moving_its_sliders(page, site_url):
     box = svg.bounding_box()
 
     def screen(x, y):
-        return (box["x"] + (x - xmin) / (xmax - xmin) * box["width"],
-                box["y"] + (ymax - y) / (ymax - ymin) * box["height"])
+        return (
+            box["x"] + (x - xmin) / (xmax - xmin) * box["width"],
+            box["y"] + (ymax - y) / (ymax - ymin) * box["height"],
+        )
 
     start = handle.bounding_box()
     page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)

@@ -6,9 +6,8 @@ An engine that is not installed skips its tests with the reason; in CI (CI=true)
 import os
 import threading
 
-import pytest
-
 import drivers
+import pytest
 
 ENGINES = ("firefox", "webkit")
 

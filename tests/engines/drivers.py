@@ -76,16 +76,33 @@ class Firefox:
 
         self.profile = tempfile.mkdtemp(prefix="labs-firefox-")
         with open(os.path.join(self.profile, "user.js"), "w") as prefs:
-            for name, value in {"browser.shell.checkDefaultBrowser": False, "app.update.disabledForTesting": True,
-                                "datareporting.policy.dataSubmissionEnabled": False, "toolkit.telemetry.enabled": False,
-                                "browser.startup.homepage_override.mstone": "ignore", "network.proxy.type": 0,
-                                "browser.safebrowsing.update.enabled": False, "extensions.update.enabled": False,
-                                "dom.disable_open_during_load": False}.items():
+            for name, value in {
+                "browser.shell.checkDefaultBrowser": False,
+                "app.update.disabledForTesting": True,
+                "datareporting.policy.dataSubmissionEnabled": False,
+                "toolkit.telemetry.enabled": False,
+                "browser.startup.homepage_override.mstone": "ignore",
+                "network.proxy.type": 0,
+                "browser.safebrowsing.update.enabled": False,
+                "extensions.update.enabled": False,
+                "dom.disable_open_during_load": False,
+            }.items():
                 prefs.write(f"user_pref({json.dumps(name)}, {json.dumps(value)});\n")
         port = free_port()
         self.process = subprocess.Popen(
-            [FIREFOX, "--headless", "--no-remote", "--profile", self.profile, f"--remote-debugging-port={port}",
-             "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            [
+                FIREFOX,
+                "--headless",
+                "--no-remote",
+                "--profile",
+                self.profile,
+                f"--remote-debugging-port={port}",
+                "about:blank",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for line in self.process.stderr:  # «WebDriver BiDi listening on ws://…» once it accepts connections
             if "WebDriver BiDi listening" in line:
                 break
@@ -152,7 +169,8 @@ class Page:
 
     def wait_for(self, function, *args, timeout=90):
         """Waits, inside the page, until function(*args) is truthy; returns its value."""
-        return self.evaluate(f"""async (...args) => {{
+        return self.evaluate(
+            f"""async (...args) => {{
             const until = performance.now() + {timeout * 1000};
             for (;;) {{
               const value = await ({function})(...args);
@@ -160,7 +178,10 @@ class Page:
               if (performance.now() > until) throw new Error("attesa scaduta: " + {json.dumps(function[:120])});
               await new Promise((r) => setTimeout(r, 20));
             }}
-        }}""", *args, timeout=timeout + 30)
+        }}""",
+            *args,
+            timeout=timeout + 30,
+        )
 
     def errors(self):
         return self.evaluate("() => window.__engineErrors ?? []")
@@ -183,10 +204,16 @@ class FirefoxPage(Page):
         self.browser, self.context = browser, context
 
     def evaluate(self, function, *args, timeout=660):
-        result = self.browser.send("script.callFunction", {
-            "functionDeclaration": f"async (a) => JSON.stringify((await ({function})(...JSON.parse(a))) ?? null)",
-            "arguments": [{"type": "string", "value": json.dumps(args)}],
-            "target": {"context": self.context}, "awaitPromise": True}, timeout=timeout)
+        result = self.browser.send(
+            "script.callFunction",
+            {
+                "functionDeclaration": f"async (a) => JSON.stringify((await ({function})(...JSON.parse(a))) ?? null)",
+                "arguments": [{"type": "string", "value": json.dumps(args)}],
+                "target": {"context": self.context},
+                "awaitPromise": True,
+            },
+            timeout=timeout,
+        )
         if result["type"] == "exception":
             raise RuntimeError(result["exceptionDetails"]["text"])
         return json.loads(result["result"]["value"])
@@ -196,8 +223,9 @@ class FirefoxPage(Page):
         self.loaded(url)
 
     def set_viewport(self, width, height):
-        self.browser.send("browsingContext.setViewport",
-                          {"context": self.context, "viewport": {"width": width, "height": height}})
+        self.browser.send(
+            "browsingContext.setViewport", {"context": self.context, "viewport": {"width": width, "height": height}}
+        )
         return self.evaluate("() => [innerWidth, innerHeight]")
 
     def errors(self):
@@ -218,31 +246,52 @@ class WebKit:
     service_workers = True
 
     def __init__(self):
-        self.xvfb = subprocess.Popen(["Xvfb", "-displayfd", "1", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.xvfb = subprocess.Popen(
+            ["Xvfb", "-displayfd", "1", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
         display = self.xvfb.stdout.readline().strip()
         if not display:
             raise RuntimeError("Xvfb non è partito")
         self.port = free_port()
-        self.driver = subprocess.Popen([WEBKIT_DRIVER, f"--port={self.port}"], env={**os.environ, "DISPLAY": f":{display}"},
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.driver = subprocess.Popen(
+            [WEBKIT_DRIVER, f"--port={self.port}"],
+            env={**os.environ, "DISPLAY": f":{display}"},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         for _ in range(100):
             try:
                 self.http("GET", "/status")
                 break
             except OSError:
                 time.sleep(0.1)
-        answer = self.http("POST", "/session", {"capabilities": {"alwaysMatch": {
-            "browserName": "MiniBrowser",
-            "webkitgtk:browserOptions": {"binary": minibrowser(), "args": ["--automation"]}}}}, timeout=180)
+        answer = self.http(
+            "POST",
+            "/session",
+            {
+                "capabilities": {
+                    "alwaysMatch": {
+                        "browserName": "MiniBrowser",
+                        "webkitgtk:browserOptions": {"binary": minibrowser(), "args": ["--automation"]},
+                    }
+                }
+            },
+            timeout=180,
+        )
         self.session = f"/session/{answer['sessionId']}"
         self.version = answer["capabilities"].get("browserVersion")
         self.http("POST", f"{self.session}/timeouts", {"script": 600_000, "pageLoad": 180_000})
 
     def http(self, method, path, body=None, timeout=600):
-        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", method=method,
-                                         data=None if body is None else json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json"})
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}{path}",
+            method=method,
+            data=None if body is None else json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+        )
         try:
             with urllib.request.urlopen(request, timeout=timeout) as response:
                 return json.load(response)["value"]
@@ -277,10 +326,18 @@ class WebKitPage(Page):
         self.browser = browser
 
     def evaluate(self, function, *args, timeout=660):
-        script = (f"const done = arguments[1]; Promise.resolve().then(() => ({function})(...JSON.parse(arguments[0])))"
-                  ".then((v) => done(JSON.stringify({value: v ?? null})), (e) => done(JSON.stringify({error: String(e)})));")
-        answer = json.loads(self.browser.http("POST", f"{self.browser.session}/execute/async",
-                                              {"script": script, "args": [json.dumps(args)]}, timeout=timeout))
+        script = (
+            f"const done = arguments[1]; Promise.resolve().then(() => ({function})(...JSON.parse(arguments[0])))"
+            ".then((v) => done(JSON.stringify({value: v ?? null})), (e) => done(JSON.stringify({error: String(e)})));"
+        )
+        answer = json.loads(
+            self.browser.http(
+                "POST",
+                f"{self.browser.session}/execute/async",
+                {"script": script, "args": [json.dumps(args)]},
+                timeout=timeout,
+            )
+        )
         if "error" in answer:
             raise RuntimeError(answer["error"])
         return answer["value"]
@@ -295,8 +352,11 @@ class WebKitPage(Page):
         (MiniBrowser's window is never narrower than its toolbar). Returns the viewport's size."""
         self.browser.http("POST", f"{self.browser.session}/window/rect", {"width": width, "height": height})
         inner = self.evaluate("() => [innerWidth, innerHeight]")
-        self.browser.http("POST", f"{self.browser.session}/window/rect",
-                          {"width": 2 * width - inner[0], "height": 2 * height - inner[1]})
+        self.browser.http(
+            "POST",
+            f"{self.browser.session}/window/rect",
+            {"width": 2 * width - inner[0], "height": 2 * height - inner[1]},
+        )
         return self.evaluate("() => [innerWidth, innerHeight]")
 
     def clear_errors(self):

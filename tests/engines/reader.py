@@ -46,7 +46,7 @@ CHANGE = """async (id, action, name, value) => {
   return { ms: performance.now() - start, error: error && !error.hidden ? error.textContent : null };
 }"""
 
-IDLE = "id => document.querySelector(`[data-lab=\"${id}\"]`).dataset.busy === undefined"
+IDLE = 'id => document.querySelector(`[data-lab="${id}"]`).dataset.busy === undefined'
 
 
 def first_change(lab):
@@ -73,12 +73,17 @@ def steps(page, lab_id):
     assert page.evaluate(counter) != start, "«Avanti» non ha cambiato il passo"
     page.evaluate(CHANGE, lab_id, "click", None, '[data-step="-1"]')
     assert page.evaluate(counter) == start, "«Indietro» non è tornato al passo di prima"
-    page.evaluate("""id => { const speed = document.querySelector(`[data-lab="${id}"] [data-play-speed]`);
+    page.evaluate(
+        """id => { const speed = document.querySelector(`[data-lab="${id}"] [data-play-speed]`);
         if (speed) { speed.value = "1"; speed.dispatchEvent(new Event("change", { bubbles: true })); }
-        document.querySelector(`[data-lab="${id}"] [data-step="play"]`).click(); }""", lab_id)
+        document.querySelector(`[data-lab="${id}"] [data-step="play"]`).click(); }""",
+        lab_id,
+    )
     page.wait_for(f"() => ({counter})() !== {json.dumps(start)}", timeout=30)
     pressed = f"document.querySelector('[data-lab=\"{lab_id}\"] [data-step=\"play\"]').getAttribute('aria-pressed')"
-    page.evaluate(f"() => {{ if ({pressed} === 'true') document.querySelector('[data-lab=\"{lab_id}\"] [data-step=\"play\"]').click(); }}")
+    page.evaluate(
+        f"() => {{ if ({pressed} === 'true') document.querySelector('[data-lab=\"{lab_id}\"] [data-step=\"play\"]').click(); }}"
+    )
     page.wait_for(f"() => {pressed} === 'false'", timeout=30)
     page.wait_for(IDLE, lab_id, timeout=60)
 
@@ -88,17 +93,21 @@ def code_panel(page, lab_id):
     or shows the error it is meant to show, with its line), then «Ripristina»."""
     panel = f"document.querySelector('[data-lab-code=\"{lab_id}\"]')"
     page.evaluate(f"() => {panel}.querySelector('[data-code=\"try\"]').click()")
-    outcome = page.wait_for(f"""() => {{ const p = {panel}, s = p.querySelector('[data-lab-code-status]');
+    outcome = page.wait_for(
+        f"""() => {{ const p = {panel}, s = p.querySelector('[data-lab-code-status]');
         return p.codePanel.editor
           && (/is-ok/.test(s.className) || /is-error/.test(s.className)) && s.className + ' ' + s.textContent; }}""",
-                            timeout=90)
+        timeout=90,
+    )
     assert "is-ok" in outcome or "riga" in outcome, outcome
     page.wait_for(IDLE, lab_id, timeout=60)
     page.evaluate(f"() => {panel}.querySelector('[data-code=\"reset\"]').click()")
     page.wait_for(f"() => /ripristinato/.test({panel}.querySelector('[data-lab-code-status]').textContent)")
     page.wait_for(IDLE, lab_id, timeout=60)
-    error = page.evaluate(f"() => {{ const e = document.querySelector('[data-lab=\"{lab_id}\"] [data-lab-error]');"
-                          " return e && !e.hidden ? e.textContent : null; }")
+    error = page.evaluate(
+        f"() => {{ const e = document.querySelector('[data-lab=\"{lab_id}\"] [data-lab-error]');"
+        " return e && !e.hidden ? e.textContent : null; }"
+    )
     assert error is None, error
 
 
@@ -117,7 +126,7 @@ def check_lab(page, site_url, lab, isolated=True):
     action, name, value = first_change(lab)
     changed = page.evaluate(CHANGE, lab.id, action, name, value)
     assert changed["error"] is None, changed["error"]
-    if page.evaluate(f"() => Boolean(document.querySelector('[data-lab=\"{lab.id}\"] [data-step=\"play\"]'))"):
+    if page.evaluate(f'() => Boolean(document.querySelector(\'[data-lab="{lab.id}"] [data-step="play"]\'))'):
         steps(page, lab.id)
     code_panel(page, lab.id)
     assert page.errors() == []

@@ -9,9 +9,9 @@ their medians printed at the end of the run: tests/conftest.py) are the page's o
 to «ready», and from a control's change to its view drawn."""
 
 import pytest
+from reader import GO_AND_WAIT_READY, check_lab
 
 import labs
-from reader import GO_AND_WAIT_READY, check_lab
 
 LABS = labs.all_labs()
 SMALL_PHONE_BYTES = 48 * 1024 * 1024  # labs.kit.stepping.fit_memory when the device's memory is unknown
@@ -41,14 +41,16 @@ def test_offline_after_one_visit(engine, engine_site, engine_page):
     lab page starts Python again from the cache, and every lab opens by instant navigation."""
     page = engine_page
     server, url = engine_site
-    controlled = page.wait_for("async () => (await navigator.serviceWorker.ready) && Boolean(navigator.serviceWorker.controller)",
-                               timeout=120)
+    controlled = page.wait_for(
+        "async () => (await navigator.serviceWorker.ready) && Boolean(navigator.serviceWorker.controller)", timeout=120
+    )
     assert controlled
     server.shutdown()
     server.server_close()
     page.goto(f"{url}{LABS[-1].path}")
-    page.wait_for(f"() => document.querySelector('[data-lab=\"{LABS[-1].id}\"]')?.dataset.ready === 'true'",
-                  timeout=300)  # Python starts again from the cache: in WebKit, up to minutes on a loaded machine
+    page.wait_for(
+        f"() => document.querySelector('[data-lab=\"{LABS[-1].id}\"]')?.dataset.ready === 'true'", timeout=300
+    )  # Python starts again from the cache: in WebKit, up to minutes on a loaded machine
     missed = []
     for lab in LABS:
         try:

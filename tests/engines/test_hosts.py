@@ -12,12 +12,12 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-import pytest
-
 import drivers
+import pytest
+from reader import GO_AND_WAIT_READY, check_lab
+
 import labs
 from labs.kit import num
-from reader import GO_AND_WAIT_READY, check_lab
 
 pytestmark = pytest.mark.firefox
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,10 +51,12 @@ def nginx_site(tmp_path_factory):
     url = f"http://127.0.0.1:{port}/laboratori/"
     env = {**os.environ, "SITE_URL": url, "LABS_BUILD_DIR": str(work / "build"), "LABS_SITE_DIR": str(work / "site")}
     subprocess.run([sys.executable, str(ROOT / "build.py")], env=env, check=True, capture_output=True)
-    (work / "nginx.conf").write_text(nginx_conf.standalone(
-        nginx_conf.server_block(work / "site", "/laboratori/", port), work), encoding="utf-8")
-    server = subprocess.Popen([NGINX, "-p", str(work), "-c", str(work / "nginx.conf")],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    (work / "nginx.conf").write_text(
+        nginx_conf.standalone(nginx_conf.server_block(work / "site", "/laboratori/", port), work), encoding="utf-8"
+    )
+    server = subprocess.Popen(
+        [NGINX, "-p", str(work), "-c", str(work / "nginx.conf")], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     for _ in range(100):
         try:
             fetch(url)
@@ -112,7 +114,9 @@ def trained_loss(lr):
 
 def test_nginx_sends_the_headers_of_the_build_and_the_types_pyodide_needs(nginx_site):
     site, url = nginx_site
-    policy = (site / "_headers").read_text(encoding="utf-8").split("Content-Security-Policy:")[1].splitlines()[0].strip()
+    policy = (
+        (site / "_headers").read_text(encoding="utf-8").split("Content-Security-Policy:")[1].splitlines()[0].strip()
+    )
     for path in ("", "capitolo-1/ombrello/", "manca/del/tutto/"):
         status, headers = fetch(f"{url}{path}")
         assert status == (404 if "manca" in path else 200), path
@@ -120,8 +124,11 @@ def test_nginx_sends_the_headers_of_the_build_and_the_types_pyodide_needs(nginx_
         assert headers["Cross-Origin-Opener-Policy"] == "same-origin"
         assert headers["Cross-Origin-Embedder-Policy"] == "require-corp"
     wheel = next((site / "pyodide").glob("*.whl")).name
-    for path, kind in (("pyodide/pyodide.asm.mjs", "text/javascript"), ("pyodide/pyodide.asm.wasm", "application/wasm"),
-                       (f"pyodide/{wheel}", "application/zip")):
+    for path, kind in (
+        ("pyodide/pyodide.asm.mjs", "text/javascript"),
+        ("pyodide/pyodide.asm.wasm", "application/wasm"),
+        (f"pyodide/{wheel}", "application/zip"),
+    ):
         status, headers = fetch(f"{url}{path}")
         assert (status, headers.get_content_type()) == (200, kind), path
     assert fetch(url.replace("/laboratori/", "/index.html"))[0] == 404  # nothing outside the sub-path

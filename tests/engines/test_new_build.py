@@ -13,9 +13,9 @@ import threading
 from pathlib import Path
 
 import pytest
+from reader import CHANGE, GO_AND_WAIT_READY
 
 import labs
-from reader import CHANGE, GO_AND_WAIT_READY
 
 pytestmark = pytest.mark.firefox
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,23 +76,35 @@ def read_on_while_the_site_changes(launched, next_build, tmp_path, service_worke
         page.goto(f"{url}{START.path}")
         page.wait_for(f"() => document.querySelector('[data-lab=\"{START.id}\"]')?.dataset.ready === 'true'")
         if service_worker:
-            page.wait_for("async () => Boolean((await navigator.serviceWorker.ready) && navigator.serviceWorker.controller)",
-                          timeout=120)
+            page.wait_for(
+                "async () => Boolean((await navigator.serviceWorker.ready) && navigator.serviceWorker.controller)",
+                timeout=120,
+            )
         page.evaluate("() => { window.__sameDocument = true; }")
         link.unlink()
         link.symlink_to(new)
         page.evaluate(GO_AND_WAIT_READY, f"{url}{CHANGED.path}", CHANGED.id)
         page.wait_for(f"() => document.querySelector('[data-lab=\"{CHANGED.id}\"]')?.dataset.ready === 'true'")
         shown = page.evaluate("() => [document.querySelector('article').textContent, window.__sameDocument === true]")
-        changed = page.evaluate(f"""async (change) => {{
+        changed = page.evaluate(
+            f"""async (change) => {{
             const watch = ({CHANGE});
             return await Promise.race([watch(...change),
               new Promise((resolve) => setTimeout(() => resolve({{ ms: null }}), 20000))]);
-        }}""", [CHANGED.id, "set", "temperatura", "2"])
-        message = page.evaluate("() => { const m = document.querySelector('[data-lab-message]');"
-                                " return m && m.offsetParent !== null ? m.textContent : null; }")
-        return {"new_text": NEW_TEXT in shown[0], "same_document": shown[1], "answered": changed["ms"] is not None,
-                "error": changed.get("error"), "message": message}
+        }}""",
+            [CHANGED.id, "set", "temperatura", "2"],
+        )
+        message = page.evaluate(
+            "() => { const m = document.querySelector('[data-lab-message]');"
+            " return m && m.offsetParent !== null ? m.textContent : null; }"
+        )
+        return {
+            "new_text": NEW_TEXT in shown[0],
+            "same_document": shown[1],
+            "answered": changed["ms"] is not None,
+            "error": changed.get("error"),
+            "message": message,
+        }
     finally:
         page.close()
         server.shutdown()
@@ -104,10 +116,14 @@ def test_with_the_service_worker_in_control_the_tab_keeps_its_build(launched, ne
     assert seen == {"new_text": False, "same_document": True, "answered": True, "error": None, "message": None}
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "issue 36, item 5: with no service worker in control, instant navigation shows build N+1's page while "
-    "the worker stays on build N's lockfile; the lab looks ready and does not answer. The fix belongs in "
-    "runtime.js (a page whose data-lockfile is not the worker's reloads once, or restarts the worker)"))
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "issue 36, item 5: with no service worker in control, instant navigation shows build N+1's page while "
+        "the worker stays on build N's lockfile; the lab looks ready and does not answer. The fix belongs in "
+        "runtime.js (a page whose data-lockfile is not the worker's reloads once, or restarts the worker)"
+    ),
+)
 def test_without_a_service_worker_a_new_build_runs_on_a_matching_worker_or_reloads(launched, next_build, tmp_path):
     seen = read_on_while_the_site_changes(launched, next_build, tmp_path, service_worker=False)
     assert seen["answered"] and seen["error"] is None and seen["message"] is None, seen

@@ -15,6 +15,7 @@ def unescape(text):
     """The page's text as a reader reads it: entities decoded, a non-breaking space read as a space."""
     return html_unescape(text).replace("\u00a0", " ")
 
+
 LAB = labs.get("allineamento")
 
 
@@ -101,8 +102,14 @@ def test_every_verdict_matches_the_signs_of_the_deltas(seed):
     d = state(**changes)["dpo"]
     tone, text = verdict(**changes)
     dc, dr, margin = d["delta_c"], d["delta_r"], d["margin"]
-    words = {"alzato la chosen": dc > 0, "abbassato la chosen": dc < 0, "lasciato com'era la chosen": dc == 0,
-             "alzato la rejected": dr > 0, "abbassato la rejected": dr < 0, "lasciato com'era la rejected": dr == 0}
+    words = {
+        "alzato la chosen": dc > 0,
+        "abbassato la chosen": dc < 0,
+        "lasciato com'era la chosen": dc == 0,
+        "alzato la rejected": dr > 0,
+        "abbassato la rejected": dr < 0,
+        "lasciato com'era la rejected": dr == 0,
+    }
     if dc * dr > 0:
         assert ("alzato tutte e due" in text) == (dc > 0) and ("abbassato tutte e due" in text) == (dc < 0)
         if dc != dr:

@@ -50,7 +50,7 @@ def test_against_numpy_and_rows_sum_to_one(caso, causal, divide, lunghezza):
 def test_zero_length_queries_weigh_every_visible_token_alike():
     s = state(lunghezza=0)
     for i, row in enumerate(s["A"]):
-        assert row[:i + 1] == pytest.approx([1 / (i + 1)] * (i + 1), abs=1e-12)
+        assert row[: i + 1] == pytest.approx([1 / (i + 1)] * (i + 1), abs=1e-12)
 
 
 def test_the_mask_is_written_not_infinite():

@@ -84,6 +84,7 @@ def test_dead_relu_stops_the_gradient():
 
 # ---------------------------------------------------------------- the step machine and the timeline
 
+
 def as_json(value):
     return json.loads(json.dumps(value, sort_keys=True))
 
@@ -98,8 +99,10 @@ def test_every_step_gives_the_state_it_gave_before_the_step_machine():
 
 
 def random_params(rng):
-    raw = {k: str(round(rng.uniform(lo, hi), 2)) for k, lo, hi in
-           (("x", -2, 2), ("y", -3, 3), ("w1", -2, 2), ("w2", -2, 2), ("eta", 0.01, 0.5))}
+    raw = {
+        k: str(round(rng.uniform(lo, hi), 2))
+        for k, lo, hi in (("x", -2, 2), ("y", -3, 3), ("w1", -2, 2), ("w2", -2, 2), ("eta", 0.01, 0.5))
+    }
     return LAB.parse(raw)
 
 
@@ -143,7 +146,7 @@ def test_the_curve_shows_each_loss_once_the_page_has_shown_it():
     assert curves[0] == curves[3] == [] and curves[4] == [pytest.approx(1.96)]  # the first loss, at its forward
     assert len(curves[-1]) == steps.curve.points == M.ROUNDS + 1
     for k, (a, b) in enumerate(zip(curves, curves[1:])):
-        assert b[:len(a)] == a and len(b) - len(a) in (0, 1), k  # it only grows
+        assert b[: len(a)] == a and len(b) - len(a) in (0, 1), k  # it only grows
     for r in range(1, M.ROUNDS):
         s = state(r * PHASES)  # an update: the loss after it joins the curve
         assert s["curve"][-1] == s["loss_after"] == state(r * PHASES + 1)["loss"]

@@ -44,8 +44,9 @@ def test_gradients_at_every_step_match_autograd_and_the_written_formulas(step):
     assert s["grad_w1"] == pytest.approx(2 * (s["y_hat"] - s["y"]) * s["w2"] * (1 - h * h) * s["x"])
     eps = 1e-6
     f = lambda w1, w2: (w2 * math.tanh(w1 * s["x"]) - s["y"]) ** 2  # noqa: E731
-    assert s["grad_w1"] == pytest.approx((f(s["w1"] + eps, s["w2"]) - f(s["w1"] - eps, s["w2"])) / (2 * eps),
-                                         rel=1e-6, abs=1e-9)
+    assert s["grad_w1"] == pytest.approx(
+        (f(s["w1"] + eps, s["w2"]) - f(s["w1"] - eps, s["w2"])) / (2 * eps), rel=1e-6, abs=1e-9
+    )
 
 
 def test_many_steps_drive_the_loss_down():
@@ -102,14 +103,25 @@ def old_compute(p):
     records, stopped = old_descend(p["x"], p["y"], p["w1"], p["w2"], p["eta"], MOD.STEPS, MOD.LIMIT)
     k = min(p["passo"], len(records) - 1)
     now = records[k]
-    return {"step": k, "asked": p["passo"], "x": p["x"], "y": p["y"], "eta": p["eta"], **now,
-            "new_w1": now["w1"] - p["eta"] * now["grad_w1"], "new_w2": now["w2"] - p["eta"] * now["grad_w2"],
-            "stopped": stopped and k == len(records) - 1,  # then «runs_away»: it stops at this very step
-            "losses": [r["loss"] for r in records][:k + 1], "w1s": [r["w1"] for r in records][:k + 1],
-            "w2s": [r["w2"] for r in records][:k + 1],
-            "loss_top": max(r["loss"] for r in records),
-            "weight_span": [min(r[w] for r in records for w in ("w1", "w2")),
-                            max(r[w] for r in records for w in ("w1", "w2"))]}
+    return {
+        "step": k,
+        "asked": p["passo"],
+        "x": p["x"],
+        "y": p["y"],
+        "eta": p["eta"],
+        **now,
+        "new_w1": now["w1"] - p["eta"] * now["grad_w1"],
+        "new_w2": now["w2"] - p["eta"] * now["grad_w2"],
+        "stopped": stopped and k == len(records) - 1,  # then «runs_away»: it stops at this very step
+        "losses": [r["loss"] for r in records][: k + 1],
+        "w1s": [r["w1"] for r in records][: k + 1],
+        "w2s": [r["w2"] for r in records][: k + 1],
+        "loss_top": max(r["loss"] for r in records),
+        "weight_span": [
+            min(r[w] for r in records for w in ("w1", "w2")),
+            max(r[w] for r in records for w in ("w1", "w2")),
+        ],
+    }
 
 
 def random_params(rng):
@@ -118,8 +130,15 @@ def random_params(rng):
     return LAB.parse(raw)
 
 
-SPECIAL = [{"eta": 2, "passo": 200}, {"eta": 2, "passo": 3}, {"eta": 1.5, "passo": 120}, {"w1": 3, "passo": 17},
-           {"x": 0, "passo": 40}, {"w1": 0, "w2": 0, "passo": 200}, {"passo": 200}]
+SPECIAL = [
+    {"eta": 2, "passo": 200},
+    {"eta": 2, "passo": 3},
+    {"eta": 1.5, "passo": 120},
+    {"w1": 3, "passo": 17},
+    {"x": 0, "passo": 40},
+    {"w1": 0, "w2": 0, "passo": 200},
+    {"passo": 200},
+]
 
 
 def test_every_step_has_the_numbers_of_the_old_replay_without_the_future():
@@ -143,8 +162,15 @@ def test_cached_steps_equal_the_replay_on_random_walks():
         at = 0
         for _ in range(30):
             move = rng.random()
-            at = (min(MOD.STEPS, at + 1) if move < 0.5 else max(0, at - 1) if move < 0.65
-                  else min(MOD.STEPS, at + rng.choice((10, 100))) if move < 0.85 else rng.randint(0, MOD.STEPS))
+            at = (
+                min(MOD.STEPS, at + 1)
+                if move < 0.5
+                else max(0, at - 1)
+                if move < 0.65
+                else min(MOD.STEPS, at + rng.choice((10, 100)))
+                if move < 0.85
+                else rng.randint(0, MOD.STEPS)
+            )
             p["passo"] = at
             assert MOD.compute(p) == MOD.compute.replay(p), f"{p}"
 
@@ -187,13 +213,27 @@ def written(match):
 
 def equations(html):
     """Every equation of the view's formulas: a list of (value, decimals) of its numbers."""
-    texts = [html_module.unescape(re.sub(r"<[^>]+>", "", f))
-             for f in re.findall(r'<p class="lab-formula">(.*?)</p>', html)]
-    return [[written(m) for m in NUMBER.finditer(re.split(" = | ← ", part, maxsplit=1)[1])] for t in texts for part in t.split(";")]
+    texts = [
+        html_module.unescape(re.sub(r"<[^>]+>", "", f)) for f in re.findall(r'<p class="lab-formula">(.*?)</p>', html)
+    ]
+    return [
+        [written(m) for m in NUMBER.finditer(re.split(" = | ← ", part, maxsplit=1)[1])]
+        for t in texts
+        for part in t.split(";")
+    ]
 
 
-@pytest.mark.parametrize("params", [{"passo": 200}, {"passo": 0}, {"passo": 200, "eta": 2}, {"passo": 200, "eta": 0.5},
-                                    {"x": 0, "passo": 5}, {"w1": 3, "passo": 60}])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"passo": 200},
+        {"passo": 0},
+        {"passo": 200, "eta": 2},
+        {"passo": 200, "eta": 0.5},
+        {"x": 0, "passo": 5},
+        {"w1": 3, "passo": 60},
+    ],
+)
 def test_each_equation_writes_its_numbers_with_one_number_of_decimals(params):
     """?passo=200 used to read «0,000 × 0,738 = −0,0001»: the written numbers must combine into the written result."""
     s = state(**params)
@@ -206,8 +246,9 @@ def test_each_equation_writes_its_numbers_with_one_number_of_decimals(params):
         values = [v for v, _ in factors]
         digits = max((d for _, d in factors + [result] if d is not None), default=6)
         product = math.prod(values)
-        assert abs(product - result[0]) <= 10.0 ** -digits * (1 + sum(abs(v) for v in values)) * 2 \
-            + 1e-3 * abs(result[0]), (factors, result)
+        assert abs(product - result[0]) <= 10.0**-digits * (1 + sum(abs(v) for v in values)) * 2 + 1e-3 * abs(
+            result[0]
+        ), (factors, result)
     for (w, _), (eta, _), (g, _), (new, d) in (new1, new2):
         assert abs(w - eta * g - new) <= 2 * 10.0 ** -(d or 6) * (1 + abs(eta) + abs(g)) + 1e-3 * abs(new)
 

@@ -41,8 +41,18 @@ def test_default_corpus_gives_a_15_by_15_table():
 
 
 def test_step_maps_to_screen_epoch_and_batch():
-    assert [M.screen_of(k) for k in range(10)] == [(1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (6, 0), (7, 0), (8, 0),
-                                                   (4, 1), (5, 1)]
+    assert [M.screen_of(k) for k in range(10)] == [
+        (1, 0),
+        (2, 0),
+        (3, 0),
+        (4, 0),
+        (5, 0),
+        (6, 0),
+        (7, 0),
+        (8, 0),
+        (4, 1),
+        (5, 1),
+    ]
     assert M.screen_of(LAB.params_list[-1].max) == (8, M.UPDATES - 1)
     for size, per_epoch in ((7, 5), (8, 5), (1, 35), (40, 1)):
         for update in (1, 2, 5, 6, 11, 36, 100):
@@ -149,13 +159,16 @@ def test_a_corpus_with_another_vocabulary():
     assert s["n_pairs"] == 7 and s["size"] == 7 and s["per_epoch"] == 1  # batches of 7 ask for more than there is
 
 
-@pytest.mark.parametrize("corpus, words", [
-    ("", "vuoto"),
-    ("   \n ", "vuoto"),
-    ("gatto gatto gatto", "due parole diverse"),
-    (" ".join(f"p{i}" for i in range(25)), "25 × 25"),
-    ("a b " * 70, "al massimo 120"),
-])
+@pytest.mark.parametrize(
+    "corpus, words",
+    [
+        ("", "vuoto"),
+        ("   \n ", "vuoto"),
+        ("gatto gatto gatto", "due parole diverse"),
+        (" ".join(f"p{i}" for i in range(25)), "25 × 25"),
+        ("a b " * 70, "al massimo 120"),
+    ],
+)
 def test_a_bad_corpus_gives_an_italian_message(corpus, words):
     for step in (0, 2, step_of(1, 6), step_of(40, 8)):
         s = state(step, corpus=corpus)
@@ -179,13 +192,28 @@ def test_the_cells_that_rise_are_always_pairs_of_the_batch():
 
 # ---------------------------------------------------------------- the step machine
 
+
 def compute_before(p):
     """The lab's compute before it became a step machine, frozen here: every
     state replayed the whole training from step 0 with the batch generator
     core.bigram had. The step machine must give the same state at every step."""
-    from core.bigram import (batch_loss, best_loss, build_vocab, cut_batches, dataset_loss, encode, example_losses,
-                             gradient, init_weights, make_pairs, next_frequencies, next_token_probs, shuffle_pairs,
-                             tokenize, top_k)
+    from core.bigram import (
+        batch_loss,
+        best_loss,
+        build_vocab,
+        cut_batches,
+        dataset_loss,
+        encode,
+        example_losses,
+        gradient,
+        init_weights,
+        make_pairs,
+        next_frequencies,
+        next_token_probs,
+        shuffle_pairs,
+        tokenize,
+        top_k,
+    )
     from core.descent import sgd_update
 
     def batch_schedule(pairs, batch_size, rng):
@@ -194,6 +222,7 @@ def compute_before(p):
             epoch += 1
             for k, batch in enumerate(cut_batches(shuffle_pairs(pairs, rng), batch_size)):
                 yield epoch, k + 1, batch
+
     from core.losses import softmax_cross_entropy_grad
     from core.softmax import softmax
 
@@ -216,9 +245,20 @@ def compute_before(p):
         W = sgd_update(W, gradient(W, batch), eta)
         curve.append(dataset_loss(W, pairs))
     epoch, number, batch = next(schedule)
-    s |= {"vocab": vocab, "eta": eta, "size": size, "seed": p["seme"], "epoch": epoch, "number": number,
-          "per_epoch": math.ceil(len(pairs) / size), "update": done + 1, "batch": batch, "n_pairs": len(pairs),
-          "n_tokens": len(tokens), "uniform": math.log(len(vocab))}
+    s |= {
+        "vocab": vocab,
+        "eta": eta,
+        "size": size,
+        "seed": p["seme"],
+        "epoch": epoch,
+        "number": number,
+        "per_epoch": math.ceil(len(pairs) / size),
+        "update": done + 1,
+        "batch": batch,
+        "n_pairs": len(pairs),
+        "n_tokens": len(tokens),
+        "uniform": math.log(len(vocab)),
+    }
     if screen == 1:
         return s | {"text": [line.strip() for line in p["corpus"].splitlines() if line.strip()]}
     if screen == 2:
@@ -228,31 +268,59 @@ def compute_before(p):
         return s | {"pairs": pairs, "epoch_batches": [batch] + [next(schedule)[2] for _ in range(s["per_epoch"] - 1)]}
     probs, G = next_token_probs(W, batch), gradient(W, batch)
     after = sgd_update(W, G, eta)
-    s |= {"W": W, "probs": probs, "p_right": [pr[nxt] for pr, (_, nxt) in zip(probs, batch)],
-          "losses": example_losses(W, batch), "loss": batch_loss(W, batch)}
+    s |= {
+        "W": W,
+        "probs": probs,
+        "p_right": [pr[nxt] for pr, (_, nxt) in zip(probs, batch)],
+        "losses": example_losses(W, batch),
+        "loss": batch_loss(W, batch),
+    }
     if screen == 6:
         s |= {"residuals": [softmax_cross_entropy_grad(W[cur], nxt) for cur, nxt in batch]}
     if screen >= 6:
-        s |= {"G": G, "delta": [[-eta * g for g in row] for row in G], "after": after,
-              "loss_after": batch_loss(after, batch), "data_before": curve[-1],
-              "data_after": dataset_loss(after, pairs)}
+        s |= {
+            "G": G,
+            "delta": [[-eta * g for g in row] for row in G],
+            "after": after,
+            "loss_after": batch_loss(after, batch),
+            "data_before": curve[-1],
+            "data_after": dataset_loss(after, pairs),
+        }
     if screen == 8:
         picked = min(p["parola"], len(vocab) - 1)
         P = [softmax(row) for row in after]
-        s |= {"P": P, "curve": curve + [s["data_after"]], "batch_curve": batch_curve + [s["loss"]],
-              "best": best_loss(pairs), "picked": picked, "top": top_k(P[picked], 3),
-              "freq": next_frequencies(pairs, picked, len(vocab))}
+        s |= {
+            "P": P,
+            "curve": curve + [s["data_after"]],
+            "batch_curve": batch_curve + [s["loss"]],
+            "best": best_loss(pairs),
+            "picked": picked,
+            "top": top_k(P[picked], 3),
+            "freq": next_frequencies(pairs, picked, len(vocab)),
+        }
     return s
 
 
-CORPORA = [M.CORPUS, "a b a c. b a!", "il gatto dorme . il cane dorme . il gatto mangia .",
-           " ".join(f"p{i % 20}" for i in range(119)), "", "gatto gatto gatto"]
+CORPORA = [
+    M.CORPUS,
+    "a b a c. b a!",
+    "il gatto dorme . il cane dorme . il gatto mangia .",
+    " ".join(f"p{i % 20}" for i in range(119)),
+    "",
+    "gatto gatto gatto",
+]
 
 
 def random_params(rng):
-    return LAB.parse({"corpus": rng.choice(CORPORA), "eta": str(round(rng.uniform(0.1, 10), 1)),
-                      "batch": str(rng.choice([1, 2, 7, 8, 35, 40, rng.randint(1, 40)])),
-                      "seme": str(rng.randint(0, 99)), "parola": str(rng.randint(0, 19))})
+    return LAB.parse(
+        {
+            "corpus": rng.choice(CORPORA),
+            "eta": str(round(rng.uniform(0.1, 10), 1)),
+            "batch": str(rng.choice([1, 2, 7, 8, 35, 40, rng.randint(1, 40)])),
+            "seme": str(rng.randint(0, 99)),
+            "parola": str(rng.randint(0, 19)),
+        }
+    )
 
 
 def as_json(value):
@@ -271,7 +339,7 @@ def test_every_step_gives_the_state_it_gave_before_the_step_machine(seed):
         assert set(now) - set(before) <= {"curve"}
         if "problem" not in now:  # the timeline's curve: the dataset loss after each update done so far
             summary = as_json(compute_before(p | {"passo": M.summary_step(now["update"])}))
-            assert now["curve"] == summary["curve"][:now["update"] + (now["screen"] == 8)]
+            assert now["curve"] == summary["curve"][: now["update"] + (now["screen"] == 8)]
 
 
 def walk(rng, steps, state_at, length):
@@ -315,8 +383,9 @@ def test_a_state_handed_out_does_not_change_when_the_machine_moves_on(screen):
 @pytest.mark.parametrize("size", [7, 3, 1, 40])
 def test_fine_dell_epoch_lands_on_the_summary_that_closes_the_next_epoch(size):
     steps, jump = LAB.steps, next(j for j in LAB.steps.jumps if j.label == "fine dell'epoch")
-    ends = [k for k in range(steps.max + 1) if (s := state(k, batch=size))["screen"] == 8
-            and s["number"] == s["per_epoch"]]
+    ends = [
+        k for k in range(steps.max + 1) if (s := state(k, batch=size))["screen"] == 8 and s["number"] == s["per_epoch"]
+    ]
     assert ends and all(state(k, batch=size)["update"] % state(k, batch=size)["per_epoch"] == 0 for k in ends)
     for at in range(0, steps.max + 1, 7 if size > 1 else 1):
         target = jump_target(steps, jump, at, state(at, batch=size))
@@ -325,8 +394,12 @@ def test_fine_dell_epoch_lands_on_the_summary_that_closes_the_next_epoch(size):
 
 
 def test_the_timeline_draws_the_phases_and_the_view_no_counter_of_its_own():
-    for step, phase in ((0, "Il dataset"), (2, "Coppie e batch"), (step_of(4, 6), "Backward"),
-                        (step_of(100, 8), "Riepilogo")):
+    for step, phase in (
+        (0, "Il dataset"),
+        (2, "Coppie e batch"),
+        (step_of(4, 6), "Backward"),
+        (step_of(100, 8), "Riepilogo"),
+    ):
         result = labs.render("bigrammi", {"passo": str(step)})
         assert f"Passo {step} di {LAB.steps.max} · {phase}" in result["timeline"]
         assert re.search(rf'class="lab-chip is-current"[^>]*>{phase}<', result["timeline"])

@@ -76,9 +76,9 @@ def test_default_merges_are_the_most_frequent_pairs_by_brute_force():
 @pytest.mark.parametrize("k", [0, 3, 12])
 def test_pair_table_counts_match_brute_force(k):
     s = state(passo=k)
-    _, chunks = brute_force_merges(CORPUS, s["merges"][:max(0, k - 1)])
+    _, chunks = brute_force_merges(CORPUS, s["merges"][: max(0, k - 1)])
     counts = Counter(p for c in chunks for p in zip(c, c[1:]))
-    top = sorted(counts.values(), reverse=True)[:len(s["pairs"])]
+    top = sorted(counts.values(), reverse=True)[: len(s["pairs"])]
     assert [q["count"] for q in s["pairs"]] == top
     assert s["pairs"][0]["winner"] and sum(q["winner"] for q in s["pairs"]) == 1
 
@@ -175,12 +175,13 @@ def test_heaviest_settings_render(name):
 # The lab before it became a step machine (issue 7), frozen: every step replayed from zero. The machine must
 # give the same state at every step (it may add keys, such as the curve of the timeline).
 
+
 def old_first_lines(chunks, tokens_of, lines=4, limit=300):
     out, shown = [[]], 0
     for chunk, ids in chunks:
         if shown >= limit or len(out) > lines:
             break
-        out[-1].append([tokens_of(i) for i in ids[:limit - shown]])
+        out[-1].append([tokens_of(i) for i in ids[: limit - shown]])
         shown += len(out[-1][-1])
         if "\n" in chunk:
             out.append([])
@@ -202,36 +203,54 @@ def old_compute(p):
     tok = lambda i: [i, bpe.token_text(vocab[i])]  # noqa: E731
     corpus_chunks = ((c, seqs[row_of[c.encode()]]) for c in bpe.pretokenize(corpus))
     new_chunks = list(zip(bpe.pretokenize(p["nuovo"]), bpe.encode_chunks(p["nuovo"], merges)))
-    unseen = [[tok(i) for i in ids] for chunk, ids in new_chunks
-              if any(c.isalpha() for c in chunk) and chunk.encode() not in row_of]
+    unseen = [
+        [tok(i) for i in ids]
+        for chunk, ids in new_chunks
+        if any(c.isalpha() for c in chunk) and chunk.encode() not in row_of
+    ]
     return {
-        "step": k, "done": len(merges), "empty": not corpus.strip(),
+        "step": k,
+        "done": len(merges),
+        "empty": not corpus.strip(),
         "exhausted": bool(corpus) and (len(merges) < k or not top),
         "merges": [{"left": tok(m.left), "right": tok(m.right), "new": tok(m.id), "count": m.count} for m in merges],
         "pairs": [{"left": tok(a), "right": tok(b), "count": c, "winner": (a, b) == winner} for (a, b), c in top],
         "vocab_size": bpe.BASE_VOCAB + len(merges),
         "tokens_start": sum(len(c) * w for c, w in zip(trainer.chunks, weights)),
         "tokens_now": sum(len(s) * w for s, w in zip(seqs, weights)),
-        "chunks": sum(weights), "distinct_chunks": len(trainer.chunks),
+        "chunks": sum(weights),
+        "distinct_chunks": len(trainer.chunks),
         "corpus_lines": old_first_lines(corpus_chunks, tok),
         "new_lines": old_first_lines(new_chunks, tok, lines=len(new_chunks)),
-        "new_ids": [i for _, ids in new_chunks for i in ids], "unseen": unseen[:6],
+        "new_ids": [i for _, ids in new_chunks for i in ids],
+        "unseen": unseen[:6],
     }
 
 
 def sample_corpora():
     """The settings whose every step is compared with the frozen compute."""
-    return {"predefinito": CORPUS, **heavy_corpora(), "vuoto": "", "spazi": "  \n\t ", "senza coppie": "x.x.x.x",
-            "solo x": "x" * 3000, "ripetizioni": "aaaa bbbbbbb aaa ab ba " * 20 + "\n" * 7 + "zzz " * 50,
-            "una riga lunga": " ".join(CORPUS.split()) * 3, "malevolo": XSS + " gatto " + CORPUS}
+    return {
+        "predefinito": CORPUS,
+        **heavy_corpora(),
+        "vuoto": "",
+        "spazi": "  \n\t ",
+        "senza coppie": "x.x.x.x",
+        "solo x": "x" * 3000,
+        "ripetizioni": "aaaa bbbbbbb aaa ab ba " * 20 + "\n" * 7 + "zzz " * 50,
+        "una riga lunga": " ".join(CORPUS.split()) * 3,
+        "malevolo": XSS + " gatto " + CORPUS,
+    }
 
 
 @pytest.mark.parametrize("name", list(sample_corpora()))
 def test_every_step_equals_the_frozen_compute(name):
     corpus = sample_corpora()[name]
     rng = random.Random(name)
-    steps = range(MAX_MERGES + 1) if name in ("predefinito", "ripetizioni") else \
-        sorted({0, 1, 2, MAX_MERGES, *rng.sample(range(MAX_MERGES + 1), 8)})
+    steps = (
+        range(MAX_MERGES + 1)
+        if name in ("predefinito", "ripetizioni")
+        else sorted({0, 1, 2, MAX_MERGES, *rng.sample(range(MAX_MERGES + 1), 8)})
+    )
     for nuovo in (NEW_TEXT, "Il gattone 🐈 e la gattona, 123!\nzzz aaaa"):
         for k in steps:
             p = LAB.parse({"corpus": corpus, "nuovo": nuovo, "passo": str(k)})
@@ -241,6 +260,7 @@ def test_every_step_equals_the_frozen_compute(name):
 
 def test_a_pasted_100_kb_corpus_is_taken_whole_and_its_steps_equal_the_frozen_compute():
     from bench_bpe import italian_like  # scripts/, on the path from conftest
+
     corpus = italian_like(MOD.MAX_CORPUS)
     assert MOD.MAX_CORPUS == 100_000 and LAB.parse({"corpus": corpus})["corpus"] == corpus
     for k in (0, 1, 2, MAX_MERGES):
@@ -258,8 +278,15 @@ def random_walk(rng, length):
     at = 0
     for _ in range(length):
         move = rng.random()
-        at = (min(MAX_MERGES, at + 1) if move < 0.55 else max(0, at - 1) if move < 0.7
-              else min(MAX_MERGES, at + 10) if move < 0.8 else rng.randint(0, MAX_MERGES))
+        at = (
+            min(MAX_MERGES, at + 1)
+            if move < 0.55
+            else max(0, at - 1)
+            if move < 0.7
+            else min(MAX_MERGES, at + 10)
+            if move < 0.8
+            else rng.randint(0, MAX_MERGES)
+        )
         yield at
 
 
@@ -310,11 +337,11 @@ def test_the_last_rules_are_shown_and_the_earlier_ones_folded(k):
     rules = re.findall(r'data-set="passo=(\d+)"', view)
     assert [int(r) for r in rules] == list(range(1, k + 1))  # each rule once, in order
     if folded:
-        inside = view[view.index("<details"):view.index("</details>")]
+        inside = view[view.index("<details") : view.index("</details>")]
         assert re.findall(r'data-set="passo=(\d+)"', inside) == [str(n) for n in range(1, folded + 1)]
         summary = "La prima regola" if folded == 1 else f"Le prime {folded} regole"
         assert summary in inside and "lab-bpe-tok" not in inside  # compact: plain text
     else:
         assert "<details" not in view
-    shown = view[view.index("</details>") if folded else 0:]
+    shown = view[view.index("</details>") if folded else 0 :]
     assert shown.count('role="button"') == k - folded and f'start="{folded + 1}"' in shown

@@ -15,6 +15,7 @@ def unescape(text):
     """The page's text as a reader reads it: entities decoded, a non-breaking space read as a space."""
     return html_unescape(text).replace("\u00a0", " ")
 
+
 LAB = labs.get("conti-7b")
 
 
@@ -32,13 +33,28 @@ def test_default_is_llama2_7b_with_the_seed_figures():
     assert s["memory"]["int4"] == c["total"] / 2
     assert s["mlp_share"] == pytest.approx(2 / 3, abs=0.005)
     html = unescape(str(LAB.view(s)))  # 13,5 GB exactly, 14 GB with the name's round 7 billion
-    for text in ("6,74 miliardi", "131 milioni", "6.738.415.616", "131.072.000", "13,5 GB",
-                 "7 miliardi × 2 byte = 14 GB", "32.000 × 4.096", "32 × 3 × 4.096 × 11.008"):
+    for text in (
+        "6,74 miliardi",
+        "131 milioni",
+        "6.738.415.616",
+        "131.072.000",
+        "13,5 GB",
+        "7 miliardi × 2 byte = 14 GB",
+        "32.000 × 4.096",
+        "32 × 3 × 4.096 × 11.008",
+    ):
         assert text in html, text
 
 
-@pytest.mark.parametrize("name, model", [("Llama 2 7B", ms.LLAMA2_7B), ("Llama 2 13B", ms.LLAMA2_13B),
-                                         ("Llama 3 8B", ms.LLAMA3_8B), ("GPT-2 small", ms.GPT2_SMALL)])
+@pytest.mark.parametrize(
+    "name, model",
+    [
+        ("Llama 2 7B", ms.LLAMA2_7B),
+        ("Llama 2 13B", ms.LLAMA2_13B),
+        ("Llama 3 8B", ms.LLAMA3_8B),
+        ("GPT-2 small", ms.GPT2_SMALL),
+    ],
+)
 def test_presets_give_the_published_totals(name, model):
     values = dict(LAB.module.PRESETS)[name]
     s = state(**{k: int(v) if isinstance(v, bool) else v for k, v in values.items()})
@@ -104,15 +120,20 @@ def test_llama3_gqa_block_uses_the_tables_attention():
 @pytest.mark.parametrize("seed", range(40))
 def test_the_block_numbers_give_the_share_that_is_shown(seed):
     rng = random.Random(seed)
-    raw = {c.name: c.parse(rng.uniform(c.min, c.max)) if hasattr(c, "min") else
-           rng.choice([v for v, _ in c.options]) if hasattr(c, "options") else rng.choice([0, 1])
-           for c in LAB.params_list}
+    raw = {
+        c.name: c.parse(rng.uniform(c.min, c.max))
+        if hasattr(c, "min")
+        else rng.choice([v for v, _ in c.options])
+        if hasattr(c, "options")
+        else rng.choice([0, 1])
+        for c in LAB.params_list
+    }
     s = state(**{k: int(v) if isinstance(v, bool) else v for k, v in raw.items()})
     html = unescape(str(LAB.view(s)))
     attention, mlp, quota = inside(html)
     a, m = number(attention.rsplit("= ", 1)[1]), number(mlp.rsplit("= ", 1)[1])
     assert a * s["blocchi"] == s["counts"]["attention"] and m * s["blocchi"] == s["counts"]["mlp"]
-    shown = re.search(r'MLP nel blocco</span><strong[^>]*>([^<]*)<', html).group(1)
+    shown = re.search(r"MLP nel blocco</span><strong[^>]*>([^<]*)<", html).group(1)
     assert quota.endswith(f"= {shown}") and shown == unescape(percent(m / (a + m)))
 
 

@@ -9,6 +9,7 @@ def unescape(text):
     """The page's text as a reader reads it: entities decoded, a non-breaking space read as a space."""
     return html_unescape(text).replace("\u00a0", " ")
 
+
 LAB = labs.get("costo-kv-cache")
 
 
@@ -24,12 +25,17 @@ def test_default_has_the_seed_figures():
     assert (s["layers"], s["kv_heads"], s["d_head"], s["bytes"]) == (32, 32, 128, 2)
     assert s["per_token"] == 2 * 32 * 4096 * 2 == 524_288
     llama2, llama3, big = s["models"]
-    assert llama2["at_window"] == 2 * 1024 ** 3 and llama2["window"] == 4096
-    assert llama3["per_token"] == 131_072 and llama3["at_window"] == 1024 ** 3  # GQA, 8 kv heads
+    assert llama2["at_window"] == 2 * 1024**3 and llama2["window"] == 4096
+    assert llama3["per_token"] == 131_072 and llama3["at_window"] == 1024**3  # GQA, 8 kv heads
     assert big["per_token"] == 2 * 80 * 8 * 128 * 2
     html = str(LAB.view(s))
-    for text in ("16 milioni", "1 + 2 + 3 + 4 = 10", "524.288 byte per token (512 KiB)", "4.096 token: 2 GiB",
-                 "128 KiB"):
+    for text in (
+        "16 milioni",
+        "1 + 2 + 3 + 4 = 10",
+        "524.288 byte per token (512 KiB)",
+        "4.096 token: 2 GiB",
+        "128 KiB",
+    ):
         assert text in html
 
 

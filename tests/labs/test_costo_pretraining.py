@@ -14,6 +14,7 @@ def unescape(text):
     """The page's text as a reader reads it: entities decoded, a non-breaking space read as a space."""
     return html_unescape(text).replace("\u00a0", " ")
 
+
 LAB = labs.get("costo-pretraining")
 
 
@@ -68,7 +69,7 @@ def test_known_models_are_clickable_and_in_the_choices():
     html = str(LAB.view(state()))
     n_values = {v for v, _ in next(c for c in LAB.params_list if c.name == "n").options}
     d_values = {v for v, _ in next(c for c in LAB.params_list if c.name == "d").options}
-    for name, n, d in LAB.module.KNOWN:
+    for _name, n, d in LAB.module.KNOWN:
         assert f"{n:g}" in n_values and f"{d:g}" in d_values
         assert f'data-set="n={n:g};d={d:g};chinchilla=0"' in html
     assert math.isclose(state(n=405, d=15000)["flops"], 6 * 405e9 * 15e12)

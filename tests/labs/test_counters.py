@@ -12,12 +12,12 @@ early, on an input that makes it stop (STOPS_EARLY in test_italian).
 import re
 
 import pytest
+from test_italian import STOPS_EARLY, as_raw
 
 import labs
 from labs.kit.html import num
 from labs.kit.stepping import ENDED, ended
 from labs.kit.timeline import counter, timeline
-from test_italian import STOPS_EARLY, as_raw
 
 STEPPED = [lab for lab in labs.all_labs() if lab.stepped]
 IDS = [lab.id for lab in STEPPED]

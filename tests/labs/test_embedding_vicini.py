@@ -66,8 +66,10 @@ def test_the_plane_is_the_pca_of_that_step():
             assert abs(abs(np.dot(directions[k], vectors[:, -1 - k])) - 1) < 1e-6
         pts = np.asarray(state(passo=step)["points"])
         for k in range(2):  # each coordinate is the projection on a principal direction, up to its sign
-            assert min(np.abs(pts[:, k] - X @ vectors[:, -1 - k]).max(),
-                       np.abs(pts[:, k] + X @ vectors[:, -1 - k]).max()) < 1e-6
+            assert (
+                min(np.abs(pts[:, k] - X @ vectors[:, -1 - k]).max(), np.abs(pts[:, k] + X @ vectors[:, -1 - k]).max())
+                < 1e-6
+            )
 
 
 def test_view_names_every_token():
@@ -99,15 +101,25 @@ def old_compute(p, tables, losses, vocab, ids):
     directions, variances = principal_directions(tables[at])
     directions = orient(directions, final)
     points = project(tables[at], directions)
-    ends = [project(E, d) for E, d in ((tables[0], orient(principal_directions(tables[0])[0], final)),
-                                        (tables[-1], final))]
+    ends = [
+        project(E, d) for E, d in ((tables[0], orient(principal_directions(tables[0])[0], final)), (tables[-1], final))
+    ]
     reach = max(abs(c) for pts in ends + [points] for pt in pts for c in pt)
     index = vocab.index
     curves = {f"{a}-{b}": [et.similarity(E, index(a), index(b)) for E in tables] for a, b, _ in MOD.PAIRS}
     a, b = p["coppia"].split("-")
-    return {"step": at, "vocab": vocab, "points": points, "reach": reach, "losses": losses,
-            "best": best_loss(make_pairs(ids)), "curves": curves, "pair": [a, b], "seed": p["seme"],
-            "explained": sum(variances) / total_variance(tables[at])}
+    return {
+        "step": at,
+        "vocab": vocab,
+        "points": points,
+        "reach": reach,
+        "losses": losses,
+        "best": best_loss(make_pairs(ids)),
+        "curves": curves,
+        "pair": [a, b],
+        "seed": p["seme"],
+        "explained": sum(variances) / total_variance(tables[at]),
+    }
 
 
 def test_every_step_has_the_numbers_of_the_old_replay_without_the_future():
@@ -120,8 +132,8 @@ def test_every_step_has_the_numbers_of_the_old_replay_without_the_future():
         for at in (0, 1, MOD.STEPS, *rng.sample(range(2, MOD.STEPS), 5)):
             p = LAB.parse({"passo": str(at), "seme": str(seed), "coppia": rng.choice(["gatto-cane", "mangia-beve"])})
             old = old_compute(p, tables, losses, vocab, ids)
-            old["losses"] = old["losses"][:at + 1]
-            old["curves"] = {k: c[:at + 1] for k, c in old["curves"].items()}
+            old["losses"] = old["losses"][: at + 1]
+            old["curves"] = {k: c[: at + 1] for k, c in old["curves"].items()}
             assert LAB.compute(p) == old, f"seme {seed}, passo {at}"
 
 
@@ -132,8 +144,15 @@ def test_cached_steps_equal_the_replay_on_random_walks():
         at = 0
         for _ in range(25):
             move = rng.random()
-            at = (min(MOD.STEPS, at + 1) if move < 0.5 else max(0, at - 1) if move < 0.7
-                  else min(MOD.STEPS, at + 10) if move < 0.85 else rng.choice([0, 1, MOD.STEPS, rng.randint(0, 60)]))
+            at = (
+                min(MOD.STEPS, at + 1)
+                if move < 0.5
+                else max(0, at - 1)
+                if move < 0.7
+                else min(MOD.STEPS, at + 10)
+                if move < 0.85
+                else rng.choice([0, 1, MOD.STEPS, rng.randint(0, 60)])
+            )
             p["passo"] = at
             assert MOD.compute(p) == MOD.compute.replay(p), f"{p}"
 

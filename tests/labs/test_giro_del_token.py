@@ -22,8 +22,15 @@ from labs.kit.arithmetic import settle
 LAB = labs.get("giro-del-token")
 M = LAB.module
 CONFIG, VOCAB = model.CONFIG, model.VOCAB
-SENTENCES = ["il gatto dorme sul", "il cane dorme sul", "il cane mangia la", "la bambina mangia la",
-             "il gatto corre nel", "la bambina dorme nel letto .", "il"]
+SENTENCES = [
+    "il gatto dorme sul",
+    "il cane dorme sul",
+    "il cane mangia la",
+    "la bambina mangia la",
+    "il gatto corre nel",
+    "la bambina dorme nel letto .",
+    "il",
+]
 
 
 def state(step=0, **changes):
@@ -48,6 +55,7 @@ def ids_of(sentence):
 
 # --- the model -----------------------------------------------------------------------------------------------------
 
+
 def test_the_stored_weights_are_what_the_seeded_training_gives():
     trained, losses = model.train_weights()
     assert trained.keys() == WEIGHTS.keys() == param_shapes(CONFIG).keys()
@@ -68,8 +76,9 @@ def test_the_prose_counts_are_the_model():
 
 # --- every intermediate is the forward -----------------------------------------------------------------------------
 
+
 def np_rms(x, gain):
-    return np.asarray(gain) * x / np.sqrt(np.mean(x ** 2) + EPS)
+    return np.asarray(gain) * x / np.sqrt(np.mean(x**2) + EPS)
 
 
 def np_trip(ids, i):
@@ -83,10 +92,10 @@ def np_trip(ids, i):
     heads = []
     for h in range(CONFIG.n_heads):
         cut = slice(h * dh, (h + 1) * dh)
-        scores = K[:i + 1, cut] @ Q[i, cut] / math.sqrt(dh)
+        scores = K[: i + 1, cut] @ Q[i, cut] / math.sqrt(dh)
         weights = np.exp(scores - scores.max())
         weights /= weights.sum()
-        heads.append({"scores": scores, "weights": weights, "output": weights @ V[:i + 1, cut]})
+        heads.append({"scores": scores, "weights": weights, "output": weights @ V[: i + 1, cut]})
     O = np.concatenate([h["output"] for h in heads])
     attn = O @ b["W_o"]
     mid = X[i] + attn
@@ -98,9 +107,25 @@ def np_trip(ids, i):
     uf = np_rms(out, W["norm_final"])
     z = uf @ W["tok_emb"].T
     p = np.exp(z - z.max())
-    return {"embedded": X[i], "normed_attn": U[i], "q": Q[i], "k": K[i], "v": V[i], "heads": heads,
-            "heads_out": O, "attn_out": attn, "after_attn": mid, "normed_ffn": u2, "hidden": hidden,
-            "active": active, "ffn_out": ffn, "output": out, "normed_final": uf, "logits": z, "probs": p / p.sum()}
+    return {
+        "embedded": X[i],
+        "normed_attn": U[i],
+        "q": Q[i],
+        "k": K[i],
+        "v": V[i],
+        "heads": heads,
+        "heads_out": O,
+        "attn_out": attn,
+        "after_attn": mid,
+        "normed_ffn": u2,
+        "hidden": hidden,
+        "active": active,
+        "ffn_out": ffn,
+        "output": out,
+        "normed_final": uf,
+        "logits": z,
+        "probs": p / p.sum(),
+    }
 
 
 @pytest.mark.parametrize("sentence", SENTENCES)
@@ -114,16 +139,27 @@ def test_every_intermediate_of_every_token_is_the_models_forward(sentence):
         assert s["ids"] == ids and s["position"] == i
         b, ref = s["blocks"][0], np_trip(ids, i)
         assert s["embedded"] == [a + c for a, c in zip(WEIGHTS["tok_emb"][ids[i]], WEIGHTS["pos_emb"][i])]
-        assert b["output"] == after_block[i]                                       # the row block_forward gives
+        assert b["output"] == after_block[i]  # the row block_forward gives
         assert s["probabilities"] == traced["probabilities"][i]
         assert np.allclose(s["probabilities"], softmax(traced["logits"][i]), rtol=0, atol=1e-12)
         assert np.allclose(s["probabilities"], ref["probs"], rtol=0, atol=1e-12)
-        pairs = [(s["embedded"], ref["embedded"]), (b["norm_attn"]["output"], ref["normed_attn"]),
-                 (b["q"], ref["q"]), (b["k"], ref["k"]), (b["v"], ref["v"]), (b["heads_out"], ref["heads_out"]),
-                 (b["attn_out"], ref["attn_out"]), (b["after_attn"], ref["after_attn"]),
-                 (b["norm_ffn"]["output"], ref["normed_ffn"]), (b["hidden"], ref["hidden"]),
-                 (b["active"], ref["active"]), (b["ffn_out"], ref["ffn_out"]), (b["output"], ref["output"]),
-                 (s["norm_final"]["output"], ref["normed_final"]), (s["logits"], ref["logits"])]
+        pairs = [
+            (s["embedded"], ref["embedded"]),
+            (b["norm_attn"]["output"], ref["normed_attn"]),
+            (b["q"], ref["q"]),
+            (b["k"], ref["k"]),
+            (b["v"], ref["v"]),
+            (b["heads_out"], ref["heads_out"]),
+            (b["attn_out"], ref["attn_out"]),
+            (b["after_attn"], ref["after_attn"]),
+            (b["norm_ffn"]["output"], ref["normed_ffn"]),
+            (b["hidden"], ref["hidden"]),
+            (b["active"], ref["active"]),
+            (b["ffn_out"], ref["ffn_out"]),
+            (b["output"], ref["output"]),
+            (s["norm_final"]["output"], ref["normed_final"]),
+            (s["logits"], ref["logits"]),
+        ]
         for h, head in enumerate(b["heads"]):
             pairs += [(head[key], ref["heads"][h][key]) for key in ("scores", "weights", "output")]
         for ours, theirs in pairs:
@@ -141,7 +177,7 @@ def test_the_rms_norm_steps_by_hand():
     assert n["divided"] == pytest.approx([v / rms for v in x], abs=1e-14)
     assert n["output"] == pytest.approx([g * v / rms for g, v in zip(n["gain"], x)], abs=1e-14)
     assert n["gain"] == WEIGHTS["block0.norm_attn"]
-    assert sum(v * v for v in n["divided"]) / 16 == pytest.approx(1, abs=1e-4)   # RMS 1, up to ε
+    assert sum(v * v for v in n["divided"]) / 16 == pytest.approx(1, abs=1e-4)  # RMS 1, up to ε
     squares = page(M.SQUARES)
     assert f"Media dei quadrati {M.num(mean_square, 4)}" in squares and f"{M.num(rms, 4)}" in squares
     divide = page(M.DIVIDE)
@@ -155,17 +191,29 @@ def test_the_rms_norm_steps_by_hand():
 
 # --- what each screen says ---------------------------------------------------------------------------------------
 
+
 def test_one_operation_per_step_each_with_its_shapes():
     assert LAB.steps.max == len(M.PHASES) - 1 == 17 and LAB.steps.phases == M.PHASES and LAB.steps.label == "Passo"
-    expected = {M.EMBED: "[1 × 16] + [1 × 16] = [1 × 16]", M.SQUARES: "[1 × 16] → [1]",
-                M.DIVIDE: "[1 × 16] ÷ [1] = [1 × 16]", M.GAIN: "[16] ⊙ [1 × 16] = [1 × 16]",
-                M.QKV: "[1 × 16] · [16 × 16] = [1 × 16]", M.SCORES: "[1 × 8] · [8 × 4] = [1 × 4]",
-                M.SOFTMAX: "[1 × 4] → [1 × 4]", M.MIX: "[1 × 4] · [4 × 8] = [1 × 8], affiancate: [1 × 16]",
-                M.W_O: "[1 × 16] · [16 × 16] = [1 × 16]", M.RESIDUAL: "[1 × 16] + [1 × 16] = [1 × 16]",
-                M.NORM_FFN: "[1 × 16] → [1 × 16]", M.UP: "[1 × 16] · [16 × 64] = [1 × 64]",
-                M.RELU: "[1 × 64] → [1 × 64]", M.DOWN: "[1 × 64] · [64 × 16] = [1 × 16]",
-                M.RESIDUAL_FFN: "[1 × 16] + [1 × 16] = [1 × 16]", M.FINAL: "[1 × 16] → [1 × 16]",
-                M.HEAD: "[1 × 16] · [16 × 18] = [1 × 18]", M.PROBS: "[1 × 18] → [1 × 18]"}
+    expected = {
+        M.EMBED: "[1 × 16] + [1 × 16] = [1 × 16]",
+        M.SQUARES: "[1 × 16] → [1]",
+        M.DIVIDE: "[1 × 16] ÷ [1] = [1 × 16]",
+        M.GAIN: "[16] ⊙ [1 × 16] = [1 × 16]",
+        M.QKV: "[1 × 16] · [16 × 16] = [1 × 16]",
+        M.SCORES: "[1 × 8] · [8 × 4] = [1 × 4]",
+        M.SOFTMAX: "[1 × 4] → [1 × 4]",
+        M.MIX: "[1 × 4] · [4 × 8] = [1 × 8], affiancate: [1 × 16]",
+        M.W_O: "[1 × 16] · [16 × 16] = [1 × 16]",
+        M.RESIDUAL: "[1 × 16] + [1 × 16] = [1 × 16]",
+        M.NORM_FFN: "[1 × 16] → [1 × 16]",
+        M.UP: "[1 × 16] · [16 × 64] = [1 × 64]",
+        M.RELU: "[1 × 64] → [1 × 64]",
+        M.DOWN: "[1 × 64] · [64 × 16] = [1 × 16]",
+        M.RESIDUAL_FFN: "[1 × 16] + [1 × 16] = [1 × 16]",
+        M.FINAL: "[1 × 16] → [1 × 16]",
+        M.HEAD: "[1 × 16] · [16 × 18] = [1 × 18]",
+        M.PROBS: "[1 × 18] → [1 × 18]",
+    }
     assert set(expected) == set(range(18))
     for step, shape in expected.items():
         text = page(step)
@@ -178,16 +226,22 @@ def test_one_operation_per_step_each_with_its_shapes():
 def test_the_bars_show_before_and_after_of_each_step():
     s = state()
     b = s["blocks"][0]
-    pairs = {M.EMBED: (s["token_row"], s["embedded"]), M.DIVIDE: (b["input"], b["norm_attn"]["divided"]),
-             M.GAIN: (b["norm_attn"]["divided"], b["norm_attn"]["output"]), M.W_O: (b["heads_out"], b["attn_out"]),
-             M.RESIDUAL: (b["input"], b["after_attn"]), M.NORM_FFN: (b["after_attn"], b["norm_ffn"]["output"]),
-             M.DOWN: (b["norm_ffn"]["output"], b["ffn_out"]), M.RESIDUAL_FFN: (b["after_attn"], b["output"]),
-             M.FINAL: (b["output"], s["norm_final"]["output"])}
+    pairs = {
+        M.EMBED: (s["token_row"], s["embedded"]),
+        M.DIVIDE: (b["input"], b["norm_attn"]["divided"]),
+        M.GAIN: (b["norm_attn"]["divided"], b["norm_attn"]["output"]),
+        M.W_O: (b["heads_out"], b["attn_out"]),
+        M.RESIDUAL: (b["input"], b["after_attn"]),
+        M.NORM_FFN: (b["after_attn"], b["norm_ffn"]["output"]),
+        M.DOWN: (b["norm_ffn"]["output"], b["ffn_out"]),
+        M.RESIDUAL_FFN: (b["after_attn"], b["output"]),
+        M.FINAL: (b["output"], s["norm_final"]["output"]),
+    }
     for step, (before, after) in pairs.items():
         view = labs.render(LAB.id, {"passo": str(step)})["html"]
         shown = [float(v) for v in re.findall(r'data-value="([^"]+)"', view)]
-        assert np.allclose(shown, after, rtol=0, atol=0.0051), step   # data-value is written with 2 decimals
-        assert view.count('class="lab-bar-before"') == len(before) + 1, step     # an outline per bar, and the legend
+        assert np.allclose(shown, after, rtol=0, atol=0.0051), step  # data-value is written with 2 decimals
+        assert view.count('class="lab-bar-before"') == len(before) + 1, step  # an outline per bar, and the legend
         assert any(a != c for a, c in zip(before, after)), step
     relu = labs.render(LAB.id, {"passo": str(M.RELU)})["html"]
     assert [float(v) for v in re.findall(r'data-value="([^"]+)"', relu)] == pytest.approx(b["active"], abs=0.0051)
@@ -199,11 +253,14 @@ def test_the_final_screen_names_the_models_prediction():
     p = s["probabilities"]
     best = max(range(18), key=p.__getitem__)
     text = page(M.PROBS)
-    assert VOCAB[best] == "divano" and f"Previsione «divano» Probabilità {share(p[best]).replace(chr(160), " ")}" in text
+    assert (
+        VOCAB[best] == "divano" and f"Previsione «divano» Probabilità {share(p[best]).replace(chr(160), ' ')}" in text
+    )
     assert "→ divano" in text and "→ divano" not in page(M.HEAD)
 
 
 # --- the controls --------------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("sentence", ["il", "il gatto", "il gatto dorme sul divano .", "il cane mangia la carne . il"])
 def test_the_token_slider_stops_at_the_last_token(sentence):
@@ -213,16 +270,19 @@ def test_the_token_slider_stops_at_the_last_token(sentence):
     assert rules["token"].max == n - 1 and not rules["token"].disabled and "testo" not in rules
     result = labs.render(LAB.id, {"frase": "tua", "testo": sentence, "token": "7"})
     assert result["params"]["token"] == n - 1 and result["controls"]["token"]["max"] == n - 1
-    assert own(sentence, 7)["position"] == n - 1                           # compute alone clamps too
-    assert M.follow(state())["testo"].disabled                            # the text counts only for «tua»
+    assert own(sentence, 7)["position"] == n - 1  # compute alone clamps too
+    assert M.follow(state())["testo"].disabled  # the text counts only for «tua»
 
 
-@pytest.mark.parametrize("typed,says", [
-    ("", "Scrivi almeno una parola"),
-    ("il gatto vola", "«vola» non è nel vocabolario"),
-    ("il lupo e la volpe", "«lupo», «e», «volpe» non sono nel vocabolario"),
-    ("il gatto dorme sul divano . il cane dorme", "La frase ha 9 token: il modello ne legge al massimo 8"),
-])
+@pytest.mark.parametrize(
+    "typed,says",
+    [
+        ("", "Scrivi almeno una parola"),
+        ("il gatto vola", "«vola» non è nel vocabolario"),
+        ("il lupo e la volpe", "«lupo», «e», «volpe» non sono nel vocabolario"),
+        ("il gatto dorme sul divano . il cane dorme", "La frase ha 9 token: il modello ne legge al massimo 8"),
+    ],
+)
 def test_a_sentence_the_model_cannot_read_gets_an_italian_message(typed, says):
     s = own(typed, 2, step=5)
     assert says in s["problem"]
@@ -232,15 +292,16 @@ def test_a_sentence_the_model_cannot_read_gets_an_italian_message(typed, says):
 
 # --- every «prova…» of the prose ------------------------------------------------------------------------------------
 
+
 def test_prova_sul_after_the_cat_and_after_the_dog():
     cat, dog = state(frase="gatto"), state(frase="cane")
     assert cat["position"] == dog["position"] == 3 and VOCAB[cat["ids"][3]] == "sul"
     c, d = cat["blocks"][0], dog["blocks"][0]
     assert cat["embedded"] == dog["embedded"] and c["norm_attn"] == d["norm_attn"]
-    assert (c["q"], c["k"], c["v"]) == (d["q"], d["k"], d["v"])                 # identical up to Q, K, V
+    assert (c["q"], c["k"], c["v"]) == (d["q"], d["k"], d["v"])  # identical up to Q, K, V
     for hc, hd in zip(c["heads"], d["heads"]):
         differ = [k for k in range(4) if hc["scores"][k] != hd["scores"][k]]
-        assert differ == [1]                                                   # only the subject's score changes
+        assert differ == [1]  # only the subject's score changes
     assert share(d["heads"][1]["weights"][1]) == "97\u00a0%" and share(c["heads"][1]["weights"][1]) == "5\u00a0%"
     assert "la testa 2 dà il 97 % a «cane»" in page(M.SOFTMAX, frase="cane")
     top = lambda s: VOCAB[max(range(18), key=s["probabilities"].__getitem__)]  # noqa: E731
@@ -271,7 +332,7 @@ def test_prova_a_sentence_of_your_own_the_cat_that_runs():
     assert "gatto corre" not in model.corpus_text() and not any("gatto corre" in s for s in model.SENTENCES)
     s = state(frase="tua")
     assert s["position"] == 3 and VOCAB[s["ids"][2]] == "corre"
-    assert s["blocks"][0]["heads"][0]["weights"][2] > 0.99                     # head 1 goes straight to the verb
+    assert s["blocks"][0]["heads"][0]["weights"][2] > 0.99  # head 1 goes straight to the verb
     assert VOCAB[max(range(18), key=s["probabilities"].__getitem__)] == "prato"
 
 

@@ -10,11 +10,11 @@ import re
 from html import unescape as html_unescape
 
 import pytest
+from test_stepping import reach
 
 import labs
-from labs.kit.controls import Choice, Slider, Text, Toggle
+from labs.kit.controls import Choice, Slider, Toggle
 from labs.kit.stepping import ENDED
-from test_stepping import reach
 
 LABS = labs.all_labs()
 # inputs on which a stepped lab's machine stops before its last step (tried here too, and in test_counters)
@@ -29,11 +29,47 @@ def unescape(text):
     """The page's text as a reader reads it: entities decoded, a non-breaking space read as a space."""
     return html_unescape(text).replace("\u00a0", " ")
 
+
 # plural nouns that must not follow a lone «1» (byte, token, GPU are the same in the singular)
-NOUNS = ("passi", "strati", "volte", "regole", "fusioni", "coppie", "teste", "gomiti", "numeri", "parole", "righe",
-         "colonne", "dimensioni", "candidati", "assi", "indici", "miliardi", "milioni", "risposte", "frasi", "fogli",
-         "posizioni", "matrici", "blocchi", "parametri", "neuroni", "token aggiunti", "token estratti", "ore",
-         "giorni", "anni", "minuti", "esempi", "vettori", "caselle", "moltiplicazioni", "confronti")
+NOUNS = (
+    "passi",
+    "strati",
+    "volte",
+    "regole",
+    "fusioni",
+    "coppie",
+    "teste",
+    "gomiti",
+    "numeri",
+    "parole",
+    "righe",
+    "colonne",
+    "dimensioni",
+    "candidati",
+    "assi",
+    "indici",
+    "miliardi",
+    "milioni",
+    "risposte",
+    "frasi",
+    "fogli",
+    "posizioni",
+    "matrici",
+    "blocchi",
+    "parametri",
+    "neuroni",
+    "token aggiunti",
+    "token estratti",
+    "ore",
+    "giorni",
+    "anni",
+    "minuti",
+    "esempi",
+    "vettori",
+    "caselle",
+    "moltiplicazioni",
+    "confronti",
+)
 ONE_PLURAL = re.compile(r"(?<![\d.,−+/×^])\b1 (" + "|".join(NOUNS) + r")\b")
 # «i 8», «sui 11», «il 80 %», «il 1,5 %»: a number read with a vowel wants gli / l'
 VOWEL = r"(?:8[\d.]*|11(?:\.\d{3})*|1(?:,\d+)?)(?![\d.])"
@@ -46,8 +82,15 @@ def settings(lab, count=12):
     controls = [c for c in lab.params_list if c.kind in ("slider", "choice", "toggle", "text")]
     yield {}
     for c in controls:
-        values = ([c.min, c.max] if isinstance(c, Slider) else [v for v, _ in c.options] if isinstance(c, Choice)
-                  else [True, False] if isinstance(c, Toggle) else [""])
+        values = (
+            [c.min, c.max]
+            if isinstance(c, Slider)
+            else [v for v, _ in c.options]
+            if isinstance(c, Choice)
+            else [True, False]
+            if isinstance(c, Toggle)
+            else [""]
+        )
         for v in values:
             yield {c.name: v}
     if lab.id in STOPS_EARLY:
@@ -89,7 +132,7 @@ def renders(lab, count=12):
             yield raw, labs.render(lab.id, as_raw(raw))
             continue
         last = reach(lab) if retrains(lab, raw) else lab.steps.max
-        seen = set()
+        seen, result = set(), None
         for step in (0, 1, last // 2, last, None):
             if step is None:  # where the machine stopped, seen from the last step
                 end = (result.get("state_end") or {}).get("at")
@@ -123,15 +166,34 @@ def test_numbers_and_words_agree(lab):
         assert result["ok"], result.get("error")
         text = read_text(result)
         one = ONE_PLURAL.search(text)
-        assert not one, f"{lab.id} {raw}: «…{text[max(0, one.start() - 40):one.end() + 20]}…»"
+        assert not one, f"{lab.id} {raw}: «…{text[max(0, one.start() - 40) : one.end() + 20]}…»"
         article = WRONG_ARTICLE.search(text)
-        assert not article, f"{lab.id} {raw}: «…{text[max(0, article.start() - 40):article.end() + 20]}…»"
+        assert not article, f"{lab.id} {raw}: «…{text[max(0, article.start() - 40) : article.end() + 20]}…»"
 
 
 def test_the_patterns_catch_what_they_should():
-    for bad in ("con 1 strati", "compare 1 volte", "tutti i 11 token", "il 8 %", "sui 11 token", "il 1,5 %",
-                "dopo 1 passi", "il 80 %"):
+    for bad in (
+        "con 1 strati",
+        "compare 1 volte",
+        "tutti i 11 token",
+        "il 8 %",
+        "sui 11 token",
+        "il 1,5 %",
+        "dopo 1 passi",
+        "il 80 %",
+    ):
         assert ONE_PLURAL.search(bad) or WRONG_ARTICLE.search(bad), bad
-    for good in ("con 1 strato", "tutti gli 11 token", "l'8 %", "il 1.000", "il 110", "21 passi", "0,1 volte",
-                 "1 token", "il 18 %", "x 1 × 2", "il 100 %"):
+    for good in (
+        "con 1 strato",
+        "tutti gli 11 token",
+        "l'8 %",
+        "il 1.000",
+        "il 110",
+        "21 passi",
+        "0,1 volte",
+        "1 token",
+        "il 18 %",
+        "x 1 × 2",
+        "il 100 %",
+    ):
         assert not (ONE_PLURAL.search(good) or WRONG_ARTICLE.search(good)), good

@@ -11,10 +11,10 @@ from html import unescape
 from html.parser import HTMLParser
 
 import pytest
+from test_italian import renders
 
 import labs
 from labs.kit.html import same_value
-from test_italian import renders
 
 LABS = labs.all_labs()
 KIT_FIGURE = re.compile(r'class="lab-svg lab-(?:bars|chart)"')
@@ -99,8 +99,10 @@ def test_alte_dimensioni_at_4096_dimensions_tells_its_classes_apart():
 
 
 def test_the_parser_finds_a_clash():
-    html = ('<svg><text data-labelled="0.001">0,00</text><svg><text data-labelled="0.002">0,00</text></svg></svg>'
-            '<svg><rect data-labelled="0 0.5"><title>da 0 a 0,5: 3</title></rect></svg>')
+    html = (
+        '<svg><text data-labelled="0.001">0,00</text><svg><text data-labelled="0.002">0,00</text></svg></svg>'
+        '<svg><rect data-labelled="0 0.5"><title>da 0 a 0,5: 3</title></rect></svg>'
+    )
     found = figures(html)
     assert found == [[(0.001, "0,00"), (0.002, "0,00")], [(0.0, "0"), (0.5, "0,5")]]
     assert same_label(found[0]) == (0.001, 0.002, "0,00") and same_label(found[1]) is None

@@ -12,6 +12,7 @@ def unescape(text):
     """The page's text as a reader reads it: entities decoded, a non-breaking space read as a space."""
     return html_unescape(text).replace("\u00a0", " ")
 
+
 LAB = labs.get("learning-rate")
 
 
@@ -19,9 +20,19 @@ def state(**changes):
     return LAB.compute(LAB.parse({k: str(v) for k, v in changes.items()}))
 
 
-@pytest.mark.parametrize("eta, regime", [(0.01, "striscia"), (0.05, "striscia"), (0.2, "converge"),
-                                         (0.5, "converge"), (0.9, "oscilla"), (1.0, "oscilla"), (1.1, "diverge"),
-                                         (1.2, "diverge")])
+@pytest.mark.parametrize(
+    "eta, regime",
+    [
+        (0.01, "striscia"),
+        (0.05, "striscia"),
+        (0.2, "converge"),
+        (0.5, "converge"),
+        (0.9, "oscilla"),
+        (1.0, "oscilla"),
+        (1.1, "diverge"),
+        (1.2, "diverge"),
+    ],
+)
 def test_each_regime_from_its_learning_rate(eta, regime):
     assert state(eta=eta)["verdict"] == regime
 

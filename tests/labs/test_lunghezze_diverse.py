@@ -15,6 +15,7 @@ def unescape(text):
     """The page's text as a reader reads it: entities decoded, a non-breaking space read as a space."""
     return html_unescape(text).replace("\u00a0", " ")
 
+
 LAB = labs.get("lunghezze-diverse")
 MOD = LAB.module
 
@@ -48,8 +49,8 @@ def test_the_attention_table_is_n_by_n_and_computed_from_x(n):
     X = np.asarray(s["X"])
     scores = X @ X.T / np.sqrt(2)
     for i in range(n):
-        e = np.exp(scores[i, :i + 1] - scores[i, :i + 1].max())
-        np.testing.assert_allclose(A[i, :i + 1], e / e.sum(), atol=1e-12)
+        e = np.exp(scores[i, : i + 1] - scores[i, : i + 1].max())
+        np.testing.assert_allclose(A[i, : i + 1], e / e.sum(), atol=1e-12)
     assert "Pesi da imparare nella tabella" in str(LAB.view(state(fase="attention")))
 
 
@@ -120,8 +121,9 @@ def test_one_stage_at_a_time_with_the_one_before_kept_small():
     for key, _ in MOD.STAGES:
         assert f'data-set="fase={key}"' in views["forme"]  # the stage buttons
         assert f'data-stage="{key}"' in views[key]
-    assert "Fase prima:" not in views["forme"] and all("Fase prima:" in views[k] for k in ("attention", "gradiente",
-                                                                                            "batch"))
+    assert "Fase prima:" not in views["forme"] and all(
+        "Fase prima:" in views[k] for k in ("attention", "gradiente", "batch")
+    )
     assert 'data-part="X3"' in views["forme"] and 'data-part="X6"' in views["forme"]  # side by side
     assert 'data-part="attention3"' in views["attention"] and 'data-part="attention6"' in views["attention"]
     assert 'data-part="G3"' in views["gradiente"] and 'data-part="G6"' in views["gradiente"]

@@ -38,11 +38,25 @@ def matrix_of(values):
 
 def test_presets_set_the_right_matrices():
     found = presets()
-    assert set(found) >= {"Identità", "Rotazione di 90°", "Rotazione di 36,87°", "Scala 2 e 0,5", "Taglio k = 1",
-                          "Proiezione", "Specchio", "La matrice della guida"}
-    expected = {"Identità": np.eye(2), "Rotazione di 90°": [[0, -1], [1, 0]], "Taglio k = 1": [[1, 1], [0, 1]],
-                "Proiezione": [[1, 0], [0, 0]], "Scala 2 e 0,5": [[2, 0], [0, 0.5]],
-                "La matrice della guida": [[2, 1], [0, 1]], "Specchio": [[-1, 0], [0, 1]]}
+    assert set(found) >= {
+        "Identità",
+        "Rotazione di 90°",
+        "Rotazione di 36,87°",
+        "Scala 2 e 0,5",
+        "Taglio k = 1",
+        "Proiezione",
+        "Specchio",
+        "La matrice della guida",
+    }
+    expected = {
+        "Identità": np.eye(2),
+        "Rotazione di 90°": [[0, -1], [1, 0]],
+        "Taglio k = 1": [[1, 1], [0, 1]],
+        "Proiezione": [[1, 0], [0, 0]],
+        "Scala 2 e 0,5": [[2, 0], [0, 0.5]],
+        "La matrice della guida": [[2, 1], [0, 1]],
+        "Specchio": [[-1, 0], [0, 1]],
+    }
     for label, m in expected.items():
         np.testing.assert_allclose(matrix_of(found[label])[0], m, atol=1e-12)
     rotation, s = matrix_of(found["Rotazione di 36,87°"])
@@ -51,9 +65,16 @@ def test_presets_set_the_right_matrices():
     assert "36,87°" in s["what"]
 
 
-@pytest.mark.parametrize("label, words", [("Proiezione", "non si torna indietro"), ("Specchio", "specchio"),
-                                          ("Taglio k = 1", "taglio"), ("Scala 2 e 0,5", "scala"),
-                                          ("Rotazione di 90°", "ruota il piano di 90°")])
+@pytest.mark.parametrize(
+    "label, words",
+    [
+        ("Proiezione", "non si torna indietro"),
+        ("Specchio", "specchio"),
+        ("Taglio k = 1", "taglio"),
+        ("Scala 2 e 0,5", "scala"),
+        ("Rotazione di 90°", "ruota il piano di 90°"),
+    ],
+)
 def test_each_preset_is_described(label, words):
     assert words in matrix_of(presets()[label])[1]["what"]
 

@@ -105,7 +105,9 @@ def test_each_row_of_the_weights_is_one_button_and_masked_cells_are_empty(causal
         for i, row in rows:
             assert row.count("<button") == 1 and f"Segui la riga di «{MOD.TOKENS[int(i) - 1]}»" in row
             cells = re.findall(r'<td class="lab-mx-cell[^"]*" data-i="\d" data-j="(\d)"([^>]*)>([^<]*)</td>', row)
-            assert len(cells) == 7 and all("data-set" not in rest and "tabindex=\"0\"" not in rest for _, rest, _ in cells)
+            assert len(cells) == 7 and all(
+                "data-set" not in rest and 'tabindex="0"' not in rest for _, rest, _ in cells
+            )
             assert [text != "" for _, _, text in cells] == [not causal or int(j) < int(i) for j, _, _ in cells]
 
 
@@ -114,7 +116,9 @@ def test_the_product_with_w_o_is_drawn_only_when_opened():
     with the numbers of the state; the heads above are the same either way."""
     closed_state, open_state = state(), LAB.compute(LAB.parse({"sezioni": "uscite"}))
     closed, opened_ = str(LAB.view(closed_state)), str(LAB.view(open_state))
-    fold = re.search(r'<details class="lab-section" data-part="uscite" data-fold="uscite">(.*?)</details>', closed, re.S)
+    fold = re.search(
+        r'<details class="lab-section" data-part="uscite" data-fold="uscite">(.*?)</details>', closed, re.S
+    )
     assert fold and "lab-fold-wait" in fold.group(1)
     assert not re.search(r'data-part="(concat|W_o|out)"', closed)
     assert re.search(r'<details open class="lab-section" data-part="uscite"', opened_)
@@ -122,7 +126,7 @@ def test_the_product_with_w_o_is_drawn_only_when_opened():
         assert f'data-part="{part}"' in opened_
     shown = re.search(r'data-part="out".*?</table>', opened_, re.S).group(0)
     assert MOD.num(open_state["out"][3][0]).rstrip("0").rstrip(",") in shown
-    heads = lambda html: re.search(r'(<h3>2\..*?)<details', html, re.S).group(1)  # noqa: E731
+    heads = lambda html: re.search(r"(<h3>2\..*?)<details", html, re.S).group(1)  # noqa: E731
     assert heads(closed) == heads(opened_)
 
 
@@ -130,11 +134,18 @@ def test_heads_kept_per_mask_and_decision_are_the_heads_computed_afresh():
     """Choosing another token reuses the heads (heads_at): along a walk over the controls every state
     equals the one computed from an empty cache."""
     import random
+
     rng = random.Random(4)
     raw, seen = {}, []
     for _ in range(40):
-        name, value = rng.choice([("riga", rng.randint(1, 7)), ("maschera", rng.randint(0, 1)),
-                                  ("decisione", rng.choice([0, 0.25, 1, 2])), ("sezioni", rng.choice(["", "uscite"]))])
+        name, value = rng.choice(
+            [
+                ("riga", rng.randint(1, 7)),
+                ("maschera", rng.randint(0, 1)),
+                ("decisione", rng.choice([0, 0.25, 1, 2])),
+                ("sezioni", rng.choice(["", "uscite"])),
+            ]
+        )
         raw[name] = str(value)
         params = LAB.parse(raw)
         seen.append((params, LAB.compute(params)))

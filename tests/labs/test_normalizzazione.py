@@ -13,6 +13,7 @@ def unescape(text):
     """The page's text as a reader reads it: entities decoded, a non-breaking space read as a space."""
     return html_unescape(text).replace("\u00a0", " ")
 
+
 LAB = labs.get("normalizzazione")
 
 
@@ -31,8 +32,7 @@ def test_default_is_the_article_example():
     assert s["rms"] == pytest.approx(4.32, abs=0.005)
     assert s["rms_out"] == pytest.approx([0.46, 0.93, 1.39], abs=0.005)
     html = str(LAB.view(s))
-    for text in ("[−2,00 ; 0,00 ; 2,00]", "÷ 1,63", "[−1,22 ; 0,00 ; 1,22]", "18,67", "÷ 4,32",
-                 "[0,46 ; 0,93 ; 1,39]"):
+    for text in ("[−2,00 ; 0,00 ; 2,00]", "÷ 1,63", "[−1,22 ; 0,00 ; 1,22]", "18,67", "÷ 4,32", "[0,46 ; 0,93 ; 1,39]"):
         assert text in html, text
 
 
@@ -56,7 +56,6 @@ def test_equal_numbers_give_zeros_not_a_division_by_zero():
 
 
 # ---------------------------------------------------------------- the prose's experiments, the controls that count
-
 
 
 def test_doubling_every_number_is_possible_and_changes_neither_norm():
@@ -94,10 +93,14 @@ def test_the_shift_sentence_says_what_the_numbers_do(seed):
     rng = random.Random(seed)
     equal = rng.random() < 0.2
     value = rng.choice(range(-20, 21)) / 2
-    changes = {"n": rng.randint(3, 6), "c": rng.choice([0, 0, -3, 2.5, 7]), "gamma": rng.choice([0, 1, -1.5, 2]),
-               **{f"x{i}": value if equal else rng.choice(range(-40, 41)) / 2 for i in range(1, 7)}}
+    changes = {
+        "n": rng.randint(3, 6),
+        "c": rng.choice([0, 0, -3, 2.5, 7]),
+        "gamma": rng.choice([0, 1, -1.5, 2]),
+        **{f"x{i}": value if equal else rng.choice(range(-40, 41)) / 2 for i in range(1, 7)},
+    }
     s = state(**changes)
-    text = unescape(re.search(r'lab-callout[^>]*>([^<]*)<', str(LAB.view(s))).group(1))
+    text = unescape(re.search(r"lab-callout[^>]*>([^<]*)<", str(LAB.view(s))).group(1))
     if s["c"] == 0:
         assert "Hai aggiunto" not in text
         return

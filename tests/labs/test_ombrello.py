@@ -39,8 +39,10 @@ def test_weights_follow_the_seed():
 def test_network_is_clamped_matrix_products(seed):
     rng = np.random.default_rng(seed)
     names = [c.name for c in LAB.params_list]
-    raw = {n: str(round(float(rng.uniform(0, 1) if n in ("nuvole", "pioggia", "vento") else rng.uniform(-2, 2)), 1))
-           for n in names}
+    raw = {
+        n: str(round(float(rng.uniform(0, 1) if n in ("nuvole", "pioggia", "vento") else rng.uniform(-2, 2)), 1))
+        for n in names
+    }
     s = LAB.compute(LAB.parse(raw))
     x = np.array(s["inputs"])
     hidden = np.clip(np.array(s["network"]["w_hidden"]) @ x, 0, 1)

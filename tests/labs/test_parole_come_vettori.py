@@ -29,9 +29,14 @@ def test_default_reproduces_the_seed():
     assert "re + (donna − uomo) = [0,9 ; 0,1] + [0 ; 0,8] = [0,9 ; 0,9]" in html
 
 
-@pytest.mark.parametrize("a, b, c, nearest", [("principe", "uomo", "donna", "principessa"),
-                                              ("regina", "donna", "uomo", "re"),
-                                              ("re", "uomo", "persona", "monarca")])
+@pytest.mark.parametrize(
+    "a, b, c, nearest",
+    [
+        ("principe", "uomo", "donna", "principessa"),
+        ("regina", "donna", "uomo", "re"),
+        ("re", "uomo", "persona", "monarca"),
+    ],
+)
 def test_other_triples_name_the_nearest_word(a, b, c, nearest):
     s = state(a=a, b=b, c=c)
     assert s["nearest"][0]["word"] == nearest
@@ -102,8 +107,13 @@ def drag(params, slot, to):
     xmin, xmax, ymin, ymax = (float(v) for v in root.get("data-plane").split())
     _, _, w, h = (float(v) for v in root.get("viewBox").split())
     px, py = (to[0] - xmin) / (xmax - xmin) * w, (ymax - to[1]) / (ymax - ymin) * h
-    (own,) = [e for e in root.iter(f"{SVG}svg") if e is not root and e.get("data-plane")
-              and any(c.get("data-drag") == f"{slot}_dx {slot}_dy" for c in e.iter(f"{SVG}circle"))]
+    (own,) = [
+        e
+        for e in root.iter(f"{SVG}svg")
+        if e is not root
+        and e.get("data-plane")
+        and any(c.get("data-drag") == f"{slot}_dx {slot}_dy" for c in e.iter(f"{SVG}circle"))
+    ]
     a, b, c, d = (float(v) for v in own.get("data-plane").split())
     _, _, w2, h2 = (float(v) for v in own.get("viewBox").split())
     return {**params, f"{slot}_dx": f"{a + px / w2 * (b - a):.4f}", f"{slot}_dy": f"{d - py / h2 * (d - c):.4f}"}

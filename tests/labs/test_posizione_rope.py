@@ -63,7 +63,7 @@ def test_random_settings_against_numpy(seed):
     theta = math.radians(deg)
     expected = q @ rotate(k, (n - m) * theta)  # ⟨R(mθ)q, R(nθ)k⟩ = ⟨q, R((n − m)θ)k⟩
     assert s["score"] == pytest.approx(expected, abs=1e-12)
-    for a, b, x in s["pairs"]:
+    for _a, _b, x in s["pairs"]:
         assert x == pytest.approx(expected, abs=1e-12)
 
 

@@ -11,6 +11,7 @@ def unescape(text):
     """The page's text as a reader reads it: entities decoded, a non-breaking space read as a space."""
     return html_unescape(text).replace("\u00a0", " ")
 
+
 LAB = labs.get("quota-ffn")
 
 
@@ -21,8 +22,8 @@ def state(**changes):
 def test_default_classic_block_gives_two_thirds_and_crossover_at_4d():
     s = state()
     assert (s["d"], s["ffn_kind"], s["n"]) == (4096, "classica", 2048)
-    assert s["attention_params"] == 4 * 4096 ** 2
-    assert s["ffn_params"] == 8 * 4096 ** 2
+    assert s["attention_params"] == 4 * 4096**2
+    assert s["ffn_params"] == 8 * 4096**2
     assert s["ffn_share"] == pytest.approx(2 / 3, abs=1e-12)
     assert s["crossover_scores"] == 4 * 4096 == 16_384  # 4nd = 16d²
     assert s["crossover_attention"] == 2 * 4096  # 8d² + 4nd = 16d²
@@ -46,7 +47,7 @@ def test_swiglu_without_shrinking_takes_three_quarters():
 
 def test_original_transformer_crosses_at_2048_and_long_contexts_belong_to_attention():
     s = state(d=512, n=2048)
-    assert s["scores"] == s["ffn"] == 16 * 512 ** 2
+    assert s["scores"] == s["ffn"] == 16 * 512**2
     long = state(d=512, n=131072)
     assert long["scores"] > 10 * long["ffn"]
     assert "costa di più l'attention" in unescape(str(LAB.view(long)))

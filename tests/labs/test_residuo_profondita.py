@@ -16,6 +16,7 @@ def unescape(text):
     """The page's text as a reader reads it: entities decoded, a non-breaking space read as a space."""
     return html_unescape(text).replace("\u00a0", " ")
 
+
 LAB = labs.get("residuo-profondita")
 
 
@@ -35,7 +36,9 @@ def test_chain_rule_matches_finite_differences(norm, residual, seed):
         up, down = list(x), list(x)
         up[i] += step
         down[i] -= step
-        numeric = (M.stack_forward(up, weights, residual, norm)[0] - M.stack_forward(down, weights, residual, norm)[0]) / (2 * step)
+        numeric = (
+            M.stack_forward(up, weights, residual, norm)[0] - M.stack_forward(down, weights, residual, norm)[0]
+        ) / (2 * step)
         assert grad[i] == pytest.approx(numeric, rel=1e-5, abs=1e-8)
     assert sizes[0] == pytest.approx(math.hypot(*grad), rel=1e-12)
     assert sizes[-1] == pytest.approx(math.sqrt(M.D))  # ∂y/∂h_L is all ones
@@ -104,8 +107,12 @@ def test_the_issues_cases_read_right():
 @pytest.mark.parametrize("seed", range(80))
 def test_every_verdict_says_what_the_numbers_do(seed):
     rng = random.Random(seed)
-    changes = {"seme": rng.randint(1, 20), "scala": round(rng.uniform(0.2, 3.0), 1), "strati": rng.randint(1, 50),
-               "norma": rng.choice(["nessuna", "pre", "post"])}
+    changes = {
+        "seme": rng.randint(1, 20),
+        "scala": round(rng.uniform(0.2, 3.0), 1),
+        "strati": rng.randint(1, 50),
+        "norma": rng.choice(["nessuna", "pre", "post"]),
+    }
     s = state(**changes)
     plain, res, norm = s["plain"][0], s["residual"][0], s["norm"]
     tone, text = verdict(**changes)
@@ -164,6 +171,7 @@ def test_growing_the_weights_then_choosing_pre_norm():
 def test_a_seed_draws_one_sequence_whatever_length_is_asked_first():
     from core.linalg import seeded_rng
     from core.stats import gaussian_sample
+
     M.DRAWN.clear()
     rng = random.Random(3)
     for n in [5, 3208, 7, 1, 200, 3209, 64] + [rng.randrange(1, 4000) for _ in range(20)]:
@@ -187,8 +195,14 @@ def test_states_remembered_are_the_states_computed_afresh():
     raw = {}
     remembered = []
     for _ in range(40):
-        name, value = rng.choice([("strati", rng.randint(1, 50)), ("norma", rng.choice(["nessuna", "pre", "post"])),
-                                  ("scala", rng.choice([0.2, 0.5, 1.7, 3.0])), ("seme", rng.randint(1, 20))])
+        name, value = rng.choice(
+            [
+                ("strati", rng.randint(1, 50)),
+                ("norma", rng.choice(["nessuna", "pre", "post"])),
+                ("scala", rng.choice([0.2, 0.5, 1.7, 3.0])),
+                ("seme", rng.randint(1, 20)),
+            ]
+        )
         raw[name] = str(value)
         params = LAB.parse(raw)
         remembered.append((params, LAB.compute(params)))

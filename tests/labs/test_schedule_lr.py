@@ -28,8 +28,8 @@ def test_curve_rises_then_falls_and_contains_the_warmup_end():
     values = [v for _, v in s["curve"]]
     top = values.index(max(values))
     assert s["curve"][top][0] == 2000
-    assert all(a <= b for a, b in zip(values[:top], values[1:top + 1]))
-    assert all(a >= b for a, b in zip(values[top:], values[top + 1:]))
+    assert all(a <= b for a, b in zip(values[:top], values[1 : top + 1]))
+    assert all(a >= b for a, b in zip(values[top:], values[top + 1 :]))
     assert s["curve"][0] == (0, 0.0) and s["curve"][-1][0] == 500_000
 
 
@@ -71,7 +71,8 @@ def test_the_prose_experiments():
     long, short = state(), state(totale=250000, warmup=1000)
     for k in (0.25, 0.5, 0.75):  # the same shape at the same fraction of the training
         assert short["curve"][round(k * len(short["curve"]))][1] == pytest.approx(
-            long["curve"][round(k * len(long["curve"]))][1], rel=0.02)
+            long["curve"][round(k * len(long["curve"]))][1], rel=0.02
+        )
 
 
 def test_states_remembered_are_the_states_computed_afresh():

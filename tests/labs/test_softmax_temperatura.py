@@ -16,6 +16,7 @@ def unescape(text):
     """The page's text as a reader reads it: entities decoded, a non-breaking space read as a space."""
     return html_unescape(text).replace("\u00a0", " ")
 
+
 LAB = labs.get("softmax-temperatura")
 NAMES = LAB.module.NAMES
 
@@ -41,8 +42,10 @@ def test_default_ranking_and_figures():
 @pytest.mark.parametrize("seed", range(20))
 def test_probabilities_are_numpy_softmax_of_z_over_t(seed):
     rng = random.Random(seed)
-    raw = {name: rng.uniform(-5, 10) for name in NAMES} | {"temperatura": rng.uniform(0.1, 5),
-                                                            "aggiunta": rng.choice([0, 300, 1000])}
+    raw = {name: rng.uniform(-5, 10) for name in NAMES} | {
+        "temperatura": rng.uniform(0.1, 5),
+        "aggiunta": rng.choice([0, 300, 1000]),
+    }
     s = state(**raw)
     np.testing.assert_allclose(s["probs"], numpy_softmax(s["logits"], s["t"]), atol=1e-12)
     assert math.fsum(s["probs"]) == pytest.approx(1, abs=1e-12)
@@ -79,7 +82,6 @@ def test_low_temperature_sharpens_high_flattens():
 
 
 # ---------------------------------------------------------------- the sampling sentence and real draws
-
 
 
 def odds(**changes):
@@ -126,12 +128,14 @@ def test_twenty_tokens_are_drawn_with_the_seed():
 
 def test_more_draws_bring_the_frequencies_closer_to_the_probabilities():
     """The prose: «alza il numero di estrazioni e vedrai le barre avvicinarsi ai contorni»."""
+
     def distance(n):
         total = 0
         for seed in range(1, 31):
             s = state(estrazioni=n, seme=seed)
             total += sum(abs(c / n - q) for c, q in zip(s["counts"], s["probs"])) / 2
         return total / 30
+
     assert distance(500) < distance(20) / 2
 
 

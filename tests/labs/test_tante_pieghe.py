@@ -7,7 +7,7 @@ import labs
 
 LAB = labs.get("tante-pieghe")
 XS = np.linspace(-1, 1, 201)
-TARGETS = {"seno": np.sin(np.pi * XS), "parabola": XS ** 2, "assoluto": np.abs(XS), "gradino": np.tanh(5 * XS)}
+TARGETS = {"seno": np.sin(np.pi * XS), "parabola": XS**2, "assoluto": np.abs(XS), "gradino": np.tanh(5 * XS)}
 
 
 def state(**changes):
@@ -33,8 +33,12 @@ def test_default_hand_curve_is_a_rough_sine():
 @pytest.mark.parametrize("seed", range(6))
 def test_any_hand_curve_is_its_relu_sum(seed):
     rng = np.random.default_rng(seed)
-    raw = {"gomiti": int(rng.integers(0, 6)), "inizio": rng.uniform(-1.5, 1.5), "fine": rng.uniform(-1.5, 1.5),
-           "bersaglio": str(rng.choice(list(TARGETS)))}
+    raw = {
+        "gomiti": int(rng.integers(0, 6)),
+        "inizio": rng.uniform(-1.5, 1.5),
+        "fine": rng.uniform(-1.5, 1.5),
+        "bersaglio": str(rng.choice(list(TARGETS))),
+    }
     raw.update({f"e{i}": rng.uniform(-0.95, 0.95) for i in range(1, 6)})
     raw.update({f"h{i}": rng.uniform(-1.5, 1.5) for i in range(1, 6)})
     s = LAB.compute(LAB.parse(raw))

@@ -8,9 +8,13 @@ import pytest
 import labs
 
 LAB = labs.get("tensori")
-PICKS = {"elemento": lambda X, b, l, k: X[b, l, k], "frase": lambda X, b, l, k: X[b],
-         "token": lambda X, b, l, k: X[b, l], "posizione": lambda X, b, l, k: X[:, l],
-         "numero": lambda X, b, l, k: X[:, :, k]}
+PICKS = {
+    "elemento": lambda X, b, l, k: X[b, l, k],
+    "frase": lambda X, b, l, k: X[b],
+    "token": lambda X, b, l, k: X[b, l],
+    "posizione": lambda X, b, l, k: X[:, l],
+    "numero": lambda X, b, l, k: X[:, :, k],
+}
 
 
 def state(**changes):

@@ -48,12 +48,24 @@ def test_default_reproduces_the_seed_row_of_dorme():
 def test_shapes_are_the_guides():
     s = state()
     shapes = {k: np.array(s[k]).shape for k in ("X", "W_q", "W_k", "W_v", "Q", "K", "V", "scores", "A", "O")}
-    assert shapes == {"X": (3, 4), "W_q": (4, 2), "W_k": (4, 2), "W_v": (4, 2), "Q": (3, 2), "K": (3, 2),
-                      "V": (3, 2), "scores": (3, 3), "A": (3, 3), "O": (3, 2)}
+    assert shapes == {
+        "X": (3, 4),
+        "W_q": (4, 2),
+        "W_k": (4, 2),
+        "W_v": (4, 2),
+        "Q": (3, 2),
+        "K": (3, 2),
+        "V": (3, 2),
+        "scores": (3, 3),
+        "A": (3, 3),
+        "O": (3, 2),
+    }
     html = every_stage(s)
-    for line in ("[3\u00a0×\u00a04] · [4\u00a0×\u00a02] = [3\u00a0×\u00a02]",
-                 "[3\u00a0×\u00a02] · [2\u00a0×\u00a03] = [3\u00a0×\u00a03]",
-                 "[3\u00a0×\u00a03] · [3\u00a0×\u00a02] = [3\u00a0×\u00a02]"):
+    for line in (
+        "[3\u00a0×\u00a04] · [4\u00a0×\u00a02] = [3\u00a0×\u00a02]",
+        "[3\u00a0×\u00a02] · [2\u00a0×\u00a03] = [3\u00a0×\u00a03]",
+        "[3\u00a0×\u00a03] · [3\u00a0×\u00a02] = [3\u00a0×\u00a02]",
+    ):
         assert line in html
 
 
@@ -93,6 +105,7 @@ def test_two_heads_are_concatenated():
     two = s["second"]
     X = np.array(s["X"], float)
     from labs.ch9.testa_attention import HEAD2
+
     Wq, Wk, Wv = (np.array(w, float) for w in HEAD2)
     Q, K = X @ Wq, X @ Wk
     S = np.where(np.tril(np.ones((3, 3))) == 1, Q @ K.T / np.sqrt(2), -np.inf)

@@ -10,7 +10,6 @@ import json
 import math
 import random
 import re
-import time
 
 import numpy as np
 import pytest
@@ -48,6 +47,7 @@ def html_of(s):
 
 # ---------------------------------------------------------------- the default run and its seed figures
 
+
 def test_seed_figures_of_the_default_run(capsys):
     s = state(M.STEPS)
     ev = evals_at(s)
@@ -57,8 +57,12 @@ def test_seed_figures_of_the_default_run(capsys):
             e = ev[step]
             print(f"  {step:>5}: {e['train']:.3f} {e['held']:.3f} | {e['bigram_train']:.3f} {e['bigram_held']:.3f}")
         print(f"  il meglio di un bigramma: {s['bigram_best']:.3f}; pesi: {s['counts']['total']}")
-    expected = {0: (3.396, 3.491, 3.328, 3.303), 100: (1.021, 1.073, 1.336, 1.429),
-                300: (0.655, 0.702, 0.995, 1.064), 1000: (0.424, 0.911, 0.893, 0.980)}
+    expected = {
+        0: (3.396, 3.491, 3.328, 3.303),
+        100: (1.021, 1.073, 1.336, 1.429),
+        300: (0.655, 0.702, 0.995, 1.064),
+        1000: (0.424, 0.911, 0.893, 0.980),
+    }
     for step, figures in expected.items():
         assert tuple(ev[step].values()) == pytest.approx(figures, abs=1e-3), step
     assert s["bigram_best"] == pytest.approx(0.843, abs=1e-3)
@@ -94,8 +98,11 @@ def test_held_out_loss_goes_down_then_back_up_while_the_training_loss_keeps_fall
 
 
 def test_attention_starts_uniform_and_the_preposition_learns_to_look_at_the_verb():
-    for sentence, verb in (("il nonno nuota al", "nuota"), ("la nonna legge in", "legge"),
-                           ("il papà pesca al", "pesca")):
+    for sentence, verb in (
+        ("il nonno nuota al", "nuota"),
+        ("la nonna legge in", "legge"),
+        ("il papà pesca al", "pesca"),
+    ):
         start = state(0, frase=sentence)["attention"]
         end = state(M.STEPS, frase=sentence)["attention"]
         assert end["tokens"] == sentence.split()
@@ -113,7 +120,7 @@ def test_attention_rows_are_causal_distributions_on_the_view():
     assert a["cut"] and len(a["tokens"]) == M.CONTEXT and a["tokens"][-1] == "biblioteca"
     for A in a["maps"][0]:
         for i, row in enumerate(A):
-            assert sum(row) == pytest.approx(1.0, abs=1e-12) and all(w == 0.0 for w in row[i + 1:])
+            assert sum(row) == pytest.approx(1.0, abs=1e-12) and all(w == 0.0 for w in row[i + 1 :])
     html = html_of(s)
     assert "Della frase restano gli ultimi 8 token" in html
     assert html.count('data-part="attention-0-') == 2
@@ -137,8 +144,9 @@ def test_words_with_the_same_role_draw_together():
     for s in (start, end):
         pts, roles = np.array(s["embedding"]["points"]), s["roles"]
         centres = {r: pts[[i for i, x in enumerate(roles) if x == r]].mean(0) for r in "abc"}
-        s["near"] = sum(min(centres, key=lambda c: np.linalg.norm(p - centres[c])) == r
-                        for p, r in zip(pts, roles) if r in "abc")
+        s["near"] = sum(
+            min(centres, key=lambda c: np.linalg.norm(p - centres[c])) == r for p, r in zip(pts, roles) if r in "abc"
+        )
     assert start["near"] < 16 and end["near"] == 22
 
 
@@ -261,9 +269,10 @@ def test_a_closed_fold_is_neither_computed_nor_drawn():
     assert "embedding" not in closed and "layer_norms" not in closed
     html = html_of(closed)
     for part in M.FOLDS:
-        fold = re.search(rf'<details class="lab-section" data-part="{part}" data-fold="{part}"[^>]*>(.*?)</details>',
-                         html, re.S)
-        assert fold and "open" not in fold.group(0)[:fold.start(1) - fold.start(0)]
+        fold = re.search(
+            rf'<details class="lab-section" data-part="{part}" data-fold="{part}"[^>]*>(.*?)</details>', html, re.S
+        )
+        assert fold and "open" not in fold.group(0)[: fold.start(1) - fold.start(0)]
         assert "la disegna Python quando la apri" in fold.group(1) and "<svg" not in fold.group(1)
     # opened one at a time: that fold is drawn as with all of them open, the others stay closed
     every = html_of(state(12))
@@ -288,13 +297,20 @@ def test_the_parameter_count_by_part():
     s = state(0)
     counts = s["counts"]
     assert counts == tr.param_count(tr.TransformerConfig(vocab_size=27))
-    assert (counts["token_embedding"], counts["position_embedding"], counts["attention"], counts["feed_forward"],
-            counts["norms"], counts["head"]) == (27 * 16, 8 * 16, 4 * 16 * 16, 2 * 16 * 64, 3 * 16, 0)
+    assert (
+        counts["token_embedding"],
+        counts["position_embedding"],
+        counts["attention"],
+        counts["feed_forward"],
+        counts["norms"],
+        counts["head"],
+    ) == (27 * 16, 8 * 16, 4 * 16 * 16, 2 * 16 * 64, 3 * 16, 0)
     html = html_of(s)
     assert "3.680" in html and "= embedding" in html
 
 
 # ---------------------------------------------------------------- the training is the real one
+
 
 def replay_params(steps, seed=0, lr=0.004):
     """The default training redone with core alone: Adam with warm-up and cosine on the same batches."""
@@ -319,6 +335,7 @@ def test_the_steps_are_core_train_steps_and_the_bigram_learns_from_the_same_batc
         batch = training.batch_for_step(ids, config, M.BATCH, 0, step)
         W = sgd_update(W, gradient(W, [p for i, t in zip(*batch) for p in zip(i, t)]), M.BIGRAM_ETA)
     from core.bigram import dataset_loss
+
     assert evals_at(state(20))[20]["bigram_train"] == pytest.approx(dataset_loss(W, make_pairs(ids)), abs=1e-12)
     assert s["lr_next"] == optim.learning_rate(12, optim.OptimizerConfig(lr=0.004, warmup=20, total_steps=1000))
 
@@ -401,6 +418,7 @@ def test_the_timeline_curve_and_the_jump_to_the_next_generated_text():
 
 # ---------------------------------------------------------------- the other experiments of the prose
 
+
 def test_prova_un_learning_rate_di_0_01_memory_is_not_understanding():
     fast = evals_at(state(M.STEPS, lr=0.01))
     assert fast[1000]["train"] < 0.424  # the default run's, at 1,000 steps
@@ -424,14 +442,18 @@ def test_cambia_il_seme_still_below_the_bigram_after_300_steps(seed):
 
 # ---------------------------------------------------------------- what the reader types
 
-@pytest.mark.parametrize("corpus, words", [
-    ("", "vuoto"),
-    ("   \n ", "vuoto"),
-    ("il gatto dorme .", "troppo corto"),
-    ("gatto " * 80, "almeno due parole diverse"),
-    (" ".join(f"p{i}" for i in range(60)), "60 parole diverse"),
-    ("la nonna legge in biblioteca . " * 70, "al massimo 2.000"),
-])
+
+@pytest.mark.parametrize(
+    "corpus, words",
+    [
+        ("", "vuoto"),
+        ("   \n ", "vuoto"),
+        ("il gatto dorme .", "troppo corto"),
+        ("gatto " * 80, "almeno due parole diverse"),
+        (" ".join(f"p{i}" for i in range(60)), "60 parole diverse"),
+        ("la nonna legge in biblioteca . " * 70, "al massimo 2.000"),
+    ],
+)
 def test_a_bad_corpus_gives_an_italian_message(corpus, words):
     for step in (0, 5):
         s = state(step, corpus=corpus)
@@ -442,8 +464,9 @@ def test_a_bad_corpus_gives_an_italian_message(corpus, words):
 
 
 def test_too_many_distinct_characters():
-    s = state(0, corpus="".join(chr(0x3b1 + i) for i in range(25)) * 3 + "abcdefghijklmnopqrstuvwxyz" * 2,
-              token="caratteri")
+    s = state(
+        0, corpus="".join(chr(0x3B1 + i) for i in range(25)) * 3 + "abcdefghijklmnopqrstuvwxyz" * 2, token="caratteri"
+    )
     assert "caratteri diversi" in s["problem"] and "al massimo 50" in s["problem"]
 
 

@@ -17,6 +17,7 @@ def unescape(text):
     """The page's text as a reader reads it: entities decoded, a non-breaking space read as a space."""
     return html_unescape(text).replace("\u00a0", " ")
 
+
 LAB = labs.get("transformer-miniatura")
 M = LAB.module
 DIM = {d: j for j, d in enumerate(M.DIMS)}
@@ -138,10 +139,15 @@ def test_the_experiment_does_not_touch_generation():
 @pytest.mark.parametrize("seed", range(60))
 def test_the_experiments_sentence_says_what_the_numbers_do(seed):
     rng = random.Random(seed)
-    params = {"frase": rng.choice([k for k, _ in M.SENTENCES]), "esperimento": rng.choice(["togli", "spegni"]),
-              "tolta": rng.randint(1, 6), "posizione": rng.randint(1, 6), "generati": rng.randint(0, 3)}
+    params = {
+        "frase": rng.choice([k for k, _ in M.SENTENCES]),
+        "esperimento": rng.choice(["togli", "spegni"]),
+        "tolta": rng.randint(1, 6),
+        "posizione": rng.randint(1, 6),
+        "generati": rng.randint(0, 3),
+    }
     s, shown = state(**params), html(**params)
-    note = re.search(r'(Togliendo|Spegnendo)[^<]*', shown)
+    note = re.search(r"(Togliendo|Spegnendo)[^<]*", shown)
     if not s["ignored"]:
         assert note is None and s["whole_probs"] is None
         return
@@ -154,8 +160,10 @@ def test_the_experiments_sentence_says_what_the_numbers_do(seed):
     delta = {t: abs(s["probs"][t] - s["whole_probs"][t]) for t in range(len(M.VOCAB))}
     named = re.findall(r"«([^»]+)» [\d,]+ % → [\d,]+ %", note)
     assert len(named) == 3
-    assert min(delta[M.VOCAB.index(w)] for w in named) >= max(
-        d for t, d in delta.items() if M.VOCAB[t] not in named) - 1e-12
+    assert (
+        min(delta[M.VOCAB.index(w)] for w in named)
+        >= max(d for t, d in delta.items() if M.VOCAB[t] not in named) - 1e-12
+    )
 
 
 # ---------------------------------------------------------------- controls that follow the state
@@ -212,20 +220,24 @@ def test_the_weights_are_the_documented_tables():
 def test_the_state_is_e_times_the_final_vector():
     s = state()
     np.testing.assert_allclose(s["logits"], np.array(M.E) @ np.array(s["mlp"]["output"]), atol=1e-12)
-    np.testing.assert_allclose(s["mlp"]["output"], np.add(s["attention"]["output"], s["mlp"]["contribution"]),
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        s["mlp"]["output"], np.add(s["attention"]["output"], s["mlp"]["contribution"]), atol=1e-12
+    )
 
 
 # ---------------------------------------------------------------- the other sentences make sense
 
 
-@pytest.mark.parametrize("sentence, position, expected", [
-    ("gatto", 1, {"gatto", "cane"}),       # il → an animal
-    ("gatto", 2, {"dorme", "mangia"}),     # il gatto → a verb
-    ("gatto", 4, {"sul"}),                 # … dorme → sul
-    ("pesce", 3, {"il"}),                  # il gatto mangia → il
-    ("pesce", 4, {"pesce"}),               # il gatto mangia il → pesce
-])
+@pytest.mark.parametrize(
+    "sentence, position, expected",
+    [
+        ("gatto", 1, {"gatto", "cane"}),  # il → an animal
+        ("gatto", 2, {"dorme", "mangia"}),  # il gatto → a verb
+        ("gatto", 4, {"sul"}),  # … dorme → sul
+        ("pesce", 3, {"il"}),  # il gatto mangia → il
+        ("pesce", 4, {"pesce"}),  # il gatto mangia il → pesce
+    ],
+)
 def test_each_position_predicts_a_sensible_word(sentence, position, expected):
     assert top(state(frase=sentence, posizione=position), 1)[0] in expected
 
@@ -305,12 +317,15 @@ def test_a_sentence_of_known_words_is_used():
     assert words(s) == ["il", "cane", "dorme", "sul", "letto", "."]
 
 
-@pytest.mark.parametrize("text, message", [
-    ("il topo dorme", "«topo» non è nel vocabolario"),
-    ("il topo e la volpe", "non sono nel vocabolario"),
-    ("", "Scrivi almeno una parola"),
-    ("il " * 13, "al massimo 12"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("il topo dorme", "«topo» non è nel vocabolario"),
+        ("il topo e la volpe", "non sono nel vocabolario"),
+        ("", "Scrivi almeno una parola"),
+        ("il " * 13, "al massimo 12"),
+    ],
+)
 def test_unknown_words_get_an_italian_message(text, message):
     s = state(frase="tua", testo=text)
     assert message in s["problem"]
@@ -325,15 +340,15 @@ def test_what_the_reader_types_is_escaped():
 def folds_of(view):
     """Each fold of the view, {part: its whole <details>…</details>}, nested <details> included, and the view
     without them."""
-    found, rest, at = {}, view, 0
+    found, rest = {}, view
     for m in re.finditer(r'<details[^>]*data-fold="([^"]+)"', view):
         depth, k = 0, m.start()
-        for t in re.finditer(r"<details|</details>", view[m.start():]):
+        for t in re.finditer(r"<details|</details>", view[m.start() :]):
             depth += 1 if t.group(0) == "<details" else -1
             if depth == 0:
                 k = m.start() + t.end()
                 break
-        found[m.group(1)] = view[m.start():k]
+        found[m.group(1)] = view[m.start() : k]
     for whole in found.values():
         rest = rest.replace(whole, "")
     return found, rest

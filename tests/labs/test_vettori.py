@@ -32,8 +32,16 @@ def test_sum_and_scale_are_elementwise(seed):
     np.testing.assert_allclose(s["scaled"], k * np.array([bx, by]), atol=1e-12)
 
 
-@pytest.mark.parametrize("k, effect", [(2, "si allunga"), (0.5, "si accorcia"), (-1, "si gira dall'altra parte"),
-                                       (0, "vettore nullo"), (1, "resta com'è")])
+@pytest.mark.parametrize(
+    "k, effect",
+    [
+        (2, "si allunga"),
+        (0.5, "si accorcia"),
+        (-1, "si gira dall'altra parte"),
+        (0, "vettore nullo"),
+        (1, "resta com'è"),
+    ],
+)
 def test_scalar_says_what_it_does(k, effect):
     assert effect in state(k=k)["effect"]
 

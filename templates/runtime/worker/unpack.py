@@ -1,5 +1,8 @@
 # Run by the worker (wheels.js) once Python has started: the function it returns unpacks our wheels.
-import importlib, os, sys, zipfile
+import importlib
+import os
+import sys
+import zipfile
 
 
 def unpack(paths):
@@ -12,4 +15,4 @@ def unpack(paths):
     importlib.invalidate_caches()
 
 
-unpack
+unpack  # noqa: B018 (the value runPython returns to wheels.js)
