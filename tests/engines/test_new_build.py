@@ -83,7 +83,10 @@ def read_on_while_the_site_changes(launched, next_build, tmp_path, service_worke
         page.evaluate("() => { window.__sameDocument = true; }")
         link.unlink()
         link.symlink_to(new)
-        page.evaluate(GO_AND_WAIT_READY, f"{url}{CHANGED.path}", CHANGED.id)
+        try:
+            page.evaluate(GO_AND_WAIT_READY, f"{url}{CHANGED.path}", CHANGED.id)
+        except RuntimeError:  # the page loaded itself anew: a build other than its worker's (runtime page/main.js)
+            page.loaded(f"{url}{CHANGED.path}")
         page.wait_for(f"() => document.querySelector('[data-lab=\"{CHANGED.id}\"]')?.dataset.ready === 'true'")
         shown = page.evaluate("() => [document.querySelector('article').textContent, window.__sameDocument === true]")
         changed = page.evaluate(
@@ -116,15 +119,8 @@ def test_with_the_service_worker_in_control_the_tab_keeps_its_build(launched, ne
     assert seen == {"new_text": False, "same_document": True, "answered": True, "error": None, "message": None}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "issue 36, item 5: with no service worker in control, instant navigation shows build N+1's page while "
-        "the worker stays on build N's lockfile; the lab looks ready and does not answer. The fix belongs in "
-        "runtime.js (a page whose data-lockfile is not the worker's reloads once, or restarts the worker)"
-    ),
-)
 def test_without_a_service_worker_a_new_build_runs_on_a_matching_worker_or_reloads(launched, next_build, tmp_path):
     seen = read_on_while_the_site_changes(launched, next_build, tmp_path, service_worker=False)
     assert seen["answered"] and seen["error"] is None and seen["message"] is None, seen
     assert seen["new_text"], seen  # the page of the build that is published now, working
+    assert not seen["same_document"], seen  # reached by loading the page anew, once

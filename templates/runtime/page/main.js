@@ -9,7 +9,31 @@ import { startTheme, watchTheme } from "./theme.js";
 import { keepOffline, keepOfflineWhenLoaded } from "./offline.js";
 import { writeUrlOnLeaving } from "./url.js";
 
+// A page of another build than the worker's (published while the reader was on the site, with no service
+// worker keeping the old build whole) needs that build's Python: the page loads anew, once, which starts the
+// worker its own <head> names. Were it still another build after that reload, the worker restarts on it.
+const RELOADED = "labs-reloaded-for";
+
+function ownBuild() {
+  const root = document.querySelector("[data-lab][data-lockfile]");
+  const lockfile = root?.dataset.lockfile;
+  if (!lockfile || !python.worker || !python.lockfile || lockfile === python.lockfile) return true;
+  let reloaded = null;
+  try { reloaded = sessionStorage.getItem(RELOADED); } catch { /* storage blocked: reload anyway */ }
+  if (reloaded !== lockfile) {
+    try { sessionStorage.setItem(RELOADED, lockfile); } catch { /* as above */ }
+    const message = document.querySelector("[data-lab-message]");
+    if (message) message.textContent = "Il sito è stato aggiornato mentre leggevi: ricarico la pagina…";
+    location.reload();
+    return false;
+  }
+  python.package = root.dataset.package;
+  python.restart();
+  return true;
+}
+
 function mountLabs() {
+  if (!ownBuild()) return;
   python.listeners.clear();
   for (const root of document.querySelectorAll("[data-lab]")) {
     if (!root.labController) root.labController = new LabController(root);
