@@ -101,6 +101,8 @@ def run_lab(args):
 
 def write_lab(args):
     root = Path(__file__).parent.parent
+    if args.chapter is None and args.dopo is None:  # two words: the chapter and the id, with no title after
+        raise ContractError(f'manca: titolo (python -m labs new {args.lab} {args.title} "Il titolo")')
     target, ref = new_lab(root / "labs", args.chapter, args.lab, args.title, all_labs(), problems(), after=args.dopo)
     lab_id = args.lab
     test = new_test(root / "tests" / "labs", lab_id, ref, args.title) if (root / "tests" / "labs").is_dir() else None

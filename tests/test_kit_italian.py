@@ -120,4 +120,4 @@ def test_digits_apart_tells_neighbours_apart_and_shares_too():
     assert digits_apart(edges) == 3 and len(set(numbers(edges))) == len(edges)
     assert digits_apart([0.5, 1.25, 3.0]) == 2 and digits_apart([0.3, 0.1 + 0.2]) == 2  # one value, written once
     assert numbers([-1e-16, 0.0, 0.5]) == ["0,00", "0,00", "0,50"]  # rounding noise is no value of its own
-    assert shares([0.0000052, 0.000016, 0.5], 1) == ["0,001 %", "0,002 %", "50,000 %"]
+    assert shares([0.0000052, 0.000016, 0.5], 1) == ["0,001\u00a0%", "0,002\u00a0%", "50,000\u00a0%"]

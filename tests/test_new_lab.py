@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 COPIED = (
     "core",
     "labs",
+    "sitebuild",
     "tests",
     "templates",
     "scripts",

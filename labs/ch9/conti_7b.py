@@ -260,17 +260,17 @@ def view(s):
         tag("h3", "Quanto occupano i pesi"),
         bars(memory, label="Memoria dei pesi per precisione", hi=1.0),
         formula(
-            f"in bf16: {num(c['total'])} × 2 byte = {data_size(bf16)}"
+            f"in bf16: {num(c['total'])} × 2\u00a0byte = {data_size(bf16)}"
             + (
-                f"   (col numero tondo del nome, {plural(nominal, 'miliardo', 'miliardi')} × 2 byte = "
-                f"{num(2 * nominal)} GB)"
+                f"   (col numero tondo del nome, {plural(nominal, 'miliardo', 'miliardi')} × 2\u00a0byte = "
+                f"{num(2 * nominal)}\u00a0GB)"
                 if nominal
                 else ""
             )
         ),
         tag(
             "p",
-            f"fp32 = 4 byte per numero, bf16 = 2, int8 = 1, int4 = mezzo byte. Per allenarlo ne servono "
+            f"fp32 = 4\u00a0byte per numero, bf16 = 2, int8 = 1, int4 = mezzo byte. Per allenarlo ne servono "
             f"circa 16 per parametro: {data_size(s['training'])}, prima ancora delle attivazioni "
             "(i conti del training sono nel laboratorio 4.1).",
             class_="lab-step-counter",

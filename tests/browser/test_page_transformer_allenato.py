@@ -53,7 +53,7 @@ def test_play_20_steps_pause_open_an_attention_map_and_generate_text(measured, s
     page.goto(f"{site_url}{LAB.path}")
     lab = page.locator(f"[data-lab='{LAB.id}']")
     counter = lab.locator("[data-step-counter]")
-    expect(counter).to_have_text("Passo 0 di 1000")
+    expect(counter).to_have_text("Passo 0 di 1.000")
     expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
     # on a device with 1 GiB the checkpoints of a training are bounded by 24 MB, not 96 (kit.stepping.fit_memory)
     assert page.evaluate("() => window.__ready.checkpointBytes") == 24 * 1024 * 1024
@@ -78,7 +78,7 @@ def test_play_20_steps_pause_open_an_attention_map_and_generate_text(measured, s
     assert 20 <= stopped <= 40
     page.wait_for_timeout(500)
     assert int(lab.locator("input.lab-scrubber").input_value()) == stopped
-    expect(counter).to_have_text(f"Passo {stopped} di 1000")
+    expect(counter).to_have_text(f"Passo {stopped} di 1.000")
     expect(attention).not_to_have_attribute("open", "")
     state = cpython(stopped)
     assert lab.locator("[data-lab-view] .lab-stat-value").nth(0).inner_text() == num(state["evals"][-1][1], 3)
@@ -113,7 +113,7 @@ def test_play_20_steps_pause_open_an_attention_map_and_generate_text(measured, s
     view.evaluate("""view => { window.__waited = false; new MutationObserver(() => {
         window.__waited ||= view.classList.contains("is-waiting"); }).observe(view, { attributeFilter: ["class"] }); }""")
     lab.locator(".lab-jump", has_text="prossimo testo generato").click()
-    expect(counter).to_have_text("Passo 50 di 1000", timeout=120_000)
+    expect(counter).to_have_text("Passo 50 di 1.000", timeout=120_000)
     wait_idle(page, lab)
     assert page.evaluate("window.__waited")
     expect(view).not_to_have_class(re.compile("is-waiting"))
@@ -136,7 +136,7 @@ def test_play_20_steps_pause_open_an_attention_map_and_generate_text(measured, s
             lab.locator("input.lab-scrubber").evaluate(move)
         else:
             lab.locator('[data-step="+1"]').click()
-        expect(counter).to_have_text(f"Passo {step} di 1000")
+        expect(counter).to_have_text(f"Passo {step} di 1.000")
         wait_idle(page, lab)
         loss = num(cpython(step)["batch_losses"][-1], 3)  # the timeline's last batch loss: new at every step
         expect(lab.locator("[data-lab-timeline]")).to_contain_text(f"loss del batch: {loss}")
@@ -146,7 +146,7 @@ def test_play_20_steps_pause_open_an_attention_map_and_generate_text(measured, s
     lab.locator("input.lab-scrubber").evaluate(
         "el => { el.value = 60; el.dispatchEvent(new Event('input', {bubbles: true})); }"
     )
-    expect(counter).to_have_text("Passo 60 di 1000")
+    expect(counter).to_have_text("Passo 60 di 1.000")
     wait_idle(page, lab)
     working = lab.locator("[data-lab-working]")
     working.evaluate("""line => { window.__said = []; new MutationObserver(() => { if (!line.hidden)

@@ -19,6 +19,7 @@ import labs
 
 ROOT = Path(__file__).resolve().parents[2]
 MEASURE = ROOT / "scripts" / "measure.js"  # the measurement the site does not ship (labsMeasure.times)
+THEME_LATEST = 10_000  # ms: the theme starts at the latest then, Python or not (templates/runtime/page/theme.js)
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 READY = 90_000
 LABS = labs.all_labs()
@@ -320,7 +321,7 @@ def test_the_theme_waits_for_python_and_a_key_starts_it_sooner(browser, site_url
     ready(page, "ombrello")
     expect(page.locator("html")).to_have_class(re.compile(r"\bjs\b"))  # the theme has started
     ran, labs_phase = page.evaluate("[window.themeRanAt, window.labsMeasure.times.labs]")
-    assert ran >= labs_phase, (ran, labs_phase)
+    assert ran >= min(labs_phase, THEME_LATEST), (ran, labs_phase)  # or the latest it waits, on a slow machine
     page.close()
 
     held = []

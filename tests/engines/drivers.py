@@ -17,8 +17,10 @@ import tempfile
 import threading
 import time
 import urllib.request
+from pathlib import Path
 
 FIREFOX = "/usr/bin/firefox-esr"
+MEASURE = Path(__file__).resolve().parents[2] / "scripts" / "measure.js"
 WEBKIT_DRIVER = "/usr/bin/WebKitWebDriver"
 PHONE = (390, 844)  # a small phone's viewport, in CSS pixels
 
@@ -117,6 +119,10 @@ class Firefox:
         self.version = self.send("session.new", {"capabilities": {}})["capabilities"]["browserVersion"]
         self.send("session.subscribe", {"events": ["log.entryAdded"]})
         self.send("script.addPreloadScript", {"functionDeclaration": WATCH})
+        # the measurement the site does not ship (window.labsMeasure: stopped answers, phase times)
+        self.send(
+            "script.addPreloadScript", {"functionDeclaration": f"() => {{ {MEASURE.read_text(encoding='utf-8')} }}"}
+        )
 
     def read(self):
         while True:

@@ -98,12 +98,12 @@ def retrain_twice(page, site_url):
         const lr = root.querySelector('[data-param="lr"]'), working = root.querySelector("[data-lab-working]");
         set(root.querySelector("input.lab-scrubber"), "60");
         await idle();
-        const before = labsRuntime.unwantedAnswers;
+        const before = labsMeasure.unwantedAnswers;
         set(lr, "0.02");
         while (working.hidden) await new Promise((r) => setTimeout(r, 10));  // the retraining is under way
         set(lr, "0.015");
         await idle();
-        return { stopped: labsRuntime.unwantedAnswers - before, lr: lr.value,
+        return { stopped: labsMeasure.unwantedAnswers - before, lr: lr.value,
                  timeline: root.querySelector("[data-lab-timeline]").textContent };
     }""")
 

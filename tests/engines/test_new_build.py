@@ -31,7 +31,7 @@ def next_build(tmp_path_factory, site_dir):
     work = tmp_path_factory.mktemp("next-build")
     source = work / "src"
     source.mkdir()
-    for name in ("core", "labs", "templates", "scripts"):
+    for name in ("core", "labs", "sitebuild", "templates", "scripts"):
         shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("build.py", "mkdocs.yml", "pyproject.toml", "package.json"):
         shutil.copy2(ROOT / name, source / name)

@@ -17,7 +17,7 @@ from test_italian import STOPS_EARLY, as_raw
 import labs
 from labs.kit.html import num
 from labs.kit.stepping import ENDED, ended
-from labs.kit.timeline import counter, timeline
+from labs.kit.timelines import counter, timeline
 
 STEPPED = [lab for lab in labs.all_labs() if lab.stepped]
 IDS = [lab.id for lab in STEPPED]

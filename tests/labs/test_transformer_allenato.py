@@ -413,7 +413,7 @@ def test_the_timeline_curve_and_the_jump_to_the_next_generated_text():
     assert jump_target(LAB.steps, jump, 1000, {"step": 1000}) is None
     assert len(state(7)["batch_losses"]) == 8 and LAB.steps.curve.points == M.STEPS + 1
     result = labs.render("transformer-allenato", {"passo": "7"})
-    assert "Passo 7 di 1000" in result["timeline"] and "prossimo testo generato" in result["timeline"]
+    assert "Passo 7 di 1.000" in result["timeline"] and "prossimo testo generato" in result["timeline"]
 
 
 # ---------------------------------------------------------------- the other experiments of the prose

@@ -55,9 +55,9 @@ def test_attention_of_sul_is_2_2_2_28_65_percent():
     weights = state()["attention"]["weights"]
     for got, want in zip(weights, (0.02, 0.02, 0.02, 0.28, 0.65)):
         assert got == pytest.approx(want, abs=0.005)
-    assert [percent(w) for w in weights] == ["2 %", "2 %", "2 %", "28 %", "65 %"]
+    assert [percent(w) for w in weights] == ["2\u00a0%", "2\u00a0%", "2\u00a0%", "28\u00a0%", "65\u00a0%"]
     shown = html()
-    assert all(f"{p}   (punteggio" in shown for p in ("2 %", "28 %", "65 %"))
+    assert all(f"{p}\u00a0%   (punteggio" in shown for p in ("2", "28", "65"))
 
 
 def test_after_attention_sul_has_dormire_048_luogo_039_preposizione_065():
