@@ -42,7 +42,8 @@ class Experiment:
     look: the part of the view that shows the effect: an id it gives («vista-…») or a part= name.
     check(state) → True when the state at these settings shows the effect.
     after: a few words of the prose's paragraph the button follows (they must
-    appear once in the prose); empty, the button closes the prose.
+    appear once in the prose, line breaks read as spaces); empty, the button
+    closes the prose.
     """
 
     sentence: str
@@ -127,20 +128,26 @@ def experiment_problem(module, experiment, controls, folds, prose, source):
                 )
     look = experiment.look
     if not isinstance(look, str) or not PART.fullmatch(look):
-        return f"{head}: look dev'essere l'id di una parte della vista, come «vista-percorso» (è {look!r})"
+        return f"{head}: look dev'essere una parte della vista, un id come «vista-scodella» o un part= (è {look!r})"
     if f'"{look}"' not in source and f"'{look}'" not in source:
-        return f'{head}: la vista non dà a nessuna parte l\'id «{look}» (scrivi id="{look}" nella view)'
+        return (
+            f'{head}: la vista non dà a nessuna parte il nome «{look}» (scrivi id="vista-…" o part="{look}" nella view)'
+        )
     if not callable(experiment.check):
         return f"{head}: check dev'essere una funzione check(stato) → True se l'effetto c'è"
     after = experiment.after
     if not isinstance(after, str):
         return f"{head}: after dev'essere qualche parola del paragrafo della prosa che l'esperimento segue"
-    if after and prose.count(after) != 1:
-        found = "non c'è" if prose.count(after) == 0 else f"compare {prose.count(after)} volte"
+    found = flat(prose).count(flat(after)) if after else 1
+    if found != 1:
+        found = "non c'è" if found == 0 else f"compare {found} volte"
         return f"{head}: after «{after}» {found} nella prosa (deve comparire una volta sola)"
-    if after and "\n\n" in after:
-        return f"{head}: after dev'essere dentro un paragrafo solo"
     return None
+
+
+def flat(text):
+    """A text with its line breaks and runs of spaces as single spaces: `after` is matched on this."""
+    return " ".join(text.split())
 
 
 def experiments_problem(module, controls):
@@ -184,7 +191,7 @@ def prose_with_experiments(prose, lab_id, experiments):
     paragraphs = re.split(r"\n\s*\n", prose)
     boxes = {}
     for e in experiments:
-        at = next((i for i, p in enumerate(paragraphs) if e.after and e.after in p), len(paragraphs) - 1)
+        at = next((i for i, p in enumerate(paragraphs) if e.after and flat(e.after) in flat(p)), len(paragraphs) - 1)
         boxes.setdefault(at, []).append(e)
     out = []
     for i, paragraph in enumerate(paragraphs):
