@@ -100,7 +100,7 @@ def experiment_problem(module, experiment, controls, folds, prose, source):
     if not isinstance(sentence, str) or not sentence.strip():
         return "un esperimento ha la frase vuota: scrivi in italiano che cosa provare e che cosa si vedrà"
     head = f"l'esperimento «{sentence[:50]}»"
-    if not sounds_italian(sentence):
+    if not sounds_italian(re.sub(r"«[^»]*»", " ", sentence)):  # a quoted token («one») is not prose
         return f"{head}: la frase dev'essere in italiano"
     if len(sentence.split()) > MAX_WORDS:
         return f"{head}: la frase è lunga {len(sentence.split())} parole (al massimo {MAX_WORDS}): accorciala"

@@ -81,7 +81,7 @@ function tryExperiment(lab, box, button) {
 }
 
 /** The part the last experiment points at, marked (after every view: a morph drops the class) and, the first
- *  time it is there, scrolled to. */
+ *  time it is there, opened if a closed section holds it and scrolled to. */
 export function markPart(lab) {
   if (!lab.look) return;
   const name = CSS.escape(lab.look.id);
@@ -90,6 +90,7 @@ export function markPart(lab) {
   part.classList.add(LOOKED_AT);
   if (lab.look.scroll) {
     lab.look.scroll = false;
+    openAround(part, lab.experimentSaved?.opened ?? []); // a part inside a closed section: opened to be seen
     const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
     part.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
   }
