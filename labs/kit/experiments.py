@@ -4,7 +4,8 @@ A lab lists them in a module-level EXPERIMENTS list. Each is the sentence
 the reader reads (Italian, short: what to try and what will be seen), the
 settings it makes (control values as the URL carries them, a stepped lab's
 step included, and the folds it opens under «sezioni»), the part of the view
-that shows the effect (an id the view gives, «vista-…»), the effect as a
+that shows the effect (an id the view gives, «vista-…», or a kit component's
+part= name), the effect as a
 check on the state the settings give (check(state) → True), and the words of
 the prose's paragraph it belongs after.
 
@@ -76,11 +77,6 @@ def raw_value(value):
 def raw_settings(experiment):
     """{name: raw value}: the settings as the URL carries them, for labs.render and the lab's parse."""
     return {name: raw_value(value) for name, value in experiment.settings.items()}
-
-
-def declared(module):
-    """The lab's EXPERIMENTS, or () if it declares none."""
-    return tuple(getattr(module, "EXPERIMENTS", ()))
 
 
 def source_of(module):
@@ -204,7 +200,6 @@ def prose_with_experiments(prose, lab_id, experiments):
 __all__ = [
     "Experiment",
     "box",
-    "declared",
     "experiments_problem",
     "prose_with_experiments",
     "raw_settings",
