@@ -67,6 +67,18 @@ class Lab:
         self.prose = (module.__doc__ or "").strip()
 
     @property
+    def experiments(self):
+        """The experiments the lab declares (kit Experiment, in its EXPERIMENTS list)."""
+        return tuple(getattr(self.module, "EXPERIMENTS", ()))
+
+    @property
+    def page_prose(self):
+        """The prose as the page shows it: each experiment's «Prova» after the paragraph that suggests it."""
+        from .kit.experiments import prose_with_experiments  # here: the browser never draws the prose
+
+        return prose_with_experiments(self.prose, self.id, self.experiments)
+
+    @property
     def order(self):
         return ref_key(self.ref)
 

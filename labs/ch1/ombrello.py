@@ -20,7 +20,7 @@ della rete e, finito l'allenamento, restano gli stessi tutti i giorni.
 """
 
 from core.neuron import clamp, dense, threshold_neuron
-from labs.kit import Edit, Group, Node, Slider, callout, formula, network, num, stat, stats, table, tag
+from labs.kit import Edit, Experiment, Group, Node, Slider, callout, formula, network, num, stat, stats, table, tag
 
 TITLE = "Il neurone dell'ombrello"
 REF = "1.2"
@@ -177,5 +177,23 @@ EDITS = [
             and after.state["network"]["umbrella"]
             and after.state["network"]["hidden"][0] > 1
         ),
+    ),
+]
+
+TODAY = {"nuvole": 0.7, "pioggia": 0.6}
+EXPERIMENTS = [
+    Experiment(
+        "Con il vento a 1 il totale del neurone singolo scende a 0,16, meno della soglia, e l'ombrello resta a casa.",
+        {**TODAY, "vento": 1.0, "w_nuvole": 0.4, "w_pioggia": 0.8, "w_vento": -0.6, "soglia": 0.5},
+        "singolo",
+        lambda s: abs(s["single"]["total"] - 0.16) < 1e-9 and not s["single"]["umbrella"],
+        after="gli diamo un peso negativo",
+    ),
+    Experiment(
+        "Porta a 0 il peso «è scomodo → ombrello»: anche con il vento a 1 la rete dice di portare l'ombrello.",
+        {**TODAY, "vento": 1.0, "out_sc": 0.0},
+        "rete",
+        lambda s: s["network"]["umbrella"] and s["network"]["hidden"][1] > 0.9,
+        after="l'ombrello viene con te",
     ),
 ]

@@ -32,6 +32,7 @@ from labs.kit import (
     Arrow,
     Choice,
     Edit,
+    Experiment,
     Group,
     Label,
     Point,
@@ -207,5 +208,24 @@ EDITS = [
         check=lambda before, after: (
             before.state["nearest"][0]["word"] == "regina" and after.state["nearest"][0]["word"] != "regina"
         ),
+    ),
+]
+
+STILL = {"a_dx": 0.0, "a_dy": 0.0, "b_dx": 0.0, "b_dy": 0.0, "c_dx": 0.0, "c_dy": 0.0}
+EXPERIMENTS = [
+    Experiment(
+        "Con principe − uomo + donna il conto cade esattamente su «principessa».",
+        {"a": "principe", "b": "uomo", "c": "donna", **STILL},
+        "analogia",
+        lambda s: s["nearest"][0]["word"] == "principessa" and s["nearest"][0]["distance"] == 0,
+        after="Ogni numero tolto o aggiunto",
+    ),
+    Experiment(
+        "Sposta «re» di 0,1 in tutte e due le direzioni: il punto non cade più su una parola, "
+        "ma la più vicina resta «regina».",
+        {"a": "re", "b": "uomo", "c": "donna", **STILL, "a_dx": 0.1, "a_dy": 0.1},
+        "analogia",
+        lambda s: s["nearest"][0]["word"] == "regina" and s["nearest"][0]["distance"] > 0.1,
+        after="la più vicina spesso è ancora quella giusta",
     ),
 ]

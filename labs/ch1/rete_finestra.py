@@ -33,6 +33,7 @@ from labs.kit import (
     Bar,
     Choice,
     Edit,
+    Experiment,
     Group,
     Slider,
     bars,
@@ -230,7 +231,7 @@ def view(s):
             stat(f"Dopo {STEPS} passi (pesi arrotondati)", num(s["loss_end"], 3), tone="ok"),
         ),
         table(["Contesto", "Nel testo segue", "Probabilità data", "La rete prevede"], rows),
-        tag("h3", "Perché la concatenazione non scala"),
+        tag("h3", "Perché la concatenazione non scala", id="vista-limite"),
         formula(
             f"ingressi = n × d = {num(s['n'])} × {num(s['d'])} = {num(inputs)};   pesi di W₁ = neuroni × "
             f"ingressi = {num(s['neurons'])} × {num(inputs)} = {num(weights)}"
@@ -263,5 +264,22 @@ EDITS = [
         expect="«gatto il» invece di «il gatto»: gli stessi numeri in un altro ordine, e la previsione cambia. "
         "Concatenare tiene il posto di ogni parola nella finestra.",
         check=lambda before, after: after.state["probs"] != before.state["probs"],
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Con il contesto «il cane» la rete dà a «mangia» più del 95 % della probabilità.",
+        {"contesto": "il-cane"},
+        "probabilita",
+        lambda s: s["predicted"] == "mangia" and max(s["probs"]) > 0.95,
+        after="una per posizione",
+    ),
+    Experiment(
+        "Con 2.000 token di contesto e vettori da 4.096 numeri, W₁ con 512 neuroni ha più di 4 miliardi di pesi.",
+        {"n": 2000, "d": 4096, "neuroni": 512},
+        "vista-limite",
+        lambda s: s["inputs"] == 8_192_000 and s["weights"] > 4e9,
+        after="Muovi i cursori",
     ),
 ]

@@ -62,6 +62,7 @@ from labs.kit import (
     Bar,
     Choice,
     Edit,
+    Experiment,
     Follow,
     Group,
     Slider,
@@ -722,5 +723,24 @@ EDITS = [
         expect="Dal blocco esce solo ciò che aggiungono i neuroni, senza il vettore di partenza: quello che "
         "l'attention aveva raccolto si perde e le probabilità dopo «sul» cambiano.",
         check=lambda before, after: after.state["probs"] != before.state["probs"],
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Con «il cane nero mangia sul» il verbo trovato è «mangia» e in testa passa il tappeto.",
+        {"frase": "mangia", "posizione": 5, "esperimento": "nessuno", "generati": 0},
+        "probabilita",
+        lambda s: max(range(len(s["probs"])), key=s["probs"].__getitem__) == VOCAB.index("tappeto"),
+        after="È il verbo a decidere il posto",
+    ),
+    Experiment(
+        "Togli «dorme» dall'attention: il letto scende sotto il tappeto e in testa resta il divano.",
+        {"frase": "gatto", "posizione": 5, "esperimento": "togli", "tolta": 4, "generati": 0},
+        "probabilita",
+        lambda s: (
+            s["probs"][VOCAB.index("letto")] < s["probs"][VOCAB.index("tappeto")] < s["probs"][VOCAB.index("divano")]
+        ),
+        after="ha già un po' di «dormire» suo",
     ),
 ]

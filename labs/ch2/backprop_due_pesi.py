@@ -22,6 +22,7 @@ from core.autograd import Value
 from labs.kit import (
     Curve,
     Edit,
+    Experiment,
     Group,
     Slider,
     Steps,
@@ -353,5 +354,22 @@ EDITS = [
             after.state["grad"]["w1"] != before.state["grad"]["w1"]
             and after.state["loss_after"] > before.state["loss_after"]
         ),
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Con w₁ = −0,5 la ReLU si spegne: alla fine del primo giro i due gradienti valgono 0 e i pesi restano fermi.",
+        {"x": 1.5, "y": 2.0, "w1": -0.5, "w2": 0.5, "passo": 13},
+        "catena",
+        lambda s: not s["relu_on"] and s["grad"]["w1"] == s["grad"]["w2"] == 0 and s["new_w1"] == s["w1"],
+        after="Prova a rendere negativo il primo peso",
+    ),
+    Experiment(
+        "Con i pesi di partenza, dopo 5 giri interi la loss è scesa da 1,96 a meno di 0,0001.",
+        {"x": 1.5, "y": 2.0, "w1": 0.8, "w2": 0.5, "eta": 0.1, "passo": 65},
+        "catena",
+        lambda s: s["round"] == 5 and s["losses"][0] > 1.9 and s["loss"] < 1e-4,
+        after="si ricomincia il giro con i pesi nuovi",
     ),
 ]

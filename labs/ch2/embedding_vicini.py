@@ -33,6 +33,7 @@ from labs.kit import (
     Choice,
     Curve,
     Edit,
+    Experiment,
     Guide,
     Marker,
     Point,
@@ -295,3 +296,20 @@ def write_frames():
 
 if __name__ == "__main__":  # python -m labs.ch2.embedding_vicini
     print(f"cornici scritte in {write_frames()}")
+
+EXPERIMENTS = [
+    Experiment(
+        "Al passo 60 il coseno tra gatto e cane supera 0,9, mentre gatto e divano restano sotto lo zero.",
+        {"passo": 60, "seme": 0, "coppia": "gatto-cane"},
+        "vista-coseno",
+        lambda s: s["curves"]["gatto-cane"][-1] > 0.9 and s["curves"]["gatto-divano"][-1] < 0,
+        after="gatto e divano restano lontani",
+    ),
+    Experiment(
+        "Con il seme 3 gatto e cane partono con un coseno negativo, ma al passo 60 si ritrovano vicini.",
+        {"passo": 60, "seme": 3, "coppia": "gatto-cane"},
+        "vista-coseno",
+        lambda s: s["curves"]["gatto-cane"][0] < 0 < 0.85 < s["curves"]["gatto-cane"][-1],
+        after="Cambia il seme",
+    ),
+]

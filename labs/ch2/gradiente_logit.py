@@ -29,7 +29,22 @@ import math
 
 from core.losses import cross_entropy_from_logits, softmax_cross_entropy_grad
 from core.softmax import softmax
-from labs.kit import Bar, Choice, Edit, Slider, bars, callout, formula, num, percent, stat, stats, table, tag
+from labs.kit import (
+    Bar,
+    Choice,
+    Edit,
+    Experiment,
+    Slider,
+    bars,
+    callout,
+    formula,
+    num,
+    percent,
+    stat,
+    stats,
+    table,
+    tag,
+)
 
 TITLE = "Il gradiente dei logit"
 REF = "2.2"
@@ -150,5 +165,22 @@ EDITS = [
         check=lambda before, after: (
             before.state["new_loss"] < before.state["loss"] and after.state["new_loss"] > after.state["loss"]
         ),
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Con «Lione» come token giusto i segni si capovolgono: «Lione» riceve −0,70 e «Parigi» +0,12.",
+        {"giusto": "Lione", "eta": 1.0},
+        "gradiente",
+        lambda s: round(s["grad"][1], 2) == -0.7 and round(s["grad"][0], 2) == 0.12,
+        after="Cambia il **token giusto**",
+    ),
+    Experiment(
+        "Con η = 3 un solo aggiornamento porta «Parigi» dal 12 % al 77 % e la loss da 2,12 a 0,26.",
+        {"giusto": "Parigi", "eta": 3.0},
+        "dopo",
+        lambda s: round(s["new_probs"][0], 2) == 0.77 and round(s["new_loss"], 2) == 0.26,
+        after="La probabilità del token giusto cresce",
     ),
 ]

@@ -8,8 +8,8 @@ con il fondo in w = 3. Il gradiente è la pendenza, 2·(w − 3): negativo a
 sinistra del fondo, positivo a destra, tanto più grande quanto più si è
 lontani. Ogni passo riparte dal punto dove è arrivato il precedente.
 
-Prova i valori di η con [i pulsanti «Prova η =»](#vista-prove-eta). Con **0,01** il peso striscia: dopo
-tutti i passi è ancora lontano dal fondo. Con **0,2** scende deciso e si
+Con **0,01** il peso striscia: dopo tutti i passi è ancora lontano dal
+fondo. Con **0,2** scende deciso e si
 ferma sul minimo; con **0,5** ci arriva in un passo solo. Con **0,9** a ogni
 passo scavalca il fondo e oscilla, con salti sempre più corti; con **1**
 rimbalza per sempre tra due punti; con **1,1** ogni salto è più lungo del
@@ -28,6 +28,7 @@ pre-training.
 from core.descent import descend
 from labs.kit import (
     Edit,
+    Experiment,
     Handle,
     Marker,
     Series,
@@ -37,7 +38,6 @@ from labs.kit import (
     line_chart,
     num,
     plural,
-    presets,
     share,
     stat,
     stats,
@@ -52,7 +52,6 @@ REF = "2.4"
 W_STAR = 3.0
 LIMIT = 1000.0  # a diverging w is stopped here, long after it has left the drawing
 ARRIVED = 0.01  # «arrived» once less than 1 % of the starting distance is left
-TRIES = (("0,01", 0.01), ("0,2", 0.2), ("0,5", 0.5), ("0,9", 0.9), ("1", 1.0), ("1,1", 1.1))
 
 CONTROLS = [
     Slider("eta", "Learning rate η", 0.01, 1.2, 0.01, 0.2, primary=True),
@@ -189,11 +188,7 @@ def view(s):
     bowl, track = charts(s)
     return tag(
         "div",
-        tag(
-            "div", presets("Prova η =", [(label, {"eta": value}) for label, value in TRIES]), id="vista-prove-eta"
-        ),  # the prose links here
-        callout(text, tone=tone),
-        bowl,
+        tag("div", callout(text, tone=tone), bowl, id="vista-scodella"),
         stats(
             stat("Learning rate η", num(s["eta"])),
             stat("Fattore 1 − 2η", num(s["factor"])),
@@ -221,5 +216,52 @@ EDITS = [
         "la loss.",
         params={"eta": 0.9},
         check=lambda before, after: before.state["verdict"] == "oscilla" and after.state["verdict"] == "converge",
+    ),
+]
+
+AT = "Puoi anche trascinare"  # the paragraph that suggests the experiments
+START = {"w0": -1.0, "passi": 15}
+EXPERIMENTS = [
+    Experiment(
+        "Con η = 0,01 il peso striscia: dopo 15 passi ha fatto meno di metà della strada verso il fondo.",
+        {"eta": 0.01, **START},
+        "vista-scodella",
+        lambda s: s["verdict"] == "striscia" and s["travelled"] < 0.5,
+        after=AT,
+    ),
+    Experiment(
+        "Con η = 0,2 scende deciso e si ferma sul minimo.",
+        {"eta": 0.2, **START},
+        "vista-scodella",
+        lambda s: s["verdict"] == "converge",
+        after=AT,
+    ),
+    Experiment(
+        "Con η = 0,5 arriva sul fondo in un passo solo.",
+        {"eta": 0.5, **START},
+        "vista-scodella",
+        lambda s: s["arrived_at"] == 1 and s["weights"][1] == W_STAR,
+        after=AT,
+    ),
+    Experiment(
+        "Con η = 0,9 scavalca il fondo a ogni passo, con salti sempre più corti.",
+        {"eta": 0.9, **START},
+        "vista-scodella",
+        lambda s: s["verdict"] == "oscilla" and s["damped"],
+        after=AT,
+    ),
+    Experiment(
+        "Con η = 1 rimbalza per sempre tra due punti.",
+        {"eta": 1.0, **START},
+        "vista-scodella",
+        lambda s: s["verdict"] == "oscilla" and not s["damped"] and set(s["weights"]) == {-1.0, 7.0},
+        after=AT,
+    ),
+    Experiment(
+        "Con η = 1,1 ogni salto è più lungo del precedente: il peso diverge.",
+        {"eta": 1.1, **START},
+        "vista-scodella",
+        lambda s: s["verdict"] == "diverge",
+        after=AT,
     ),
 ]

@@ -29,6 +29,7 @@ import math
 from core.losses import cross_entropy, perplexity
 from labs.kit import (
     Edit,
+    Experiment,
     Handle,
     Marker,
     Series,
@@ -149,5 +150,22 @@ EDITS = [
         "sbagliare di poco, e la curva non sale più verso l'infinito vicino a p = 0.",
         params={"p": 0.01},
         check=lambda before, after: before.state["loss"] > 4.6 and after.state["loss"] < 1,
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Porta p a 0,001: la loss sale a 6,91, la curva si impenna.",
+        {"p": 0.001},
+        "loss",
+        lambda s: round(s["loss"], 2) == 6.91,
+        after="guarda la curva impennarsi",
+    ),
+    Experiment(
+        "Con p = 50 % la loss vale 0,69 e la perplexity 2: come tirare a indovinare tra due token.",
+        {"p": 0.5},
+        "loss",
+        lambda s: round(s["loss"], 2) == 0.69 and round(s["perplexity"], 9) == 2,
+        after="come tirare a indovinare",
     ),
 ]

@@ -35,6 +35,7 @@ from core.sequence_layer import errors, layer, row_suggestions, squared_loss, we
 from labs.kit import (
     Choice,
     Edit,
+    Experiment,
     Follow,
     Slider,
     Toggle,
@@ -403,5 +404,22 @@ EDITS = [
             before.state["batch_G"] == before.state["batch_G_right"]
             and after.state["batch_G"] != before.state["batch_G"]
         ),
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Nella fase attention la frase corta ha una tabella 3 × 3, la lunga 6 × 6: nessuna delle due aggiunge pesi.",
+        {"fase": "attention"},
+        "lunghezze",
+        lambda s: [len(x["A"]) for x in s["sentences"]] == [3, 6] and len(s["W"]) == 2,
+        after="niente di nuovo da",
+    ),
+    Experiment(
+        "Spegni la maschera: il gradiente del batch cambia, perché le righe PAD votano anche loro.",
+        {"fase": "batch", "maschera": False},
+        "batch-G",
+        lambda s: not s["masked"] and s["batch_G"] != s["batch_G_right"],
+        after="Spegni la maschera",
     ),
 ]

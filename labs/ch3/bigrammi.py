@@ -70,6 +70,7 @@ from core.softmax import softmax
 from labs.kit import (
     Curve,
     Edit,
+    Experiment,
     Follow,
     Group,
     Jump,
@@ -626,7 +627,7 @@ def view_summary(s):
     else:
         after = f"Avanti: si torna al forward con il batch {s['number'] + 1} di {s['per_epoch']}."
     return [
-        chart,
+        tag("div", chart, id="vista-curva"),
         grid(
             s,
             s["P"],
@@ -683,5 +684,30 @@ EDITS = [
         "la loss sul testo non scende più, si avvicina a quella di chi tira a indovinare.",
         params={"passo": 60},
         check=lambda before, after: after.state["curve"][-1] > before.state["curve"][-1],
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Con batch da 2 esempi, nel backward solo 2 righe su 15 ricevono un gradiente: le altre restano grigie.",
+        {"batch": 2, "eta": 2.0, "seme": 1, "passo": 5},
+        "gradiente",
+        lambda s: sum(any(g != 0 for g in row) for row in s["G"]) == 2 and len(s["G"]) == 15,
+        after="un batch piccolo corregge poche righe",
+    ),
+    Experiment(
+        "Alla fine dell'ultima epoch la loss su tutto il dataset è scesa a 0,62, ma resta più alta del minimo "
+        "possibile, 0,47.",
+        {"batch": 7, "eta": 2.0, "seme": 1, "passo": 502},
+        "vista-curva",
+        lambda s: round(s["curve"][-1], 2) == 0.62 and round(s["best"], 2) == 0.47,
+        after="segna il minimo possibile",
+    ),
+    Experiment(
+        "Con η = 10 e batch da un solo esempio la curva smette di scendere: alla fine la loss è ancora sopra 2,5.",
+        {"batch": 1, "eta": 10.0, "seme": 1, "passo": 502},
+        "vista-curva",
+        lambda s: s["curve"][-1] > 2.5 and s["screen"] == 8,
+        after="si mette a saltare",
     ),
 ]

@@ -80,6 +80,7 @@ from labs.kit import (
     Choice,
     Curve,
     Edit,
+    Experiment,
     Follow,
     Group,
     Jump,
@@ -898,7 +899,7 @@ def view(s):
     return tag(
         "div",
         headline(s),
-        loss_chart(s),
+        tag("div", loss_chart(s), id="vista-loss"),
         tag("p", setup, class_="lab-transformer-allenato-note"),
         *comparison(s),
         attention_section(s),
@@ -928,5 +929,23 @@ EDITS = [
         check=lambda before, after: (
             before.state["loss"] < before.state["uniform"] + 0.5 and after.state["loss"] > before.state["uniform"] + 4
         ),
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Al passo 0, nelle mappe di attention, la riga di «in» divide il peso quasi in parti uguali tra le quattro "
+        "parole.",
+        {"passo": 0, "frase": "la nonna legge in", "token": "parole", "seme": 0},
+        "attention",
+        lambda s: all(max(m[-1]) - min(m[-1]) < 0.1 for layer in s["attention"]["maps"] for m in layer),
+        after="Cambia il seme",
+    ),
+    Experiment(
+        "Con il seme 1, dopo 300 passi la loss del transformer sul training è già sotto la linea del bigramma.",
+        {"passo": 300, "seme": 1, "token": "parole", "lr": 0.004, "d": "16", "teste": "2", "blocchi": "1"},
+        "vista-loss",
+        lambda s: s["evals"][-1][0] == 300 and s["evals"][-1][1] < s["bigram_best"],
+        after="Cambia il seme",
     ),
 ]

@@ -36,6 +36,7 @@ from core.alignment import dpo_gradient, dpo_loss, dpo_margin, sft_loss
 from labs.kit import (
     Bar,
     Edit,
+    Experiment,
     Group,
     Handle,
     Marker,
@@ -272,5 +273,24 @@ EDITS = [
             before.state["sft_answer"] != before.state["sft_all"]
             and abs(after.state["sft_answer"] - before.state["sft_all"]) < 1e-12
         ),
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Porta al 99 % «Parigi» e la fine della risposta: la loss sulla sola risposta scende a 0,24, quella su tutti "
+        "i token resta sopra 1.",
+        {"parigi": 0.99, "fine": 0.99},
+        "allineamento",
+        lambda s: round(s["sft_answer"], 2) == 0.24 and s["sft_all"] > 1,
+        after="la seconda è dominata dalla domanda",
+    ),
+    Experiment(
+        "Abbassa log π(chosen) a −12 e log π(rejected) a −14: la loss scende a 0,51, meno di log 2, anche se la "
+        "chosen ora è meno probabile.",
+        {"lc": -12.0, "lc_ref": -9.0, "lr": -14.0, "lr_ref": -7.0, "beta": 0.1},
+        "allineamento",
+        lambda s: round(s["dpo"]["loss"], 2) == 0.51 and s["dpo"]["delta_c"] < 0,
+        after="meno probabile di prima",
     ),
 ]

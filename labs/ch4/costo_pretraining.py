@@ -44,6 +44,7 @@ from labs.kit import (
     Bar,
     Choice,
     Edit,
+    Experiment,
     Follow,
     Group,
     Series,
@@ -318,5 +319,23 @@ EDITS = [
         "di token sembrano costare 2,8·10²² operazioni invece di 8,4·10²². Il backward costa il doppio "
         "del forward.",
         check=lambda before, after: abs(before.state["flops"] / after.state["flops"] - 3) < 1e-9,
+    ),
+]
+
+LLAMA = {"n": "7", "d": "2000", "gpu": "a100", "utilizzo": 40}
+EXPERIMENTS = [
+    Experiment(
+        "Passa da 1.024 a 4.096 GPU: il calendario si accorcia a un quarto, le ore di GPU restano circa 187.000.",
+        {**LLAMA, "schede": "4096"},
+        "costo-pretraining",
+        lambda s: round(s["gpu_hours"], -3) == 187_000 and abs(s["wall_hours"] * 4096 - s["gpu_hours"]) < 1e-6,
+        after="come si accorcia il calendario",
+    ),
+    Experiment(
+        "Con LoRA di rango 8 sulle matrici q e v il 7B allena meno dello 0,1 % dei suoi pesi.",
+        {"n": "7", "r": "8", "matrici": "qv"},
+        "costo-pretraining",
+        lambda s: s["lora"]["share"] < 0.001,
+        after="scegli r e quali matrici adattare",
     ),
 ]

@@ -8,7 +8,7 @@ modello genera un gruppo di risposte; il **vantaggio** di ognuna misura di
 quanto il suo reward supera la media del gruppo, in unità di deviazione
 standard: (r − media) / dev. std. Sopra la media il vantaggio è positivo e quei token vengono resi più probabili; sotto
 la media è negativo e vengono scoraggiati. I vantaggi sommano sempre a zero. Prova i
-pulsanti: in un problema **facile** l'unica risposta sbagliata spicca, in
+gruppi: in un problema **facile** l'unica risposta sbagliata spicca, in
 uno **difficile** è l'unica giusta a spiccare, e se le risposte prendono
 tutte lo stesso reward la deviazione standard è 0, i vantaggi sono tutti 0 e
 il gruppo non insegna niente.
@@ -33,7 +33,7 @@ import math
 from core.alignment import grpo_advantages, reverse_kl
 from core.softmax import softmax
 from core.stats import fmean, pstdev
-from labs.kit import Bar, Edit, Follow, Group, Slider, bars, callout, formula, num, presets, stat, stats, table, tag
+from labs.kit import Bar, Edit, Experiment, Follow, Group, Slider, bars, callout, formula, num, stat, stats, table, tag
 
 TITLE = "GRPO e distillazione on-policy"
 REF = "4.4"
@@ -134,11 +134,7 @@ def grpo_panel(s):
     same = s["std"] < 1e-12
     return tag(
         "section",
-        tag("h3", "GRPO: il vantaggio dentro il gruppo"),
-        presets(
-            "Gruppi:",
-            [(name, {"gruppo": len(r), **{f"r{k}": float(v) for k, v in enumerate(r, 1)}}) for name, r in GROUPS],
-        ),
+        tag("h3", "GRPO: il vantaggio dentro il gruppo", id="vista-grpo"),
         stats(
             stat("Media dei reward", num(s["mean"], 3)),
             stat("Deviazione standard", num(s["std"], 3)),
@@ -186,7 +182,7 @@ def distill_panel(s):
     ]
     return tag(
         "section",
-        tag("h3", "Distillazione on-policy: la KL inversa token per token"),
+        tag("h3", "Distillazione on-policy: la KL inversa token per token", id="vista-kl"),
         formula(f"{CONTEXT} " + " ".join(x["token"] for x in s["steps"]), mistaken=True),  # 17 × 3 written 41
         tag(
             "p",
@@ -218,5 +214,42 @@ EDITS = [
         check=lambda before, after: (
             abs(before.state["advantages"][0] - 2**0.5) < 1e-9 and abs(after.state["advantages"][0] - 2 / 3) < 1e-9
         ),
+    ),
+]
+
+
+def group(rewards):
+    """A group's settings: its size and each answer's reward."""
+    return {"gruppo": len(rewards), **{f"r{k}": float(r) for k, r in enumerate(rewards, 1)}}
+
+
+EXPERIMENTS = [
+    Experiment(
+        "Un problema facile, 5 risposte giuste su 6: l'unica sbagliata spicca, con vantaggio −2,24.",
+        group(GROUPS[0][1]),
+        "vista-grpo",
+        lambda s: round(s["advantages"][-1], 2) == -2.24 and all(a > 0 for a in s["advantages"][:-1]),
+        after="il gruppo non insegna niente",
+    ),
+    Experiment(
+        "Un problema difficile, 1 giusta su 6: è l'unica giusta a spiccare, con vantaggio +2,24.",
+        group(GROUPS[1][1]),
+        "vista-grpo",
+        lambda s: round(max(s["advantages"]), 2) == 2.24 and sorted(s["advantages"])[-2] < 0,
+        after="il gruppo non insegna niente",
+    ),
+    Experiment(
+        "Tutte le risposte giuste: la deviazione standard è 0, i vantaggi sono tutti 0 e il gruppo non insegna niente.",
+        group(GROUPS[2][1]),
+        "vista-grpo",
+        lambda s: s["std"] == 0 and s["advantages"] == [0.0] * 6,
+        after="il gruppo non insegna niente",
+    ),
+    Experiment(
+        "Porta «Allenamento» a 1: lo studente dà le probabilità del maestro e la KL scende a 0, anche su «41».",
+        {"allenamento": 1.0},
+        "vista-kl",
+        lambda s: abs(s["total_kl"]) < 1e-9,
+        after="guarda la KL scendere verso 0",
     ),
 ]

@@ -28,6 +28,7 @@ from functools import lru_cache
 from core.schedules import warmup_cosine_lr
 from labs.kit import (
     Edit,
+    Experiment,
     Follow,
     Group,
     Handle,
@@ -219,5 +220,23 @@ EDITS = [
         "aggiornamenti, con pesi ancora casuali, diventano i più grandi di tutto il training.",
         params={"passo": 1000},
         check=lambda before, after: abs(before.state["share"] - 0.5) < 1e-9 and abs(after.state["share"] - 1) < 1e-9,
+    ),
+]
+
+LLAMA = {"picco": 3.0, "totale": 500000}
+EXPERIMENTS = [
+    Experiment(
+        "Togli il warm-up: al passo 0 il learning rate è già al picco.",
+        {**LLAMA, "warmup": 0, "passo": 0},
+        "schedule-lr",
+        lambda s: s["lr"] == s["peak"] and s["step"] == 0,
+        after="Prova a togliere il warm-up",
+    ),
+    Experiment(
+        "Porta il minimo a 0: all'ultimo passo la discesa arriva fino a zero.",
+        {**LLAMA, "warmup": 2000, "minimo": 0, "passo": 500000},
+        "schedule-lr",
+        lambda s: s["final"] == 0 and s["lr"] == 0,
+        after="Prova a togliere il warm-up",
     ),
 ]

@@ -49,6 +49,7 @@ from core.stats import bin_counts, fmean, pstdev
 from labs.kit import (
     Choice,
     Edit,
+    Experiment,
     Marker,
     Series,
     Slider,
@@ -216,5 +217,22 @@ EDITS = [
         "due direzioni a caso.",
         params={"d": "4096"},
         check=lambda before, after: before.state["std"] < 0.03 and after.state["std"] > 0.3,
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Con d = 2 i coseni si ammucchiano verso −1 e +1: le due fasce estreme sono le più piene.",
+        {"d": "2", "seme": 1, "zoom": False},
+        "coseni",
+        lambda s: sorted(s["counts"])[-2:] == sorted([s["counts"][0], s["counts"][-1]]),
+        after="Parti da d = 2",
+    ),
+    Experiment(
+        "Con d = 4.096 tutte le 780 coppie sono quasi perpendicolari, con una deviazione standard di circa 0,016.",
+        {"d": "4096", "seme": 1, "zoom": False},
+        "coseni",
+        lambda s: s["near_perpendicular"] == 1 and round(s["std"], 3) == 0.016,
+        after="guarda la campana stringersi",
     ),
 ]

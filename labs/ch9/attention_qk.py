@@ -31,6 +31,7 @@ from labs.kit import (
     Bar,
     Choice,
     Edit,
+    Experiment,
     Slider,
     Toggle,
     bars,
@@ -191,5 +192,22 @@ EDITS = [
         expect="Il primo token non ha più nessuno da guardare: la sua riga è tutta −∞ e la softmax si ferma "
         "con «una riga tutta mascherata non ha pesi». Per questo la diagonale resta visibile.",
         check=lambda before, after: before.error is None and "mascherata" in after.error,
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Porta a zero la lunghezza delle query: nella riga di «dorme» i quattro pesi diventano tutti 0,25.",
+        {"riga": "4", "caso": "soggetto", "lunghezza": 0.0, "maschera": True},
+        "A",
+        lambda s: s["A"][3] == [0.25] * 4,
+        after="diventano tutti uguali",
+    ),
+    Experiment(
+        "Togli la maschera: i confronti passano da 10 a 16, come in BERT.",
+        {"maschera": False},
+        "masked",
+        lambda s: not s["causal"] and s["comparisons"] == 16,
+        after="il prezzo dell'attention",
     ),
 ]

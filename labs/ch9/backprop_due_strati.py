@@ -29,6 +29,7 @@ from labs.kit import (
     ChainNode,
     Curve,
     Edit,
+    Experiment,
     Group,
     Marker,
     Series,
@@ -298,5 +299,30 @@ EDITS = [
             before.state["losses"][-1] < 0.5 * before.state["losses"][0]
             and after.state["losses"][-1] == after.state["losses"][0]
         ),
+    ),
+]
+
+START = {"x": 1.0, "y": 0.8, "w1": 0.5, "w2": 0.5}
+EXPERIMENTS = [
+    Experiment(
+        "Con i valori di partenza e η = 0,03, dopo 200 passi ŷ è quasi esattamente 0,8 e la loss è quasi 0.",
+        {**START, "eta": 0.03, "passo": 200},
+        "due-strati",
+        lambda s: round(s["y_hat"], 3) == 0.8 and s["loss"] < 1e-8,
+        after="e la loss scende",
+    ),
+    Experiment(
+        "Con η = 2 i pesi scappano via: al passo 6 il training si ferma, prima che i numeri esplodano.",
+        {**START, "eta": 2.0, "passo": 6},
+        "due-strati",
+        lambda s: s["stopped"] and s["loss"] > 1000,
+        after="non riceve quasi più correzioni",
+    ),
+    Experiment(
+        "Con w₁ = 3 la tanh è quasi piatta: la pendenza 1 − h² è sotto 0,01 e il gradiente di w₁ quasi 0.",
+        {**START, "w1": 3.0, "eta": 0.03, "passo": 0},
+        "due-strati",
+        lambda s: s["dh_dz"] < 0.01 and abs(s["grad_w1"]) < 0.01,
+        after="non riceve quasi più correzioni",
     ),
 ]

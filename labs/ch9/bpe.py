@@ -44,7 +44,22 @@ from core.bpe import (
     ranked_pairs,
     token_text,
 )
-from labs.kit import Curve, Edit, Memo, Steps, Text, callout, num, percent, plural, stat, stats, step_machine, tag
+from labs.kit import (
+    Curve,
+    Edit,
+    Experiment,
+    Memo,
+    Steps,
+    Text,
+    callout,
+    num,
+    percent,
+    plural,
+    stat,
+    stats,
+    step_machine,
+    tag,
+)
 from labs.kit.stepping import ended
 
 TITLE = "Il tokenizer BPE"
@@ -378,7 +393,7 @@ def view(s):
     )
     if s["corpus_lines"]:
         parts += [
-            tag("h3", "Il corpus, token per token (prime righe)"),
+            tag("h3", "Il corpus, token per token (prime righe)", id="vista-corpus"),
             lines_view(s["corpus_lines"], newest),
             tag(
                 "p",
@@ -391,7 +406,7 @@ def view(s):
                 class_="lab-bpe-note",
             ),
         ]
-    parts.append(tag("h3", "Il testo nuovo, con le regole imparate finora"))
+    parts.append(tag("h3", "Il testo nuovo, con le regole imparate finora", id="vista-testo-nuovo"))
     ids = s["new_ids"]
     if ids:
         shown = sum(len(chunk) for line in s["new_lines"] for chunk in line)
@@ -450,5 +465,22 @@ EDITS = [
         "due tokenizer allenati sullo stesso testo non sarebbero uguali.",
         params={"passo": 20},
         check=lambda before, after: before.html != after.html,
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Dopo 10 fusioni il corpus, che partiva da 628 token, ne conta 472.",
+        {"passo": 10},
+        "vista-corpus",
+        lambda s: s["tokens_start"] == 628 and s["tokens_now"] == 472,
+        after="il corpus si accorcia",
+    ),
+    Experiment(
+        "Al passo 80 «gattone», mai visto nel corpus, si scrive con due token: «·gatt» e «one».",
+        {"passo": 80, "nuovo": "Il gattone della stazione guarda la televisione 🐈 con emozione."},
+        "vista-testo-nuovo",
+        lambda s: [[t for _, t in word] for word in s["unseen"]] == [["·gatt", "one"]],
+        after="si spezza nei pezzi che il BPE conosce",
     ),
 ]

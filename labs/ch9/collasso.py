@@ -23,7 +23,7 @@ lineare a pezzi: ogni gomito è un posto dove il comportamento cambia.
 
 from core.activations import relu
 from core.linalg import matmul, matvec
-from labs.kit import Edit, Group, Slider, Toggle, callout, equation, matrix, num, stat, stats, tag, vector
+from labs.kit import Edit, Experiment, Group, Slider, Toggle, callout, equation, matrix, num, stat, stats, tag, vector
 
 TITLE = "Il collasso e la piega"
 REF = "9B.9"
@@ -148,5 +148,22 @@ EDITS = [
             before.state["two_layers"] != before.state["one_matrix"]
             and after.state["two_layers"] == [2 * v for v in after.state["one_matrix"]]
         ),
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Spegni la ReLU: con x = [1; −1] i due percorsi arrivano insieme in [−1; 0].",
+        {"x1": 1.0, "x2": -1.0, "relu": False},
+        "due-strati",
+        lambda s: s["agree"] and s["two_layers"] == s["one_matrix"] == [-1.0, 0.0],
+        after="Otto pesi lavorano come",
+    ),
+    Experiment(
+        "Con la ReLU accesa e x = [1; 1] nessun numero viene portato a zero e i due percorsi coincidono.",
+        {"x1": 1.0, "x2": 1.0, "relu": True},
+        "due-strati",
+        lambda s: s["agree"] and s["zeroed"] == [],
+        after="tornano a coincidere",
     ),
 ]

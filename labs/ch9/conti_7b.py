@@ -42,6 +42,7 @@ from labs.kit import (
     Bar,
     Choice,
     Edit,
+    Experiment,
     Follow,
     Group,
     Slider,
@@ -289,5 +290,22 @@ EDITS = [
         check=lambda before, after: (
             6.7e9 < before.state["counts"]["total"] < 6.8e9 and 5.2e9 < after.state["counts"]["total"] < 5.4e9
         ),
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Con Llama 2 7B quasi due terzi dei parametri stanno negli MLP.",
+        dict(PRESETS)["Llama 2 7B"],
+        "conti-7b",
+        lambda s: 0.6 < s["shares"]["mlp"] < 2 / 3,
+        after="quasi due terzi dei parametri stanno negli MLP",
+    ),
+    Experiment(
+        "Con Llama 3 8B embedding e testa superano insieme il miliardo di parametri.",
+        dict(PRESETS)["Llama 3 8B"],
+        "conti-7b",
+        lambda s: s["counts"]["embedding"] + s["counts"]["head"] > 1e9,
+        after="embedding più testa superano il",
     ),
 ]

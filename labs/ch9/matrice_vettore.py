@@ -32,6 +32,7 @@ from core.linalg import column, matvec, matvec_by_columns
 from labs.kit import (
     Arrow,
     Edit,
+    Experiment,
     Group,
     Shape,
     Slider,
@@ -198,5 +199,22 @@ EDITS = [
         expect="La lettura riga per riga dà [2 ; 2] invece di [3 ; 1], mentre quella per colonne resta [3 ; 1]: "
         "le due strade non tornano più, perché ora si calcola Aᵀ·x.",
         check=lambda before, after: after.state["Ax"] == [2.0, 2.0] and after.state["by_columns"] == [3.0, 1.0],
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Con A = [[−1, 0], [0, 1]] il determinante vale −1: le aree restano uguali ma la F esce rovesciata.",
+        {"a11": -1.0, "a12": 0.0, "a21": 0.0, "a22": 1.0},
+        "trasformazione",
+        lambda s: s["det"] == -1,
+        after="come allo specchio",
+    ),
+    Experiment(
+        "Con la proiezione [[1, 0], [0, 0]] il determinante vale 0: tutto il piano finisce su una retta.",
+        {"a11": 1.0, "a12": 0.0, "a21": 0.0, "a22": 0.0},
+        "trasformazione",
+        lambda s: s["det"] == 0 and s["columns"][1] == [0.0, 0.0],
+        after="non si può più",
     ),
 ]

@@ -30,6 +30,7 @@ from labs.kit import (
     Arrow,
     Circle,
     Edit,
+    Experiment,
     Group,
     Slider,
     callout,
@@ -188,5 +189,29 @@ EDITS = [
             and before.state["cos"] == 1
             and after.state["cos"] < 0.1
         ),
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Con [3 ; 4] e [6 ; 8], che puntano dalla stessa parte, il coseno vale 1 anche se la seconda è lunga il doppio.",
+        {"ax": 3.0, "ay": 4.0, "bx": 6.0, "by": 8.0},
+        "norma",
+        lambda s: abs(s["cos"] - 1) < 1e-12 and s["norm_b"] == 2 * s["norm_a"],
+        after="quello di ogni documento",
+    ),
+    Experiment(
+        "Con [3 ; 4] e [4 ; −3], perpendicolari, il coseno vale 0.",
+        {"ax": 3.0, "ay": 4.0, "bx": 4.0, "by": -3.0},
+        "norma",
+        lambda s: s["cos"] == 0 and s["angle"] == 90,
+        after="quello di ogni documento",
+    ),
+    Experiment(
+        "Porta b sull'origine: il vettore nullo non ha direzione e il coseno non si calcola.",
+        {"ax": 3.0, "ay": 4.0, "bx": 0.0, "by": 0.0},
+        "norma",
+        lambda s: s["norm_b"] == 0 and s["cos"] is None,
+        after="il coseno non si può calcolare",
     ),
 ]

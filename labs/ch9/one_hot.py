@@ -22,7 +22,21 @@ lo stesso, il lavoro molto meno.
 """
 
 from core.linalg import matmul, one_hot, scale, shape
-from labs.kit import Edit, Slider, callout, equation, formula, matrix, num, shape_label, stat, stats, tag, vector
+from labs.kit import (
+    Edit,
+    Experiment,
+    Slider,
+    callout,
+    equation,
+    formula,
+    matrix,
+    num,
+    shape_label,
+    stat,
+    stats,
+    tag,
+    vector,
+)
 
 TITLE = "One-hot × matrice"
 REF = "9B.6"
@@ -147,5 +161,22 @@ EDITS = [
             and not after.state["same"]
             and after.state["product"] == after.state["E"][after.state["pos"] + 1]
         ),
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Accendi la posizione 3: il risultato coincide con la riga di «dorme», [−0,4 ; 0,2 ; 0,9 ; −0,5].",
+        {"pos": 3},
+        "prodotto",
+        lambda s: s["same"] and s["product"] == s["E"][3] == [-0.4, 0.2, 0.9, -0.5],
+        after="quale riga leggere",
+    ),
+    Experiment(
+        "Con la posizione 0 accesa servono 20 moltiplicazioni per 4 numeri, e 16 moltiplicano per zero.",
+        {"pos": 0},
+        "pesate",
+        lambda s: s["multiplications"] == 20 and s["useful"] == 4 and s["product"] == s["E"][0],
+        after="quante moltiplicazioni servono",
     ),
 ]

@@ -39,6 +39,7 @@ from labs.kit import (
     Arc,
     Arrow,
     Edit,
+    Experiment,
     Group,
     Slider,
     callout,
@@ -220,5 +221,22 @@ EDITS = [
             len({round(s, 9) for *_, s in before.state["pairs"]}) == 1
             and len({round(s, 9) for *_, s in after.state["pairs"]}) > 1
         ),
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Porta «sposta entrambe» a 20: le due frecce girano insieme e il prodotto scalare resta 4.",
+        {"qx": 3.0, "qy": 1.0, "kx": 2.0, "ky": 2.0, "m": 5, "n": 2, "theta": 30, "sposta": 20},
+        "posizione",
+        lambda s: round(s["score"], 9) == 4 and s["m"] == 25,
+        after="il prodotto scalare non cambia",
+    ),
+    Experiment(
+        "Con m = n = 2 le frecce girano dello stesso angolo e il prodotto scalare torna 8, quello senza rotazione.",
+        {"qx": 3.0, "qy": 1.0, "kx": 2.0, "ky": 2.0, "m": 2, "n": 2, "theta": 30, "sposta": 0},
+        "posizione",
+        lambda s: round(s["score"], 9) == s["plain"] == 8,
+        after="il prodotto scalare non cambia",
     ),
 ]

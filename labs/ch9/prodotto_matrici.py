@@ -24,6 +24,7 @@ import random
 from core.linalg import column, matmul, shape
 from labs.kit import (
     Edit,
+    Experiment,
     Follow,
     Group,
     Slider,
@@ -130,6 +131,7 @@ def view(s):
                 tone="error",
             ),
             data_ok="no",
+            id="vista-regola",
         )
     i, j = s["i"], s["j"]
     rows = [f"riga {r + 1}" for r in range(m)]
@@ -207,5 +209,22 @@ EDITS = [
         check=lambda before, after: (
             len(before.state["C"]) == 2 and len(after.state["C"]) == 3 and len(after.state["C"][0]) == 3
         ),
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Con [2 × 3]·[3 × 2] la casella in riga 1, colonna 2 vale 4·2 + 4·2 + (−2)·(−1) = 18.",
+        {"m": 2, "n": 3, "n2": 3, "p": 2, "seed": 0, "i": 1, "j": 2},
+        "C",
+        lambda s: s["ok"] and s["cell"] == 18 and s["products"] == [8, 8, 2],
+        after="il conto è scritto per intero",
+    ),
+    Experiment(
+        "Rendi diverse le dimensioni interne, n = 3 e n₂ = 2: il prodotto non si può fare.",
+        {"m": 2, "n": 3, "n2": 2, "p": 2},
+        "vista-regola",
+        lambda s: not s["ok"],
+        after="il conto è scritto per intero",
     ),
 ]

@@ -31,6 +31,7 @@ from labs.kit import (
     Arrow,
     Choice,
     Edit,
+    Experiment,
     Group,
     Guide,
     Slider,
@@ -206,5 +207,22 @@ EDITS = [
             abs(y - 10 * x) < 1e-9
             for x, y in zip(before.state["plane"]["projection"], after.state["plane"]["projection"])
         ),
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Con Anna e Carla il totale è −10: nessun film dà un prodotto positivo.",
+        {"coppia": "anna-carla"},
+        "film",
+        lambda s: s["total"] == -10 and all(p <= 0 for p in s["products"]),
+        after="Cambia la coppia",
+    ),
+    Experiment(
+        "Porta b in [−1 ; 3], con a in [3 ; 1]: l'angolo è di 90°, l'ombra sparisce e il prodotto scalare vale 0.",
+        {"ax": 3.0, "ay": 1.0, "bx": -1.0, "by": 3.0},
+        "frecce",
+        lambda s: s["plane"]["dot"] == 0 and s["plane"]["angle"] == 90,
+        after="il prodotto diventa negativo",
     ),
 ]

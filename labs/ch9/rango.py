@@ -28,6 +28,7 @@ from core.rank import matrix_rank
 from labs.kit import (
     Choice,
     Edit,
+    Experiment,
     Group,
     Slider,
     callout,
@@ -173,7 +174,7 @@ def view(s):
     saving = f"{short(s['ratio'])} volte meno" if s["ratio"] > 1 else "nessun risparmio"
     low = tag(
         "section",
-        tag("h3", "Rango basso: due matrici sottili"),
+        tag("h3", "Rango basso: due matrici sottili", id="vista-risparmio"),
         formula(f"B {shape_label(d, r)} · A {shape_label(r, d)} = W {shape_label(d, d)}"),
         stats(
             stat("Numeri di B e A: 2·d·r", num(s["low"]), tone="ok" if s["ratio"] > 1 else "warn"),
@@ -223,5 +224,29 @@ EDITS = [
         expect="La tabella delle somme non è più di rango 1: il rango sale a 2, e M·x non è più un multiplo "
         "di u. Solo il prodotto riga × colonna dà una matrice fatta di una direzione sola.",
         check=lambda before, after: before.state["rank_M"] == 1 and after.state["rank_M"] == 2,
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Con d = 1.000 e r = 10 servono 20.000 numeri invece di 1.000.000: cinquanta volte meno.",
+        {"d": "1000", "r": "10"},
+        "vista-risparmio",
+        lambda s: s["low"] == 20_000 and s["full"] == 1_000_000 and s["ratio"] == 50,
+        after="guarda il risparmio",
+    ),
+    Experiment(
+        "Con d = 1.000 e r = 500 il risparmio sparisce: B e A insieme hanno 1.000.000 di numeri, quanti d².",
+        {"d": "1000", "r": "500"},
+        "vista-risparmio",
+        lambda s: s["low"] == s["full"] == 1_000_000,
+        after="guarda il risparmio",
+    ),
+    Experiment(
+        "Allarga il collo di bottiglia a r = 4: il rango di B·A sale a 4.",
+        {"r_small": 4},
+        "collo",
+        lambda s: s["small"]["rank"] == 4,
+        after="guarda il rango di B·A crescere",
     ),
 ]

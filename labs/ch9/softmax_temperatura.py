@@ -44,6 +44,7 @@ from core.softmax import entropy, naive_exp, softmax, softmax_steps
 from labs.kit import (
     Bar,
     Edit,
+    Experiment,
     Group,
     Marker,
     Series,
@@ -283,5 +284,29 @@ EDITS = [
             after.state["entropy"] < before.state["entropy"]
             and after.state["probs"][0] > 0.65 > 0.4 > before.state["probs"][0]
         ),
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Aggiungi 1.000 a tutti i logit: la colonna «senza sottrarre» va in overflow, le probabilità restano le stesse.",
+        {"aggiunta": 1000, "temperatura": 1.0},
+        "softmax",
+        lambda s: s["overflow"] and round(s["probs"][0], 4) == 0.4919,
+        after="le probabilità restano identiche",
+    ),
+    Experiment(
+        "Con T = 0,1 «divano» si prende più del 99 % della probabilità.",
+        {"temperatura": 0.1, "aggiunta": 0},
+        "vista-temperatura",
+        lambda s: s["probs"][0] > 0.99,
+        after="il primo candidato si prende quasi tutto",
+    ),
+    Experiment(
+        "Con 500 estrazioni ogni frequenza sta a meno di 2 punti percentuali dalla sua probabilità.",
+        {"estrazioni": 500, "seme": 1, "temperatura": 1.0},
+        "conteggi",
+        lambda s: all(abs(c / 500 - p) < 0.02 for c, p in zip(s["counts"], s["probs"])),
+        after="avvicinarsi ai contorni",
     ),
 ]

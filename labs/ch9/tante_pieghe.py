@@ -30,6 +30,7 @@ from core.fitting import broken_line, even_elbows, fit_broken_line, from_points,
 from labs.kit import (
     Choice,
     Edit,
+    Experiment,
     Follow,
     Group,
     Handle,
@@ -306,5 +307,22 @@ EDITS = [
         "in linea retta: l'errore della curva fatta a mano cresce. Sono i segmenti inclinati a seguire "
         "il bersaglio.",
         check=lambda before, after: after.state["hand"]["mse"] > before.state["hand"]["mse"] + 0.01,
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Porta il fit automatico a 20 gomiti: sul seno l'errore scende sotto 0,00001.",
+        {"bersaglio": "seno", "automatici": 20},
+        "pieghe",
+        lambda s: s["fit"]["n"] == 20 and s["fit"]["mse"] < 1e-5,
+        after="un errore dieci volte più piccolo",
+    ),
+    Experiment(
+        "Imita il valore assoluto con il fit: basta un gomito, in 0, e l'errore è praticamente zero.",
+        {"bersaglio": "assoluto", "automatici": 1},
+        "pieghe",
+        lambda s: s["fit"]["n"] == 1 and s["fit"]["mse"] < 1e-20,
+        after="porta il suo gomito",
     ),
 ]

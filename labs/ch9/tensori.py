@@ -29,6 +29,7 @@ from core.tensor import filled, result_shape, selected, size, take, tensor_shape
 from labs.kit import (
     Choice,
     Edit,
+    Experiment,
     Follow,
     Group,
     Slider,
@@ -211,7 +212,7 @@ def view(s):
             stat("Numeri in tutto", f"{B} · {L} · {d} = {num(s['size'])}"),
             stat("Assi: indici per trovare un numero", "3"),
         ),
-        tag("h3", f"La pila: {B} {'foglio' if B == 1 else 'fogli'}, uno per frase"),
+        tag("h3", f"La pila: {B} {'foglio' if B == 1 else 'fogli'}, uno per frase", id="vista-pila"),
         equation(*sheets),
         *notes,
         tag("h3", f"{s['expr']}: {len(s['cells'])} {'numero' if len(s['cells']) == 1 else 'numeri'}"),
@@ -237,5 +238,22 @@ EDITS = [
         expect="Il tensore 2 × 3 × 4 dichiara 9 numeri, ma la figura ne disegna ancora 24: un tensore tiene "
         "il prodotto delle sue lunghezze, una casella per ogni combinazione di indici.",
         check=lambda before, after: before.state["size"] == 24 and after.state["size"] == 9,
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Con B = 4, L = 5 e d = 6 la pila contiene 4 · 5 · 6 = 120 numeri.",
+        {"B": 4, "L": 5, "d": 6},
+        "vista-pila",
+        lambda s: s["shape"] == [4, 5, 6] and s["size"] == 120,
+        after="guarda crescere la pila",
+    ),
+    Experiment(
+        "Prendi X[:, 2], il terzo token di ogni frase: il risultato ha shape [2 × 4].",
+        {"B": 2, "L": 3, "d": 4, "pick": "posizione", "l": 2},
+        "risultato",
+        lambda s: s["expr"] == "X[:, 2]" and s["result_shape"] == [2, 4],
+        after="toglie un asse alla shape del risultato",
     ),
 ]

@@ -39,6 +39,7 @@ from labs.kit import (
     Bar,
     Choice,
     Edit,
+    Experiment,
     Follow,
     Slider,
     Toggle,
@@ -299,5 +300,29 @@ EDITS = [
         "nella riga di «dorme» il peso di «gatto» sale e quello degli altri scende.",
         params={"fase": "softmax"},
         check=lambda before, after: after.state["A"][2][1] > before.state["A"][2][1] + 0.05,
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Nella fase softmax la riga di «dorme» dà 0,78 del peso a «gatto», 0,06 a «il» e 0,15 a sé stesso.",
+        {"fase": "softmax", "riga": "3", "maschera": True, "domanda": 2.0},
+        "A",
+        lambda s: [round(a, 2) for a in s["A"][2]] == [0.06, 0.78, 0.15],
+        after="l'informazione del suo soggetto",
+    ),
+    Experiment(
+        "Porta la domanda del verbo a 0: i tre pesi della riga di «dorme» diventano uguali, un terzo ciascuno.",
+        {"fase": "softmax", "riga": "3", "maschera": True, "domanda": 0.0},
+        "A",
+        lambda s: all(abs(a - 1 / 3) < 1e-12 for a in s["A"][2]),
+        after="l'informazione del suo soggetto",
+    ),
+    Experiment(
+        "Accendi la seconda testa nella fase delle uscite: le due teste affiancate tornano a 4 numeri per token.",
+        {"fase": "uscite", "due_teste": True},
+        "concat",
+        lambda s: all(len(row) == 4 for row in s["second"]["concat"]),
+        after="tornano a 4",
     ),
 ]

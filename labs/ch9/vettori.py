@@ -21,7 +21,21 @@ cambiano i conti. Prova k = −1, k = 0,5 e k = 0.
 """
 
 from core.linalg import add, scale
-from labs.kit import Arrow, Edit, Group, Guide, Slider, callout, cell_text, formula, plane, tag, term, vector_text
+from labs.kit import (
+    Arrow,
+    Edit,
+    Experiment,
+    Group,
+    Guide,
+    Slider,
+    callout,
+    cell_text,
+    formula,
+    plane,
+    tag,
+    term,
+    vector_text,
+)
 
 TITLE = "Vettori"
 REF = "9B.1"
@@ -130,5 +144,29 @@ EDITS = [
         expect="Con k = 2, [−1 ; 1,5] diventa [1 ; 3,5] invece di [−2 ; 3]: la freccia non resta sulla retta "
         "di b, quindi sommare un numero non è scalare.",
         check=lambda before, after: before.state["scaled"] == [-2.0, 3.0] and after.state["scaled"] == [1.0, 3.5],
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Con a = [2 ; 1] e b = [−1 ; 1,5] la somma arriva in [1 ; 2,5], in qualunque ordine le metti in fila.",
+        {"ax": 2.0, "ay": 1.0, "bx": -1.0, "by": 1.5},
+        "somma",
+        lambda s: s["sum"] == [1.0, 2.5],
+        after="è il parallelogramma tratteggiato",
+    ),
+    Experiment(
+        "Con k = −1 la freccia b si gira dall'altra parte: [−1 ; 1,5] diventa [1 ; −1,5].",
+        {"bx": -1.0, "by": 1.5, "k": -1.0},
+        "scala",
+        lambda s: s["scaled"] == [1.0, -1.5],
+        after="Prova k = −1",
+    ),
+    Experiment(
+        "Con k = 0 la freccia b si riduce all'origine, il vettore [0 ; 0].",
+        {"bx": -1.0, "by": 1.5, "k": 0.0},
+        "scala",
+        lambda s: s["scaled"] == [0.0, 0.0],
+        after="Prova k = −1",
     ),
 ]

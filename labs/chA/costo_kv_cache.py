@@ -29,6 +29,7 @@ from core.model_size import BYTES
 from labs.kit import (
     Choice,
     Edit,
+    Experiment,
     Group,
     Marker,
     Series,
@@ -218,5 +219,30 @@ EDITS = [
         expect="La memoria della cache si dimezza: il 2 contava una chiave e un valore per token. Senza i valori, "
         "però, l'attention saprebbe dove guardare ma non che cosa prendere.",
         check=lambda before, after: after.state["cache"] * 2 == before.state["cache"],
+    ),
+]
+
+LLAMA2 = {"strati": 32, "teste_kv": "32", "d_testa": "128", "precisione": "bf16"}
+EXPERIMENTS = [
+    Experiment(
+        "Con 4.000 token e la maschera causale i confronti sono 8.002.000, circa la metà di 16 milioni.",
+        {"n": "4000"},
+        "costo-kv-cache",
+        lambda s: s["causal"] == 8_002_000 and s["full"] == 16_000_000,
+        after="una finestra di contesto lunga costa tanto",
+    ),
+    Experiment(
+        "Genera 1.000 token dopo un prompt di 4.000: con la KV cache si calcolano centinaia di volte meno key e value.",
+        {"n": "4000", "generati": "1000"},
+        "costo-kv-cache",
+        lambda s: 100 < s["ratio"] < 1000,
+        after="il rapporto fra i due conti",
+    ),
+    Experiment(
+        "Con le misure di Llama 2 7B la KV cache tiene mezzo MiB per token: 2 GiB per una finestra di 4.096 token.",
+        {"n": "4096", **LLAMA2},
+        "costo-kv-cache",
+        lambda s: s["per_token"] == 2**19 and s["per_token"] * 4096 == 2 * 2**30,
+        after="scende a 128 KiB per token",
     ),
 ]

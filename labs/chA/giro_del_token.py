@@ -50,6 +50,7 @@ from labs.kit import (
     Bar,
     Choice,
     Edit,
+    Experiment,
     Follow,
     Slider,
     Steps,
@@ -760,5 +761,29 @@ EDITS = [
         "posizione non arriva più al feed-forward, e le probabilità finali cambiano.",
         params={"passo": len(PHASES) - 1},
         check=lambda before, after: after.state["probabilities"] != before.state["probabilities"],
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Segui «sul» in «il cane dorme sul»: alla softmax, nella testa 2, il cane si prende il 97 % del peso.",
+        {"frase": "cane", "token": 3, "passo": SOFTMAX},
+        "barre",
+        lambda s: round(s["blocks"][0]["heads"][1]["weights"][1], 2) == 0.97,
+        after="Prova a seguire «sul»",
+    ),
+    Experiment(
+        "Alla fine, per «il cane dorme sul», vince «tappeto».",
+        {"frase": "cane", "token": 3, "passo": PROBS},
+        "barre",
+        lambda s: VOCAB[max(range(len(s["probabilities"])), key=s["probabilities"].__getitem__)] == "tappeto",
+        after="Prova a seguire «sul»",
+    ),
+    Experiment(
+        "Segui il primo token, «il»: può guardare solo sé stesso, e in ogni testa la softmax gli dà il 100 %.",
+        {"frase": "cane", "token": 0, "passo": SOFTMAX},
+        "barre",
+        lambda s: all(h["weights"] == [1.0] for h in s["blocks"][0]["heads"]),
+        after="Prova a seguire «sul»",
     ),
 ]

@@ -36,6 +36,7 @@ from core.attention import comparisons, is_visible, multi_head
 from labs.kit import (
     Choice,
     Edit,
+    Experiment,
     Slider,
     Toggle,
     callout,
@@ -270,5 +271,22 @@ EDITS = [
         check=lambda before, after: (
             before.state["out"] != before.state["concat"] and after.state["out"] == after.state["concat"]
         ),
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Porta a 0 la decisione delle query: nella riga di «entra» i pesi diventano uguali in tutte e tre le teste.",
+        {"riga": "4", "maschera": True, "decisione": 0.0},
+        "multi-head",
+        lambda s: all(all(abs(w - 0.25) < 1e-12 for w in h["A"][3][:4]) for h in s["heads"]),
+        after="i pesi diventano uguali in tutte le teste",
+    ),
+    Experiment(
+        "Togli la maschera causale: «trofeo» ora vede anche «valigia», che viene dopo.",
+        {"riga": "2", "maschera": False, "decisione": 1.0},
+        "multi-head",
+        lambda s: not s["causal"] and s["heads"][1]["A"][1][5] > 0.1,
+        after="anche se viene dopo",
     ),
 ]

@@ -32,7 +32,7 @@ per zero).
 
 from core.normalization import layer_norm, rms, rms_norm
 from core.stats import fmean, pstdev
-from labs.kit import Bar, Edit, Follow, Group, Slider, bars, callout, num, stat, stats, table, tag
+from labs.kit import Bar, Edit, Experiment, Follow, Group, Slider, bars, callout, num, stat, stats, table, tag
 
 TITLE = "LayerNorm e RMSNorm"
 REF = "A.1"
@@ -221,5 +221,22 @@ EDITS = [
         "la rende indifferente a uno spostamento comune, che RMSNorm invece sente.",
         params={"c": 10},
         check=lambda before, after: before.state["layer_shift"] < 1e-6 and after.state["layer_shift"] > 0.5,
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Aggiungi c = 10 a [2, 4, 6]: la LayerNorm dà ancora [−1,22 ; 0 ; 1,22], la RMSNorm invece cambia.",
+        {"n": 3, "x1": 2.0, "x2": 4.0, "x3": 6.0, "c": 10.0, "gamma": 1.0, "beta": 0.0},
+        "barre",
+        lambda s: s["layer_shift"] < 1e-9 and s["rms_shift"] > 0.1,
+        after="la RMSNorm invece sì",
+    ),
+    Experiment(
+        "Metti tutti i numeri uguali a 5: la LayerNorm dà solo zeri.",
+        {"n": 3, "x1": 5.0, "x2": 5.0, "x3": 5.0, "c": 0.0, "gamma": 1.0, "beta": 0.0},
+        "barre",
+        lambda s: s["layer"] == [0.0, 0.0, 0.0],
+        after="evita di dividere",
     ),
 ]

@@ -29,6 +29,7 @@ from labs.kit import (
     Bar,
     Choice,
     Edit,
+    Experiment,
     Marker,
     Series,
     bars,
@@ -179,5 +180,22 @@ EDITS = [
         check=lambda before, after: (
             abs(before.state["ffn_share"] - 2 / 3) < 1e-9 and abs(after.state["ffn_share"] - 1 / 3) < 1e-9
         ),
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Con SwiGLU senza stringere lo strato interno la feed-forward sale a tre quarti dei parametri del blocco.",
+        {"ffn": "swiglu4"},
+        "quota",
+        lambda s: s["ffn_share"] == 0.75,
+        after="quanto crescerebbe la quota",
+    ),
+    Experiment(
+        "Con d = 512 e un contesto di 2.048 token i punteggi dell'attention costano quanto la feed-forward.",
+        {"d": "512", "n": "2048", "ffn": "classica"},
+        "quota",
+        lambda s: s["scores"] == s["ffn"] and s["crossover_scores"] == 2048,
+        after="ne servono 16.384",
     ),
 ]

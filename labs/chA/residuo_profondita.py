@@ -39,6 +39,7 @@ from core.deep_stack import draw_stack, gradient_sizes
 from labs.kit import (
     Choice,
     Edit,
+    Experiment,
     Series,
     Slider,
     callout,
@@ -231,5 +232,22 @@ EDITS = [
         expect="La curva «con residuo» crolla come quella senza: dopo 50 strati il gradiente all'ingresso è "
         "quasi zero. È il «+ g» del ramo diretto a portare il gradiente intatto fino in fondo.",
         check=lambda before, after: after.state["residual"][0] < 1e-3 * before.state["residual"][0],
+    ),
+]
+
+EXPERIMENTS = [
+    Experiment(
+        "Con 50 strati senza residuo il gradiente all'ingresso crolla sotto 10⁻¹⁴; con il residuo resta sopra 1.",
+        {"strati": 50, "norma": "nessuna", "scala": 0.5, "seme": 1},
+        "profondita",
+        lambda s: s["plain"][0] < 1e-14 and s["residual"][0] > 1,
+        after="i primi strati non imparano",
+    ),
+    Experiment(
+        "Con pre-norm, residuo e pesi a scala 3 il gradiente all'ingresso resta tra 1 e 2.000.",
+        {"strati": 50, "norma": "pre", "scala": 3.0, "seme": 1},
+        "profondita",
+        lambda s: 1 < s["residual"][0] < 2000,
+        after="al massimo fino a circa 2.000",
     ),
 ]

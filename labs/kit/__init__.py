@@ -19,6 +19,7 @@ PARTS = {
     "stepping": ("Memo", "step_machine"),
     "timelines": ("timeline",),
     "edits": ("Edit",),
+    "experiments": ("Experiment",),
     "html": ("Html", "esc", "factor", "join", "num", "percent", "raw", "tag"),
     "italian": ("plural", "share", "the"),
     "figures": ("ChainNode", "Node", "callout", "chain", "fold", "formula", "network", "stat", "stats", "table"),

@@ -106,6 +106,13 @@ def check_module(module, chapter):
         refuse("FOLDS", f'FOLDS dev\'essere una lista di nomi di sezioni come "embedding" (è {short(folds)})')
     if len(set(folds)) != len(folds) or FOLDS_PARAM in seen:
         refuse("FOLDS", f"FOLDS vuole nomi diversi, e nessun comando può chiamarsi «{FOLDS_PARAM}»")
+    if hasattr(module, "EXPERIMENTS"):
+        from .experiments import experiments_problem  # here: the browser never checks a lab's contract
+
+        problem = experiments_problem(module, controls)
+        if problem:
+            where, message = problem
+            raise ContractError(f"{where or place(file, line_of(module, 'EXPERIMENTS'))}: {message}")
 
 
 def flatten_any(controls):

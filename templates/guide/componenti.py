@@ -148,8 +148,8 @@ CONTROLS = ["Slider", "Choice", "Text", "Toggle", "Group", "Follow"]
 # Stepped labs: being reworked, listed with their signatures only.
 STEPPED = ["Steps", "Jump", "Curve", "step_machine", "Memo", "timeline"]
 
-# «Il codice Python»: the edits a lab suggests to its own code («Prova a cambiare…»).
-CODE = ["Edit"]
+# The experiments the prose suggests («Prova») and the edits a lab suggests to its own code («Prova a cambiare…»).
+CODE = ["Experiment", "Edit"]
 
 # Errors a lab raises or meets.
 ERRORS = ["LabError", "ParamError"]

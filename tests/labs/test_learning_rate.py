@@ -79,9 +79,10 @@ def test_starting_at_the_minimum_stays_there():
     assert s["verdict"] == "fermo" and set(s["weights"]) == {3.0}
 
 
-def test_view_has_presets_and_draggable_start():
+def test_prose_has_the_tries_and_the_view_a_draggable_start():
+    page = LAB.page_prose
+    assert 'data-set="eta=0.01;w0=-1;passi=15"' in page and 'data-set="eta=1.1;w0=-1;passi=15"' in page
     html = str(LAB.view(state()))
-    assert 'data-set="eta=0.01"' in html and 'data-set="eta=1.1"' in html
     assert 'data-drag="w0 -"' in html and "Converge" in html
 
 

@@ -8,6 +8,7 @@ import { FOLDS_PARAM, paramsFromQuery, queryFor, writeUrlSoon } from "./url.js";
 import { STEP_BUTTON, keepTallest, showSteps, step, stepInput, stopPlay, timelineKey } from "./timeline.js";
 import { startDrag } from "./drag.js";
 import { statusChanged } from "./status.js";
+import { markPart } from "./experiments.js";
 
 // A view that takes longer than DIM_AFTER ms is dimmed until it comes (.is-waiting).
 // Only then: dimming every change made the browser paint the dimmed view
@@ -215,6 +216,7 @@ export class LabController {
       put(this.stepInput, "ariaValueText", counter?.textContent ?? null);
     }
     this.follow(result.controls || {});
+    markPart(this); // the part a «Prova» of the prose points at, marked again in the new view
     this.view.classList.remove("is-stale");
     this.errorBox.hidden = true;
     this.errorBox.textContent = "";

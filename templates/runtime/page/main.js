@@ -5,6 +5,7 @@
 import { python } from "./python.js";
 import { LabController } from "./controller.js";
 import { CodePanel } from "./code-panel.js";
+import { mountExperiments } from "./experiments.js";
 import { startTheme, watchTheme } from "./theme.js";
 import { keepOffline, keepOfflineWhenLoaded } from "./offline.js";
 import { writeUrlOnLeaving } from "./url.js";
@@ -38,6 +39,7 @@ function mountLabs() {
   for (const root of document.querySelectorAll("[data-lab]")) {
     if (!root.labController) root.labController = new LabController(root);
     else python.listeners.add(root.labController.onStatus);
+    mountExperiments(root.labController);
     const panel = document.querySelector(`[data-lab-code="${root.dataset.lab}"]`);
     if (panel && !panel.codePanel) panel.codePanel = root.labController.code = new CodePanel(panel, root.labController);
   }

@@ -1,0 +1,207 @@
+"""«Prova»: the experiments a lab's prose suggests, declared once.
+
+A lab lists them in a module-level EXPERIMENTS list. Each is the sentence
+the reader reads (Italian, short: what to try and what will be seen), the
+settings it makes (control values as the URL carries them, a stepped lab's
+step included, and the folds it opens under «sezioni»), the part of the view
+that shows the effect (an id the view gives, «vista-…», or a kit component's
+part= name), the effect as a
+check on the state the settings give (check(state) → True), and the words of
+the prose's paragraph it belongs after.
+
+One declaration, three uses: the page puts a «Prova» button after that
+paragraph (prose_with_experiments, below; the runtime's experiments.js
+sets the controls, opens their group, scrolls to the part and marks it,
+and «Ripristina» puts the reader's settings back); the contract checks it at
+import (experiments_problem: known controls, valid values, an existing
+part, a paragraph that names it); the tests perform it
+(tests/test_experiments.py: compute at the settings, run the check).
+"""
+
+import inspect
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .controls import flatten, parse_params
+from .edits import sounds_italian
+from .errors import ParamError, declared_at
+from .folds import FOLDS_PARAM, parse_folds
+from .html import esc
+
+PART = re.compile(r"[A-Za-z][A-Za-z0-9-]*")  # an id «vista-…» of the view, or a kit component's part= name
+MAX_WORDS = 40  # a sentence the reader reads beside a button, not a paragraph
+
+
+@dataclass(frozen=True, eq=False)
+class Experiment:
+    """Un esperimento che la prosa suggerisce, a un clic: «Prova».
+
+    sentence: what the reader tries and sees, in Italian (one or two short
+    sentences). settings: {control name: value} as the URL carries it
+    (eta=0.5, passo=30; a toggle as True/False; FOLDS_PARAM opens folds).
+    look: the part of the view that shows the effect: an id it gives («vista-…») or a part= name.
+    check(state) → True when the state at these settings shows the effect.
+    after: a few words of the prose's paragraph the button follows (they must
+    appear once in the prose, line breaks read as spaces); empty, the button
+    closes the prose.
+    """
+
+    sentence: str
+    settings: dict
+    look: str
+    check: Callable
+    after: str = ""
+    where: str = field(default="", compare=False, repr=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "where", declared_at())
+
+    @property
+    def data_set(self):
+        """The settings as the runtime's data-set reads them: «eta=0.5;passo=30» (a toggle as 1 or 0)."""
+        return ";".join(f"{name}={raw_value(value)}" for name, value in self.settings.items())
+
+
+def raw_value(value):
+    """A setting as the page writes it: a toggle as 1 or 0, a whole float without «.0», a text as it is."""
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def raw_settings(experiment):
+    """{name: raw value}: the settings as the URL carries them, for labs.render and the lab's parse."""
+    return {name: raw_value(value) for name, value in experiment.settings.items()}
+
+
+def source_of(module):
+    try:
+        return inspect.getsource(module)
+    except (OSError, TypeError):
+        return ""
+
+
+def experiment_problem(module, experiment, controls, folds, prose, source):
+    """None if one experiment is sound for this lab, else one Italian line (without the place)."""
+    if not isinstance(experiment, Experiment):
+        return (
+            f"in EXPERIMENTS c'è {type(experiment).__name__}, non un Experiment(frase, settings, look, check) del kit"
+        )
+    sentence = experiment.sentence
+    if not isinstance(sentence, str) or not sentence.strip():
+        return "un esperimento ha la frase vuota: scrivi in italiano che cosa provare e che cosa si vedrà"
+    head = f"l'esperimento «{sentence[:50]}»"
+    if not sounds_italian(re.sub(r"«[^»]*»", " ", sentence)):  # a quoted token («one») is not prose
+        return f"{head}: la frase dev'essere in italiano"
+    if len(sentence.split()) > MAX_WORDS:
+        return f"{head}: la frase è lunga {len(sentence.split())} parole (al massimo {MAX_WORDS}): accorciala"
+    if re.search(r"[*_`$<>]", sentence):
+        return f"{head}: la frase è testo semplice (niente Markdown, formule o HTML)"
+    settings = experiment.settings
+    if not isinstance(settings, dict) or not settings:
+        return f"{head}: settings dev'essere un dizionario non vuoto {{nome del comando: valore}}"
+    for name, value in settings.items():
+        if any(c in raw_value(value) for c in ";="):
+            return f"{head}: il valore di «{name}» non può contenere «;» o «=» (viaggiano in data-set)"
+    raw = raw_settings(experiment)
+    try:
+        parse_params(controls, {k: v for k, v in raw.items() if k != FOLDS_PARAM}, strict=True)
+        parse_folds(raw.get(FOLDS_PARAM, ()), folds, strict=True)
+    except ParamError as error:
+        return f"{head}: settings non va ({error})"
+    for control in flatten(controls):
+        if control.kind == "slider" and control.name in raw:
+            k = (float(raw[control.name]) - control.min) / control.step
+            if abs(k - round(k)) > 1e-9 * max(1.0, abs(k)):
+                return (
+                    f"{head}: «{control.name}» = {raw[control.name]} non si raggiunge a passi di "
+                    f"{control.step:g} da {control.min:g}: il cursore non potrebbe mostrarlo"
+                )
+    look = experiment.look
+    if not isinstance(look, str) or not PART.fullmatch(look):
+        return f"{head}: look dev'essere una parte della vista, un id come «vista-scodella» o un part= (è {look!r})"
+    if f'"{look}"' not in source and f"'{look}'" not in source:
+        return (
+            f'{head}: la vista non dà a nessuna parte il nome «{look}» (scrivi id="vista-…" o part="{look}" nella view)'
+        )
+    if not callable(experiment.check):
+        return f"{head}: check dev'essere una funzione check(stato) → True se l'effetto c'è"
+    after = experiment.after
+    if not isinstance(after, str):
+        return f"{head}: after dev'essere qualche parola del paragrafo della prosa che l'esperimento segue"
+    found = flat(prose).count(flat(after)) if after else 1
+    if found != 1:
+        found = "non c'è" if found == 0 else f"compare {found} volte"
+        return f"{head}: after «{after}» {found} nella prosa (deve comparire una volta sola)"
+    return None
+
+
+def flat(text):
+    """A text with its line breaks and runs of spaces as single spaces: `after` is matched on this."""
+    return " ".join(text.split())
+
+
+def experiments_problem(module, controls):
+    """(place, Italian line) of the first unsound experiment of the lab, or None."""
+    experiments = getattr(module, "EXPERIMENTS", ())
+    if not isinstance(experiments, (list, tuple)):
+        return None, f"EXPERIMENTS dev'essere una lista di Experiment(…) del kit (è {type(experiments).__name__})"
+    prose = module.__doc__ or ""
+    source = source_of(module)
+    folds = tuple(getattr(module, "FOLDS", ()))
+    sentences = set()
+    for experiment in experiments:
+        problem = experiment_problem(module, experiment, controls, folds, prose, source)
+        if problem is None and experiment.sentence in sentences:
+            problem = f"l'esperimento «{experiment.sentence[:50]}» è ripetuto: ogni esperimento vuole la sua frase"
+        if problem:
+            return getattr(experiment, "where", None), problem
+        sentences.add(experiment.sentence)
+    return None
+
+
+def box(lab_id, experiments):
+    """The «Prova» buttons of some experiments, as one block of raw HTML for the Markdown prose (one line:
+    Markdown ends a raw block at a blank line). The runtime (experiments.js) finds it by data-experiments."""
+    items = "".join(
+        f'<li class="lab-experiment"><button type="button" class="md-button" data-experiment '
+        f'data-set="{esc(e.data_set)}" data-look="{esc(e.look)}" aria-label="Prova: {esc(e.sentence)}">Prova</button> '
+        f"<span>{esc(e.sentence)}</span></li>"
+        for e in experiments
+    )
+    return (
+        f'<div class="lab-experiments" data-experiments="{esc(lab_id)}" role="group" aria-label="Esperimenti">'
+        f'<ul>{items}</ul><p class="lab-experiments-undo" hidden><button type="button" class="md-button" '
+        f"data-experiment-undo>Ripristina</button> <span>i comandi come li avevi lasciati</span></p></div>"
+    )
+
+
+def prose_with_experiments(prose, lab_id, experiments):
+    """The prose with each experiment's «Prova» after the paragraph its `after` words are in (those without,
+    after the last paragraph): one box per paragraph, the experiments in their declared order."""
+    paragraphs = re.split(r"\n\s*\n", prose)
+    boxes = {}
+    for e in experiments:
+        at = next((i for i, p in enumerate(paragraphs) if e.after and flat(e.after) in flat(p)), len(paragraphs) - 1)
+        boxes.setdefault(at, []).append(e)
+    out = []
+    for i, paragraph in enumerate(paragraphs):
+        out.append(paragraph)
+        if i in boxes:
+            out.append(box(lab_id, boxes[i]))
+    return "\n\n".join(out)
+
+
+__all__ = [
+    "Experiment",
+    "box",
+    "experiments_problem",
+    "prose_with_experiments",
+    "raw_settings",
+    "raw_value",
+]

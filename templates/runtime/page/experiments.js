@@ -1,0 +1,113 @@
+// «Prova»: the experiments a lab's prose suggests. The build puts their buttons after the paragraph that
+// suggests them, outside the lab (labs/kit/experiments.py: a [data-experiments="<lab id>"] box, each button
+// with data-set="name=value;…" as a view's setters have, and data-look, the part to look at: its id or data-part).
+// A click sets the controls, opens the closed groups that hold them, scrolls to the part and marks it;
+// «Ripristina» puts the controls back as the reader had them. It knows no lab.
+import { python } from "./python.js";
+import { writeInput } from "./inputs.js";
+import { stopPlay } from "./timeline.js";
+import { FOLDS_PARAM } from "./url.js";
+
+export const LOOKED_AT = "lab-looked-at"; // the class of the part an experiment points at (labs.css)
+
+/** The boxes of «Prova» buttons of this lab's prose, listened to once. */
+export function mountExperiments(lab) {
+  for (const box of document.querySelectorAll("[data-experiments]")) {
+    if (box.dataset.experiments !== lab.id || box.experimentsLab === lab) continue;
+    box.experimentsLab = lab;
+    box.addEventListener("click", (event) => {
+      const button = event.target.closest("[data-experiment]");
+      if (button) tryExperiment(lab, box, button);
+      else if (event.target.closest("[data-experiment-undo]")) undo(lab);
+    });
+  }
+  // a control the reader moves by hand ends the mark (what it changes is theirs to look at now)
+  if (!lab.experimentsListening) {
+    lab.experimentsListening = true;
+    lab.root.addEventListener("input", () => unmark(lab));
+  }
+}
+
+function pairsOf(text) {
+  return text.split(";").filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]);
+}
+
+// The controls set as the view's data-set setters set them (controller.setControls); before Python is
+// ready, written into the inputs and kept for the first view, as a link's values are.
+function setValues(lab, pairs) {
+  if (lab.playing) stopPlay(lab);
+  if (python.status === "ready") return lab.setControls(pairs);
+  for (const [name, value] of pairs) {
+    const input = lab.inputs.find((i) => i.name === name);
+    if (input) writeInput(input, value);
+  }
+  lab.fromUrl = { ...lab.fromUrl, ...Object.fromEntries(pairs) };
+  lab.view.classList.add("is-stale");
+  lab.showOutputs();
+}
+
+// Every closed <details> around an element opened; the ones opened here are remembered for «Ripristina».
+function openAround(element, opened) {
+  for (let details = element.closest("details"); details; details = details.parentElement.closest("details")) {
+    if (!details.open) { details.open = true; opened.push(details); }
+  }
+}
+
+function tryExperiment(lab, box, button) {
+  const pairs = pairsOf(button.dataset.set);
+  const before = lab.params();
+  // what the reader had before the first experiment: «Ripristina» goes back there, past any later one
+  const saved = lab.experimentSaved ??= { values: new Map(), opened: [] };
+  saved.button = button;
+  const controls = [];
+  for (const [name, value] of pairs) {
+    if (name === FOLDS_PARAM) { // the sections where the effect shows, opened
+      for (const fold of lab.view.querySelectorAll("details[data-fold]")) {
+        if (value.split(",").includes(fold.dataset.fold)) openAround(fold.querySelector("summary") || fold, saved.opened);
+      }
+      continue;
+    }
+    const input = lab.inputs.find((i) => i.name === name);
+    if (!input) continue;
+    if (!saved.values.has(name)) saved.values.set(name, before[name]);
+    openAround(input, saved.opened);
+    controls.push([name, value]);
+  }
+  for (const line of document.querySelectorAll(`[data-experiments="${lab.id}"] .lab-experiments-undo`)) line.hidden = line.parentElement !== box;
+  unmark(lab);
+  lab.look = { id: button.dataset.look, scroll: true };
+  setValues(lab, controls);
+  markPart(lab);
+}
+
+/** The part the last experiment points at, marked (after every view: a morph drops the class) and, the first
+ *  time it is there, opened if a closed section holds it and scrolled to. */
+export function markPart(lab) {
+  if (!lab.look) return;
+  const name = CSS.escape(lab.look.id);
+  const part = lab.view.querySelector(`[id="${name}"], [data-part="${name}"]`);
+  if (!part) return;
+  part.classList.add(LOOKED_AT);
+  if (lab.look.scroll) {
+    lab.look.scroll = false;
+    openAround(part, lab.experimentSaved?.opened ?? []); // a part inside a closed section: opened to be seen
+    const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    part.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+  }
+}
+
+function unmark(lab) {
+  lab.look = null;
+  for (const part of lab.view.querySelectorAll(`.${LOOKED_AT}`)) part.classList.remove(LOOKED_AT);
+}
+
+function undo(lab) {
+  const saved = lab.experimentSaved;
+  if (!saved) return;
+  lab.experimentSaved = null;
+  unmark(lab);
+  for (const details of saved.opened) details.open = false;
+  setValues(lab, [...saved.values]);
+  for (const line of document.querySelectorAll(`[data-experiments="${lab.id}"] .lab-experiments-undo`)) line.hidden = true;
+  if (saved.button?.isConnected) saved.button.focus(); // the «Ripristina» pressed is hidden now
+}
