@@ -13,11 +13,11 @@ from .registry import ref_key
 ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 
 TEMPLATE = '''"""Questa è la prosa della pagina, in Markdown e in italiano: il lettore
-la trova sopra il laboratorio. Riscrivila con le tue parole: che cosa sta
+la legge prima di usare il laboratorio. Riscrivila con le tue parole: che cosa sta
 guardando, quale comando conviene toccare per primo e quale numero deve
 tenere d'occhio mentre lo muove.
 
-Lo scheletro qui sotto moltiplica un **ingresso** per un **peso** e, se
+Lo scheletro di questo modulo moltiplica un **ingresso** per un **peso** e, se
 vuoi, confronta il prodotto con una **soglia**. È un segnaposto: sostituisci
 i conti e la vista con i tuoi, e tieni il laboratorio verde ad ogni passo
 (`python -m labs run {lab_id}` e i test di contratto).
@@ -25,7 +25,7 @@ i conti e la vista con i tuoi, e tieni il laboratorio verde ad ogni passo
 
 # Il contratto riga per riga e ogni componente del kit, con un esempio
 # disegnato: la pagina «Scrivere un laboratorio» del sito.
-from labs.kit import Edit, Slider, Toggle, callout, factor, formula, num, stat, stats, tag
+from labs.kit import Edit, Experiment, Slider, Toggle, callout, factor, formula, num, stat, stats, tag
 
 TITLE = {title}
 REF = {ref}  # il numero nella guida: unico, e di questo capitolo
@@ -41,17 +41,25 @@ CONTROLS = [
 
 
 def compute(params):
-    """Parametri → stato: puro (niente file, rete, caso senza seme o variabili
-    globali) e fatto di soli valori JSON. La matematica va in core/."""
+    """Parametri → stato, puro e fatto di soli valori JSON.
+
+    Niente file, rete, caso senza seme o variabili globali; la matematica va in core/.
+    """
     product = params["ingresso"] * params["peso"]
-    return {{"x": params["ingresso"], "w": params["peso"], "product": product,
-            "threshold": 0.5 if params["soglia"] else None}}
+    return {{
+        "x": params["ingresso"],
+        "w": params["peso"],
+        "product": product,
+        "threshold": 0.5 if params["soglia"] else None,
+    }}
 
 
 def view(state):
-    """Stato → Html, solo con i componenti del kit, che fanno l'escape del testo:
+    """Stato → Html, solo con i componenti del kit (che fanno l'escape del testo).
+
     stat e stats per i numeri, formula per un conto, callout per un messaggio;
-    per le figure bars, line_chart, plane, matrix, network, chain."""
+    per le figure bars, line_chart, plane, matrix, network, chain.
+    """
     x, w, y = state["x"], state["w"], state["product"]
     parts = [
         stats(stat("ingresso x", num(x)), stat("peso w", num(w)), stat("prodotto x · w", num(y))),
@@ -59,21 +67,49 @@ def view(state):
     ]
     if state["threshold"] is not None:
         over = y >= state["threshold"]
-        parts.append(callout(f"Il prodotto {{'supera' if over else 'non raggiunge'}} la soglia "
-                             f"{{num(state['threshold'])}}.", tone="ok" if over else "warn"))
-    return tag("div", *parts)
+        parts.append(
+            callout(
+                f"Il prodotto {{'supera' if over else 'non raggiunge'}} la soglia {{num(state['threshold'])}}.",
+                tone="ok" if over else "warn",
+            )
+        )
+    return tag("div", *parts, id="vista-prodotto")  # an id: a link in the prose, or an experiment, points here
 
 
 # «Prova a cambiare…»: una o due modifiche al codice del pannello, ciascuna con
 # l'effetto che il lettore vede (expect) e la prova che c'è (check). La prima riga
 # cambiata non deve esistere già nel codice: è lì che l'editor porta il lettore.
 EDITS = [
-    Edit("la somma al posto del prodotto",
-         change=('    product = params["ingresso"] * params["peso"]',
-                 '    product = params["ingresso"] + params["peso"]'),
-         expect="Con ingresso 2 e peso 0,2 il prodotto 0,4 non raggiunge la soglia; la somma 2,2 la supera.",
-         params={{"ingresso": 2.0, "peso": 0.2}},
-         check=lambda before, after: before.state["product"] < 0.5 <= after.state["product"]),
+    Edit(
+        "la somma al posto del prodotto",
+        change=(
+            '    product = params["ingresso"] * params["peso"]',
+            '    product = params["ingresso"] + params["peso"]',
+        ),
+        expect="Con ingresso 2 e peso 0,2 il prodotto 0,4 non raggiunge la soglia; la somma 2,2 la supera.",
+        params={{"ingresso": 2.0, "peso": 0.2}},
+        check=lambda before, after: before.state["product"] < 0.5 <= after.state["product"],
+    ),
+]
+
+# Gli esperimenti che la prosa suggerisce, almeno due: la frase, i comandi che
+# imposta, la parte della vista da guardare (un id «vista-…») e la prova che
+# lo stato mostra l'effetto; after: parole del paragrafo dopo cui sta il pulsante.
+EXPERIMENTS = [
+    Experiment(
+        "Porta il peso a 2: con l'ingresso a 1 il prodotto vale 2 e supera la soglia.",
+        {{"peso": 2.0}},
+        "vista-prodotto",
+        lambda s: s["product"] >= 0.5,
+        after="confronta il prodotto con una",
+    ),
+    Experiment(
+        "Metti l'ingresso a 0: qualunque peso dà un prodotto nullo.",
+        {{"ingresso": 0.0}},
+        "vista-prodotto",
+        lambda s: s["product"] == 0,
+        after="confronta il prodotto con una",
+    ),
 ]
 '''
 

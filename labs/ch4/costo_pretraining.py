@@ -238,7 +238,8 @@ def view(s):
         "adam_v": "Adam: media v (fp32)",
     }
     state_bars = [
-        Bar(f"{names[k]} · {b} byte", mem[k] / mem["total"], text=data_size(mem[k])) for k, b in TRAINING_BYTES.items()
+        Bar(f"{names[k]} · {b}\u00a0byte", mem[k] / mem["total"], text=data_size(mem[k]))
+        for k, b in TRAINING_BYTES.items()
     ]
     ratio = s["per_param"] / 20
     lora_bars = [
@@ -281,7 +282,7 @@ def view(s):
         tag("h3", "La memoria per allenare"),
         bars(state_bars, label="Byte per parametro durante il training, parte per parte", hi=0.25),
         stats(
-            stat("Stato del training: 16 byte × N", data_size(mem["total"]), tone="warn"),
+            stat("Stato del training: 16\u00a0byte × N", data_size(mem["total"]), tone="warn"),
             stat("Solo i pesi in bf16", data_size(mem["weights"])),
             stat(f"GPU da 80 GB (80 GiB = {data_size(GPU_MEMORY)}) solo per lo stato", num(s["gpus_for_state"])),
         ),
@@ -302,7 +303,7 @@ def view(s):
         bars(lora_bars, label="Memoria del fine-tuning: tutto il modello contro LoRA"),
         tag(
             "p",
-            f"Con LoRA i {big(lo['total'])} di pesi restano fermi in bf16 (2 byte l'uno) e solo gli adattatori "
+            f"Con LoRA i {big(lo['total'])} di pesi restano fermi in bf16 (2\u00a0byte l'uno) e solo gli adattatori "
             "pagano i 16 byte.",
             class_="lab-step-counter",
         ),

@@ -83,7 +83,7 @@ def binary(n_bytes):
     for power, unit in ((3, "GiB"), (2, "MiB"), (1, "KiB")):
         if n_bytes >= 1024**power:
             return f"{significant(n_bytes / 1024**power)} {unit}"
-    return f"{num(n_bytes)} byte"
+    return f"{num(n_bytes)}\u00a0byte"
 
 
 def compute(p):
@@ -152,7 +152,7 @@ def view(s):
     n, t = s["n"], s["T"]
     per = (
         f"2 × {plural(s['layers'], 'strato', 'strati')} × {plural(s['kv_heads'], 'testa', 'teste')} × "
-        f"{s['d_head']} numeri × {num(s['bytes'])} byte"
+        f"{s['d_head']} numeri × {num(s['bytes'])}\u00a0byte"
     )
     rows = [
         [
@@ -189,7 +189,7 @@ def view(s):
             stat("L'ultimo token confronta comunque la sua query con", f"{num(n + t)} key"),
         ),
         tag("h3", "La memoria della cache"),
-        formula(f"{per} = {num(s['per_token'])} byte per token ({binary(s['per_token'])})"),
+        formula(f"{per} = {num(s['per_token'])}\u00a0byte per token ({binary(s['per_token'])})"),
         stats(
             stat(f"Con {num(n + t)} token in memoria", f"{binary(s['cache'])} ({data_size(s['cache'])})", tone="warn")
         ),
