@@ -224,7 +224,8 @@ class DevBuild:
         import labs
 
         self.labs = tuple(labs.all_labs())
-        self.lockfile = next(DIST.glob("pyodide-lock.*.json"))
+        named = re.search(r"^  lockfile: (\S+)$", (DOCS / stage["pages"].lab_page_path(self.labs[0])).read_text(), re.M)
+        self.lockfile = DIST / named.group(1)  # the one the pages name
         self.lock = json.loads(self.lockfile.read_text(encoding="utf-8"))
         version, groups, parents, requires = stage["wheels"].plan_wheels()
         self.keys = {name: wheel_key(files, requires[name]) for name, files in groups.items()}
@@ -252,7 +253,10 @@ class DevBuild:
             print(f"ricostruisco tutto il sito ({reason})…", flush=True)
             return self.full()
         self.files = now
-        return f"ricostruito {', '.join(pages) or 'nulla da cambiare'} in {time.perf_counter() - started:.2f} s"
+        took = time.perf_counter() - started
+        if len(pages) > 3:
+            return f"ricostruite {len(pages)} pagine ({', '.join(pages[:3])}, …) in {took:.2f} s"
+        return f"ricostruito {', '.join(pages) or 'nulla: le pagine non cambiano'} in {took:.2f} s"
 
     def pages_for(self, changed):
         """The incremental rebuild itself: compute everything, then write; the pages rebuilt."""
@@ -317,38 +321,20 @@ class DevBuild:
         env.globals.update(fresh.globals)
         env.globals["lockfile"] = lock_name
         env.filters["tex"] = formulas.tex_filter(self.formulas)
-        lockfile = stage["lockfile"]
-        runtime = lockfile.runtime_bytes()
-        markdown = {}
-        (DIST / lock_name).write_text(lock_text, encoding="utf-8")  # download_size reads the new wheels in DIST
-        for lab in affected:
-            drawing = __import__("labs").draw(lab)
-            if not drawing.ok:
-                raise Failed(stage["contract"].prerender_problem(lab, drawing))
-            try:
-                size = runtime + lockfile.download_size(lock, modules_of_labs[lab.module.__name__])
-                markdown[pages.lab_page_path(lab)] = pages.lab_page(env, lab, size)
-            except SystemExit as error:
-                raise Failed(str(error).removeprefix("build.py: ")) from None
-            except Exception as error:
-                from labs.cli import crash_line
-
-                raise Failed(crash_line(lab, error)) from None
-        markdown["index.md"] = pages.index_page(env, all_labs)
-        if any(name.startswith(("labs.kit", "core")) for name in stale):
-            markdown[pages.GUIDE_PAGE] = pages.guide_page(env)
-        markdown = {
-            path: text
-            for path, text in markdown.items()
-            if path.endswith(tuple(f"{lab.id}.md" for lab in affected))
-            or (DOCS / path).read_text(encoding="utf-8") != text
-        }
+        try:
+            markdown = self.markdown(stage, env, lock, affected, all_labs, stale)
+        except BaseException:
+            for name, wheel in new_wheels.items():  # DIST as it was: only the wheels of the last good build
+                if wheel.name != self.lock["packages"][name]["file_name"]:
+                    wheel.unlink(missing_ok=True)
+            raise
 
         # write: wheels and lockfile first (the new pages name them), then the pages, then what lists them
         runtime_dir = SITE / "pyodide"
         for wheel in new_wheels.values():
             (runtime_dir / wheel.name).write_bytes(wheel.read_bytes())
-        (runtime_dir / lock_name).write_text(lock_text, encoding="utf-8")
+        for root in (DIST, runtime_dir):
+            (root / lock_name).write_text(lock_text, encoding="utf-8")
         written = self.write_pages(stage, markdown, all_labs)
         old_lock = self.lockfile.name
         if lock_name != old_lock:
@@ -367,6 +353,37 @@ class DevBuild:
         stage["offline"].write_service_worker(SITE)
         self.lock, self.keys, self.labs, self.lockfile = lock, keys, all_labs, DIST / lock_name
         return written
+
+    def markdown(self, stage, env, lock, affected, all_labs, stale):
+        """{page in DOCS: its new Markdown} for the affected labs and the pages whose Markdown changed with them;
+        Failed with the contract's line for a lab that does not prerender."""
+        import labs
+        from labs.cli import crash_line
+
+        pages, lockfile = stage["pages"], stage["lockfile"]
+        modules_of_labs = lock["tool"][PACKAGE]["modules"]
+        runtime = lockfile.runtime_bytes()
+        markdown = {}
+        for lab in affected:
+            drawing = labs.draw(lab)
+            if not drawing.ok:
+                raise Failed(stage["contract"].prerender_problem(lab, drawing))
+            try:
+                size = runtime + lockfile.download_size(lock, modules_of_labs[lab.module.__name__])
+                markdown[pages.lab_page_path(lab)] = pages.lab_page(env, lab, size)
+            except SystemExit as error:
+                raise Failed(str(error).removeprefix("build.py: ")) from None
+            except Exception as error:
+                raise Failed(crash_line(lab, error)) from None
+        markdown["index.md"] = pages.index_page(env, all_labs)
+        if any(name.startswith(("labs.kit", "core")) for name in stale):
+            markdown[pages.GUIDE_PAGE] = pages.guide_page(env)
+        return {
+            path: text
+            for path, text in markdown.items()
+            if path.endswith(tuple(f"{lab.id}.md" for lab in affected))
+            or (DOCS / path).read_text(encoding="utf-8") != text
+        }
 
     def load_labs(self, stale):
         """Every lab, the stale ones imported again and checked as the contract checks them at import."""
