@@ -32,6 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DEV = "__labs_dev__/"  # the dev server's own files and events, under the site's base
 DEV_FILES = ROOT / "templates" / "dev"
+# what make dev's rebuilds write again under the same name (wheels and lockfiles are named by their content)
+REWRITTEN = re.compile(r"(/|\.html|\.json|/lab-styles\.css|/sw\.js|\.xml)$")
 
 TYPES = {
     ".mjs": "text/javascript",
@@ -74,8 +76,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     def end_headers(self):
         path = self.path.split("?")[0]
-        if self.hub and not path.startswith(f"{self.base}pyodide/"):
-            # a rebuild may change any file within the second: nothing kept, not even for a revalidation
+        if self.hub and REWRITTEN.search(path):
+            # what a rebuild writes again may change twice in a second: kept by nobody, not even to revalidate
             self.send_header("Cache-Control", "no-store")
         elif self.no_cache or self.hub:
             self.send_header("Cache-Control", "no-cache")
@@ -265,6 +267,7 @@ def watch(build, hub, server, interval=0.05):
                 continue
             refresh_headers(server)  # a full rebuild may have changed the CSP
             hub.publish()
+            build.finish()  # the search index and sw.js, while the pages reload
 
 
 def refresh_headers(server):

@@ -24,6 +24,7 @@ import re
 import subprocess
 import sys
 import time
+import types
 from pathlib import Path
 
 from . import DIST, DOCS, PACKAGE, ROOT, SITE
@@ -173,31 +174,57 @@ class Theme:
         self.env = config.plugins.on_env(env, config=config, files=files)
         self.config, self.files = config, files
         self.search = next(p for p in config.plugins.values() if hasattr(p, "search_index"))
+        self.indexed = {}  # url → the page as the search index reads it, rendered and not yet indexed
 
     def target(self, src_uri):
         """The HTML file in SITE of a page of DOCS."""
         return Path(self.files.get_file_from_path(src_uri).abs_dest_path)
 
     def render(self, src_uri):
-        """(the page's file in SITE, its search entries): one page rendered again from its Markdown in DOCS.
-        mkdocs' warnings are errors, as in the full build (strict)."""
+        """The page's file in SITE, rendered again from its Markdown in DOCS; mkdocs' warnings are errors,
+        as in the full build (strict). What the search index needs of the page is kept for search_entries."""
         counter = logging.Handler(logging.WARNING)
         warnings = []
         counter.emit = lambda record: warnings.append(record.getMessage())
         logger = logging.getLogger("mkdocs")
         logger.addHandler(counter)
+        index = self.search.search_index
+        self.search.search_index = Indexed()
         try:
             file = self.files.get_file_from_path(src_uri)
             self.build._populate_page(file.page, self.config, self.files)
-            self.search.search_index.entries = []
-            doc_files = self.files.documentation_pages()
-            self.build._build_page(file.page, self.config, doc_files, self.nav, self.env)
+            self.build._build_page(file.page, self.config, self.files.documentation_pages(), self.nav, self.env)
             file.page.validate_anchor_links(files=self.files, log_level=self.config.validation.links.anchors)
+            self.indexed.update(self.search.search_index.pages)
         finally:
+            self.search.search_index = index
             logger.removeHandler(counter)
         if warnings:
             raise Failed(f"docs/{src_uri}: {warnings[0]}")
-        return Path(file.abs_dest_path), list(self.search.search_index.entries)
+        return Path(file.abs_dest_path)
+
+    def search_entries(self):
+        """{page url: its entries in the theme's search index} for the pages rendered since the last call."""
+        entries = {}
+        for url, page in self.indexed.items():
+            index = type(self.search.search_index)(**self.search.search_index.config)
+            index.add_entry_from_context(page)
+            entries[url] = index.entries
+        self.indexed = {}
+        return entries
+
+
+class Indexed:
+    """Stands for the theme's search index while a page renders: it keeps what the index reads of the page
+    (its HTML as the index sees it, its table of contents), so that the index is made after the reload."""
+
+    def __init__(self):
+        self.pages = {}
+
+    def add_entry_from_context(self, page):
+        self.pages[page.url] = types.SimpleNamespace(
+            content=page.content, toc=page.toc, url=page.url, meta=dict(page.meta), title=page.title
+        )
 
 
 class DevBuild:
@@ -205,6 +232,7 @@ class DevBuild:
 
     def __init__(self):
         self.labs = ()
+        self.stage = None  # the stages of a rebuild whose finish() is due
 
     # ── the full build ─────────────────────────────────────────────────────────────────────────────
     def full(self):
@@ -238,6 +266,8 @@ class DevBuild:
         self.env = stage["pages"].templates()
         # the templates compiled now, not on the first save: the home page written again, the same bytes
         self.write_pages(stage, {"index.md": (DOCS / "index.md").read_text(encoding="utf-8")}, self.labs)
+        self.stage = stage
+        self.finish()
 
     # ── one saved file ─────────────────────────────────────────────────────────────────────────────
     def rebuild(self, changed):
@@ -350,9 +380,18 @@ class DevBuild:
         if lock_name != old_lock:
             for root in (DIST, runtime_dir):
                 (root / old_lock).unlink(missing_ok=True)
-        stage["offline"].write_service_worker(SITE)
         self.lock, self.keys, self.labs, self.lockfile = lock, keys, all_labs, DIST / lock_name
+        self.stage = stage
         return written
+
+    def finish(self):
+        """What lists the rebuilt pages, done once the open pages have been told to reload: the search
+        index and the service worker (which hashes every file of the site)."""
+        if self.stage is None:
+            return
+        self.update_search(self.stage["theme"], self.theme.search_entries(), self.labs)
+        self.stage["offline"].write_service_worker(SITE)
+        self.stage = None
 
     def markdown(self, stage, env, lock, affected, all_labs, stale):
         """{page in DOCS: its new Markdown} for the affected labs and the pages whose Markdown changed with them;
@@ -421,8 +460,7 @@ class DevBuild:
         """Each page's Markdown into DOCS and its HTML through mkdocs into SITE, with the skip link and the
         CSP as the full build puts them; on any failure every page is put back as it was."""
         secure = stage["secure"]
-        theme_stage = stage["theme"]
-        kept, search_entries = {}, {}
+        kept = {}
         try:
             for path, text in markdown.items():
                 source = DOCS / path
@@ -430,19 +468,17 @@ class DevBuild:
                 source.write_text(text, encoding="utf-8")
                 target = self.theme.target(path)
                 kept[target] = target.read_bytes()
-                written, entries = self.theme.render(path)
+                written = self.theme.render(path)
                 html = secure.skip_to_lab(written.read_text(encoding="utf-8"), written.relative_to(SITE))
                 unknown = set(secure.script_hashes({written: html})) - set(re.findall(r"'sha256-[^']+'", self.policy))
                 if unknown:
                     raise NeedsFull("la pagina ha uno script in linea che la CSP non conosce")
                 meta = f'<meta http-equiv="Content-Security-Policy" content="{self.policy}">'
                 written.write_text(html.replace(secure.CHARSET, f"{secure.CHARSET}\n    {meta}", 1), encoding="utf-8")
-                search_entries[self.theme.files.get_file_from_path(path).page.url] = entries
         except BaseException:
             for path, data in kept.items():
                 path.write_bytes(data)
             raise
-        self.update_search(theme_stage, search_entries, all_labs)
         return [path.removesuffix(".md") for path in markdown]
 
     def update_search(self, theme_stage, entries_by_url, all_labs):
