@@ -133,7 +133,13 @@ class ImportsMemo:
             info = path.stat()
             key = (str(path), module, info.st_mtime_ns, info.st_size)
             if key not in self.seen:
-                self.seen[key] = imported_modules(path, module)
+                try:
+                    self.seen[key] = imported_modules(path, module)
+                except SyntaxError as error:  # the line the contract gives at import, before anything is written
+                    from labs.kit.contract import import_problem
+
+                    error.filename = str(path)  # ast.parse names no file
+                    raise Failed(import_problem(str(path), error)) from None
             return self.seen[key]
 
         return remembered
