@@ -20,6 +20,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -36,8 +37,10 @@ def free_port():
 class DevServer:
     """scripts/serve.py --dev in a process of its own, its lines read by a thread."""
 
-    def __init__(self, port):
+    def __init__(self, port, work):
+        # a site of its own: the author's site/ and build/ are left alone
         env = {k: v for k, v in os.environ.items() if not k.startswith(("LABS_", "SITE_URL"))}
+        env |= {"LABS_SITE_DIR": str(work / "site"), "LABS_BUILD_DIR": str(work / "build")}
         self.process = subprocess.Popen(
             [sys.executable, str(ROOT / "scripts" / "serve.py"), "--dev", "--port", str(port)],
             cwd=ROOT,
@@ -51,18 +54,19 @@ class DevServer:
 
     def read(self):
         for line in self.process.stdout:
-            self.lines.put(line.rstrip("\n"))
+            self.lines.put((time.perf_counter(), line.rstrip("\n")))
 
     def wait_for(self, pattern, timeout):
-        """The first line of the server that matches pattern (a regex), or RuntimeError after timeout."""
+        """(when it was printed, the line): the first line of the server that matches pattern (a regex),
+        or RuntimeError after timeout."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             try:
-                line = self.lines.get(timeout=max(0.01, end - time.monotonic()))
+                printed, line = self.lines.get(timeout=max(0.01, end - time.monotonic()))
             except queue.Empty:
                 break
             if re.search(pattern, line):
-                return line
+                return printed, line
             if re.search(r"riga \d+|errore", line):
                 raise RuntimeError(f"il server dice: {line}")
         raise RuntimeError(f"nessuna riga «{pattern}» dal server in {timeout} s")
@@ -94,8 +98,10 @@ def settle(page):
         pass
 
 
-def rebuild_seconds(server):
-    return float(server.wait_for(r"^ricostruit.* in [\d.]+ s$", timeout=120).rsplit(" in ", 1)[1].split()[0])
+def rebuilt(server):
+    """(when the server printed its line, the seconds the rebuild took by its own count)."""
+    printed, line = server.wait_for(r"^ricostruit.* in [\d.]+ s$", timeout=120)
+    return printed, float(line.rsplit(" in ", 1)[1].split()[0])
 
 
 def measure_lab(page, server, path, saves):
@@ -110,8 +116,12 @@ def measure_lab(page, server, path, saves):
             saved = time.perf_counter()
             page.get_by_text(sentence).first.wait_for(timeout=60000)
             loops.append(time.perf_counter() - saved)
-            rebuilds.append(rebuild_seconds(server))
-            print(f"  {path.relative_to(ROOT)} #{n}: pagina {loops[-1]:.2f} s, ricostruzione {rebuilds[-1]:.2f} s")
+            printed, took = rebuilt(server)
+            rebuilds.append(took)
+            print(
+                f"  {path.relative_to(ROOT)} #{n}: pagina {loops[-1]:.2f} s, server pronto {printed - saved:.2f} s, "
+                f"ricostruzione {took:.2f} s"
+            )
     finally:
         path.write_text(original, encoding="utf-8")
     return loops, rebuilds
@@ -138,8 +148,12 @@ def measure_core(page, server, path, saves):
                     raise RuntimeError("la pagina non si è ricaricata in 60 s")
                 time.sleep(0.01)
             loops.append(time.perf_counter() - saved)
-            rebuilds.append(rebuild_seconds(server))
-            print(f"  {path.relative_to(ROOT)} #{n}: pagina {loops[-1]:.2f} s, ricostruzione {rebuilds[-1]:.2f} s")
+            printed, took = rebuilt(server)
+            rebuilds.append(took)
+            print(
+                f"  {path.relative_to(ROOT)} #{n}: pagina {loops[-1]:.2f} s, server pronto {printed - saved:.2f} s, "
+                f"ricostruzione {took:.2f} s"
+            )
     finally:
         path.write_text(original, encoding="utf-8")
     return loops, rebuilds
@@ -167,10 +181,11 @@ def main():
     lab = labs.get(args.lab)
     lab_file = Path(lab.module.__file__)
     port = free_port()
-    server = DevServer(port)
+    work = Path(tempfile.mkdtemp(prefix="dev-loop-"))
+    server = DevServer(port, work)
     try:
         started = time.perf_counter()
-        server.wait_for(r"^Laboratori LLM su http", timeout=600)
+        server.wait_for(r"^Laboratori LLM su http", timeout=900)
         print(f"make dev pronto in {time.perf_counter() - started:.1f} s (build completo e stato in memoria)")
         with sync_playwright() as playwright:
             chromium = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -178,14 +193,15 @@ def main():
             page = browser.new_page()
             page.goto(f"http://127.0.0.1:{port}/{lab.path}")
             lab_times = measure_lab(page, server, lab_file, args.saves)
-            rebuild_seconds(server)  # the lab's file put back
+            rebuilt(server)  # the lab's file put back
             core_times = measure_core(page, server, ROOT / args.core, args.saves)
             browser.close()
-        rebuild_seconds(server)  # the core file put back: its rebuild waited for before stopping
+        rebuilt(server)  # the core file put back: its rebuild waited for before stopping
         print(summary(lab_file.relative_to(ROOT).as_posix(), *lab_times))
         print(summary(args.core, *core_times))
     finally:
         server.stop()
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

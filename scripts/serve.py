@@ -144,7 +144,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             file = file / "index.html" if file.is_dir() else file
             if file.suffix != ".html" or not file.is_file():
                 return False
-            self.send_body(with_dev_client(file.read_text(encoding="utf-8"), self.base).encode(), "text/html")
+            html = with_dev_client(file.read_text(encoding="utf-8"), self.base, self.hub.hello()["build"])
+            self.send_body(html.encode(), "text/html")
         return True
 
     def send_events(self):
@@ -171,9 +172,10 @@ def event(kind, data):
     return f"event: {kind}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
 
 
-def with_dev_client(html, base):
-    """An HTML page with the dev client's <script> (a same-origin file: the pages' CSP allows it) in its <head>."""
-    tag = f'<script src="{base}{DEV}client.js" defer></script>'
+def with_dev_client(html, base, build):
+    """An HTML page with the dev client's <script> (a same-origin file: the pages' CSP allows it) in its <head>,
+    naming the build the page comes from."""
+    tag = f'<script src="{base}{DEV}client.js" data-build="{build}" defer></script>'
     return html.replace("</head>", f"{tag}\n</head>", 1) if "</head>" in html else tag + html
 
 

@@ -151,7 +151,7 @@ def test_the_events_say_hello_then_reload_after_a_good_rebuild_and_the_line_of_a
         hub.publish("labs/ch9/x.py, riga 3: errore di sintassi")
         assert read_event(stream) == ("failed", {"line": "labs/ch9/x.py, riga 3: errore di sintassi"})
     page = urllib.request.urlopen(f"{url}{PAGE.removesuffix('index.html')}").read().decode()
-    assert page.count('<script src="/__labs_dev__/client.js" defer></script>') == 1
+    assert page.count(f'<script src="/__labs_dev__/client.js" data-build="{hub.hello()["build"]}" defer>') == 1
     assert "no-store" in urllib.request.urlopen(url).headers["Cache-Control"]
     worker = urllib.request.urlopen(f"{url}sw.js").read().decode()
     assert "caches.delete" in worker and "FILES" not in worker  # the dev sw.js keeps nothing

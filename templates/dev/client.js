@@ -1,18 +1,18 @@
 // Live reload for `make dev`, served by scripts/serve.py --dev and never written into site/.
 // The server tells this page, over Server-Sent Events (same origin: the CSP's connect-src 'self'):
-// - «hello» with the id of the last good build: a page opened before a rebuild it missed reloads;
+// - «hello» with the id of the last good build: a page served before a rebuild it missed reloads;
 // - «reload» after a good rebuild: location.reload() keeps the URL, so the lab keeps its parameters;
 // - «failed» with the Italian line (file and line) of a rebuild that failed: drawn over the page,
 //   which stays the last good one, until the next good save reloads it.
 (() => {
-  const events = new EventSource(new URL("events", document.currentScript.src));
-  let build = null;
+  const script = document.currentScript;
+  const events = new EventSource(new URL("events", script.src));
+  const build = script.dataset.build; // the build this page was served from
 
   events.addEventListener("hello", (event) => {
     const message = JSON.parse(event.data);
-    if (build !== null && message.build !== build) location.reload();
-    build = message.build;
-    if (message.failed) show(message.failed);
+    if (message.build !== build) location.reload();
+    else if (message.failed) show(message.failed);
   });
   events.addEventListener("reload", () => location.reload());
   events.addEventListener("failed", (event) => show(JSON.parse(event.data).line));
