@@ -90,6 +90,12 @@ def dependents(graph, changed):
     return stale
 
 
+def guide_imports():
+    """The modules of ours that the author's guide imports (templates/guide/: the guide and its examples)."""
+    remembered = MEMO.wrap(imported_modules)
+    return {m for path in sorted((ROOT / "templates" / "guide").glob("*.py")) for m in remembered(path, "guide")}
+
+
 def wheel_key(files, requires):
     """A digest of what a wheel holds: its files' paths and bytes, and what it requires."""
     digest = hashlib.sha256()
@@ -421,7 +427,7 @@ class DevBuild:
             except Exception as error:
                 raise Failed(crash_line(lab, error)) from None
         markdown["index.md"] = pages.index_page(env, all_labs)
-        if any(name.startswith(("labs.kit", "core")) for name in stale):
+        if stale & guide_imports():
             markdown[pages.GUIDE_PAGE] = pages.guide_page(env)
         return {
             path: text
