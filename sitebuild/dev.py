@@ -245,6 +245,8 @@ class DevBuild:
     def __init__(self):
         self.labs = ()
         self.stage = None  # the stages of a rebuild whose finish() is due
+        self.whole = True  # the next rebuild is a full one
+        self.failing = set()  # the files saved since the last good rebuild: they are rebuilt with the next save
 
     # ── the full build ─────────────────────────────────────────────────────────────────────────────
     def full(self):
@@ -252,6 +254,7 @@ class DevBuild:
         started = time.perf_counter()
         result = subprocess.run([sys.executable, str(ROOT / "build.py")], cwd=ROOT, capture_output=True, text=True)
         if result.returncode != 0:
+            self.whole = True  # build/ is half made: the next save builds everything again
             lines = [line for line in (result.stderr + result.stdout).splitlines() if line.startswith("build.py: ")]
             raise Failed("\n".join(lines) or result.stderr.strip().splitlines()[-1])
         self.warm()
@@ -264,7 +267,9 @@ class DevBuild:
         import labs
 
         self.labs = tuple(labs.all_labs())
-        named = re.search(r"^  lockfile: (\S+)$", (DOCS / stage["pages"].lab_page_path(self.labs[0])).read_text(), re.M)
+        named = re.search(
+            r"^  lockfile: (\S+)$", (DOCS / stage["pages"].lab_page_path(self.labs[0])).read_text("utf-8"), re.M
+        )
         self.lockfile = DIST / named.group(1)  # the one the pages name
         self.lock = json.loads(self.lockfile.read_text(encoding="utf-8"))
         version, groups, parents, requires = stage["wheels"].plan_wheels()
@@ -280,21 +285,28 @@ class DevBuild:
         self.write_pages(stage, {"index.md": (DOCS / "index.md").read_text(encoding="utf-8")}, self.labs)
         self.stage = stage
         self.finish()
+        self.whole = False
 
     # ── one saved file ─────────────────────────────────────────────────────────────────────────────
     def rebuild(self, changed):
         """Rebuild what the changed paths (relative to the project) reach; a summary line, or Failed."""
         started = time.perf_counter()
         now = sources()
+        changed = sorted(set(changed) | self.failing)
+        self.failing = set(changed)
         added_or_removed = (set(now) ^ set(self.files)) & {p for p in changed if p.endswith((".py", ".css"))}
         try:
+            if self.whole:
+                raise NeedsFull("l'ultimo build completo non è riuscito")
             if any(p.startswith(FULL) for p in changed) or added_or_removed:
                 raise NeedsFull("un file del build, un template o un laboratorio aggiunto o tolto")
             pages = self.pages_for(changed)
         except NeedsFull as reason:
             print(f"ricostruisco tutto il sito ({reason})…", flush=True)
-            return self.full()
-        self.files = now
+            summary = self.full()
+            self.failing = set()
+            return summary
+        self.files, self.failing = now, set()
         took = time.perf_counter() - started
         if len(pages) > 3:
             return f"ricostruite {len(pages)} pagine ({', '.join(pages[:3])}, …) in {took:.2f} s"
@@ -307,7 +319,12 @@ class DevBuild:
         changed_modules = {name for name, path in modules.items() if path.relative_to(ROOT).as_posix() in changed}
         stale = dependents(graph, changed_modules)
         forget(stale)
-        stage = stages()
+        try:
+            stage = stages()
+        except Exception as error:  # a module of the kit or of core/ that raises when imported
+            from labs.kit.contract import import_problem
+
+            raise Failed(import_problem(str(modules[min(changed_modules)]), error)) from None
         wheels = stage["wheels"]
         all_labs = self.load_labs(stale)
         pages = stage["pages"]
