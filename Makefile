@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: setup build serve test test-fast lint test-js bench shots layout browser check clean
+.PHONY: setup build serve dev test test-fast lint test-js bench shots layout browser check clean
 
 # A venv with a Python >= 3.12 (pyodide-build needs it), found by scripts/find-python.sh.
 $(VENV)/.installed: pyproject.toml
@@ -23,8 +23,12 @@ setup: $(VENV)/.installed node_modules/.installed
 build: setup
 	$(PY) build.py
 
-serve: build
-	$(PY) scripts/serve.py --port $(PORT) --rebuild
+# the author's loop: build, serve, rebuild what each save changes (one lab: under a second), reload the open page;
+# make serve is its other name
+dev: setup
+	$(PY) scripts/serve.py --dev --port $(PORT)
+
+serve: dev
 
 # Chromium for the browser tests: Debian's if installed, else Playwright's own
 # (needs internet: 'playwright install chromium').

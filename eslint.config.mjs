@@ -24,11 +24,11 @@ export default [
     languageOptions: { globals: { ...globals.worker } },
   },
   {
-    files: ["templates/assets/labs/sw.js"],
+    files: ["templates/assets/labs/sw.js", "templates/dev/sw.js"],
     languageOptions: { sourceType: "script", globals: { ...globals.serviceworker } },
   },
   {
-    files: ["templates/assets/labs/served.js", "scripts/measure.js"],
+    files: ["templates/assets/labs/served.js", "scripts/measure.js", "templates/dev/client.js"],
     languageOptions: { sourceType: "script", globals: { ...globals.browser } },
   },
   {

@@ -1,6 +1,7 @@
 """Serve site/ on 127.0.0.1 with the right types for Pyodide's files.
 
-    python scripts/serve.py [--port 8000] [--dir site] [--base /sub/] [--rebuild] [--no-headers]
+    python scripts/serve.py [--port 8000] [--dir site] [--base /sub/] [--no-headers]
+    python scripts/serve.py --dev [--port 8000]        (make dev)
 
 Like a static host: missing pages get the site's 404.html (status 404), and
 the headers of site/_headers (written by the build: the Content-Security-Policy)
@@ -8,20 +9,31 @@ go with every response, as on hosts that read that file. --base serves the
 site under a sub-path (build it with SITE_URL=http://127.0.0.1:8000/sub/). --no-headers
 sends none of them, as a host that ignores _headers does (GitHub Pages): the CSP is then
 only the <meta> of each page, and the page is not cross-origin isolated.
+
+--dev (make dev; --rebuild is its old name) builds the site, then rebuilds what each saved file
+under core/, labs/ or templates/ changes (sitebuild/dev.py), and the open pages reload themselves:
+each HTML response gets a script of the server's own (templates/dev/client.js, served under
+/__labs_dev__/, never written into site/) that listens to /__labs_dev__/events (Server-Sent
+Events) and draws a failed rebuild's Italian line over the page. sw.js is then one that keeps
+nothing (templates/dev/sw.js), and nothing is cached by the browser but Pyodide's files.
 """
 
 import argparse
 import functools
 import http.server
+import json
 import re
-import subprocess
 import sys
 import threading
 import time
+import traceback
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ["core", "labs", "templates", "mkdocs.yml", "build.py", "sitebuild"]
+DEV = "__labs_dev__/"  # the dev server's own files and events, under the site's base
+DEV_FILES = ROOT / "templates" / "dev"
+# what make dev's rebuilds write again under the same name (wheels and lockfiles are named by their content)
+REWRITTEN = re.compile(r"(/|\.html|\.json|/lab-styles\.css|/sw\.js|\.xml)$")
 
 TYPES = {
     ".mjs": "text/javascript",
@@ -54,16 +66,21 @@ def read_headers(directory):
 class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}
     base = "/"  # the sub-path the site is served under
-    no_cache = False  # make serve --rebuild: revalidate every file, as a rebuild may change any
+    no_cache = False  # revalidate every file
     rules = []
+    headers = True  # the headers of _headers are sent
+    hub = None  # make dev: the rebuilds' news (DevHub), and the dev server's own routes
 
     def log_message(self, format, *args):  # quiet: tests and make serve print enough
         pass
 
     def end_headers(self):
-        if self.no_cache:
-            self.send_header("Cache-Control", "no-cache")
         path = self.path.split("?")[0]
+        if self.hub and REWRITTEN.search(path):
+            # what a rebuild writes again may change twice in a second: kept by nobody, not even to revalidate
+            self.send_header("Cache-Control", "no-store")
+        elif self.no_cache or self.hub:
+            self.send_header("Cache-Control", "no-cache")
         site_path = "/" + path[len(self.base) :] if path.startswith(self.base) else path
         for pattern, headers in self.rules:
             if pattern.match(site_path):
@@ -91,24 +108,116 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             self.wfile.write(body)
 
     def do_GET(self):
+        path = self.path.split("?")[0].split("#")[0]
+        if self.hub and self.dev_GET(path):
+            return None
         # mkdocs-material's instant navigation only follows links found in
         # sitemap.xml, matched with their port: rewrite the built site_url
         # to the address this server is really reached at.
-        if self.path.split("?")[0] != f"{self.base}sitemap.xml":
+        if path != f"{self.base}sitemap.xml":
             return super().do_GET()
         sitemap = Path(self.directory, "sitemap.xml").read_text(encoding="utf-8")
         here = f"http://{self.headers.get('Host', '127.0.0.1')}/"
         body = re.sub(r"<loc>https?://[^/<]+/", f"<loc>{here}", sitemap).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/xml")
+        self.send_body(body, "application/xml")
+
+    def send_body(self, body, content_type, status=200):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        self.wfile.write(body)
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    # ── make dev ─────────────────────────────────────────────────────────────────────────────────────
+    def dev_GET(self, path):
+        """The dev server's own answers (True if it answered): its events, its client, its sw.js, and
+        every HTML page with the client's <script> added."""
+        if path == f"{self.base}{DEV}events":
+            self.send_events()
+        elif path == f"{self.base}{DEV}client.js":
+            self.send_body((DEV_FILES / "client.js").read_bytes(), "text/javascript")
+        elif path == f"{self.base}sw.js":
+            self.send_body((DEV_FILES / "sw.js").read_bytes(), "text/javascript")
+        else:
+            file = Path(self.translate_path(path))
+            file = file / "index.html" if file.is_dir() else file
+            if file.suffix != ".html" or not file.is_file():
+                return False
+            html = with_dev_client(file.read_text(encoding="utf-8"), self.base, self.hub.hello()["build"])
+            self.send_body(html.encode(), "text/html")
+        return True
+
+    def send_events(self):
+        """Server-Sent Events: «hello» at once (the last good build, and the failure if the last rebuild
+        failed), then «reload» or «failed» after each rebuild; a comment now and then keeps the line open."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        version, kind, data = self.hub.now()
+        try:
+            self.wfile.write(event("hello", self.hub.hello()))
+            self.wfile.flush()
+            while True:
+                seen = version
+                version, kind, data = self.hub.wait(seen, timeout=15)
+                self.wfile.write(event(kind, data) if version != seen else b": sono qui\n\n")
+                self.wfile.flush()
+        except (ConnectionError, OSError):
+            pass  # the page went away
 
 
-def make_server(directory, port=0, host="127.0.0.1", base="/", no_cache=False, headers=True):
+def event(kind, data):
+    """One Server-Sent Event: its name and its data as one line of JSON."""
+    return f"event: {kind}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
+
+
+def with_dev_client(html, base, build):
+    """An HTML page with the dev client's <script> (a same-origin file: the pages' CSP allows it) in its <head>,
+    naming the build the page comes from."""
+    tag = f'<script src="{base}{DEV}client.js" data-build="{build}" defer></script>'
+    return html.replace("</head>", f"{tag}\n</head>", 1) if "</head>" in html else tag + html
+
+
+class DevHub:
+    """What make dev's rebuilds tell the open pages: a version that grows with each rebuild, and its news."""
+
+    def __init__(self):
+        self.changed = threading.Condition()
+        self.version, self.kind, self.data = 0, "reload", {}
+        self.build = f"{time.time():.0f}-0"  # the last good build
+        self.failed = None  # the last rebuild's Italian line, if it failed
+
+    def publish(self, line=None):
+        """A rebuild ended: good (line None) or failed with its line."""
+        with self.changed:
+            self.version += 1
+            self.failed = line
+            if line is None:
+                self.build = f"{self.build.split('-')[0]}-{self.version}"
+                self.kind, self.data = "reload", {"build": self.build}
+            else:
+                self.kind, self.data = "failed", {"line": line}
+            self.changed.notify_all()
+
+    def now(self):
+        with self.changed:
+            return self.version, self.kind, self.data
+
+    def hello(self):
+        with self.changed:
+            return {"build": self.build, "failed": self.failed}
+
+    def wait(self, version, timeout):
+        """(version, kind, data) once the version is not the one given, or as it is after timeout seconds."""
+        with self.changed:
+            self.changed.wait_for(lambda: self.version != version, timeout)
+            return self.version, self.kind, self.data
+
+
+def make_server(directory, port=0, host="127.0.0.1", base="/", no_cache=False, headers=True, hub=None):
     """A threading server for directory (under the sub-path base), with the headers of its _headers
-    unless headers is false; port 0 picks a free one."""
+    unless headers is false; port 0 picks a free one. With a DevHub, the server of make dev."""
     handler_class = type(
         "SiteHandler",
         (Handler,),
@@ -116,6 +225,8 @@ def make_server(directory, port=0, host="127.0.0.1", base="/", no_cache=False, h
             "base": "/" + base.strip("/") + "/" if base.strip("/") else "/",
             "no_cache": no_cache,
             "rules": read_headers(directory) if headers else [],
+            "headers": headers,
+            "hub": hub,
         },
     )
     handler = functools.partial(handler_class, directory=str(directory))
@@ -123,34 +234,68 @@ def make_server(directory, port=0, host="127.0.0.1", base="/", no_cache=False, h
 
 
 class QuietServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True  # a page's open event stream does not keep the server from stopping
+
     def handle_error(self, request, client_address):
         # a browser that drops a download (a new page, «Riprova», a test) is no error of ours
         if not isinstance(sys.exc_info()[1], ConnectionError):
             super().handle_error(request, client_address)
 
 
-def newest_source_change():
-    return max(
-        (
-            p.stat().st_mtime
-            for name in SOURCES
-            for p in [ROOT / name, *(ROOT / name).rglob("*")]
-            if p.is_file() and "__pycache__" not in p.parts
-        ),
-        default=0.0,
-    )
+def watch(build, hub, server, interval=0.05):
+    """Poll the sources; rebuild what changed (sitebuild/dev.py), tell the pages, print one line."""
+    from sitebuild.dev import Failed, changed_files, sources
 
-
-def rebuild_on_change(interval=1.0):
-    """Poll the sources; run build.py again when one of them changes."""
-    seen = newest_source_change()
+    seen = sources()
     while True:
         time.sleep(interval)
-        now = newest_source_change()
-        if now != seen:
+        if changed_files(seen, sources()):
+            time.sleep(interval)  # an editor that saves in two steps (a new file, then a rename) has finished
+            now = sources()
+            changed = [p for p in changed_files(seen, now) if not p.startswith("templates/dev/")]
             seen = now
-            print("modifica rilevata: ricostruisco…", flush=True)
-            subprocess.run([sys.executable, str(ROOT / "build.py")])
+            if not changed:
+                continue
+            print(f"salvato {', '.join(changed)}: ricostruisco…", flush=True)
+            try:
+                print(build.rebuild(changed), flush=True)
+            except Failed as error:
+                print(error, flush=True)
+                hub.publish(str(error))
+                continue
+            except Exception as error:  # a bug of the dev build itself: the page says so, the terminal shows where
+                traceback.print_exc()
+                hub.publish(f"errore inatteso di make dev: {type(error).__name__}: {error}")
+                continue
+            refresh_headers(server)  # a full rebuild may have changed the CSP
+            hub.publish()
+            build.finish()  # the search index and sw.js, while the pages reload
+
+
+def refresh_headers(server):
+    """The headers of _headers read again, if the server sends them."""
+    handler = server.RequestHandlerClass.func
+    if handler.headers:
+        handler.rules = read_headers(server.RequestHandlerClass.keywords["directory"])
+
+
+def start_dev():
+    """make dev's first build: (the DevBuild, None), or (the DevBuild, the failure's lines) if it failed
+    where an older site is there to serve meanwhile."""
+    sys.path.insert(0, str(ROOT))
+    from sitebuild import SITE
+    from sitebuild.dev import DevBuild, Failed
+
+    build = DevBuild()
+    print("make dev: costruisco il sito…", flush=True)
+    try:
+        print(build.full(), flush=True)
+        return build, None
+    except Failed as error:
+        print(error, flush=True)
+        if not (SITE / "index.html").exists():
+            sys.exit(1)
+        return build, str(error)
 
 
 def main():
@@ -158,26 +303,42 @@ def main():
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--dir", default=str(ROOT / "site"))
     parser.add_argument("--base", default="/", help="il sotto-percorso del sito, per esempio /sub/")
-    parser.add_argument("--rebuild", action="store_true", help="ricostruisce il sito quando cambiano i sorgenti")
+    parser.add_argument(
+        "--dev",
+        "--rebuild",
+        action="store_true",
+        help="make dev: ricostruisce quello che cambia a ogni salvataggio e ricarica le pagine aperte",
+    )
     parser.add_argument("--no-headers", action="store_true", help="senza gli header di _headers (come GitHub Pages)")
     args = parser.parse_args()
-    if not Path(args.dir, "index.html").exists():
+    hub = DevHub() if args.dev else None
+    directory = args.dir
+    if args.dev:
+        sys.path.insert(0, str(ROOT))
+        from sitebuild import SITE
+
+        directory = str(SITE)
+    elif not Path(args.dir, "index.html").exists():
         sys.exit(f"{args.dir} non contiene il sito: esegui prima 'make build'")
-    # while rebuilding, every file is revalidated: the browser must not keep a page of the previous build
     try:
-        server = make_server(args.dir, args.port, base=args.base, no_cache=args.rebuild, headers=not args.no_headers)
+        server = make_server(directory, args.port, base=args.base, headers=not args.no_headers, hub=hub)
     except OSError as error:  # the port is taken (another server, another make serve): one line, not a traceback
         sys.exit(
             f"errore: la porta {args.port} non è libera ({error.strerror}): prova un'altra porta, "
-            f"per esempio «make serve PORT={args.port + 1}» o «python scripts/serve.py --port {args.port + 1}»"
+            f"per esempio «make {'dev' if args.dev else 'serve'} PORT={args.port + 1}» "
+            f"o «python scripts/serve.py --port {args.port + 1}»"
         )
+    if args.dev:
+        build, failed = start_dev()
+        if failed:
+            hub.publish(failed)
+        refresh_headers(server)
+        threading.Thread(target=watch, args=(build, hub, server), daemon=True).start()
     print(
         f"Laboratori LLM su http://127.0.0.1:{server.server_port}{server.RequestHandlerClass.func.base} "
         "(Ctrl+C per fermare)",
         flush=True,
     )
-    if args.rebuild:
-        threading.Thread(target=rebuild_on_change, daemon=True).start()
     try:
         server.serve_forever()
     except KeyboardInterrupt:

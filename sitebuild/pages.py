@@ -44,12 +44,17 @@ def templates():
     return env
 
 
-def write_guide(env):
-    """The author's guide, «Scrivere un laboratorio», from templates/guide/ and the kit itself."""
+def guide_page(env):
+    """The author's guide, «Scrivere un laboratorio», as Markdown, from templates/guide/ and the kit itself."""
     spec = importlib.util.spec_from_file_location("guide.guida", ROOT / "templates" / "guide" / "guida.py")
     guide = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(guide)
-    (DOCS / GUIDE_PAGE).write_text(env.get_template("guide.md.j2").render(**guide.context()), encoding="utf-8")
+    return env.get_template("guide.md.j2").render(**guide.context())
+
+
+def write_guide(env):
+    """The author's guide into DOCS."""
+    (DOCS / GUIDE_PAGE).write_text(guide_page(env), encoding="utf-8")
 
 
 def code_panel(lab):
@@ -91,29 +96,48 @@ def copy_assets():
         shutil.copy2(ROOT / "node_modules" / source, DOCS / target)
 
 
-def write_pages(env, download_bytes):
-    """Every page into DOCS; the navigation mkdocs gets: the home, a section per chapter, the guide."""
+def lab_page(env, lab, download_bytes):
+    """A lab's page as Markdown: its prose, its prerendered view and controls, its code panel."""
+    return env.get_template("lab.md.j2").render(
+        lab=lab, result=prerender(lab), code=code_panel(lab), package=PACKAGE, download_bytes=download_bytes
+    )
+
+
+def chapters_of(all_labs):
+    """{chapter: [its labs]} in the labs' order."""
     chapters = {}
-    for lab in labs.all_labs():
+    for lab in all_labs:
         chapters.setdefault(lab.chapter, []).append(lab)
-        page = DOCS / lab.chapter.slug / f"{lab.id}.md"
-        page.parent.mkdir(parents=True, exist_ok=True)
-        page.write_text(
-            env.get_template("lab.md.j2").render(
-                lab=lab,
-                result=prerender(lab),
-                code=code_panel(lab),
-                package=PACKAGE,
-                download_bytes=download_bytes[lab.id],
-            ),
-            encoding="utf-8",
-        )
-    (DOCS / "index.md").write_text(env.get_template("index.md.j2").render(chapters=chapters.items()), encoding="utf-8")
+    return chapters
+
+
+def index_page(env, all_labs):
+    """The home page as Markdown: a card per lab, a section per chapter."""
+    return env.get_template("index.md.j2").render(chapters=chapters_of(all_labs).items())
+
+
+def navigation(all_labs):
+    """The navigation mkdocs gets: the home, a section per chapter, the guide."""
     nav = [{"Tutti i laboratori": "index.md"}]
-    for chapter, chapter_labs in chapters.items():
+    for chapter, chapter_labs in chapters_of(all_labs).items():
         nav.append(
             {chapter.label: [{f"{lab.ref} {lab.title}": f"{lab.chapter.slug}/{lab.id}.md"} for lab in chapter_labs]}
         )
-    write_guide(env)
     nav.append({"Scrivere un laboratorio": GUIDE_PAGE})
     return nav
+
+
+def lab_page_path(lab):
+    """Where a lab's Markdown page goes, inside DOCS."""
+    return f"{lab.chapter.slug}/{lab.id}.md"
+
+
+def write_pages(env, download_bytes):
+    """Every page into DOCS; the navigation mkdocs gets: the home, a section per chapter, the guide."""
+    for lab in labs.all_labs():
+        page = DOCS / lab_page_path(lab)
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text(lab_page(env, lab, download_bytes[lab.id]), encoding="utf-8")
+    (DOCS / "index.md").write_text(index_page(env, labs.all_labs()), encoding="utf-8")
+    write_guide(env)
+    return navigation(labs.all_labs())

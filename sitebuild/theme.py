@@ -65,11 +65,12 @@ def check_partials(theme=THEME, overrides=OVERRIDES):
             fail(f"il tema ha cambiato {name}: aggiorna templates/overrides/{name} (il suo, con{added})")
 
 
-def run_mkdocs(nav, boot):
-    """mkdocs (strict) from DOCS into SITE; a lab page's <head> gets the boot script's code."""
+def mkdocs_config(nav, boot):
+    """mkdocs' configuration (strict, from DOCS into SITE) with the theme checked; a lab page's <head>
+    gets the boot script's code."""
     script = theme_script((THEME / "base.html").read_text(encoding="utf-8"))
     check_partials()
-    config = load_config(
+    return load_config(
         str(ROOT / "mkdocs.yml"),
         docs_dir=str(DOCS),
         site_dir=str(SITE),
@@ -77,7 +78,16 @@ def run_mkdocs(nav, boot):
         strict=True,
         extra={"lab_boot": boot, "theme_script": script},
     )
-    mkdocs_build(config)
+
+
+def run_mkdocs(nav, boot):
+    """mkdocs (strict) from DOCS into SITE; a lab page's <head> gets the boot script's code."""
+    mkdocs_build(mkdocs_config(nav, boot))
+
+
+def lab_search_text(lab):
+    """What the search index keeps of a lab's section: the functions it runs, with what each computes."""
+    return " ".join(f"{name} ({file}): {caption}" for file, name, caption, _ in code.listing(lab.module))
 
 
 def search_index(site=SITE):
@@ -92,7 +102,7 @@ def search_index(site=SITE):
     for doc in index["docs"]:
         lab = by_place.get(doc["location"])
         if lab:
-            doc["text"] = " ".join(f"{name} ({file}): {caption}" for file, name, caption, _ in code.listing(lab.module))
+            doc["text"] = lab_search_text(lab)
     missing = set(by_place) - {doc["location"] for doc in index["docs"]}
     if missing:
         fail(f"l'indice della ricerca non ha la sezione del laboratorio di {', '.join(sorted(missing))}")

@@ -117,8 +117,9 @@ def dependency_cycle(requires):
     return None
 
 
-def build_wheels():
-    """[wheel], {lab module: its package}: the base, one wheel per core module, per chapter, per lab."""
+def plan_wheels():
+    """(version, {package: {path in the wheel: source file}}, {package: the one it sits on},
+    {package: the packages its imports need}): what build_wheels writes, without writing it."""
     version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
     groups, parents = {}, {}  # package → {path in the wheel: source file}, package → the one it sits on
     for path in sorted([*(ROOT / "core").rglob("*.py"), *(ROOT / "labs").rglob("*.py")]):
@@ -126,8 +127,7 @@ def build_wheels():
         if arcname not in NOT_IN_BROWSER and "__pycache__" not in arcname:
             name, parents[name] = wheel_owner(module_of(arcname))
             groups.setdefault(name, {})[arcname] = path
-    DIST.mkdir(parents=True, exist_ok=True)
-    wheels, modules, requires = [], {}, {}
+    requires = {}
     for name, files in groups.items():
         needed = {
             wheel_owner(m)[0]
@@ -136,6 +136,15 @@ def build_wheels():
             if m.split(".")[0] in ("core", "labs")
         }
         requires[name] = (needed | {parents[name]}) - {name, None}
+    return version, groups, parents, requires
+
+
+def build_wheels():
+    """[wheel], {lab module: its package}: the base, one wheel per core module, per chapter, per lab."""
+    version, groups, parents, requires = plan_wheels()
+    DIST.mkdir(parents=True, exist_ok=True)
+    wheels, modules = [], {}
+    for name, files in groups.items():
         wheels.append(write_wheel(name, version, files, requires[name]))
         if parents[name] not in (PACKAGE, f"{PACKAGE}-core", None):  # a lab's own wheel
             modules |= {module_of(arcname): name for arcname in files}
