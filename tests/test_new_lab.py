@@ -1,7 +1,7 @@
 """A new author's first step, end to end: `labs new --dopo softmax-temperatura`
-in a copy of the repository gives a lab that the whole non-browser suite and
-its page in Chromium accept as it is (in the browser group: it builds a site
-and starts Chromium)."""
+in a copy of the repository gives a lab that every non-browser test judging a
+lab (run at this lab) and its page in Chromium accept as it is (in the browser
+group: it builds a site and starts Chromium)."""
 
 import os
 import shutil
@@ -29,6 +29,8 @@ COPIED = (
     "README.md",
 )
 LAB_ID = "temperatura-prova"
+MODULE = LAB_ID.replace("-", "_")
+NOT_BROWSER = ("-m", "not browser and not engines", "tests")
 
 pytestmark = pytest.mark.browser
 
@@ -54,6 +56,16 @@ def run(copy, *args, timeout):
     return subprocess.run([sys.executable, *args], cwd=copy, env=env, capture_output=True, text=True, timeout=timeout)
 
 
+def judges_the_new_lab(node):
+    """True for a test id that checks the new lab: its own test file, a test over all labs at this lab, or a
+    test with no parameters outside tests/labs/ (a rule over the whole site)."""
+    if "::" not in node:
+        return False
+    if node.startswith("tests/labs/"):
+        return node.startswith(f"tests/labs/test_{MODULE}.py")
+    return "[" not in node or LAB_ID in node or MODULE in node
+
+
 def test_a_new_lab_after_softmax_temperatura_passes_every_test(copy):
     start = time.monotonic()
     made = run(copy, "-m", "labs", "new", "--dopo", "softmax-temperatura", LAB_ID, "Temperatura di prova", timeout=120)
@@ -64,7 +76,13 @@ def test_a_new_lab_after_softmax_temperatura_passes_every_test(copy):
     assert ids[ids.index("softmax-temperatura") + 1] == LAB_ID
     built = run(copy, "build.py", timeout=900)
     assert built.returncode == 0, built.stderr[-3000:]
-    # everything but the browser tests, and not this test again inside the copy
+    # the suite as it judges this lab: every test over all labs at this lab, the rules no parameter splits,
+    # and the lab's own test file (the other labs' own tests and their parameters do not depend on a new lab)
+    collected = run(copy, "-m", "pytest", "-q", "--collect-only", "-p", "no:randomly", *NOT_BROWSER, timeout=600)
+    assert collected.returncode == 0, collected.stdout[-3000:]
+    chosen = [node for node in collected.stdout.splitlines() if judges_the_new_lab(node)]
+    assert any(MODULE in node for node in chosen) and any("[" not in node for node in chosen)
+    (copy / "scelti.txt").write_text("\n".join(chosen) + "\n")
     suite = run(
         copy,
         "-m",
@@ -77,9 +95,7 @@ def test_a_new_lab_after_softmax_temperatura_passes_every_test(copy):
         "no:randomly",
         "-p",
         "no:cacheprovider",
-        "-m",
-        "not browser",
-        "tests",
+        "@scelti.txt",
         timeout=3000,
     )
     assert suite.returncode == 0, suite.stdout[-6000:]
