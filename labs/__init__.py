@@ -2,7 +2,7 @@
 
 This package only re-exports the names its users call it by (build.py,
 the command line, the tests, the browser's worker): the labs are found
-and loaded by labs/registry.py, drawn by labs/render.py, served to the
+and loaded by labs/registry.py, drawn by labs/drawing.py, served to the
 worker by labs/worker_api.py; the code panel is labs/code.py and the kit
 labs/kit/. The layers, each importing only the ones before it:
 
@@ -12,9 +12,9 @@ The code panel's two entries are imported on the first call: a page loads
 labs/code.py only once the reader edits the code.
 """
 
+from .drawing import Drawing, check_finite, draw, narrow, render, view_problem
 from .kit.errors import ContractError, LabError, ParamError
 from .registry import Chapter, Lab, all_labs, discover, from_file, get, load, problems, ref_key
-from .render import Drawing, check_finite, draw, narrow, render, view_problem
 from .worker_api import AHEAD, render_ahead, render_json, warm_up
 
 

@@ -18,9 +18,9 @@ import sys
 from pathlib import Path
 
 from .cli import Parser, assignments, crash_line
+from .drawing import NotFinite, draw
 from .kit.errors import ContractError, LabError, ParamError, place
 from .registry import all_labs, from_file, get, problems
-from .render import NotFinite, draw
 from .scaffold import new_lab, new_test
 
 COMMANDS = ("list", "run", "new")

@@ -1,7 +1,7 @@
 """«Il codice Python»: the functions behind a lab, shown in its page and
 run again when the reader edits them.
 
-What is shown, and the edits a lab suggests, is labs/code_listing.py: the
+What is shown, and the edits a lab suggests, is labs/kit/listing.py: the
 reader edits all of it as one text, and this module runs the edited text.
 
 Edited code runs apart: the lab's source is executed afresh as a module
@@ -23,7 +23,9 @@ import re
 import traceback
 import types
 
-from .code_listing import (
+from .drawing import Drawing, NotFinite, WrongView, draw
+from .kit.errors import LabError
+from .kit.listing import (
     apply_edit,
     caption,
     edit_change,
@@ -36,10 +38,8 @@ from .code_listing import (
     shown_objects,
     source_file,
 )
-from .kit.errors import LabError
 from .kit.stepping import StepMachine
 from .registry import Lab, get
-from .render import Drawing, NotFinite, WrongView, draw
 
 FILENAME = "il tuo codice"
 MAX_CODE = 60_000  # characters: an edit bigger than this is not a lab any more

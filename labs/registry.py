@@ -7,7 +7,7 @@ declares TITLE, REF, CONTROLS, compute(params) and view(state). Its
 docstring is the page's prose. Nothing else registers it.
 
 A module that breaks the contract (kit/contract.py, and for its suggested
-edits labs/code_listing.py) is not a lab: it becomes one Italian line in
+edits labs/kit/listing.py) is not a lab: it becomes one Italian line in
 problems(), naming its file, and every other lab keeps working. Asking for
 it by id raises ContractError with that line.
 """
@@ -166,7 +166,7 @@ def discover(package):
     the modules that break the contract: (labs, {id: Italian line})."""
     import pkgutil  # here: the browser loads labs one by one (load()) and need not pay for its import
 
-    from .code_listing import check_edits  # the suggested edits' contract: the browser never discovers
+    from .kit.listing import check_edits  # the suggested edits' contract: the browser never discovers
 
     found, problems = [], {}
     for chapter_info in pkgutil.iter_modules(package.__path__):

@@ -1,7 +1,7 @@
 """What the browser's worker calls, by name, from templates/assets/labs/worker.js: JSON in, JSON out,
 and the tricks that make a reader's gesture cost no more than drawing.
 
-render_json draws a lab for the page (labs.render.render as JSON);
+render_json draws a lab for the page (labs.drawing.render as JSON);
 render_ahead draws, while the worker is idle, the view the reader will
 probably ask for next, and render_json answers from it; warm_up draws the
 page's lab once before the worker says «ready».
@@ -9,8 +9,8 @@ page's lab once before the worker says «ready».
 
 import json
 
+from .drawing import render
 from .registry import get, load
-from .render import render
 
 
 def warm_up(module_name, stage="page"):

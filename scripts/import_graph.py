@@ -5,7 +5,7 @@
 
 The layers, from the bottom: core/ (the maths) → labs/kit/ (the kit) → the
 labs (labs/ch*/, on core and the kit alone) → the lab engine (registry,
-render, worker API) → the code panel (labs/code.py) → the package labs
+drawing, worker API) → the code panel (labs/code.py) → the package labs
 (labs/__init__.py, which only re-exports) → build.py, the command line and
 scripts/. A module imports its own layer or lower ones, never in a cycle.
 Every import counts, the ones inside functions too; a relative import is
@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 LAYERS = ("core", "kit", "lab", "engine", "code panel", "package labs", "build, CLI, scripts")
-ENGINE = {"labs.registry", "labs.render", "labs.worker_api", "labs.code_listing"}
+ENGINE = {"labs.registry", "labs.drawing", "labs.worker_api"}
 TOP = {"build", "labs.__main__", "labs.cli", "labs.scaffold", "labs.styles"}
 
 

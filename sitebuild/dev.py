@@ -457,9 +457,9 @@ class DevBuild:
         """Every lab, the stale ones imported again and checked as the contract checks them at import."""
         import labs
         from labs import registry
-        from labs.code_listing import check_edits
         from labs.kit.contract import check_module, import_problem
         from labs.kit.errors import place
+        from labs.kit.listing import check_edits
 
         found = []
         for lab in self.labs:

@@ -7,9 +7,9 @@ import pytest
 
 import labs
 from labs import code
-from labs.code_listing import edits_problem
 from labs.kit import Edit
 from labs.kit.edits import english_words, sounds_italian
+from labs.kit.listing import edits_problem
 from labs.kit.svg import unique_ids
 
 ALL = labs.all_labs()

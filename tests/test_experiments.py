@@ -1,6 +1,6 @@
 """«Prova»: every experiment a lab declares (labs/kit/experiments.py) performed here as the page performs it.
 
-The settings are drawn through the lab's one render path (labs.render.draw, as the page's worker draws
+The settings are drawn through the lab's one render path (labs.drawing.draw, as the page's worker draws
 them), the declared check runs on the state they give, and the part the button scrolls to is in the view
 drawn. The sentence beside the button meets the prose's rules (Italian agreement, words of place, sums).
 Ids are «lab-id:sentence», so `-k <lab id>` selects one lab's experiments.
@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 import labs
+from labs.drawing import draw
 from labs.kit import Experiment, esc
 from labs.kit.contract import check_module
 from labs.kit.errors import ContractError
 from labs.kit.experiments import experiments_problem, flat, prose_with_experiments, raw_settings
-from labs.render import draw
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "labs"))
@@ -31,7 +31,7 @@ IDS = [f"{lab.id}:{e.sentence[:48]}" for lab, e in CASES]
 
 
 def perform(lab, experiment):
-    """The lab drawn at the experiment's settings (labs.render.draw) and whether its check holds on the state."""
+    """The lab drawn at the experiment's settings (labs.drawing.draw) and whether its check holds on the state."""
     drawing = draw(lab, raw_settings(experiment))
     assert drawing.ok, f"{lab.id}: {drawing.error}"
     return drawing, bool(experiment.check(drawing.state))

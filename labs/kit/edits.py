@@ -6,7 +6,7 @@ the figure: the softmax without the max overflows at +1000, a tie broken
 the other way changes a merge. The panel offers each as a button; one
 click opens the editor with the change made, runs it and goes to the
 changed line, and «Ripristina» undoes it. Discovery checks each edit
-against the panel's text (labs/code_listing.py), and the tests apply every edit
+against the panel's text (labs/kit/listing.py), and the tests apply every edit
 and run its `check` on the states before and after (tests/test_code.py).
 """
 

@@ -15,12 +15,12 @@ import ast
 import inspect
 import textwrap
 
-from .kit.contract import short
-from .kit.controls import parse_params
-from .kit.edits import Edit, sounds_italian
-from .kit.errors import ContractError, ParamError, line_of, place
-from .kit.folds import FOLDS_PARAM, parse_folds
-from .kit.stepping import StepMachine
+from .contract import short
+from .controls import parse_params
+from .edits import Edit, sounds_italian
+from .errors import ContractError, ParamError, line_of, place
+from .folds import FOLDS_PARAM, parse_folds
+from .stepping import StepMachine
 
 
 def entry_points(module):
