@@ -1,4 +1,5 @@
-"""Stage 1: every lab meets the contract, and prerenders its default state in CPython."""
+"""Stage 1: every lab meets the contract, core/ keeps its two rules, and each lab prerenders its default state in
+CPython."""
 
 from pathlib import Path
 
@@ -8,11 +9,13 @@ from labs.kit.errors import place
 from labs.styles import orphans
 
 from . import ROOT, fail
+from .core_rules import core_problems
 
 
 def check_labs():
-    """Stop on any lab module that breaks the contract: one line each, naming its file."""
-    broken = [*labs.problems().values(), *orphans(Path(ROOT) / "labs", labs.all_labs())]
+    """Stop on any lab module that breaks the contract, or any break of core/'s rules: one line each, naming its
+    file."""
+    broken = [*labs.problems().values(), *orphans(Path(ROOT) / "labs", labs.all_labs()), *core_problems(Path(ROOT))]
     if broken:
         raise SystemExit("\n".join(f"build.py: {line}" for line in broken))
 

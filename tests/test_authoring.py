@@ -36,7 +36,7 @@ VALID = '''\
 moltiplica un numero per due e lo mostra, niente di più. Serve solo ai test
 che rompono una cosa alla volta e guardano il messaggio che ne esce."""
 
-from labs.kit import Choice, Group, Slider, Steps, Text, Toggle, stat, tag
+from labs.kit import Choice, Edit, Group, Slider, Steps, Text, Toggle, stat, tag
 
 TITLE = "Prova"
 REF = "{ref}"
@@ -53,6 +53,16 @@ def compute(params):
 
 def view(state):
     return tag("div", stat("y", str(state["y"])))
+
+
+EDITS = [
+    Edit(
+        "il doppio diventa triplo",
+        change=("2 if params", "3 if params"),
+        expect="Con «Raddoppia» acceso il risultato è il triplo dell'ingresso.",
+        check=lambda before, after: after.state["y"] == 3 * before.state["y"] / 2,
+    )
+]
 '''
 
 

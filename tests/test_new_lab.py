@@ -57,12 +57,14 @@ def run(copy, *args, timeout):
 
 
 def judges_the_new_lab(node):
-    """True for a test id that checks the new lab: its own test file, a test over all labs at this lab, or a
-    test with no parameters outside tests/labs/ (a rule over the whole site)."""
+    """True for a test id that checks the new lab: its own test file, a test over all labs at this lab, a test
+    with no parameters outside tests/labs/ (a rule over the whole site), or any test of the built site."""
     if "::" not in node:
         return False
     if node.startswith("tests/labs/"):
         return node.startswith(f"tests/labs/test_{MODULE}.py")
+    if node.startswith("tests/test_site.py"):  # every page lists every lab: the others' pages change too
+        return True
     return "[" not in node or LAB_ID in node or MODULE in node
 
 

@@ -1,6 +1,6 @@
 """«Prova a cambiare…»: edits a lab suggests to its own code.
 
-A lab may declare, in a module-level EDITS list, one or two changes to the
+A lab declares, in a module-level EDITS list, one to three changes to the
 code its «Il codice Python» panel shows, each a lesson the reader sees in
 the figure: the softmax without the max overflows at +1000, a tie broken
 the other way changes a merge. The panel offers each as a button; one
@@ -179,7 +179,7 @@ class Edit:
     says the change and expect what the figure shows after it, both in
     Italian. params sets controls where the effect is seen (aggiunta=1000
     for an overflow) and opens the folds it shows in (sezioni="uscite").
-    check(before, after), for the tests: True when the effect is there;
+    check(before, after), required, for the tests: True when the effect is there;
     before and after have .state (None on error), .html and .error (the
     Italian message the panel shows, or None).
     """

@@ -125,12 +125,20 @@ def edit_problem(module, edit):
         return f"la modifica «{edit.title}»: {error}"
     if not (isinstance(old, str) and isinstance(new, str)) or old == new or not old:
         return f"la modifica «{edit.title}»: change dev'essere (vecchio, nuovo), due testi diversi e non vuoti"
-    found = editable_text(module).count(old)
+    original = editable_text(module)
+    found = original.count(old)
     if found != 1:
         where = "non c'è" if found == 0 else f"compare {found} volte"
         return (
             f"la modifica «{edit.title}»: il testo da cambiare {where} nel codice del pannello "
             f"(deve comparire una volta sola): «{old[:60]}»"
+        )
+    text, line = apply_edit(module, edit)
+    changed = text.splitlines()[line - 1]
+    if changed in original.splitlines():
+        return (
+            f"la modifica «{edit.title}»: la prima riga che cambia, «{changed.strip()[:60]}», c'è già uguale nel "
+            "codice originale: l'editor porterebbe il lettore a una riga che non vede cambiata"
         )
     return None
 
@@ -162,8 +170,11 @@ def edits_problem(module):
                 return f"una modifica di EDITS ha {what} vuoto: scrivilo in italiano"
             if not sounds_italian(text):
                 return f"la modifica «{edit.title}»: {what} dev'essere in italiano («{text}»)"
-        if edit.check is not None and not callable(edit.check):
-            return f"la modifica «{edit.title}»: check dev'essere una funzione check(prima, dopo)"
+        if not callable(edit.check):
+            return (
+                f"la modifica «{edit.title}»: manca check, la funzione check(prima, dopo) che dimostra l'effetto "
+                "promesso (i test la eseguono)"
+            )
         try:
             parse_params(module.CONTROLS, {k: v for k, v in edit.params.items() if k != FOLDS_PARAM}, strict=True)
             parse_folds(edit.params.get(FOLDS_PARAM, ()), getattr(module, "FOLDS", ()), strict=True)
@@ -176,9 +187,13 @@ def edits_problem(module):
 
 
 def check_edits(module):
-    """Raise ContractError, naming the line of EDITS, if the lab's suggested edits are not sound."""
+    """Raise ContractError, naming the line of EDITS (or the file, without EDITS), unless the lab suggests one to three
+    sound edits."""
     if not hasattr(module, "EDITS"):
-        return
+        raise ContractError(
+            f"{place(module.__file__)}: manca EDITS, la lista delle modifiche «Prova a cambiare…» "
+            "(almeno una Edit(titolo, change=(vecchio, nuovo), expect=…, check=…) del kit)"
+        )
     problem = edits_problem(module)
     if problem:
         raise ContractError(f"{place(module.__file__, line_of(module, 'EDITS'))}: {problem}")
