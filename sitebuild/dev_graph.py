@@ -1,0 +1,197 @@
+"""What make dev's rebuilds know of the sources: which files changed, which modules import which, which
+wheels changed, and how to import the stages and the labs afresh."""
+
+import hashlib
+import importlib
+import json
+import linecache
+import sys
+from pathlib import Path
+
+from . import ROOT
+from .wheels import imported_modules
+
+# a change under these rebuilds everything (build.py in a process of its own, as make build runs it)
+FULL = ("templates/", "sitebuild/", "build.py", "mkdocs.yml", "pyproject.toml", "package-lock.json")
+WATCHED = ("core", "labs", "templates", "sitebuild", "build.py", "mkdocs.yml")
+STAGES = ("contract", "formulas", "lockfile", "offline", "pages", "secure", "theme", "wheels")
+
+
+class Failed(Exception):
+    """A rebuild that cannot be done: its message is the Italian line (file and line) to show."""
+
+
+class NeedsFull(Exception):
+    """What changed reaches beyond the pages being rebuilt: the message says why."""
+
+
+def sources():
+    """{path relative to the project: (mtime in ns, size)} of every file make dev watches."""
+    found = {}
+    for name in WATCHED:
+        top = ROOT / name
+        for path in [top] if top.is_file() else top.rglob("*"):
+            if path.is_file() and "__pycache__" not in path.parts and not path.name.endswith((".pyc", "~", ".swp")):
+                info = path.stat()
+                found[path.relative_to(ROOT).as_posix()] = (info.st_mtime_ns, info.st_size)
+    return found
+
+
+def changed_files(before, after):
+    """The paths added, removed or modified between two snapshots of sources()."""
+    return sorted(path for path in before.keys() | after.keys() if before.get(path) != after.get(path))
+
+
+def python_modules():
+    """{module name: its file} for core/ and labs/."""
+    return {
+        path.relative_to(ROOT).with_suffix("").as_posix().removesuffix("/__init__").replace("/", "."): path
+        for top in ("core", "labs")
+        for path in sorted((ROOT / top).rglob("*.py"))
+        if "__pycache__" not in path.parts
+    }
+
+
+def import_graph(modules, imported_modules):
+    """{module: the modules of ours it imports}, from the files' import statements."""
+    return {name: {m for m in imported_modules(path, name) if m in modules} - {name} for name, path in modules.items()}
+
+
+def dependents(graph, changed):
+    """The changed modules and every module whose imports reach one of them; a package brings its
+    submodules (a package imported again must find them imported again with it)."""
+    stale = set(changed)
+    grew = True
+    while grew:
+        before = len(stale)
+        stale |= {name for name, imports in graph.items() if imports & stale}
+        stale |= {name for name in graph if any(name.startswith(package + ".") for package in stale)}
+        grew = len(stale) != before
+    return stale
+
+
+def guide_imports():
+    """The modules of ours that the author's guide imports (templates/guide/: the guide and its examples)."""
+    remembered = MEMO.wrap(imported_modules)
+    return {m for path in sorted((ROOT / "templates" / "guide").glob("*.py")) for m in remembered(path, "guide")}
+
+
+def wheel_key(files, requires):
+    """A digest of what a wheel holds: its files' paths and bytes, and what it requires."""
+    digest = hashlib.sha256()
+    for arcname, path in sorted(files.items()):
+        digest.update(arcname.encode() + b"\0" + path.read_bytes() + b"\0")
+    digest.update(json.dumps(sorted(requires)).encode())
+    return digest.hexdigest()
+
+
+def changed_wheels(wheels, lock, keys):
+    """(the lockfile, the wheels' keys, {package: its new wheel}) with the wheels whose files or requirements
+    changed written again (wheels is the stage module); Failed on a cycle, NeedsFull if the list of wheels
+    changed."""
+    version, groups, parents, requires = wheels.plan_wheels()
+    cycle = wheels.dependency_cycle(requires)
+    if cycle:
+        raise Failed(f"le wheel dipendono l'una dall'altra in cerchio: {' → '.join(cycle)}")
+    if set(groups) != set(lock["packages"]):
+        raise NeedsFull("è cambiato l'elenco delle wheel")
+    lock, new_keys, new_wheels = json.loads(json.dumps(lock)), dict(keys), {}
+    for name, files in groups.items():
+        new_keys[name] = wheel_key(files, requires[name])
+        if new_keys[name] != keys.get(name):
+            wheel = wheels.write_wheel(name, version, files, requires[name])
+            new_wheels[name] = wheel
+            lock["packages"][name] |= {
+                "depends": sorted(requires[name]),
+                "file_name": wheel.name,
+                "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest(),
+            }
+    return lock, new_keys, new_wheels
+
+
+def closure(lock, package):
+    """A package of ours and every package it depends on, from the lockfile."""
+    seen, todo = set(), [package]
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo += lock["packages"][name]["depends"]
+    return seen
+
+
+def forget(names):
+    """Drop modules from sys.modules, and their bytecode caches: a file saved twice in one second with the
+    same size would otherwise be read from a .pyc of the previous version."""
+    for name in names:
+        module = sys.modules.pop(name, None)
+        cached = getattr(module, "__cached__", None)
+        if cached:
+            Path(cached).unlink(missing_ok=True)
+    importlib.invalidate_caches()
+    linecache.checkcache()
+
+
+class ImportsMemo:
+    """wheels.imported_modules, remembered per file until the file changes (parsing every file is the slow part)."""
+
+    def __init__(self):
+        self.seen = {}
+
+    def wrap(self, imported_modules):
+        def remembered(path, module):
+            info = path.stat()
+            key = (str(path), module, info.st_mtime_ns, info.st_size)
+            if key not in self.seen:
+                try:
+                    self.seen[key] = imported_modules(path, module)
+                except SyntaxError as error:  # the line the contract gives at import, before anything is written
+                    from labs.kit.contract import import_problem
+
+                    error.filename = str(path)  # ast.parse names no file
+                    raise Failed(import_problem(str(path), error)) from None
+            return self.seen[key]
+
+        return remembered
+
+
+MEMO = ImportsMemo()
+
+
+def stages():
+    """The build's stage modules imported afresh, so that they see the labs and the kit as they are now."""
+    forget([f"sitebuild.{name}" for name in STAGES])
+    found = {name: importlib.import_module(f"sitebuild.{name}") for name in STAGES}
+    found["wheels"].imported_modules = MEMO.wrap(found["wheels"].imported_modules)
+    return found
+
+
+def reload_labs(known, stale):
+    """Every known lab, the stale ones imported again and checked as the contract checks them at import."""
+    import labs
+    from labs import registry
+    from labs.kit.contract import check_module, import_problem
+    from labs.kit.errors import place
+    from labs.kit.listing import check_edits
+
+    found = []
+    for lab in known:
+        name = lab.module.__name__
+        if name in stale or "labs.registry" in stale:
+            registry.LOADED.pop(name, None)
+            try:
+                module = importlib.import_module(name)
+                check_module(module, lab.chapter.number)
+                check_edits(module)
+            except Exception as error:
+                raise Failed(import_problem(lab.module.__file__, error)) from None
+            lab = labs.load(name)
+        found.append(lab)
+    for kind in ("id", "ref"):
+        seen = {}
+        for lab in found:
+            twin = seen.setdefault(getattr(lab, kind), lab)
+            if twin is not lab:
+                raise Failed(f"{place(lab.module.__file__)}: {kind} «{getattr(lab, kind)}» è già usato da «{twin.id}»")
+    registry._discovered = lambda: (tuple(found), {})  # what all_labs() answers until the next full build
+    return tuple(found)
