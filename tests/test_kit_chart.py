@@ -288,7 +288,7 @@ def test_lines_and_what_they_say_are_remembered_by_their_points_and_labels():
 )
 def test_a_histogram_bar_is_the_rect_tag_would_write(numbers, class_, count, title):
     """histogram_bar writes its markup in one string: the same as tag() with the same attributes and title."""
-    from labs.kit.chart import histogram_bar
+    from labs.kit.histograms import histogram_bar
     from labs.kit.html import labelled
 
     x, y, w, h = numbers
@@ -318,7 +318,7 @@ ODD_VALUES = st.one_of(
 def test_checking_a_whole_curve_at_once_says_what_checking_each_value_says(values):
     """all_finite and finite_points look at a curve in C when they can: never a different answer from
     finite() value by value, whatever the values (nan, infinities, ints near a float's limit, bools, text)."""
-    from labs.kit.chart import all_finite, finite, finite_points
+    from labs.kit.scales import all_finite, finite, finite_points
 
     if all_finite(values):
         assert all(map(finite, values))
@@ -336,7 +336,7 @@ def test_checking_a_whole_curve_at_once_says_what_checking_each_value_says(value
 )
 def test_a_scale_maps_a_whole_curve_as_it_maps_each_value(lo, width, log, where):
     """Scale.many is [scale(v) for v in values], far-away values (clamped to 10 plots before, 11 after) too."""
-    from labs.kit.chart import Scale
+    from labs.kit.scales import Scale
 
     lo = abs(lo) + 1e-3 if log else lo
     scale = Scale(lo, lo + width, 10.0, 250.0, log)
@@ -348,7 +348,8 @@ def test_a_scale_maps_a_whole_curve_as_it_maps_each_value(lo, width, log, where)
 def test_a_curve_without_gaps_is_the_path_drawn_point_by_point(points):
     """_series_path writes a curve with every point finite in one pass: the same path as pen up, pen down
     point by point (the plain loop, kept for curves with gaps)."""
-    from labs.kit.chart import Scale, _pen_path, _series_path
+    from labs.kit.chart import _pen_path, _series_path
+    from labs.kit.scales import Scale
 
     f = {"sx": Scale(-50, 50, 0, 400), "sy": Scale(-5, 5, 300, 0)}
     assert _series_path(f, points) == _pen_path(f, points)
