@@ -5,9 +5,9 @@ returns safe Html."""
 from dataclasses import KW_ONLY, dataclass
 
 from .arithmetic import settle
+from .cells import cell_text
 from .html import Html, join, num, tag
 from .label_layout import place_labels, text_width
-from .matrices import cell_text
 from .svg import arrow_marker, circle, counted, description_text, group, line, rect, svg, text
 
 # Text sizes in user units, as labs.css draws them (network, chain of

@@ -17,11 +17,11 @@ numbers, as any other matrix. Nothing is drawn twice: the page stays light.
 """
 
 import math
-import re
 
+from .cells import cell_text, describe_matrix, plain_text
 from .html import Html, escape, num, tag
 from .memory import Memory, typed
-from .svg import counted, described, description_text, quoted
+from .svg import described, description_text
 
 HEAT_LEVELS = 4
 PHONE = 340  # px: a table of numbers wider than this does not fit a phone's view, and gets its picture
@@ -34,24 +34,6 @@ def shape_label(*dims):
 
     The spaces are no-break spaces, so a shape never splits across lines."""
     return "[" + "\u00a0×\u00a0".join(num(d) for d in dims) + "]"
-
-
-def cell_text(value, digits=2, trim=True):
-    """A number for a cell: Italian, and with trim 1,50 → 1,5 and 2,00 → 2.
-
-    Strings and Html are shown as they are (escaped), None as an empty cell."""
-    if value is None:
-        return ""
-    if isinstance(value, (str, Html)):
-        return value
-    if isinstance(value, bool):
-        value = int(value)
-    text = num(value, digits)
-    if trim and isinstance(value, float) and "," in text:
-        text = text.rstrip("0").rstrip(",")
-        if text in ("−0", ""):
-            text = "0"
-    return text
 
 
 def heat_class(value, scale):
@@ -105,80 +87,6 @@ def numbers_width(rows, row_labels, col_labels, digits, trim, texts=None):
 def fit_class(width):
     """mx-fit-<px>: the room from which the numbers are shown instead of the picture."""
     return f"mx-fit-{min(FIT_MAX, FIT_STEP * math.ceil(width / FIT_STEP))}"
-
-
-def _plain(value):
-    """The text of a label, without its markup (for the line under a picture)."""
-    return re.sub(r"<[^>]*>", "", str(value)) if isinstance(value, Html) else str(value)
-
-
-def describe_matrix(rows, row_labels=None, col_labels=None, digits=2, trim=True, hl_cells=(), hl_rows=(), hl_cols=()):
-    """«2 righe e 3 colonne; il valore più grande è 2 (riga 2, colonna b), il
-    più piccolo −1,5 (riga 2, colonna a).» A single row or column is told
-    by position (its names, or «posizione 2»); a value in several cells by
-    how many; then the cell, row or column in evidence, if only one. A lab
-    that draws a matrix its own way (a heat picture) describes it with this."""
-    n_rows, n_cols = len(rows), max((len(r) for r in rows), default=0)
-    if not n_cols:
-        return "Una tabella vuota."
-    line = n_rows == 1 or n_cols == 1
-
-    def row_name(i):
-        return quoted(_plain(row_labels[i])) if row_labels and i < len(row_labels) else str(i + 1)
-
-    def col_name(j):
-        return quoted(_plain(col_labels[j])) if col_labels and j < len(col_labels) else str(j + 1)
-
-    def where(i, j):
-        if n_cols == 1:
-            return f"posizione {row_name(i)}"
-        if n_rows == 1:
-            return f"posizione {col_name(j)}"
-        return f"riga {row_name(i)}, colonna {col_name(j)}"
-
-    head = (
-        counted(max(n_rows, n_cols), "valore", "valori")
-        if line
-        else f"{counted(n_rows, 'riga', 'righe', feminine=True)} e "
-        f"{counted(n_cols, 'colonna', 'colonne', feminine=True)}"
-    )
-    head = head[0].upper() + head[1:]
-    # max, min, count and index run in C: a lab redraws a 96 × 24 picture of weights at every training step
-    try:  # every cell a finite number (the sum would be nan or infinite otherwise)
-        top, low = max(map(max, rows)), min(map(min, rows))
-        whole = math.isfinite(sum(map(sum, rows)))
-    except (TypeError, ValueError):  # text, None or an empty row
-        whole = False
-    if whole:
-        count = lambda value: sum(row.count(value) for row in rows)  # noqa: E731
-        n_values = sum(map(len, rows))
-    else:
-        values = [v for row in rows for v in row if v.__class__ in (int, float) and -math.inf < v < math.inf]
-        if not values:
-            return f"{head} di testo, senza numeri."
-        top, low, count, n_values = max(values), min(values), values.count, len(values)
-    shown = lambda v: cell_text(v, digits, trim)  # noqa: E731  as the cell writes it
-
-    def told(value):
-        same = count(value)
-        if same > 1:
-            return f"{shown(value)} (in {same} caselle)"
-        i = next(i for i, row in enumerate(rows) if value in row)
-        return f"{shown(value)} ({where(i, list(rows[i]).index(value))})"
-
-    if top == low:
-        text_ = f"{head}, {'tutti uguali a ' if n_values > 1 else ''}{shown(top)}."
-    else:
-        text_ = f"{head}; il valore più grande è {told(top)}, il più piccolo {told(low)}."
-    hl_cells = [c for c in hl_cells if c[0] < n_rows and c[1] < len(rows[c[0]])]
-    if len(hl_cells) == 1:
-        i, j = hl_cells[0]
-        text_ += f" In evidenza: {where(i, j)}, {shown(rows[i][j]) or 'vuota'}."
-    elif not hl_cells and len(hl_rows) == 1 and not line:
-        text_ += f" In evidenza la riga {row_name(next(iter(hl_rows)))}."
-    elif not hl_cells and len(hl_cols) == 1 and not line:
-        text_ += f" In evidenza la colonna {col_name(next(iter(hl_cols)))}."
-    return text_
 
 
 DRAWN = Memory(64)  # the last tables drawn, by everything they show: a view draws the same weights at every change
@@ -350,7 +258,7 @@ def _table(
     body_rows = []
     # one string per cell, written here rather than through tag(): a view draws hundreds of cells per step
     col_names = (
-        [_plain(col_labels[j]) if col_labels and j < len(col_labels) else f"colonna {j + 1}" for j in range(n_cols)]
+        [plain_text(col_labels[j]) if col_labels and j < len(col_labels) else f"colonna {j + 1}" for j in range(n_cols)]
         if big
         else None
     )
@@ -364,7 +272,7 @@ def _table(
         pick = picks[i] if picks else None
         if pick:
             data_set, aria = pick if isinstance(pick, tuple) else (pick, None)
-            plain = f"riga {i + 1}" if name is None else _plain(name)
+            plain = f"riga {i + 1}" if name is None else plain_text(name)
             aria = None if aria is None else str(aria)
             # the spoken name holds the visible one (what a voice-control user says), then what it does
             said = f"Seleziona {plain}" if aria is None else aria if plain in aria else f"{plain}: {aria}"
@@ -378,7 +286,9 @@ def _table(
             opening = "<tr>"
             if row_labels is not None:
                 cells.append(f'<th scope="row" class="{head_class}">{_inner(name)}</th>')
-        row_name = (_plain(row_labels[i]) if row_labels and i < len(row_labels) else f"riga {i + 1}") if big else None
+        row_name = (
+            (plain_text(row_labels[i]) if row_labels and i < len(row_labels) else f"riga {i + 1}") if big else None
+        )
         row_class = " is-row" if i in hl_rows else ""
         row_muted = i in mute_rows
         first = (
@@ -427,7 +337,7 @@ def _table(
             else:
                 extra = ' tabindex="-1"' if big else ""  # a tap on a cell of the picture writes its value
             if big:
-                extra += f' data-tip="{escape(f"{row_name} · {col_names[j]}: {_plain(shown) or 'vuota'}")}"'
+                extra += f' data-tip="{escape(f"{row_name} · {col_names[j]}: {plain_text(shown) or 'vuota'}")}"'
             text = shown if isinstance(shown, Html) else escape(str(shown))
             cells.append(f'<td class="{classes}" data-i="{i}" data-j="{j}"{extra}>{text}</td>')
         body_rows.append(Html(f"{opening}{''.join(cells)}</tr>"))
@@ -450,7 +360,7 @@ def _table(
     told = description_text(
         description, lambda: describe_matrix(rows, row_labels, col_labels, digits, trim, hl_cells, hl_rows, hl_cols)
     )
-    _, hidden, describedby = described(_plain(label) if label is not None else shape_text or "", told)
+    _, hidden, describedby = described(plain_text(label) if label is not None else shape_text or "", told)
     table = tag(
         "table",
         head,
@@ -486,74 +396,6 @@ def _table(
     )
 
 
-def vector(
-    values,
-    label=None,
-    labels=None,
-    highlight=(),
-    muted=(),
-    column=True,
-    digits=2,
-    trim=True,
-    clickable=None,
-    heat=False,
-    shape=True,
-    caption=None,
-    part=None,
-    emphasize=False,
-    description=None,
-):
-    """A vector as a one-column (column=True) or one-row table, shape «[n]».
-
-    labels name the positions; highlight and muted are positions;
-    emphasize tints the whole vector (a result, say) without ringing each
-    cell; clickable(k) gives the data-set string (or (data-set,
-    aria-label)) of position k. description as for matrix(): by default
-    how many values, the largest and the smallest and where."""
-    values = list(values)
-    n = len(values)
-    positions = set(highlight)
-    faded = set(muted)
-    click = None
-    if clickable is not None:
-
-        def click(i, j):
-            k = i if column else j
-            target = clickable(k)
-            if not target or isinstance(target, tuple):
-                return target
-            return target, f"Seleziona {labels[k] if labels and k < len(labels) else f'la posizione {k}'}"
-
-    common = {
-        "label": label,
-        "digits": digits,
-        "trim": trim,
-        "clickable": click,
-        "heat": heat,
-        "shape": shape_label(n) if shape is True else shape,
-        "caption": caption,
-        "part": part,
-        "description": description,
-    }
-    if column:
-        return matrix(
-            [[v] for v in values],
-            row_labels=labels,
-            highlight_cells=[(k, 0) for k in positions],
-            muted_rows=faded,
-            highlight_cols=[0] if emphasize else (),
-            **common,
-        )
-    return matrix(
-        [values],
-        col_labels=labels,
-        highlight_cells=[(0, k) for k in positions],
-        muted_cols=faded,
-        highlight_rows=[0] if emphasize else (),
-        **common,
-    )
-
-
 def equation(*parts):
     """Matrices, vectors and operators in a row that wraps on small screens:
     equation(matrix(A), "·", matrix(B), "=", matrix(C)). Plain strings are
@@ -572,4 +414,4 @@ def equation(*parts):
     return tag("div", *items, class_="lab-eq")
 
 
-__all__ = ["matrix", "vector", "equation", "shape_label", "cell_text", "heat_class"]
+__all__ = ["matrix", "equation", "shape_label", "cell_text", "heat_class"]
