@@ -32,7 +32,8 @@ PARTS = {
     "tokens": ("corpus_problem", "quoted", "read_words", "recap", "stage_buttons", "token_chips"),
     "bar_charts": ("Bar", "bars"),
     "label_layout": ("label_sides",),
-    "planes": ("Arc", "Arrow", "Circle", "Guide", "Label", "Point", "Shape", "plane", "presets", "term", "vector_text"),
+    "plane_items": ("Arc", "Arrow", "Circle", "Guide", "Label", "Point", "Shape"),
+    "planes": ("plane", "presets", "term", "vector_text"),
     "quantities": ("big", "data_size", "duration", "sci", "significant"),
 }
 WHERE = {name: part for part, names in PARTS.items() for name in names}
