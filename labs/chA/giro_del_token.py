@@ -60,6 +60,7 @@ from labs.kit import (
     factor,
     formula,
     num,
+    phase_screen,
     plural,
     quoted,
     read_words,
@@ -707,14 +708,9 @@ def sentence_chips(s):
     )
 
 
-LAST = [None, None]  # the state last drawn and its screen: view() and summary() read the same one
-
-
 def screen_of(s):
     """La schermata dell'operazione di questo stato, fatta una volta sola per stato."""
-    if LAST[0] is not s:
-        LAST[:] = [s, SCREENS[s["step"]](s)]
-    return LAST[1]
+    return phase_screen(SCREENS, s, s["step"])
 
 
 def summary(s):
