@@ -10,6 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 bench = pytest.importorskip("bench")
+bench_steps = pytest.importorskip("bench_steps")
 
 import labs  # noqa: E402
 
@@ -126,7 +127,7 @@ def test_at_the_corner_each_control_moves_a_notch_and_comes_back(lab_id):
     lab = labs.get(lab_id)
     defaults = lab.defaults()
     corner = {c.name: str(c.max) for c in lab.params_list if c.kind == "slider"}
-    plan = bench.notches(lab, corner, limit=100)
+    plan = bench_steps.notches(lab, corner, limit=100)
     assert len(plan) % 2 == 0
     for moved, back in zip(plan[::2], plan[1::2]):
         ((name, value),) = moved.items()
@@ -140,4 +141,4 @@ def test_at_the_corner_each_control_moves_a_notch_and_comes_back(lab_id):
     # every control the reader can move is moved
     movable = {c.name for c in lab.params_list if c.kind in ("slider", "choice", "toggle")}
     assert {name for change in plan for name in change} == movable
-    assert len(bench.notches(lab, corner, limit=4)) == min(4, len(plan))
+    assert len(bench_steps.notches(lab, corner, limit=4)) == min(4, len(plan))

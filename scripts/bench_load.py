@@ -1,0 +1,89 @@
+"""scripts/bench.py's «load» section: a lab's cold loads to its first paint and to «ready», against a bare page
+that only starts Pyodide, and the bytes of ours it needs."""
+
+import functools
+import statistics
+
+from bench_page import FCP, MEASURE, READY_TIME, SITE, gzip_size, our_files, stats
+
+
+def bench_load(browser, base, lab, runs, out, show_bytes=False):
+    paint, ready, bare, phases, bare_start = [], [], [], [], []
+    for run in range(runs):
+        # alternate which goes first, so a slow moment of the machine does not always fall on the same one
+        for which in ("lab", "bare") if run % 2 == 0 else ("bare", "lab"):
+            context = browser.new_context()
+            context.add_init_script(READY_TIME)
+            context.add_init_script(path=str(MEASURE))
+            page = context.new_page()
+            page.goto(f"{base}{lab.path}" if which == "lab" else f"{base}__bench/bare.html")
+            page.wait_for_selector("[data-ready=true]", timeout=120_000)
+            (ready if which == "lab" else bare).append(page.evaluate("window.__ready"))
+            if which == "lab":
+                paint.append(
+                    page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN")
+                )
+                phases.append(page.evaluate("window.labsMeasure.times"))
+            else:
+                bare_start.append(page.evaluate("window.__start"))
+            context.close()
+    ratio = statistics.median(ready) / statistics.median(bare)
+    files = our_files(lab)
+    out["load"] = {
+        "fcp": stats(paint),
+        "ready": stats(ready),
+        "bare_pyodide": stats(bare),
+        "ratio": round(ratio, 2),
+        "our_gzip_bytes": sum(files.values()),
+        "files": files,
+    }
+    print(
+        f"  carico a freddo: FCP {statistics.median(paint):.0f} ms · pronto {statistics.median(ready):.0f} ms · "
+        f"Pyodide da solo {statistics.median(bare):.0f} ms · rapporto {ratio:.2f} (budget ≤ 1,05) · "
+        f"nostri byte gzip {sum(files.values()) / 1000:.0f} kB (budget ≤ 300; Pyodide {pyodide_bytes() / 1e6:.1f} MB)"
+    )
+    # where the lab page's time goes: worker started, runtime downloaded, Python and the lab's wheels in, ready
+    marks = {
+        name: statistics.median(p[name] for p in phases)
+        for name in ("start", "python", "labs", "ready")
+        if all(name in p for p in phases)
+    }
+    out["load"]["phases"] = marks | {"bare_start": statistics.median(bare_start)}
+    print(
+        "  fasi (ms dalla navigazione, mediane): "
+        + " · ".join(f"{k} {v:.0f}" for k, v in marks.items())
+        + f" · Pyodide da solo: worker a {statistics.median(bare_start):.0f}, pronto a {statistics.median(bare):.0f}"
+    )
+    if show_bytes:
+        for name, size in sorted(files.items(), key=lambda item: -item[1]):
+            print(f"    {size / 1000:7.1f} kB  {name}")
+
+
+@functools.cache
+def pyodide_bytes():
+    """Pyodide's own files that every lab page fetches before it is ready (gzip), apart from ours."""
+    runtime = SITE / "pyodide"
+    return sum(
+        gzip_size(runtime / name)
+        for name in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+    )
+
+
+def bench_fcp(browser, base, lab, out):
+    """One cold load (new browser context) to its first contentful paint, and our bytes; the labs of
+    --load-labs get more (bench_load)."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{base}{lab.path}")
+    paint = page.evaluate(FCP)
+    context.close()
+    files = our_files(lab)
+    out["load"] = {"fcp": stats([paint]), "our_gzip_bytes": sum(files.values()), "files": files}
+    print(
+        f"  carico a freddo: FCP {paint:.0f} ms · nostri byte gzip {sum(files.values()) / 1000:.0f} kB "
+        f"(budget ≤ 300; Pyodide {pyodide_bytes() / 1e6:.1f} MB)"
+    )
+
+
+# ms: the page's first seconds are over (see bench_steps; after 3 s, the first steps of 3.1, 9A and 9G read
+# 26–36 ms against 16–23 after 5 s)
