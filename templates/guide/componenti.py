@@ -145,8 +145,8 @@ TEXT = [
 # Declared controls (the example lab shows them drawn) and what follow(state) may say of them.
 CONTROLS = ["Slider", "Choice", "Text", "Toggle", "Group", "Follow"]
 
-# Stepped labs: being reworked, listed with their signatures only.
-STEPPED = ["Steps", "Jump", "Curve", "step_machine", "Memo", "timeline"]
+# Stepped labs, listed with their signatures (and phase_screen, for a view drawn one phase at a time).
+STEPPED = ["Steps", "Jump", "Curve", "step_machine", "Memo", "timeline", "phase_screen"]
 
 # The experiments the prose suggests («Prova») and the edits a lab suggests to its own code («Prova a cambiare…»).
 CODE = ["Experiment", "Edit"]
