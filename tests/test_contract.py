@@ -198,3 +198,12 @@ def test_chapter_labels_and_paths():
     assert labs.Chapter("1", "x").slug == "capitolo-1"
     extra = labs.Chapter("A", "Approfondimenti: il blocco")
     assert extra.label == "Approfondimenti: il blocco" and extra.slug == "approfondimenti-a"
+
+
+@pytest.mark.parametrize("lab", ALL, ids=IDS)
+def test_no_group_holds_a_primary_control(lab):
+    """A primary control is drawn in the lab's bar, so inside a group it would sit outside the group on a wide
+    screen, beside the controls it was declared with."""
+    for group in (c for c in lab.controls if c.kind == "group"):
+        primary = [c.name for c in group.controls if getattr(c, "primary", False)]
+        assert not primary, f"il gruppo «{group.label}» contiene controlli principali: {', '.join(primary)}"
