@@ -1,0 +1,37 @@
+"""Glitches a learner met, in Chromium at the sizes where they showed."""
+
+from playwright.sync_api import expect
+
+READY_TIMEOUT = 90_000
+PHONE = {"width": 390, "height": 844}
+
+
+def open_ready(page, url):
+    page.goto(url)
+    lab = page.locator("[data-lab]")
+    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    return lab
+
+
+def idle(page, lab):
+    page.wait_for_function("el => el.dataset.busy === undefined", arg=lab.element_handle())
+
+
+def inside_the_screen(locator, width):
+    box = locator.bounding_box()
+    return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+
+
+def test_softmax_on_a_phone_shows_the_column_without_subtraction_after_the_1000_try(page, site_url):
+    """9E: «Aggiungi 1.000» promises an exploding column «senza sottrarre»; on a phone it must be on screen,
+    not past the right edge of a table that scrolls sideways."""
+    page.set_viewport_size(PHONE)
+    lab = open_ready(page, f"{site_url}capitolo-9/softmax-temperatura/")
+    page.locator("[data-experiment]").first.click()
+    idle(page, lab)
+    header = page.locator("[data-lab-view] th", has_text="senza sottrarre")
+    expect(header).to_have_count(1)
+    overflow = page.locator("[data-lab-view] td", has_text="overflow!")
+    expect(overflow).to_have_count(6)
+    for cell in [header, *(overflow.nth(k) for k in range(6))]:
+        assert inside_the_screen(cell, PHONE["width"]), cell.inner_text()
