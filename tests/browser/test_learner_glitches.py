@@ -35,3 +35,17 @@ def test_softmax_on_a_phone_shows_the_column_without_subtraction_after_the_1000_
     expect(overflow).to_have_count(6)
     for cell in [header, *(overflow.nth(k) for k in range(6))]:
         assert inside_the_screen(cell, PHONE["width"]), cell.inner_text()
+
+
+def test_after_adding_tokens_the_chosen_position_and_the_ids_follow_the_longer_sentence(page, site_url):
+    """1.4: «Aggiungi il token previsto» sets the position to the new end; a range narrowed to the old sentence
+    must not clamp it, or the IDs and the prediction stay one token behind."""
+    lab = open_ready(page, f"{site_url}capitolo-1/transformer-miniatura/")
+    position = page.locator('input[name="posizione"]')
+    for length in (6, 7):
+        page.locator("button", has_text="Aggiungi il token previsto").click()
+        idle(page, lab)
+        expect(position).to_have_value(str(length))
+        ids = page.locator('[data-part="id"] .lab-formula').first.inner_text()
+        assert ids.count(",") == length - 1, ids
+    assert "posizione=7" in page.url
