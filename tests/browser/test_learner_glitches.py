@@ -49,3 +49,33 @@ def test_after_adding_tokens_the_chosen_position_and_the_ids_follow_the_longer_s
         ids = page.locator('[data-part="id"] .lab-formula').first.inner_text()
         assert ids.count(",") == length - 1, ids
     assert "posizione=7" in page.url
+
+
+def test_show_the_numbers_stays_as_the_reader_left_it_across_avanti(page, site_url):
+    """3.1: each «Avanti» puts in another screen whole; a big matrix on it shows numbers or picture as the
+    reader last chose with «Mostra i numeri», not the picture again."""
+    lab = open_ready(page, f"{site_url}capitolo-3/bigrammi/")
+    numbers = page.locator("[data-lab-view] details.lab-mx-numbers")
+    avanti = page.locator('[data-lab] [data-step="+1"]').first
+    for _ in range(12):  # to the first screen with a big matrix
+        if numbers.count():
+            break
+        avanti.click()
+        idle(page, lab)
+    assert numbers.count(), "nessuna matrice grande nei primi passi"
+    numbers.first.locator("summary").click()
+    expect(numbers.first).to_have_attribute("open", "")
+    screens = set()
+    for _ in range(8):
+        screen = page.locator("[data-lab-view] [data-screen]").first.get_attribute("data-screen")
+        screens.add(screen)
+        avanti.click()
+        idle(page, lab)
+        for k in range(numbers.count()):
+            expect(numbers.nth(k)).to_have_attribute("open", "")
+    assert len(screens) > 1
+    numbers.first.locator("summary").click()  # back to the picture: it stays so too
+    avanti.click()
+    idle(page, lab)
+    for k in range(numbers.count()):
+        expect(numbers.nth(k)).not_to_have_attribute("open", "")
