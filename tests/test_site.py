@@ -330,3 +330,13 @@ def test_the_authors_preview_wraps_a_view_as_the_site_does(site_dir):
     lab = labs.get("ombrello")
     body = lambda html: dict(re.findall(r'([\w-]+)="([^"]*)"', re.search(r"<body([^>]*)>", html).group(1)))  # noqa: E731
     assert body(preview.page_html(lab, "", "default", 1100)) == body(page(site_dir, lab))
+
+
+def test_the_home_says_why_the_chapters_jump_from_4_to_9():
+    from sitebuild.pages import index_page, templates
+
+    home = " ".join(index_page(templates(), ALL).split())
+    chapters = {lab.chapter.label.split(" · ")[0] for lab in ALL}
+    assert "Capitolo 4" in chapters and "Capitolo 9" in chapters
+    assert not chapters & {f"Capitolo {k}" for k in range(5, 9)}
+    assert "dopo il 4 si passa al 9 perché i capitoli dal 5 all'8 non hanno laboratori" in home

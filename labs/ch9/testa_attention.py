@@ -1,4 +1,4 @@
-r"""Qui si parte dall'inizio: dai vettori dei token. La frase «il gatto
+r"""Una testa di attention intera, a partire dai vettori dei token. La frase «il gatto
 dorme» entra come una matrice **X** con una riga per token e quattro numeri
 per riga, uno per caratteristica (articolo, nome, verbo, vivente). La testa
 possiede tre matrici di pesi 4 × 2, **W_q**, **W_k** e **W_v**: moltiplicando
