@@ -79,3 +79,50 @@ def test_show_the_numbers_stays_as_the_reader_left_it_across_avanti(page, site_u
     idle(page, lab)
     for k in range(numbers.count()):
         expect(numbers.nth(k)).not_to_have_attribute("open", "")
+
+
+DESKTOP = {"width": 1280, "height": 900}
+REACH = ["capitolo-1/transformer-miniatura/", "capitolo-3/transformer-allenato/", "capitolo-9/bpe/"]
+
+
+def test_on_a_phone_the_sticky_bar_carries_the_step_counter_with_the_buttons(page, site_url):
+    """9A: the bar stuck under the view said only ⟲ ← → ▶; the counter beside them says where the reader is."""
+    page.set_viewport_size(PHONE)
+    lab = open_ready(page, f"{site_url}capitolo-9/bpe/")
+    bar = page.locator("div.lab-bar")
+    for _ in range(2):
+        counter = page.locator("[data-lab-timeline] [data-step-counter]").inner_text()
+        expect(bar.locator("[data-bar-counter]")).to_have_text(counter)
+        expect(bar.locator("[data-bar-counter]")).to_be_visible()
+        bar.locator('[data-step="+1"]').click()
+        idle(page, lab)
+    expect(bar.locator("[data-bar-counter]")).to_contain_text("2")
+    page.mouse.wheel(0, 1500)
+    box = bar.bounding_box()
+    assert box["y"] + box["height"] <= PHONE["height"] + 1 and box["y"] > PHONE["height"] / 2
+
+
+def test_on_a_desktop_the_controls_follow_the_reader_without_covering_a_heading(page, site_url):
+    """1.4, 3.2, 9A: scrolled down the view, the column of controls is still on screen under the header, and its
+    bar covers none of the column's group headings (3.2's «Guarda dentro il modello» slid under it)."""
+    page.set_viewport_size(DESKTOP)
+    for path in REACH:
+        open_ready(page, f"{site_url}{path}")
+        column = page.locator("[data-lab-fieldset]")
+        view = page.locator("[data-lab-view]").bounding_box()
+        # down the view, a screen before its end (there the column, sticky inside the lab, leaves with it)
+        page.evaluate("y => window.scrollTo(0, y)", view["y"] + max(200, view["height"] - 1000))
+        page.wait_for_timeout(200)
+        header = page.locator(".md-header").bounding_box()
+        box = column.bounding_box()
+        assert header["y"] + header["height"] <= box["y"] + 1 and box["y"] < DESKTOP["height"] / 4, (path, box)
+        assert box["y"] + box["height"] <= DESKTOP["height"] + 1, (path, box)
+        column.evaluate("el => el.scrollTo(0, el.scrollHeight)")  # a column taller than the screen scrolls inside
+        page.wait_for_timeout(100)
+        if not page.locator("div.lab-bar").count():
+            continue  # 1.4: no bar
+        bar = page.locator("div.lab-bar").bounding_box()
+        for summary in page.locator("[data-lab-fieldset] .lab-group > summary").all():
+            s = summary.bounding_box()
+            if s and s["height"]:
+                assert s["y"] >= bar["y"] + bar["height"] - 1 or s["y"] + s["height"] <= bar["y"] + 1, path
