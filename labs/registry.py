@@ -24,6 +24,10 @@ from .kit.errors import ContractError, LabError, place
 from .kit.folds import FOLDS_PARAM, parse_folds
 
 PACKAGE = "labs"  # the package whose ch<N> subpackages hold the labs
+# A paragraph of the prose that is this heading alone splits it: what comes before opens the page above the
+# lab (the idea, and its «Prova»), what comes after goes below the lab, in a fold of that title.
+MORE = "Per saperne di più"
+MORE_MARK = re.compile(r"\n\s*\n## " + MORE + r"[ \t]*\n\s*\n")
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,13 @@ class Lab:
         from .kit.experiments import prose_with_experiments  # here: the browser never draws the prose
 
         return prose_with_experiments(self.prose, self.id, self.experiments)
+
+    @property
+    def page_parts(self):
+        """(above, below): the page's prose before the lab and, in the fold «Per saperne di più» after it,
+        the rest ("" when the prose has no such heading)."""
+        above, *below = MORE_MARK.split(self.page_prose, maxsplit=1)
+        return above, (below[0] if below else "")
 
     @property
     def order(self):

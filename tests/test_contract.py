@@ -198,3 +198,25 @@ def test_chapter_labels_and_paths():
     assert labs.Chapter("1", "x").slug == "capitolo-1"
     extra = labs.Chapter("A", "Approfondimenti: il blocco")
     assert extra.label == "Approfondimenti: il blocco" and extra.slug == "approfondimenti-a"
+
+
+@pytest.mark.parametrize("lab", ALL, ids=IDS)
+def test_no_group_holds_a_primary_control(lab):
+    """A primary control is drawn in the lab's bar, so inside a group it would sit outside the group on a wide
+    screen, beside the controls it was declared with."""
+    for group in (c for c in lab.controls if c.kind == "group"):
+        primary = [c.name for c in group.controls if getattr(c, "primary", False)]
+        assert not primary, f"il gruppo «{group.label}» contiene controlli principali: {', '.join(primary)}"
+
+
+# words that point at the page or at what came before: on a home-page card, alone, they point at nothing
+NOT_ALONE = re.compile(r"^(qui|qua|ecco|sotto|sopra|poi|ora|adesso|come prima)\b|\b(qui|qua) (sotto|sopra)\b", re.I)
+
+
+@pytest.mark.parametrize("lab", ALL, ids=IDS)
+def test_the_card_text_is_a_first_sentence_that_stands_alone(lab):
+    """The home page's card shows the prose's first sentence (lab.blurb): a whole sentence, not «Qui sotto…»."""
+    card = lab.blurb
+    assert re.search(r"[.!?]$", card), f"«{card}»: la prima frase della prosa non finisce"
+    assert 20 <= len(card) <= 260, f"«{card}»: troppo corta o troppo lunga per una scheda"
+    assert not NOT_ALONE.search(card), f"«{card}»: sulla scheda della home non sta in piedi da sola"

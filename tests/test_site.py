@@ -330,3 +330,38 @@ def test_the_authors_preview_wraps_a_view_as_the_site_does(site_dir):
     lab = labs.get("ombrello")
     body = lambda html: dict(re.findall(r'([\w-]+)="([^"]*)"', re.search(r"<body([^>]*)>", html).group(1)))  # noqa: E731
     assert body(preview.page_html(lab, "", "default", 1100)) == body(page(site_dir, lab))
+
+
+def test_the_home_says_why_the_chapters_jump_from_4_to_9():
+    from sitebuild.pages import index_page, templates
+
+    home = " ".join(index_page(templates(), ALL).split())
+    chapters = {lab.chapter.label.split(" · ")[0] for lab in ALL}
+    assert "Capitolo 4" in chapters and "Capitolo 9" in chapters
+    assert not chapters & {f"Capitolo {k}" for k in range(5, 9)}
+    assert "dopo il 4 si passa al 9 perché i capitoli dal 5 all'8 non hanno laboratori" in home
+
+
+STARTS_THAT_INVITE = ["transformer-miniatura", "giro-del-token"]
+
+
+@pytest.mark.parametrize("lab_id", STARTS_THAT_INVITE)
+def test_a_lab_that_opens_with_its_idea_keeps_the_rest_in_a_fold_below_the_lab(site_dir, lab_id):
+    """The prose's heading «Per saperne di più» splits it: one short paragraph and its «Prova» above the lab,
+    the rest in a fold after it, its Markdown rendered (lists, bold), never as text."""
+    lab = labs.get(lab_id)
+    above, below = lab.page_parts
+    paragraphs = [p for p in above.split("\n\n") if not p.startswith('<div class="lab-experiments"')]
+    assert len(paragraphs) == 1 and len(paragraphs[0]) <= 500, paragraphs
+    assert len(lab.experiments) >= 2 and above.count("data-experiment data-set=") == len(lab.experiments)
+    assert below and "Per saperne di più" not in above + below
+    text = page(site_dir, lab)
+    start, fold, code = (text.index(s) for s in ('class="lab"', 'class="lab-prose-more"', 'class="lab-code"'))
+    assert start < fold < code
+    inside = text[fold : text.index("</details>", fold)]
+    assert "<summary>Per saperne di più</summary>" in inside and "<strong>" in inside and "**" not in inside
+
+
+def test_a_prose_without_the_heading_is_all_above_the_lab():
+    lab = labs.get("ombrello")
+    assert lab.page_parts == (lab.page_prose, "")

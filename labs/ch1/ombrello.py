@@ -39,7 +39,7 @@ CONTROLS = [
         (
             Slider("nuvole", "Nuvole", 0.0, 1.0, 0.05, 0.7),
             Slider("pioggia", "Previsione di pioggia", 0.0, 1.0, 0.05, 0.6),
-            Slider("vento", "Vento", 0.0, 1.0, 0.05, 0.3, primary=True),
+            Slider("vento", "Vento", 0.0, 1.0, 0.05, 0.3),
         ),
     ),
     Group(

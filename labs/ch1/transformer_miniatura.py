@@ -1,7 +1,14 @@
-"""Un transformer completo, ridotto all'osso: un vocabolario di
-12 parole intere, vettori di 8 numeri e **un solo blocco** (attention più un
-MLP di 7 neuroni). I conti sono quelli di un modello vero, divisi nei
-**cinque passi** che ogni LLM ripete per ogni token:
+"""Un transformer completo, ridotto all'osso: un vocabolario di 12 parole,
+vettori di 8 numeri con un nome e **un solo blocco**, con i pesi scelti a
+mano perché ogni numero si possa leggere. **Clicca una parola** della frase
+per vedere che cosa prevede il modello in quel punto e **aggiungi il token
+previsto** per fargli scrivere la frase, una parola alla volta.
+
+## Per saperne di più
+
+I conti sono quelli di un modello vero, con un blocco fatto di attention
+più un MLP di 7 neuroni, divisi nei **cinque passi** che ogni LLM ripete per
+ogni token:
 
 1. **Token → ID**: ogni parola diventa il suo numero nel vocabolario.
 2. **Embedding**: ogni ID diventa la sua riga della tabella E, 8 numeri.
@@ -16,8 +23,7 @@ MLP di 7 neuroni). I conti sono quelli di un modello vero, divisi nei
    probabilità per il token successivo.
 
 Qui ciascuna delle 8 dimensioni ha un **nome** (animale, dormire, mangiare,
-luogo, preposizione, fine, articolo, cibo), e ogni peso l'abbiamo scelto noi,
-a mano, perché ogni numero si possa leggere. In un modello vero i numeri per token sono
+luogo, preposizione, fine, articolo, cibo). In un modello vero i numeri per token sono
 migliaia (4.096 in Llama 2 7B), nessuno ha un nome, i blocchi sono decine e
 i pesi li trova il training. Il calcolo, però, è lo stesso. Per restare
 leggibile il modello semplifica anche altro: i vettori dei token fanno da
@@ -25,9 +31,8 @@ chiavi e da valori senza matrici proprie, i punteggi non vengono divisi per
 √d e non c'è la posizione (ogni token sa chi viene prima di lui, ma non in
 che ordine).
 
-**Clicca una parola** della frase (o sposta il cursore del token scelto) per
-vedere che cosa il modello prevede in quel punto: ogni token vede soltanto
-sé stesso e quelli prima di lui. Con «il gatto nero dorme sul», «sul» va a
+Il token scelto (una parola cliccata, o il cursore) vede soltanto sé stesso
+e quelli prima di lui. Con «il gatto nero dorme sul», «sul» va a
 cercare il verbo e se lo porta nel suo vettore: per questo alla fine
 vincono «divano» e «letto», posti in cui si dorme, e non «tappeto». Prova
 «il cane nero mangia sul»: il verbo trovato ora è «mangia», con lo stesso
@@ -732,7 +737,7 @@ EXPERIMENTS = [
         {"frase": "mangia", "posizione": 5, "esperimento": "nessuno", "generati": 0},
         "probabilita",
         lambda s: max(range(len(s["probs"])), key=s["probs"].__getitem__) == VOCAB.index("tappeto"),
-        after="È il verbo a decidere il posto",
+        after="una parola alla volta",
     ),
     Experiment(
         "Togli «dorme» dall'attention: il letto scende sotto il tappeto e in testa resta il divano.",
@@ -741,6 +746,6 @@ EXPERIMENTS = [
         lambda s: (
             s["probs"][VOCAB.index("letto")] < s["probs"][VOCAB.index("tappeto")] < s["probs"][VOCAB.index("divano")]
         ),
-        after="ha già un po' di «dormire» suo",
+        after="una parola alla volta",
     ),
 ]

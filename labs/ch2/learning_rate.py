@@ -8,13 +8,12 @@ con il fondo in w = 3. Il gradiente è la pendenza, 2·(w − 3): negativo a
 sinistra del fondo, positivo a destra, tanto più grande quanto più si è
 lontani. Ogni passo riparte dal punto dove è arrivato il precedente.
 
-Con **0,01** il peso striscia: dopo tutti i passi è ancora lontano dal
-fondo. Con **0,2** scende deciso e si
-ferma sul minimo; con **0,5** ci arriva in un passo solo. Con **0,9** a ogni
-passo scavalca il fondo e oscilla, con salti sempre più corti; con **1**
-rimbalza per sempre tra due punti; con **1,1** ogni salto è più lungo del
-precedente e il peso scappa via: diverge. Puoi anche trascinare il punto di
-partenza sul grafico e scegliere quanti passi fare.
+Tutto dipende da η. Un passo troppo timido spreca tempo, uno ben scelto
+porta sul fondo in pochi passi, uno troppo lungo scavalca il fondo e lo
+manca, e oltre un certo valore ogni salto allunga il successivo. Prova i
+learning rate uno per uno e segui il percorso sulla scodella e nel grafico
+di w. Puoi anche trascinare il punto di partenza sul grafico e scegliere
+quanti passi fare.
 
 Per questa scodella il conto si fa a mano: ogni passo moltiplica la distanza
 dal fondo per 1 − 2η. Se il fattore sta tra 0 e 1 il peso si avvicina senza
@@ -24,6 +23,8 @@ LLM i pesi sono miliardi e la loss è molto più complicata, ma il compromesso
 training. Per questo η si sceglie con cura, di solito tra 10⁻⁴ e 10⁻³ nel
 pre-training.
 """
+
+import math
 
 from core.descent import descend
 from labs.kit import (
@@ -36,6 +37,7 @@ from labs.kit import (
     callout,
     formula,
     line_chart,
+    nice_ticks,
     num,
     plural,
     share,
@@ -142,12 +144,33 @@ def message(s):
     }[s["verdict"]]
 
 
+def window(ws):
+    """The span of w the charts show: from −3 to 9, widened to round ends when the path goes beyond."""
+    lo, hi = min(-3.0, *ws), max(9.0, *ws)
+    if (lo, hi) == (-3.0, 9.0):
+        return lo, hi, (-3, 0, 3, 6, 9)
+    ticks, _ = nice_ticks(lo, hi)
+    step = ticks[1] - ticks[0]
+    lo, hi = math.floor(lo / step) * step, math.ceil(hi / step) * step
+    return lo, hi, None
+
+
 def charts(s):
     ws = s["weights"]
+    lo, hi, w_ticks = window(ws)
     curve = Series(
-        "loss L(w) = (w − 3)²", tuple((-3 + k * 0.1, loss(-3 + k * 0.1)) for k in range(121)), class_="target"
+        "loss L(w) = (w − 3)²",
+        tuple((lo + k * (hi - lo) / 120, loss(lo + k * (hi - lo) / 120)) for k in range(121)),
+        class_="target",
     )
-    path = Series("i passi", tuple((w, loss(w)) for w in ws), class_="s2", markers=True)
+    last = f"w = {num(ws[-1])}"
+    path = Series(
+        "i passi",
+        tuple((w, loss(w)) for w in ws),
+        class_="s2",
+        markers=True,
+        labels=("",) * (len(ws) - 1) + ((last, "w" if ws[-1] > W_STAR else "e"),),
+    )
     start = Handle(
         s["w0"], loss(s["w0"]), x_name="w0", y_name=None, label="Punto di partenza: trascinalo", caption="w₀"
     )
@@ -155,20 +178,28 @@ def charts(s):
         [curve, path],
         handles=[start],
         markers=[Marker(W_STAR, "minimo w = 3", class_="s3")],
-        x_range=(-3, 9),
-        y_range=(0, 40),
-        x_ticks=(-3, 0, 3, 6, 9),
+        x_range=(lo, hi),
+        y_range=(0, max(40.0, loss(lo), loss(hi))),
+        x_ticks=w_ticks,
         x_label="peso w",
         y_label="loss",
         height=320,
         label=f"La scodella L(w) e i passi con η = {num(s['eta'])}",
     )
     track = line_chart(
-        [Series("w dopo ogni passo", tuple(enumerate(ws)), class_="s2", markers=True)],
+        [
+            Series(
+                "w dopo ogni passo",
+                tuple(enumerate(ws)),
+                class_="s2",
+                markers=True,
+                labels=("",) * (len(ws) - 1) + ((last, "sw" if ws[-1] > W_STAR else "nw"),),
+            )
+        ],
         markers=[Marker(W_STAR, "minimo w = 3", class_="s3", axis="y")],
         x_range=(0, s["n"]),
-        y_range=(-3, 9),
-        y_ticks=(-3, 0, 3, 6, 9),
+        y_range=(lo, hi),
+        y_ticks=w_ticks,
         x_ticks=None if s["n"] > 10 else tuple(range(s["n"] + 1)),
         x_label="passo",
         y_label="w",
@@ -258,10 +289,10 @@ EXPERIMENTS = [
         after=AT,
     ),
     Experiment(
-        "Con η = 1,1 ogni salto è più lungo del precedente: il peso diverge.",
+        "Con η = 1,1 ogni salto è più lungo del precedente: dopo 15 passi il peso diverge fino a w = 64,63.",
         {"eta": 1.1, **START},
         "vista-scodella",
-        lambda s: s["verdict"] == "diverge",
+        lambda s: s["verdict"] == "diverge" and round(s["weights"][-1], 2) == 64.63,
         after=AT,
     ),
 ]

@@ -220,12 +220,13 @@ def sampling(s):
 
 def view(s):
     t, names, top = s["t"], s["names"], s["top"]
+    tokens = [tag("strong", f"«{n}»") if i == top else f"«{n}»" for i, n in enumerate(names)]
     rows = [
-        [tag("strong", f"«{n}»") if i == top else f"«{n}»", num(z, 1), num(q), num(d), big(e), big(naive)]
-        for i, (n, z, q, d, e, naive) in enumerate(
-            zip(names, s["logits"], s["scaled"], s["shifted"], s["exps"], s["naive"])
-        )
+        [token, num(z, 1), num(q), num(d), big(e)]
+        for token, z, q, d, e in zip(tokens, s["logits"], s["scaled"], s["shifted"], s["exps"])
     ]
+    # a table of its own, three columns: on a phone it fits beside the token's name, no sideways scroll
+    naive_rows = [[token, big(e), big(naive)] for token, e, naive in zip(tokens, s["exps"], s["naive"])]
     probs = [
         Bar(f"«{n}»", q, text=shown, class_="s1" if i == top else "target", highlight=i == top)
         for i, (n, q, shown) in enumerate(zip(names, s["probs"], shares(s["probs"], 1)))
@@ -238,21 +239,25 @@ def view(s):
             stat("Candidati effettivi (e^entropia)", num(s["effective"], 1)),
         ),
         tag("h3", "La softmax, un passo alla volta"),
-        table(
-            ["Token", "1. logit z", "2. z / T", "3. meno il massimo", "4. e^(…)", "senza sottrarre: e^(z / T)"], rows
-        ),
+        table(["Token", "1. logit z", "2. z / T", "3. meno il massimo", "4. e^(…)"], rows),
         formula(
             f"il massimo di z / T è {num(s['max'])};   5. somma degli esponenziali = {num(s['total'], 3)};   "
             f"p(«{names[top]}») = {num(s['exps'][top], 3)} / {num(s['total'], 3)} = {num(s['probs'][top], 3)}"
         ),
-        callout(
-            "Senza la sottrazione del massimo almeno un esponenziale supera il numero più grande che il "
-            "computer sa scrivere (circa 1,8 × 10³⁰⁸): verrebbe infinito, e la divisione darebbe un "
-            "risultato senza senso. Con la sottrazione ogni esponenziale sta tra 0 e 1.",
-            tone="error",
-        )
-        if s["overflow"]
-        else None,
+        tag(
+            "div",
+            tag("h3", "E senza sottrarre il massimo?"),
+            table(["Token", "4. e^(…) con la sottrazione", "senza sottrarre: e^(z / T)"], naive_rows),
+            callout(
+                "Senza la sottrazione del massimo almeno un esponenziale supera il numero più grande che il "
+                "computer sa scrivere (circa 1,8 × 10³⁰⁸): verrebbe infinito, e la divisione darebbe un "
+                "risultato senza senso. Con la sottrazione ogni esponenziale sta tra 0 e 1.",
+                tone="error",
+            )
+            if s["overflow"]
+            else None,
+            id="vista-senza-sottrarre",
+        ),
         tag("h3", "6. Probabilità: ogni esponenziale diviso per la somma"),
         bars(probs, label=f"Probabilità dei sei candidati con T = {num(t)}", part="probabilita"),
         callout(odds(s)),
@@ -291,7 +296,7 @@ EXPERIMENTS = [
     Experiment(
         "Aggiungi 1.000 a tutti i logit: la colonna «senza sottrarre» va in overflow, le probabilità restano le stesse.",
         {"aggiunta": 1000, "temperatura": 1.0},
-        "softmax",
+        "vista-senza-sottrarre",
         lambda s: s["overflow"] and round(s["probs"][0], 4) == 0.4919,
         after="le probabilità restano identiche",
     ),

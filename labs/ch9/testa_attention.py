@@ -1,4 +1,4 @@
-r"""Qui si parte dall'inizio: dai vettori dei token. La frase «il gatto
+r"""Una testa di attention intera, a partire dai vettori dei token. La frase «il gatto
 dorme» entra come una matrice **X** con una riga per token e quattro numeri
 per riga, uno per caratteristica (articolo, nome, verbo, vivente). La testa
 possiede tre matrici di pesi 4 × 2, **W_q**, **W_k** e **W_v**: moltiplicando
@@ -131,15 +131,27 @@ def pair(v):
     return vector_text(v).replace(" ", "\u00a0")
 
 
+LATER = (  # control, the stage from which it acts, what the reader will do there
+    ("maschera", 3, "togliere la maschera causale"),
+    ("due_teste", 5, "accendere una seconda testa"),
+)
+
+
 def follow(s):
-    """The mask acts from stage 4, the second head in the last one: before, they say so."""
+    """The mask acts from stage 4, the second head in the last one: before, they are hidden, and the view
+    says when they come (a disabled checkbox looked broken)."""
     stage = [key for key, _ in STAGES].index(s["stage"])
-    late = {}
-    if stage < 3:
-        late["maschera"] = Follow(disabled="Conta dalla fase 4, quando i punteggi passano per la maschera.")
-    if stage < 5:
-        late["due_teste"] = Follow(disabled="La seconda testa compare nella fase 6, accanto alle uscite.")
-    return late
+    return {name: Follow(hidden=True) for name, start, _ in LATER if stage < start}
+
+
+def coming(stage):
+    """The line that names the controls still hidden at this stage and the stage that shows them."""
+    at = [key for key, _ in STAGES].index(stage)
+    later = [f"nella fase {start + 1} potrai {what}" for _, start, what in LATER if at < start]
+    if not later:
+        return None
+    text = " e ".join(later)
+    return tag("p", text[0].upper() + text[1:] + ".", class_="lab-step-counter", data_coming="")
 
 
 def view(s):
@@ -285,7 +297,14 @@ def view(s):
             )
         )
     return tag(
-        "div", stage_buttons(STAGES, stage), *parts, class_="lab-panel", data_part="testa", data_row=r, data_stage=stage
+        "div",
+        stage_buttons(STAGES, stage),
+        coming(stage),
+        *parts,
+        class_="lab-panel",
+        data_part="testa",
+        data_row=r,
+        data_stage=stage,
     )
 
 

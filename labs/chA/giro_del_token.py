@@ -1,12 +1,17 @@
 """Un modello di linguaggio vero, anche se minuscolo, e un solo token da
-seguire dentro di lui. Il modello ha letto soltanto otto frasi su un gatto,
-un cane e una bambina (chi dorme dove, chi mangia che cosa, chi corre nel
-prato) e da lì ha imparato i suoi 3.536 numeri: 18 parole nel vocabolario,
-vettori di 16 dimensioni, due teste di attention e **un solo blocco**.
-Scegli una frase e il token da seguire, poi premi **Avanti**: ogni passo è
-una sola operazione. Per ciascuna vedi il vettore prima (il tratteggio) e
-dopo (le barre), le forme delle matrici moltiplicate, che cosa è cambiato e
-perché quell'operazione c'è.
+seguire dentro di lui. Scegli la frase e il token, poi premi **Avanti**: a
+ogni passo il suo vettore attraversa una sola operazione del blocco, e le
+barre mostrano come cambia, dimensione per dimensione, fino alla parola che
+il modello prevede.
+
+## Per saperne di più
+
+Il modello ha letto soltanto otto frasi su un gatto, un cane e una bambina
+(chi dorme dove, chi mangia che cosa, chi corre nel prato) e da lì ha
+imparato i suoi 3.536 numeri: 18 parole nel vocabolario, vettori di 16
+dimensioni, due teste di attention e **un solo blocco**. Per ogni operazione
+vedi il vettore prima (il tratteggio) e dopo (le barre), le forme delle
+matrici moltiplicate, che cosa è cambiato e perché quell'operazione c'è.
 
 Il percorso è quello di ogni blocco dei modelli di oggi, con la
 normalizzazione prima di ciascun sotto-strato. Si **normalizza** (una
@@ -197,14 +202,16 @@ def shapes(operation, *parts):
 
 
 def vector_bars(after, before, label, before_label, names=DIMS, cls="sign", lo=None):
-    """One bar per dimension, the dashed outline is the vector before this step."""
+    """One bar per dimension, the dashed outline is the vector before this step; the dimension that moved
+    most is lit, and a legend says what the bars of the unnamed dimensions tell."""
     every = [abs(v) for v in after + (before or [])]
     hi = max(every + [1e-9]) * 1.05
+    most = None if before is None else max(range(len(after)), key=lambda j: (abs(after[j] - before[j]), -j))
     items = [
-        Bar(n, v, class_=cls, before=None if before is None else before[j])
+        Bar(n, v, class_=cls, before=None if before is None else before[j], highlight=j == most)
         for j, (n, v) in enumerate(zip(names, after))
     ]
-    return bars(
+    figure = bars(
         items,
         label=label,
         lo=-hi if lo is None else lo,
@@ -213,6 +220,24 @@ def vector_bars(after, before, label, before_label, names=DIMS, cls="sign", lo=N
         row_height=24,
         part="barre",
     )
+    if names != DIMS:
+        return figure
+    return tag("div", figure, legend(after, before, most), class_="lab-giro-del-token-bars")
+
+
+def legend(after, before, most):
+    """What a reader can read from the bars of dimensions that have no name."""
+    said = [
+        f"Ogni barra è una delle {D} dimensioni del vettore: nessuna ha un nome, il training le ha usate come "
+        "gli servivano. La barra dice il valore: verso destra se è positivo, verso sinistra se è negativo, "
+        "più lunga quanto più è grande."
+    ]
+    if before is not None:
+        said.append(
+            f"Il tratteggio è il valore prima di questa operazione; in evidenza {DIMS[most]}, la dimensione "
+            f"cambiata di più (da {num(before[most])} a {num(after[most])})."
+        )
+    return tag("p", " ".join(said), class_="lab-giro-del-token-legend", data_part="legenda")
 
 
 def moved(before, after, names=DIMS):
@@ -766,20 +791,20 @@ EXPERIMENTS = [
         {"frase": "cane", "token": 3, "passo": SOFTMAX},
         "barre",
         lambda s: round(s["blocks"][0]["heads"][1]["weights"][1], 2) == 0.97,
-        after="Prova a seguire «sul»",
+        after="fino alla parola che il modello prevede",
     ),
     Experiment(
         "Alla fine, per «il cane dorme sul», vince «tappeto».",
         {"frase": "cane", "token": 3, "passo": PROBS},
         "barre",
         lambda s: VOCAB[max(range(len(s["probabilities"])), key=s["probabilities"].__getitem__)] == "tappeto",
-        after="Prova a seguire «sul»",
+        after="fino alla parola che il modello prevede",
     ),
     Experiment(
         "Segui il primo token, «il»: può guardare solo sé stesso, e in ogni testa la softmax gli dà il 100 %.",
         {"frase": "cane", "token": 0, "passo": SOFTMAX},
         "barre",
         lambda s: all(h["weights"] == [1.0] for h in s["blocks"][0]["heads"]),
-        after="Prova a seguire «sul»",
+        after="fino alla parola che il modello prevede",
     ),
 ]

@@ -348,3 +348,21 @@ def test_a_state_is_screened_once_for_its_view_and_its_spoken_line(monkeypatch):
         assert answer["ok"] and len(calls) == 1
         state = labs.get("giro-del-token").compute(labs.get("giro-del-token").parse({"passo": str(step), "token": "2"}))
         assert answer["summary"].endswith(module.SCREENS[step](state)["changed"].replace("\u00a0", " "))
+
+
+@pytest.mark.parametrize("step", [0, 2, 9])
+def test_the_bars_of_unnamed_dimensions_have_a_legend_and_the_one_that_moved_most_is_lit(step):
+    """No meaning is invented for d1…d16: the legend says what the bars show (value, sign, size) and, when
+    there is a «before», which dimension changed most, lit in the figure."""
+    s = state(step)
+    page = html.unescape(str(LAB.view(s)))
+    legend = re.search(r'<p class="lab-giro-del-token-legend"[^>]*>(.*?)</p>', page, re.S)
+    assert legend, "manca la legenda delle barre"
+    said = legend.group(1)
+    assert "16 dimensioni" in said and "nessuna ha un nome" in said and "positivo" in said and "negativo" in said
+    lit = re.findall(r'lab-bar-row is-hl"[^>]*>.*?<text[^>]*>(d\d+)</text>', page, re.S)
+    if step == 0:
+        assert "cambiata di più" not in said or lit
+    else:
+        (name,) = set(lit)
+        assert f"in evidenza {name}, la dimensione cambiata di più" in said

@@ -1,5 +1,6 @@
 """2.4 Il learning rate: each regime from the right η, the update rule step by step."""
 
+import re
 from html import unescape as html_unescape
 
 import numpy as np
@@ -92,3 +93,31 @@ def test_one_step_agrees_and_the_share_is_never_zero():
     assert "dopo 1 passo w" in html and "solo il 2 % della strada" in html
     html = unescape(str(lab.view(lab.compute(lab.parse({"passi": "8", "eta": "0.01"})))))
     assert "Tutti gli 8 passi" in html
+
+
+def test_a_diverging_path_stays_inside_both_charts_and_names_its_last_w():
+    """At η = 1,1 the path reaches w = 64,63: the axes widen so every step is a dot, and its value is written."""
+    s = state(eta=1.1, w0=-1, passi=15)
+    assert round(s["weights"][-1], 2) == 64.63
+    html = unescape(str(LAB.view(s)))
+    assert html.count('class="lab-chart-dot s2"') == 2 * 16  # every step in the bowl and in the track of w
+    assert html.count("w = 64,63") >= 2
+
+
+def test_the_default_window_is_unchanged_while_the_path_stays_inside_it():
+    html = unescape(str(LAB.view(state())))
+    assert html.count('class="lab-chart-dot s2"') == 2 * 16
+    assert ">9<" in html and ">−3<" in html
+
+
+def words(text):
+    return re.findall(r"\w+(?:,\d+)?", unescape(re.sub(r"<[^>]+>|\*", " ", text)).lower())
+
+
+def test_the_tries_do_not_repeat_the_paragraph_that_suggests_them():
+    """A «Prova» tells what to try and what to see; the paragraph before it must not say the same words."""
+    prose = " ".join(words(LAB.prose))
+    for e in LAB.module.EXPERIMENTS:
+        sentence = words(e.sentence)
+        runs = {" ".join(sentence[k : k + 5]) for k in range(len(sentence) - 4)}
+        assert not [r for r in runs if r in prose], e.sentence

@@ -1,5 +1,7 @@
 """1.2 Il neurone dell'ombrello: the seed's structure, checked with numpy."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -56,3 +58,20 @@ def test_view_shows_decision_and_activations():
     html = str(LAB.view(state(vento=1)))
     assert 'data-decision="no"' in html
     assert "0,96" in html  # «è scomodo» lit by the wind
+
+
+def test_the_wind_slider_is_drawn_inside_the_group_of_todays_inputs():
+    from sitebuild.pages import lab_page, templates
+
+    env = templates()
+    env.filters["tex"] = lambda prose: prose  # the formulas and the lockfile are not what this test reads
+    env.globals["lockfile"] = "pyodide-lock.json"
+    page = lab_page(env, LAB, 0)
+    group = re.search(r'<details class="lab-group"[^>]*><summary>Ingressi di oggi.*?</details>', page, re.S)
+    assert group, "manca il gruppo «Ingressi di oggi»"
+    assert [n for n in ("nuvole", "pioggia", "vento") if f'data-param="{n}"' in group.group(0)] == [
+        "nuvole",
+        "pioggia",
+        "vento",
+    ]
+    assert page.count('data-param="vento"') == 1

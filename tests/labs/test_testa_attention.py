@@ -1,6 +1,7 @@
 """9D Un'intera testa di attention: «il gatto dorme», d = 4, the seed's row of «dorme»."""
 
 import re
+from html import unescape
 
 import numpy as np
 import pytest
@@ -165,7 +166,15 @@ def test_one_stage_at_a_time_with_the_one_before_kept_small():
     assert "A²" not in shown(state(), "uscite")  # the second head only when asked
 
 
-def test_the_mask_and_the_second_head_say_when_they_do_nothing():
-    early = LAB.follow(state(fase="pesi"))
-    assert early["maschera"].disabled and early["due_teste"].disabled
-    assert "maschera" not in LAB.follow(state(fase="maschera")) and LAB.follow(state(fase="uscite")) == {}
+def test_the_mask_and_the_second_head_are_hidden_where_they_do_nothing_and_the_view_says_when_they_come():
+    """No checkbox that looks broken: before its stage a control is hidden (never disabled) and a line of the
+    view names the stage that brings it."""
+    for key, _ in LAB.module.STAGES:
+        follow = LAB.follow(state(fase=key))
+        assert not any(f.disabled for f in follow.values()), key
+        html = unescape(str(LAB.view(state(fase=key))))
+        for name, start, what in LAB.module.LATER:
+            at = [k for k, _ in LAB.module.STAGES].index(key)
+            assert (name in follow and follow[name].hidden) == (at < start), (key, name)
+            assert (f"nella fase {start + 1} potrai {what}" in html.lower()) == (at < start), (key, name)
+    assert LAB.follow(state(fase="uscite")) == {}

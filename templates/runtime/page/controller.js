@@ -4,11 +4,14 @@
 import { python } from "./python.js";
 import { formatNumber, put, readInput, writeInput } from "./inputs.js";
 import { morphInto, rehearseLayout } from "./morph.js";
+
 import { FOLDS_PARAM, paramsFromQuery, queryFor, writeUrlSoon } from "./url.js";
 import { STEP_BUTTON, keepTallest, showSteps, step, stepInput, stopPlay, timelineKey } from "./timeline.js";
 import { startDrag } from "./drag.js";
 import { statusChanged } from "./status.js";
 import { markPart } from "./experiments.js";
+
+const NUMBERS = "details.lab-mx-numbers"; // a big matrix's switch between its picture and its numbers (kit.matrix)
 
 // A view that takes longer than DIM_AFTER ms is dimmed until it comes (.is-waiting).
 // Only then: dimming every change made the browser paint the dimmed view
@@ -81,6 +84,7 @@ export class LabController {
     // «toggle» does not bubble: caught on its way down
     // a fold (kit.fold) opened is drawn by Python then; any other <details> gets the last view's content
     this.view.addEventListener("toggle", (event) => {
+      if (event.target.matches(NUMBERS)) this.numbers = event.target.open;
       const fold = event.target.matches("[data-fold]");
       // the URL says which are open (once ready: before, the controls do not hold the link's values yet)
       if (fold && this.root.dataset.ready === "true") writeUrlSoon(this);
@@ -207,7 +211,13 @@ export class LabController {
 
   draw(result) {
     this.html = result.html; // morphed again when the reader opens a <details> (see morphInto)
+    const before = new Set(this.view.querySelectorAll(NUMBERS));
     morphInto(this.view, result.html);
+    // a big matrix's «Mostra i numeri» that is new in this view (another screen of 3.1 after «Avanti», put
+    // in whole) opens or stays closed as the reader left the last one: numbers or picture, a choice of theirs
+    if (this.numbers !== undefined) {
+      for (const details of this.view.querySelectorAll(NUMBERS)) if (!before.has(details)) put(details, "open", this.numbers);
+    }
     if (this.timeline && result.timeline !== undefined) {
       morphInto(this.timeline, result.timeline);
       // the scrubber ends where the machine stopped (the counter's data-step-end) and reads as the counter

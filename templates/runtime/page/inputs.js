@@ -24,7 +24,19 @@ export function readInput(input) {
 }
 
 // (a value left as it is costs nothing: a 4,000-character corpus is not written back at every step)
+// A range narrowed by the lab's follow(state) belongs to the state before: a setter that sets several
+// controls at once («Aggiungi il token previsto»: one more token, and the chosen position at the new end) may
+// go past it, and the browser would clamp the value silently. The declared range (data-range) takes it;
+// the next follow narrows the range again.
 export function writeInput(input, value) {
-  if (input.type === "checkbox") input.checked = value === true || value === "1" || value === "true";
-  else if (input.value !== String(value)) input.value = String(value);
+  if (input.type === "checkbox") {
+    input.checked = value === true || value === "1" || value === "true";
+    return;
+  }
+  if (input.dataset.range && Number.isFinite(Number(value))) {
+    const [min, max] = input.dataset.range.split(" ");
+    if (Number(value) > Number(input.max)) input.max = max;
+    if (Number(value) < Number(input.min)) input.min = min;
+  }
+  if (input.value !== String(value)) input.value = String(value);
 }

@@ -19,7 +19,8 @@ export function statusChanged(lab) {
     if (python.phase === "download") bar.value = Math.min(1, python.loaded / total);
     else bar.removeAttribute("value");
     const doing = {
-      download: `download, ${Math.round(100 * bar.value)} % di ${formatNumber((total / 1e6).toFixed(1))} MB`,
+      // a number never wraps away from its unit (the layout check's rule): no-break spaces
+      download: `download, ${Math.round(100 * bar.value)}\u00a0% di ${formatNumber((total / 1e6).toFixed(1))}\u00a0MB`,
       python: "avvio di Python",
       labs: "caricamento dei laboratori",
     }[python.phase];

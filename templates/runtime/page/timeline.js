@@ -58,10 +58,12 @@ export function stopPlay(lab) {
   lab.writeUrl();
 }
 
-/** The step buttons that would go past an end, disabled. */
+/** The step buttons that would go past an end, disabled; the bar's copy of the step counter. */
 export function showSteps(lab) {
   const input = lab.stepInput;
   if (!input) return;
+  const counter = lab.timeline?.querySelector("[data-step-counter]");
+  put(lab.root.querySelector("[data-bar-counter]"), "textContent", counter?.textContent ?? "");
   const at = Number(input.value);
   const max = Number(input.max);
   for (const button of lab.root.querySelectorAll(STEP_BUTTON)) {
