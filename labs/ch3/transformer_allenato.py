@@ -1,9 +1,9 @@
 """Qui alleniamo da zero, nel tuo browser, un piccolo **transformer**, e
 accanto a lui il bigramma del laboratorio precedente, sullo stesso testo:
 ogni **Avanti** è un passo di training di tutti e due, e il grafico mette le
-loro loss una accanto all'altra. Ogni esperimento che segue salta alla fine
-del training con un clic; come sono fatti il modello e il testo lo spiega
-la parte dopo gli esperimenti.
+loro loss una accanto all'altra. Ogni esperimento che segue porta il
+training al passo che serve con un clic; come sono fatti il modello e il
+testo lo spiega la parte dopo gli esperimenti.
 
 Esperimenti.
 
