@@ -30,6 +30,7 @@ from serve import make_server  # noqa: E402
 import labs  # noqa: E402
 
 BUDGET_MS = 2000
+PAGE_BUDGET_KB = 300  # a page's own bytes, gzip, before any experiment is asked
 SETTLE_MS = 1000  # after «ready»: the warm-up's view laid out, the page's first second over
 CLICK_TIMEOUT_MS = 180_000
 
@@ -96,6 +97,51 @@ def measure_lab(browser, base, lab, runs):
     return times, ready
 
 
+def lab_rows(lab, experiments, times, ready, own, shipped):
+    """A row per experiment: its settings, the median and slowest of its clicks (None: no view in time)."""
+    rows = []
+    for index, experiment in enumerate(experiments):
+        ms = [t for t in times.get(index, []) if t is not None]
+        rows.append(
+            {
+                "lab": f"{lab.ref} {lab.id}",
+                "n": index + 1,
+                "settings": experiment.data_set,
+                "median_ms": round(statistics.median(ms)) if ms else None,
+                "max_ms": round(max(ms)) if ms else None,
+                "timeouts": len(times.get(index, [])) - len(ms),
+                "ready": ready.get(index, False),
+                "page_kb": round(own / 1000),
+                "shipped_kb": round(shipped / 1000),
+            }
+        )
+    return rows
+
+
+def slow(row):
+    return row["median_ms"] is None or row["median_ms"] > BUDGET_MS
+
+
+def line(row):
+    """One line of the table."""
+    median = "     –" if row["median_ms"] is None else f"{row['median_ms']:>6}"
+    answers = f", risposte {row['shipped_kb']} kB" if row["shipped_kb"] else ""
+    return (
+        f"{row['lab']:34} {row['n']:>2}  {median} ms (max {row['max_ms']}){' OLTRE 2 s' if slow(row) else ''}"
+        f"  {'pronto' if row['ready'] else '      '}  pagina {row['page_kb']} kB gzip{answers}  {row['settings'][:60]}"
+    )
+
+
+def verdict(rows, runs):
+    """The last line: how many experiments are over the budget, how many pages over 300 kB."""
+    heavy = {r["lab"] for r in rows if r["page_kb"] > PAGE_BUDGET_KB}
+    return (
+        f"{len(rows)} esperimenti, mediana di {runs} clic ciascuno; oltre {BUDGET_MS} ms: "
+        f"{sum(map(slow, rows))}; pagine oltre {PAGE_BUDGET_KB} kB gzip: {len(heavy)}"
+        + (f" ({', '.join(sorted(heavy))})" if heavy else "")
+    )
+
+
 def main():
     parser = argparse.ArgumentParser(description="«Prova»: dal clic al risultato, in Chromium.")
     parser.add_argument("--labs", default="", help="id dei laboratori, separati da virgole (tutti se vuoto)")
@@ -116,38 +162,12 @@ def main():
             own = sum(our_files(lab).values())
             shipped = shipped_bytes(lab)
             times, ready = measure_lab(browser, base, lab, args.runs)
-            for index, experiment in enumerate(experiments):
-                ms = [t for t in times.get(index, []) if t is not None]
-                failed = len(times.get(index, [])) - len(ms)
-                row = {
-                    "lab": f"{lab.ref} {lab.id}",
-                    "n": index + 1,
-                    "settings": experiment.data_set,
-                    "median_ms": round(statistics.median(ms)) if ms else None,
-                    "max_ms": round(max(ms)) if ms else None,
-                    "timeouts": failed,
-                    "ready": ready.get(index, False),
-                    "page_kb": round(own / 1000),
-                    "shipped_kb": round(shipped / 1000),
-                }
+            for row in lab_rows(lab, experiments, times, ready, own, shipped):
                 rows.append(row)
-                median = "–" if row["median_ms"] is None else f"{row['median_ms']:>6}"
-                over = " OLTRE 2 s" if row["median_ms"] is None or row["median_ms"] > BUDGET_MS else ""
-                answers = f", risposte {row['shipped_kb']} kB" if shipped else ""
-                print(
-                    f"{row['lab']:34} {row['n']:>2}  {median} ms (max {row['max_ms']}){over}"
-                    f"  {'pronto' if row['ready'] else '      '}  pagina {row['page_kb']} kB gzip"
-                    f"{answers}  {row['settings'][:60]}",
-                    flush=True,
-                )
+                print(line(row), flush=True)
         browser.close()
     server.shutdown()
-    over = [r for r in rows if r["median_ms"] is None or r["median_ms"] > BUDGET_MS]
-    heavy = [r for r in rows if r["page_kb"] > 300]
-    print(
-        f"{len(rows)} esperimenti, mediana di {args.runs} clic ciascuno; oltre {BUDGET_MS} ms: {len(over)}; "
-        f"pagine oltre 300 kB gzip: {len({r['lab'] for r in heavy})}"
-    )
+    print(verdict(rows, args.runs))
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2, ensure_ascii=False), encoding="utf-8")
 

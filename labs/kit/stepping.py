@@ -36,6 +36,10 @@ it, whatever step it is at, and a packed checkpoint leaves it out and finds
 it again when it is unpacked. A Memo is a cache: the same answers come
 from an empty one.
 
+A machine can also come from elsewhere: the build replays a long experiment's training once and ships the
+machine beside the page (ship / unship, labs/answers.py), and seed() makes it the live machine of its setting,
+so the browser draws that step without replaying the ones before it.
+
 A lab whose machine is big and whose step is slow (a transformer's training:
 half a megabyte of weights and Adam moments, ~30 ms a step in the browser) says packed=True:
 its checkpoints are kept pickled, about a third of the memory, and bounded by

@@ -100,8 +100,9 @@ export function sameValue(name, mine, theirs) {
 }
 
 // The answer the build drew for the experiment, morphed in as a worker's answer is, unless the reader has
-// clicked again since, the worker has answered first, or the controls are not the ones it was drawn at
-// (the reader's own text, an open section: then the worker answers, from the checkpoint).
+// clicked again since, the worker has answered first, the controls are not the ones it was drawn at (the
+// reader's own text, an open section: then the worker answers, from the checkpoint) or the lab runs the
+// reader's edited code.
 async function showAnswer(lab, asked, url) {
   let answer;
   try {
@@ -112,6 +113,7 @@ async function showAnswer(lab, asked, url) {
     return; // the worker answers anyway
   }
   if (lab.answer !== asked || !lab.root.isConnected || (lab.drawn && lab.drawn.at >= asked.at)) return;
+  if (lab.code?.running != null) return; // the reader's edited code draws its own view: not the build's
   const params = lab.params();
   if (!Object.entries(answer.raw).every(([name, value]) => sameValue(name, params[name], value))) return;
   lab.drawAnswer(answer.result);
