@@ -87,7 +87,7 @@ def measure_lab(browser, base, lab, runs):
         page.wait_for_timeout(SETTLE_MS)
         buttons = page.locator("[data-experiment]")
         for index in range(buttons.count()):
-            ready[index] = buttons.nth(index).get_attribute("data-ready") is not None
+            ready[index] = buttons.nth(index).get_attribute("data-answer") is not None
             ms = page.evaluate(CLICK, {"index": index, "timeout": CLICK_TIMEOUT_MS})
             times.setdefault(index, []).append(ms)
             idle(page)
