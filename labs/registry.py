@@ -51,6 +51,12 @@ class Chapter:
         return f"Capitolo {self.number} · {self.title}" if self.numbered else self.title
 
 
+def split_more(prose):
+    """(above, below): a page's prose split at its «## Per saperne di più» paragraph ("" below without one)."""
+    above, *below = MORE_MARK.split(prose, maxsplit=1)
+    return above, (below[0] if below else "")
+
+
 def ref_key(ref):
     """Natural order of refs: 1.2 < 1.10, 9B.2 < 9B.10 < 9C; numbered
     chapters before lettered groups (9G < A.1)."""
@@ -86,8 +92,7 @@ class Lab:
     def page_parts(self):
         """(above, below): the page's prose before the lab and, in the fold «Per saperne di più» after it,
         the rest ("" when the prose has no such heading)."""
-        above, *below = MORE_MARK.split(self.page_prose, maxsplit=1)
-        return above, (below[0] if below else "")
+        return split_more(self.page_prose)
 
     @property
     def order(self):

@@ -10,6 +10,7 @@ page's lab once before the worker says «ready».
 import json
 
 from .drawing import render
+from .kit.stepping import StepMachine, unship
 from .registry import get, load
 
 
@@ -68,4 +69,22 @@ def render_json(lab_id, raw_json):
     return json.dumps(render(lab_id, raw))
 
 
-__all__ = ["AHEAD", "render_ahead", "render_json", "warm_up"]
+def seed_checkpoint(lab_id, raw_json, data):
+    """Il checkpoint di un «Prova» lungo, spedito accanto alla pagina: la macchina del laboratorio riparte da lì.
+
+    The worker gives the bytes of a prova-<key>.bin (labs/answers.py; a JavaScript Uint8Array) and the
+    parameters of the view it is about to draw (raw, as the page sends them): the lab's machine keeps the
+    shipped one if it is the machine of this training at this step and its cache does not reach that step
+    already. Returns whether it was kept."""
+    lab = get(lab_id)
+    machine = getattr(lab.module, "compute", None)
+    if not isinstance(machine, StepMachine):
+        return False
+    params = lab.parse(json.loads(raw_json))
+    shipped = unship(data.to_bytes() if hasattr(data, "to_bytes") else bytes(data))
+    if shipped.get("name") != machine.training(params):
+        return False
+    return machine.seed(params, shipped["machine"])
+
+
+__all__ = ["AHEAD", "render_ahead", "render_json", "seed_checkpoint", "warm_up"]

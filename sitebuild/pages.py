@@ -13,7 +13,9 @@ from pygments.lexers import PythonLexer
 
 import labs
 from labs import code
+from labs.kit.experiments import prose_with_experiments
 from labs.kit.italian import control_value
+from labs.registry import split_more
 from labs.styles import lab_styles
 
 from . import DOCS, PACKAGE, ROOT
@@ -96,10 +98,16 @@ def copy_assets():
         shutil.copy2(ROOT / "node_modules" / source, DOCS / target)
 
 
-def lab_page(env, lab, download_bytes):
-    """A lab's page as Markdown: its prose, its prerendered view and controls, its code panel."""
+def lab_page(env, lab, download_bytes, answers=None):
+    """A lab's page as Markdown: its prose with the «Prova» of its experiments (answers: {index: file} of
+    those whose answer the build ships, sitebuild/answers.py), its prerendered view and controls, its code panel."""
     return env.get_template("lab.md.j2").render(
-        lab=lab, result=prerender(lab), code=code_panel(lab), package=PACKAGE, download_bytes=download_bytes
+        lab=lab,
+        parts=split_more(prose_with_experiments(lab.prose, lab.id, lab.experiments, answers)),
+        result=prerender(lab),
+        code=code_panel(lab),
+        package=PACKAGE,
+        download_bytes=download_bytes,
     )
 
 
@@ -132,12 +140,13 @@ def lab_page_path(lab):
     return f"{lab.chapter.slug}/{lab.id}.md"
 
 
-def write_pages(env, download_bytes):
-    """Every page into DOCS; the navigation mkdocs gets: the home, a section per chapter, the guide."""
+def write_pages(env, download_bytes, answers=None):
+    """Every page into DOCS (answers: {lab id: {experiment index: answer file}}); the navigation mkdocs
+    gets: the home, a section per chapter, the guide."""
     for lab in labs.all_labs():
         page = DOCS / lab_page_path(lab)
         page.parent.mkdir(parents=True, exist_ok=True)
-        page.write_text(lab_page(env, lab, download_bytes[lab.id]), encoding="utf-8")
+        page.write_text(lab_page(env, lab, download_bytes[lab.id], (answers or {}).get(lab.id)), encoding="utf-8")
     (DOCS / "index.md").write_text(index_page(env, labs.all_labs()), encoding="utf-8")
     write_guide(env)
     return navigation(labs.all_labs())

@@ -1,12 +1,18 @@
-"""Nel laboratorio sui bigrammi il modello guardava soltanto l'ultima parola.
-Qui alleniamo, nel tuo browser e da zero, un **transformer** vero: un blocco
-con due teste di attention e un MLP, vettori di 16 numeri, una finestra di
-8 token. Sono circa 3.700 pesi, tutti all'inizio tirati a caso. Ogni
-**Avanti** è un passo di training completo: 4 finestre di 8 token prese a
-caso dal testo, forward, loss, backward e aggiornamento con Adam (il learning
-rate sale nei primi 20 passi, poi cala dolcemente fino alla fine). Accanto,
-sugli stessi batch, si allena il bigramma del laboratorio precedente: due
-modelli, lo stesso testo, un grafico solo.
+"""Qui alleniamo da zero, nel tuo browser, un piccolo **transformer**, e
+accanto a lui il bigramma del laboratorio precedente, sullo stesso testo:
+ogni **Avanti** è un passo di training di tutti e due, e il grafico mette le
+loro loss una accanto all'altra.
+
+Esperimenti: ognuno porta il training al passo che serve, con un clic. Che
+cosa c'è dietro lo spiega la parte che segue.
+
+Come è fatto. Nel laboratorio sui bigrammi il modello guardava soltanto
+l'ultima parola; questo è un transformer vero: un blocco con due teste di
+attention e un MLP, vettori di 16 numeri, una finestra di 8 token. Sono
+circa 3.700 pesi, tutti all'inizio tirati a caso. Ogni passo prende 4
+finestre di 8 token a caso dal testo e fa forward, loss, backward e
+aggiornamento con Adam (il learning rate sale nei primi 20 passi, poi cala
+dolcemente fino alla fine). Il bigramma si allena sugli stessi batch.
 
 Il testo è fatto apposta: 48 frasi brevi su chi fa che cosa, e dove. Il
 posto dipende dal verbo (chi nuota va al mare, chi legge in biblioteca), ma
@@ -20,45 +26,38 @@ Che cosa guardare.
 
 - **La curva della loss.** La linea tratteggiata è il meglio che un
   bigramma possa fare su questo testo, per quanto lo si alleni. La loss del
-  transformer scende sotto quella linea nel giro di poche centinaia di passi.
+  transformer scende sotto quella linea nel giro di poche centinaia di passi,
+  qualunque sia il seme (pesi iniziali e batch). Con i **caratteri** al posto
+  delle parole il bigramma vede una lettera sola, il transformer le otto
+  prima, e il distacco tra i due cresce.
 - **Le mappe di attention** di ogni testa sulla frase che scegli. Al passo 0
   ogni riga divide il peso quasi in parti uguali; poi le righe si fanno
-  appuntite. Nella riga di «in» una testa impara a guardare il verbo.
+  appuntite. Nella riga di «in» o di «al» una testa impara a guardare il
+  verbo, quello che decide il posto.
+- **I testi generati.** Da «il papà pesca» il transformer continua con «al
+  lago .», mentre il bigramma, arrivato ad «al», va sempre nello stesso
+  posto qualunque sia il verbo. A temperatura 0,1 il testo campionato dal
+  transformer segue a lungo quello greedy, e se ne stacca su un verbo, dove
+  anche il testo lascia la scelta aperta (chiunque può fare qualunque cosa).
+  Il bigramma se ne stacca prima: dopo «il» ha tre parole quasi alla pari
+  (papà 38 %, bambino 36 %, nonno 25 %); a 0,1 nonno scende all'1 %, ma tra
+  papà e bambino, 64 % e 35 %, sceglie ancora. A temperatura 2 compaiono
+  coppie di parole che nel testo non ci sono.
 - **Gli embedding sul piano.** Nessuno dice al modello che «nonno» e
   «mamma» hanno lo stesso ruolo: i loro vettori si avvicinano da soli, e
   così i verbi e i posti.
 - **La curva del testo tenuto da parte.** Scende, poi a un certo punto
   risale mentre quella del training continua a scendere: il modello ha
   cominciato a imparare a memoria l'ordine delle frasi, e su frasi nuove
-  quella memoria non serve.
+  quella memoria non serve. Con un learning rate di 0,01 la loss sul
+  training scende più in basso, ma quella sul testo tenuto da parte risale
+  prima e a fine training supera quella del bigramma. Imparare a memoria
+  non è capire.
 
 Nella vista trovi anche la norma del gradiente di ogni strato, quanti pesi ha ogni
 parte del modello e, se clicchi una matrice, i suoi pesi e il suo gradiente
-a questo passo, come mappe di colore.
-
-Esperimenti.
-
-- Prova la frase «il nonno nuota al» alla fine del training: nella riga di
-  «al» una delle teste mette quasi tutto il peso su «nuota».
-- Prova a generare da «il papà pesca»: il transformer continua con «al lago
-  .», mentre il bigramma, da «al», va sempre nello stesso posto qualunque
-  sia il verbo.
-- Prova un learning rate di 0,01: la loss sul training scende più in basso,
-  ma quella sul testo tenuto da parte risale prima e a fine training supera
-  quella del bigramma. Imparare a memoria non è capire.
-- Prova i **caratteri** al posto delle parole: il bigramma vede una lettera
-  sola, il transformer le otto prima, e il distacco tra i due cresce.
-- Prova una temperatura bassa, 0,1: il testo campionato dal transformer
-  segue a lungo quello greedy, e se ne stacca su un verbo, dove anche il
-  testo lascia la scelta aperta (chiunque può fare qualunque cosa). Il
-  bigramma se ne stacca prima: dopo «il» ha tre parole quasi alla pari
-  (nonno, bambino, papà), e anche a 0,1 sceglie tra quelle.
-  Alza la temperatura a 2: compaiono coppie di parole che nel testo non ci
-  sono.
-- Cambia il seme: pesi iniziali e batch sono altri, ma dopo 300 passi il
-  transformer è comunque sotto la linea del bigramma.
-
-Puoi anche riscrivere il testo, fino a 2.000 caratteri.
+a questo passo, come mappe di colore. Puoi anche riscrivere il testo, fino
+a 2.000 caratteri.
 """
 
 import math
@@ -932,20 +931,105 @@ EDITS = [
     ),
 ]
 
+KNOWN_PAIRS = frozenset(make_pairs(tokenize(CORPUS)))  # the word pairs of the default text
+
+
+def first_difference(a, b):
+    """Where two texts of words part (the length of the shorter if one begins the other)."""
+    a, b = a.split(), b.split()
+    return next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+
+
+def followers(text, word):
+    """The words that come after `word` in a text."""
+    words = text.split()
+    return {b for a, b in zip(words, words[1:]) if a == word}
+
+
+def cold_sampling(s):
+    """At a low temperature the transformer follows greedy past the first sentence and parts on a verb; the
+    bigram parts sooner, and still picks more than one word after «il»."""
+    g = s["samples"]
+    greedy, sampled = g["transformer"]
+    at = first_difference(greedy, sampled)
+    return (
+        at > greedy.split().index(".") + 5
+        and ROLES.get(sampled.split()[at]) == "b"
+        and first_difference(*g["bigram"]) < at
+        and len(followers(g["bigram"][1], "il")) > 1
+    )
+
+
+def new_pairs(s):
+    """Whether the sampled text of the transformer (after its prompt) has a pair of words the text has not."""
+    words = (s["samples"]["prompt"] + " " + s["samples"]["transformer"][1]).split()
+    return any(pair not in KNOWN_PAIRS for pair in zip(words, words[1:]))
+
+
+# the training at its defaults: an experiment about the training sets all of it (the reader may have changed it)
+TRAINING = {"token": "parole", "d": "16", "teste": "2", "blocchi": "1", "lr": 0.004, "seme": 0}
+
 EXPERIMENTS = [
+    Experiment(
+        "Alla fine del training, nella riga di «al» della frase «il nonno nuota al», una testa guarda quasi solo "
+        "«nuota».",
+        {"passo": STEPS, "token": "parole", "frase": "il nonno nuota al"},
+        "attention",
+        lambda s: max(A[-1][2] for A in s["attention"]["maps"][0]) > 0.9,
+        after="Esperimenti: ognuno porta",
+    ),
+    Experiment(
+        "Da «il papà pesca» il transformer scrive «al lago .»; il bigramma, da «al», va in un altro posto.",
+        {"passo": STEPS, "token": "parole", "prompt": "il papà pesca"},
+        "greedy",
+        lambda s: (
+            s["samples"]["transformer"][0].split()[:3] == ["al", "lago", "."]
+            and s["samples"]["bigram"][0].split()[0] == "al"
+            and s["samples"]["bigram"][0].split()[1] != "lago"
+        ),
+        after="Esperimenti: ognuno porta",
+    ),
+    Experiment(
+        "Con il learning rate a 0,01, a fine training la loss sul testo da parte supera quella del bigramma.",
+        {"passo": STEPS, **TRAINING, "lr": 0.01},
+        "vista-loss",
+        lambda s: s["evals"][-1][1] < 0.424 and s["evals"][-1][2] > s["evals"][-1][4],
+        after="Esperimenti: ognuno porta",
+    ),
+    Experiment(
+        "Con i caratteri, al passo 300 il transformer sta sotto la linea del bigramma più che con le parole.",
+        {"passo": 300, **TRAINING, "token": "caratteri"},
+        "vista-loss",
+        lambda s: len(s["vocab"]) == 19 and s["bigram_best"] - s["evals"][-1][1] > 0.24,
+        after="Esperimenti: ognuno porta",
+    ),
+    Experiment(
+        "A temperatura 0,1 il transformer segue il testo greedy fino a un verbo; il bigramma se ne stacca prima.",
+        {"passo": STEPS, "token": "parole", "temperatura": 0.1},
+        "campionato",
+        cold_sampling,
+        after="Esperimenti: ognuno porta",
+    ),
+    Experiment(
+        "A temperatura 2 il transformer scrive coppie di parole che nel testo non ci sono.",
+        {"passo": STEPS, "token": "parole", "temperatura": 2.0},
+        "campionato",
+        new_pairs,
+        after="Esperimenti: ognuno porta",
+    ),
+    Experiment(
+        "Con il seme 1, dopo 300 passi la loss del transformer sul training è già sotto la linea del bigramma.",
+        {"passo": 300, **TRAINING, "seme": 1},
+        "vista-loss",
+        lambda s: s["evals"][-1][0] == 300 and s["evals"][-1][1] < s["bigram_best"],
+        after="Esperimenti: ognuno porta",
+    ),
     Experiment(
         "Al passo 0, nelle mappe di attention, la riga di «in» divide il peso quasi in parti uguali tra le quattro "
         "parole.",
         {"passo": 0, "frase": "la nonna legge in", "token": "parole", "seme": 0},
         "attention",
         lambda s: all(max(m[-1]) - min(m[-1]) < 0.1 for layer in s["attention"]["maps"] for m in layer),
-        after="Cambia il seme",
-    ),
-    Experiment(
-        "Con il seme 1, dopo 300 passi la loss del transformer sul training è già sotto la linea del bigramma.",
-        {"passo": 300, "seme": 1, "token": "parole", "lr": 0.004, "d": "16", "teste": "2", "blocchi": "1"},
-        "vista-loss",
-        lambda s: s["evals"][-1][0] == 300 and s["evals"][-1][1] < s["bigram_best"],
-        after="Cambia il seme",
+        after="Al passo 0",
     ),
 ]

@@ -165,14 +165,21 @@ def experiments_problem(module, controls):
     return None
 
 
-def box(lab_id, experiments):
+def box(lab_id, experiments, answers=None):
     """The «Prova» buttons of some experiments, as one block of raw HTML for the Markdown prose (one line:
-    Markdown ends a raw block at a blank line). The runtime (experiments.js) finds it by data-experiments."""
+    Markdown ends a raw block at a blank line). The runtime (experiments.js) finds it by data-experiments.
+    experiments: [(index in EXPERIMENTS, Experiment)]; answers: {index: (answer file, checkpoint file or None)}
+    of the answers the build ships beside the page (labs.answers), given to its button as data-answer and
+    data-checkpoint."""
+    answers = answers or {}
     items = "".join(
         f'<li class="lab-experiment"><button type="button" class="md-button" data-experiment '
-        f'data-set="{esc(e.data_set)}" data-look="{esc(e.look)}" aria-label="Prova: {esc(e.sentence)}">Prova</button> '
-        f"<span>{esc(e.sentence)}</span></li>"
-        for e in experiments
+        f'data-set="{esc(e.data_set)}" data-look="{esc(e.look)}"'
+        + "".join(
+            f' data-{kind}="{esc(name)}"' for kind, name in zip(("answer", "checkpoint"), answers.get(i, ())) if name
+        )
+        + f' aria-label="Prova: {esc(e.sentence)}">Prova</button> <span>{esc(e.sentence)}</span></li>'
+        for i, e in experiments
     )
     return (
         f'<div class="lab-experiments" data-experiments="{esc(lab_id)}" role="group" aria-label="Esperimenti">'
@@ -181,19 +188,20 @@ def box(lab_id, experiments):
     )
 
 
-def prose_with_experiments(prose, lab_id, experiments):
+def prose_with_experiments(prose, lab_id, experiments, answers=None):
     """The prose with each experiment's «Prova» after the paragraph its `after` words are in (those without,
-    after the last paragraph): one box per paragraph, the experiments in their declared order."""
+    after the last paragraph): one box per paragraph, the experiments in their declared order. answers:
+    {index in experiments: (answer file, checkpoint file)} of the answers shipped beside the page (see box)."""
     paragraphs = re.split(r"\n\s*\n", prose)
     boxes = {}
-    for e in experiments:
-        at = next((i for i, p in enumerate(paragraphs) if e.after and flat(e.after) in flat(p)), len(paragraphs) - 1)
-        boxes.setdefault(at, []).append(e)
+    for i, e in enumerate(experiments):
+        at = next((k for k, p in enumerate(paragraphs) if e.after and flat(e.after) in flat(p)), len(paragraphs) - 1)
+        boxes.setdefault(at, []).append((i, e))
     out = []
-    for i, paragraph in enumerate(paragraphs):
+    for k, paragraph in enumerate(paragraphs):
         out.append(paragraph)
-        if i in boxes:
-            out.append(box(lab_id, boxes[i]))
+        if k in boxes:
+            out.append(box(lab_id, boxes[k], answers))
     return "\n\n".join(out)
 
 

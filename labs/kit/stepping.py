@@ -36,6 +36,10 @@ it, whatever step it is at, and a packed checkpoint leaves it out and finds
 it again when it is unpacked. A Memo is a cache: the same answers come
 from an empty one.
 
+A machine can also come from elsewhere: the build replays a long experiment's training once and ships the
+machine beside the page (ship / unship, labs/answers.py), and seed() makes it the live machine of its setting,
+so the browser draws that step without replaying the ones before it.
+
 A lab whose machine is big and whose step is slow (a transformer's training:
 half a megabyte of weights and Adam moments, ~30 ms a step in the browser) says packed=True:
 its checkpoints are kept pickled, about a third of the memory, and bounded by
@@ -239,6 +243,29 @@ class StepMachine:
             return _pickle.loads(kept)
         return kept
 
+    def training(self, params):
+        """A name for the training these parameters replay, up to their step: the same for every setting that
+        differs only in what present() reads (a shipped checkpoint says whose it is with it)."""
+        import hashlib
+
+        return hashlib.sha256(f"{self.key(params)}\n{params[self.step]}".encode()).hexdigest()[:16]
+
+    def seed(self, params, machine):
+        """Takes machine as the one at params[step], made elsewhere (the build replayed it and ships it beside
+        the page, see labs.answers), unless this cache reaches that step already: it becomes the live machine
+        and a checkpoint, so the next step costs one step. The machine the reader leaves joins the trail.
+        Returns whether it was taken."""
+        target = params[self.step]
+        entry = self.entry(params, target)
+        at, live = entry["live"]
+        if at == target or target in entry["checkpoints"] or target in entry["trail"]:
+            return False
+        entry["trail"].setdefault(at, live)
+        entry["checkpoints"][target] = self.keep(machine)
+        entry["live"] = (target, machine)
+        self.trim(entry, target)
+        return True
+
     def cache_bytes(self):
         """Size of every kept machine, pickled: an honest measure of the cache's memory (of a lab as written:
         an edited lab's machines may not pickle)."""
@@ -292,6 +319,42 @@ class Memo(Memory):
 def memo_named(name, kept):
     """The Memo of that name (an empty one if it is gone): how a packed machine finds its memo again."""
     return MEMOS.get(name) or Memo(kept, name)
+
+
+# What a shipped machine may name when it is unpickled: the labs' and core's own classes and functions
+# (the machine's dataclasses, memo_named), nothing else (no builtins, no os.system).
+SHIPPED_MODULES = ("core", "labs")
+
+
+def ship(machine, memo):
+    """A machine as bytes for another Python (the build's, for the browser's): pickled, its Memo named
+    `memo` (a str: it never meets the numbers a Memo gets in this process, and the same training
+    shipped twice finds the same one)."""
+    import _pickle
+    import io
+
+    class Shipper(_pickle.Pickler):
+        def reducer_override(self, obj):
+            return (memo_named, (memo, obj.kept)) if isinstance(obj, Memo) else NotImplemented
+
+    out = io.BytesIO()
+    Shipper(out, protocol=5).dump(machine)
+    return out.getvalue()
+
+
+def unship(data):
+    """The machine that ship() made (bytes). A class or function outside core/ and labs/ is refused
+    (pickle.UnpicklingError): these bytes come from a file beside the page."""
+    import _pickle
+    import io
+
+    class Unshipper(_pickle.Unpickler):
+        def find_class(self, module, name):
+            if module.split(".")[0] not in SHIPPED_MODULES:
+                raise _pickle.UnpicklingError(f"{module}.{name} non è del sito")
+            return super().find_class(module, name)
+
+    return Unshipper(io.BytesIO(data)).load()
 
 
 def ended(at, word="finito"):

@@ -8,8 +8,9 @@ export const MESSAGES = {
   // the worker's start: where Pyodide is, the base package, the lockfile, the page's lab module;
   // stallSeconds: a download with no new byte for that long fails; revalidate: after «Riprova»
   init: [["indexURL", "package", "lockfile", "module", "stallSeconds", "revalidate"], []],
-  // a lab's view; step: a stepped lab's {name, max}, so the worker can draw the next step ahead
-  render: [["id", "lab", "module", "params"], ["step"]],
+  // a lab's view; step: a stepped lab's {name, max}, so the worker can draw the next step ahead; checkpoint:
+  // the URL of the machine the build shipped for a «Prova» at these params (labs/answers.py), to draw from
+  render: [["id", "lab", "module", "params"], ["step", "checkpoint"]],
   edited: [["id", "lab", "module", "params", "code"], []], // with the reader's code (labs/code.py)
   source: [["id", "lab", "module", "code"], []], // the edited module's text, to download
   // worker → page
@@ -33,8 +34,9 @@ export function initMessage({ indexURL, pkg, lockfile, module, revalidate = fals
 }
 
 /** The message that asks for a lab's view: as written (code null), or with the reader's code. */
-export function viewMessage(id, { lab, module, params, code = null, step = null }) {
-  return code === null ? { type: "render", id, lab, module, params, ...(step ? { step } : {}) }
+export function viewMessage(id, { lab, module, params, code = null, step = null, checkpoint = null }) {
+  return code === null
+    ? { type: "render", id, lab, module, params, ...(step ? { step } : {}), ...(checkpoint ? { checkpoint } : {}) }
     : { type: "edited", id, lab, module, params, code };
 }
 

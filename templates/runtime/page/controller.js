@@ -9,7 +9,7 @@ import { FOLDS_PARAM, paramsFromQuery, queryFor, writeUrlSoon } from "./url.js";
 import { STEP_BUTTON, keepTallest, showSteps, step, stepInput, stopPlay, timelineKey } from "./timeline.js";
 import { startDrag } from "./drag.js";
 import { statusChanged } from "./status.js";
-import { markPart } from "./experiments.js";
+import { markPart, sameValue } from "./experiments.js";
 
 const NUMBERS = "details.lab-mx-numbers"; // a big matrix's switch between its picture and its numbers (kit.matrix)
 
@@ -150,10 +150,15 @@ export class LabController {
     this.busy = true;
     this.root.dataset.busy = "true";
     this.view.setAttribute("aria-busy", "true");
-    const waiting = setTimeout(() => this.view.classList.add("is-waiting"), DIM_AFTER);
+    const asked = performance.now();
+    // not dimmed when the build's answer to a «Prova» is on screen meanwhile: the worker's will be the same
+    const waiting = setTimeout(() => { if (!(this.drawn?.at >= asked)) this.view.classList.add("is-waiting"); },
+                               DIM_AFTER);
     const step = this.stepInput && { name: this.stepInput.name, max: Number(this.stepInput.max) };
-    const answer = python.render({ lab: this.id, module: this.module, params: { ...this.params(), ...raw },
-                                   code: this.code?.running ?? null, step }, (at, target) => this.working(at, target));
+    const params = { ...this.params(), ...raw };
+    const answer = python.render({ lab: this.id, module: this.module, params, code: this.code?.running ?? null,
+                                   step, checkpoint: this.checkpointFor(params) },
+                                 (at, target) => this.working(at, target, asked));
     this.asked = python.lastId;
     const result = await answer;
     if (this.workingLine) this.workingLine.hidden = true;
@@ -198,11 +203,29 @@ export class LabController {
     }
   }
 
+  // The checkpoint of the last «Prova» with a shipped answer (experiments.js), while the controls are still at its
+  // settings: the worker takes it and draws from there instead of replaying the training.
+  checkpointFor(params) {
+    const answer = this.answer;
+    if (!answer?.checkpoint) return null;
+    if (answer.pairs.every(([name, value]) => sameValue(name, params[name], value))) return answer.checkpoint;
+    this.answer = null; // the reader has moved on: the live machine is theirs
+    return null;
+  }
+
+  // The build's answer to a «Prova» (experiments.js), drawn as the worker's would be; the worker's, drawn from
+  // the checkpoint, follows.
+  drawAnswer(result) {
+    this.draw(result);
+    if (python.status === "ready") writeUrlSoon(this);
+  }
+
   // A long answer (a retraining from the start) says how far it has got, in a line above the view
-  // (not during Play: there the counter moves, and a line for each stride would blink).
-  working(at, target) {
+  // (not during Play: there the counter moves, and a line for each stride would blink; nor under the build's
+  // answer to a «Prova», drawn meanwhile).
+  working(at, target, asked) {
     const line = this.workingLine;
-    if (!line || this.playing) return;
+    if (!line || this.playing || this.drawn?.at >= asked) return;
     line.querySelector("progress").max = target;
     line.querySelector("progress").value = at;
     line.querySelector("span").textContent = `Calcolo i passi: ${formatNumber(at)} di ${formatNumber(target)}…`;
@@ -210,6 +233,7 @@ export class LabController {
   }
 
   draw(result) {
+    this.drawn = { at: performance.now(), params: result.params }; // what the view shows, since when
     this.html = result.html; // morphed again when the reader opens a <details> (see morphInto)
     const before = new Set(this.view.querySelectorAll(NUMBERS));
     morphInto(this.view, result.html);

@@ -3,6 +3,10 @@
 // with data-set="name=value;…" as a view's setters have, and data-look, the part to look at: its id or data-part).
 // A click sets the controls, opens the closed groups that hold them, scrolls to the part and marks it;
 // «Ripristina» puts the controls back as the reader had them. It knows no lab.
+// A costly experiment (a long training) has its answer shipped beside the page (labs/answers.py): its button's
+// data-answer names the view drawn by the build, fetched on the click and morphed in at once if the controls are
+// then the answer's, and data-checkpoint the machine at that step, which the worker takes (controller.update)
+// so that it draws from there and «Avanti» goes on from there.
 import { python } from "./python.js";
 import { writeInput } from "./inputs.js";
 import { stopPlay } from "./timeline.js";
@@ -76,8 +80,43 @@ function tryExperiment(lab, box, button) {
   for (const line of document.querySelectorAll(`[data-experiments="${lab.id}"] .lab-experiments-undo`)) line.hidden = line.parentElement !== box;
   unmark(lab);
   lab.look = { id: button.dataset.look, scroll: true };
+  const answer = button.dataset.answer;
+  lab.answer = answer ? { pairs: controls, at: performance.now(), checkpoint: button.dataset.checkpoint
+    ? new URL(button.dataset.checkpoint, location.href).href : null } : null;
   setValues(lab, controls);
   markPart(lab);
+  if (answer) showAnswer(lab, lab.answer, new URL(answer, location.href).href);
+}
+
+const numeric = (text) => text !== "" && Number.isFinite(Number(text));
+
+/** Whether a control's value as the page holds it and one as the build wrote it are the same. */
+export function sameValue(name, mine, theirs) {
+  if (name === FOLDS_PARAM) return String(mine ?? "").split(",").filter(Boolean).sort().join() ===
+    String(theirs).split(",").filter(Boolean).sort().join();
+  mine = String(mine ?? "");
+  theirs = String(theirs);
+  return mine === theirs || (numeric(mine) && numeric(theirs) && Number(mine) === Number(theirs));
+}
+
+// The answer the build drew for the experiment, morphed in as a worker's answer is, unless the reader has
+// clicked again since, the worker has answered first, the controls are not the ones it was drawn at (the
+// reader's own text, an open section: then the worker answers, from the checkpoint) or the lab runs the
+// reader's edited code.
+async function showAnswer(lab, asked, url) {
+  let answer;
+  try {
+    const response = await fetch(url);
+    if (!response.ok) return;
+    answer = await response.json();
+  } catch {
+    return; // the worker answers anyway
+  }
+  if (lab.answer !== asked || !lab.root.isConnected || (lab.drawn && lab.drawn.at >= asked.at)) return;
+  if (lab.code?.running != null) return; // the reader's edited code draws its own view: not the build's
+  const params = lab.params();
+  if (!Object.entries(answer.raw).every(([name, value]) => sameValue(name, params[name], value))) return;
+  lab.drawAnswer(answer.result);
 }
 
 /** The part the last experiment points at, marked (after every view: a morph drops the class) and, the first

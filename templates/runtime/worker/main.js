@@ -65,6 +65,7 @@ async function init({ indexURL, package: base, lockfile, module, stallSeconds, r
     py.load = pyodide.runPython("labs.load");
     py.renderAhead = pyodide.runPython("labs.render_ahead");
     py.renderEdited = pyodide.runPython("labs.render_edited_json");
+    py.seed = pyodide.runPython("from labs.worker_api import seed_checkpoint; seed_checkpoint");
     py.editedSource = () => pyodide.runPython("import labs.code; labs.code.edited_source"); // the code panel's
     // a long replay (a retraining) says how far it got, to the page that asked (none while drawing ahead)
     pyodide.runPython("from labs.kit.stepping import on_progress; on_progress")((at, target) => {
@@ -107,6 +108,26 @@ function answer(data) {
   throw new Error(`messaggio sconosciuto: ${data.type}`);
 }
 
+// A «Prova»'s checkpoint (labs/answers.py): its bytes, fetched once, given to the lab's machine before the view
+// is drawn (Python keeps it only if its cache does not reach that step already). A checkpoint that cannot
+// be had is no error: the view is then drawn by replaying.
+const checkpoints = new Map(); // url → Promise of its bytes
+async function seed(data) {
+  if (!checkpoints.has(data.checkpoint)) {
+    checkpoints.set(data.checkpoint, fetch(data.checkpoint).then((response) => {
+      if (!response.ok) throw new Error(`${data.checkpoint}: ${response.status}`);
+      return response.arrayBuffer();
+    }));
+  }
+  try {
+    const bytes = new Uint8Array(await checkpoints.get(data.checkpoint));
+    py.seed(data.lab, JSON.stringify(data.params), bytes);
+  } catch (error) {
+    checkpoints.delete(data.checkpoint);
+    console.warn("checkpoint:", error.message);
+  }
+}
+
 function drawAhead(data, result) {
   const { name } = data.step;
   const plan = planAhead(lastStep, data, Number(result.params[name]));
@@ -127,6 +148,7 @@ self.onmessage = ({ data }) => {
   queue.fromPage(async () => {
     try {
       if (data.module) await install(data.module);
+      if (data.checkpoint) await seed(data);
       const start = performance.now();
       queue.asking = data.id;
       let result;

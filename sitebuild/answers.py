@@ -1,0 +1,65 @@
+"""Stage 2b: the answers of the costly «Prova» (labs.answers), computed once and kept between builds,
+written beside each lab's page after mkdocs.
+
+Computing them replays long trainings (3.2: four of them, a minute and a half in all), so each lab's
+answers are kept in WORK/answers/, under a name made from everything they depend on: the Python that
+made them, the sources of core/ and labs/ (the kit, the engine, the lab's module). A change to any of
+them computes that lab's answers again; the next build reads them back.
+"""
+
+import hashlib
+import pickle
+import sys
+
+import labs
+from labs.answers import answers
+
+from . import ROOT, SITE, WORK
+
+CACHE = WORK / "answers"
+
+
+def sources_hash(lab):
+    """What a lab's answers depend on: the Python version, core/, the lab engine and kit, the lab's module."""
+    digest = hashlib.sha256(sys.version.encode())
+    files = sorted(
+        [*(ROOT / "core").rglob("*.py"), *(ROOT / "labs" / "kit").rglob("*.py"), *(ROOT / "labs").glob("*.py")]
+    )
+    for path in [*files, ROOT / lab.module.__file__]:
+        digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:20]
+
+
+def lab_answers(lab):
+    """[Answer] of the lab, from the cache or computed (and kept)."""
+    kept = CACHE / f"{lab.id}-{sources_hash(lab)}.pickle"
+    if kept.exists():
+        return pickle.loads(kept.read_bytes())
+    computed = answers(lab)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    for old in CACHE.glob(f"{lab.id}-*.pickle"):
+        old.unlink()
+    kept.write_bytes(pickle.dumps(computed))
+    return computed
+
+
+def prepare_answers(all_labs):
+    """{lab id: [Answer]} for the labs that have costly experiments."""
+    return {lab.id: found for lab in all_labs if lab.experiments and (found := lab_answers(lab))}
+
+
+def answer_names(prepared):
+    """{lab id: {experiment index: (answer file, checkpoint file)}}: what the «Prova» buttons name."""
+    return {lab_id: {a.index: (a.name, a.checkpoint) for a in found} for lab_id, found in prepared.items()}
+
+
+def write_answers(prepared, site=SITE):
+    """Every answer and checkpoint beside its lab's page; returns the number of files and their bytes."""
+    count = size = 0
+    for lab_id, found in prepared.items():
+        folder = site / labs.get(lab_id).path
+        for answer in found:
+            for name, data in answer.files().items():
+                (folder / name).write_bytes(data)
+                count, size = count + 1, size + len(data)
+    return count, size

@@ -1,0 +1,150 @@
+"""Long experiments answered at once (labs/answers.py, sitebuild/answers.py): the answer the build ships
+beside a page for a costly «Prova» is the drawing a replay gives, its checkpoint is the replayed machine,
+and a machine seeded with it goes on from there as if it had got there itself."""
+
+import json
+import pickle
+
+import pytest
+
+import labs
+from labs.answers import answers, page_raw, replay, settings_params
+from labs.kit.experiments import prose_with_experiments
+from labs.kit.stepping import Memo, ship, unship
+from labs.render import draw
+from labs.worker_api import seed_checkpoint
+from sitebuild.answers import answer_names, lab_answers, write_answers
+from sitebuild.offline import offline_files
+
+TRANSFORMER = labs.get("transformer-allenato")
+BIGRAM = labs.get("bigrammi")  # a stepped lab whose steps are cheap: the seeding tests run on it
+
+
+def fresh(lab):
+    """The lab's StepMachine with an empty cache (a replay from step 0 is all it can do)."""
+    machine = lab.module.compute
+    return machine.with_functions(machine.start, machine.advance, machine.present)
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    """3.2's answers as the build ships them (kept between builds in the build's scratch space)."""
+    return lab_answers(TRANSFORMER)
+
+
+def test_every_experiment_of_3_2_that_replays_its_training_ships_an_answer(shipped):
+    at = {a.index for a in shipped}
+    for index, experiment in enumerate(TRANSFORMER.experiments):
+        assert (index in at) == (experiment.settings["passo"] > 0), experiment.sentence
+    # one checkpoint for each training and step: four experiments look at the default training at its end
+    assert len({a.checkpoint for a in shipped}) == 4
+
+
+def test_each_shipped_answer_equals_a_replay(shipped, monkeypatch):
+    """A fresh machine (no cache, no seed) replays from step 0: its drawing is the answer, its machine the
+    checkpoint."""
+    checkpoints = {}
+    for answer in shipped:
+        experiment = TRANSFORMER.experiments[answer.index]
+        params = settings_params(TRANSFORMER, experiment)
+        machine = fresh(TRANSFORMER)
+        monkeypatch.setattr(TRANSFORMER.module, "compute", machine)
+        if answer.checkpoint in checkpoints:  # the same training at the same step: replayed once
+            machine.seed(params, checkpoints[answer.checkpoint])
+        drawing = draw(TRANSFORMER, page_raw(TRANSFORMER, params))
+        assert answer.answer["raw"] == page_raw(TRANSFORMER, params)
+        shipped_result = json.loads(answer.files()[answer.name])["result"]  # as the page reads it
+        assert shipped_result == json.loads(json.dumps(drawing.page())), experiment.sentence
+        assert experiment.check(drawing.state), experiment.sentence  # the answer shows what the prose promises
+        m = machine.machine_at(params)
+        name = machine.training(params)
+        assert answer.machine == ship({"name": name, "machine": m}, f"{TRANSFORMER.id}:{name}")
+        checkpoints[answer.checkpoint] = m
+
+
+def test_the_site_ships_what_the_build_computed(shipped, site_dir):
+    """The files beside the built page are the answers (a site built from these sources)."""
+    folder = site_dir / TRANSFORMER.path
+    if not (folder / "prova-1.json").exists():
+        pytest.skip("il sito è stato costruito prima degli esperimenti pronti: ricostruiscilo")
+    for answer in shipped:
+        for name, data in answer.files().items():
+            assert (folder / name).read_bytes() == data, name
+    page = (folder / "index.html").read_text(encoding="utf-8")
+    for answer in shipped:
+        assert f'data-answer="{answer.name}"' in page and f'data-checkpoint="{answer.checkpoint}"' in page
+    listed = {url for url, _, _ in offline_files(site_dir)}
+    assert {f"{TRANSFORMER.path}{name}" for a in shipped for name in a.files()} <= listed  # kept offline too
+
+
+def test_a_seeded_machine_goes_on_as_if_it_had_got_there_itself():
+    experiment_params = BIGRAM.parse({"passo": "40", "batch": "2", "seme": "1"})
+    made = replay(BIGRAM.module.compute, experiment_params)
+    name = BIGRAM.module.compute.training(experiment_params)
+    data = ship({"name": name, "machine": made}, f"{BIGRAM.id}:{name}")
+    machine = fresh(BIGRAM)
+    steps = []
+    advance = machine.advance
+    machine.advance = lambda m, p: steps.append(1) or advance(m, p)
+    assert machine.seed(experiment_params, unship(data)["machine"])
+    assert not machine.seed(experiment_params, unship(data)["machine"])  # it reaches that step already
+    assert machine(experiment_params) == BIGRAM.module.compute.replay(experiment_params)
+    assert steps == []  # drawn from the checkpoint, no step replayed
+    after = experiment_params | {"passo": 41}
+    assert machine(after) == BIGRAM.module.compute.replay(after)
+    assert steps == [1]  # «Avanti»: one step
+
+
+def test_seed_takes_only_the_machine_of_these_parameters(monkeypatch):
+    params = BIGRAM.parse({"passo": "12", "seme": "2"})
+    machine = BIGRAM.module.compute
+    name = machine.training(params)
+    data = ship({"name": name, "machine": replay(machine, params)}, f"{BIGRAM.id}:{name}")
+    monkeypatch.setattr(BIGRAM.module, "compute", fresh(BIGRAM))
+    assert not seed_checkpoint(BIGRAM.id, json.dumps({"passo": "12", "seme": "3"}), data)  # another training
+    assert not seed_checkpoint(BIGRAM.id, json.dumps({"passo": "13", "seme": "2"}), data)  # another step
+    assert seed_checkpoint(BIGRAM.id, json.dumps({"passo": "12", "seme": "2"}), data)
+    assert not seed_checkpoint(BIGRAM.id, json.dumps({"passo": "12", "seme": "2"}), data)
+
+
+def test_a_shipped_machine_names_only_the_sites_own_classes():
+    class Evil:
+        def __reduce__(self):
+            import os
+
+            return (os.system, ("true",))
+
+    with pytest.raises(pickle.UnpicklingError):
+        unship(pickle.dumps({"name": "x", "machine": Evil()}, protocol=5))
+
+
+def test_a_shipped_memo_is_named_apart_from_this_process_memos():
+    mine = Memo()
+    mine.get("k", lambda: "mio")
+    back = unship(ship({"memo": mine}, "lab:abc"))["memo"]
+    assert back is not mine and back.name == "lab:abc" and back.get("k", lambda: "nuovo") == "nuovo"
+    assert unship(ship({"memo": Memo()}, "lab:abc"))["memo"] is back  # the same training finds the same one
+
+
+def test_the_buttons_name_their_answer_and_checkpoint():
+    experiments = TRANSFORMER.experiments
+    prose = prose_with_experiments(TRANSFORMER.prose, TRANSFORMER.id, experiments, {1: ("prova-2.json", "prova-k.bin")})
+    assert prose.count("data-answer=") == 1 and 'data-answer="prova-2.json" data-checkpoint="prova-k.bin"' in prose
+    assert prose_with_experiments(TRANSFORMER.prose, TRANSFORMER.id, experiments) == TRANSFORMER.page_prose
+
+
+def test_only_experiments_that_train_ship_an_answer():
+    assert answers(labs.get("learning-rate")) == []  # not stepped: one compute
+    assert [a.index for a in answers(labs.get("embedding-vicini"))] == [0, 1]  # 60 steps each
+
+
+def test_write_answers_puts_the_files_beside_the_page(tmp_path, shipped):
+    (tmp_path / TRANSFORMER.path).mkdir(parents=True)
+    count, size = write_answers({TRANSFORMER.id: shipped[:1]}, site=tmp_path)
+    files = shipped[0].files()
+    assert count == len(files) and size == sum(map(len, files.values()))
+    assert answer_names({TRANSFORMER.id: shipped[:1]}) == {
+        TRANSFORMER.id: {shipped[0].index: (shipped[0].name, shipped[0].checkpoint)}
+    }
+    listed = {url for url, _, _ in offline_files(tmp_path)}
+    assert {f"{TRANSFORMER.path}{name}" for name in files} <= listed
