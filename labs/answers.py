@@ -22,10 +22,10 @@ import json
 import time
 from dataclasses import dataclass
 
+from .drawing import draw
 from .kit.experiments import raw_settings, raw_value
 from .kit.folds import FOLDS_PARAM
 from .kit.stepping import StepMachine, ship
-from .render import draw
 
 
 @dataclass

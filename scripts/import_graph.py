@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 LAYERS = ("core", "kit", "lab", "engine", "code panel", "package labs", "build, CLI, scripts")
-ENGINE = {"labs.registry", "labs.drawing", "labs.worker_api"}
+ENGINE = {"labs.registry", "labs.drawing", "labs.worker_api", "labs.answers"}
 TOP = {"build", "labs.__main__", "labs.cli", "labs.scaffold", "labs.styles"}
 
 

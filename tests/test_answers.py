@@ -9,9 +9,9 @@ import pytest
 
 import labs
 from labs.answers import answers, page_raw, replay, settings_params
+from labs.drawing import draw
 from labs.kit.experiments import prose_with_experiments
 from labs.kit.stepping import Memo, ship, unship
-from labs.render import draw
 from labs.worker_api import seed_checkpoint
 from sitebuild.answers import answer_names, lab_answers, write_answers
 from sitebuild.offline import offline_files
