@@ -8,7 +8,7 @@ turn, «Ripristina» after each. A click's time runs from the click to the first
 experiment's settings (the controller's `drawn`; on a build without it, until the lab is no longer
 busy). The table gives the median over the runs, the slowest run, whether the build shipped the answer
 (data-ready: a view and a checkpoint beside the page) and the page's own bytes (gzip, what it fetches
-before it is ready, bench.our_files) next to the bytes of the answers it ships, fetched only on a click.
+before it is ready, bench_page.our_files) next to the bytes of the answers it ships, fetched only on a click.
 The budget (issue 37: 2 s) is printed beside each time; nothing asserts.
 """
 
@@ -24,7 +24,7 @@ from playwright.sync_api import sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import SITE, gzip_size, launch, our_files  # noqa: E402
+from bench_page import SITE, gzip_size, launch, our_files  # noqa: E402
 from serve import make_server  # noqa: E402
 
 import labs  # noqa: E402
