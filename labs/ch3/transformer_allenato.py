@@ -1,5 +1,5 @@
-"""Qui alleniamo da zero, nel tuo browser, un piccolo **transformer**, e
-accanto a lui il bigramma del laboratorio precedente, sullo stesso testo:
+"""Un piccolo **transformer** allenato da zero, nel tuo browser, e accanto a
+lui il bigramma del laboratorio precedente, sullo stesso testo:
 ogni **Avanti** è un passo di training di tutti e due, e il grafico mette le
 loro loss una accanto all'altra.
 
