@@ -1,5 +1,5 @@
-"""Qui alleniamo da zero, nel tuo browser, un piccolo **transformer**, e
-accanto a lui il bigramma del laboratorio precedente, sullo stesso testo:
+"""Un piccolo **transformer** allenato da zero, nel tuo browser, e accanto a
+lui il bigramma del laboratorio precedente, sullo stesso testo:
 ogni **Avanti** è un passo di training di tutti e due, e il grafico mette le
 loro loss una accanto all'altra.
 
@@ -75,139 +75,49 @@ from core.transformer_generation import transformer_generate
 from core.transformer_trace import trace
 from core.transformer_training import batch_for_step, init_state, text_loss
 from labs.kit import (
-    Bar,
     Choice,
     Curve,
     Edit,
-    Experiment,
     Follow,
     Group,
     Jump,
-    Marker,
     Memo,
-    Point,
-    Series,
     Slider,
     Steps,
     Text,
-    bars,
-    callout,
     corpus_problem,
-    fold,
-    join,
-    line_chart,
-    matrix,
-    nice_ticks,
     num,
     opened,
-    plane,
-    plural,
-    share,
-    stat,
-    stats,
     step_machine,
-    table,
-    tag,
 )
-from labs.kit.matrices import describe_matrix
-from labs.kit.svg import path, svg
-from labs.kit.svg import text as svg_text
+
+from ._allenato_prove import EXPERIMENTS as EXPERIMENTS  # the «Prova» of the prose
+from ._allenato_regole import (
+    BATCH,
+    BIGRAM_ETA,
+    CONTEXT,
+    CORPUS,
+    EVAL_EVERY,
+    EVAL_WINDOWS,
+    FLOOR,
+    GENERATED,
+    HELD_OUT,
+    MATRICES,
+    MAX_CHARS,
+    MAX_VOCAB,
+    MIN_TOKENS,
+    ROLES,
+    SAMPLE_EVERY,
+    STEPS,
+    UNITS,
+    WARMUP,
+)
+from ._allenato_viste import view as view  # the lab's view, with its sections
 
 TITLE = "Alleniamo un piccolo transformer"
 REF = "3.2"
 
-CORPUS = """la mamma nuota al mare .
-la nonna cena al ristorante .
-la mamma gioca al parco .
-la nonna mangia in cucina .
-il nonno gioca al parco .
-il papà legge in biblioteca .
-il nonno balla in salotto .
-la nonna pesca al lago .
-il bambino legge in biblioteca .
-il papà balla in salotto .
-il papà mangia in cucina .
-la mamma pesca al lago .
-la mamma dorme in camera .
-la bambina balla in salotto .
-la nonna legge in biblioteca .
-il papà pesca al lago .
-il papà gioca al parco .
-la nonna nuota al mare .
-il bambino gioca al parco .
-il bambino mangia in cucina .
-il bambino nuota al mare .
-il bambino pesca al lago .
-la bambina gioca al parco .
-il papà dorme in camera .
-la nonna balla in salotto .
-il nonno legge in biblioteca .
-il bambino balla in salotto .
-la mamma legge in biblioteca .
-la bambina mangia in cucina .
-il bambino cena al ristorante .
-la mamma cena al ristorante .
-la mamma mangia in cucina .
-il nonno dorme in camera .
-la bambina legge in biblioteca .
-il papà cena al ristorante .
-il nonno mangia in cucina .
-la mamma balla in salotto .
-il nonno pesca al lago .
-la nonna gioca al parco .
-la bambina dorme in camera .
-la mamma mangia in cucina .
-la bambina dorme in camera .
-la mamma balla in salotto .
-il papà legge in biblioteca .
-la mamma nuota al mare .
-il papà pesca al lago .
-la nonna cena al ristorante .
-la nonna gioca al parco ."""
-# each word's role in the default text: a colour on the plane of the embeddings
-ROLES = {
-    **dict.fromkeys(("nonno", "nonna", "bambino", "bambina", "papà", "mamma"), "a"),
-    **dict.fromkeys(("dorme", "mangia", "balla", "legge", "nuota", "gioca", "pesca", "cena"), "b"),
-    **dict.fromkeys(("camera", "cucina", "salotto", "biblioteca", "mare", "parco", "lago", "ristorante"), "c"),
-    **dict.fromkeys(("il", "la", "in", "al"), "d"),
-}
-
-STEPS = 1000
-CONTEXT, BATCH = 8, 4  # 4 windows a step: one step stays within 40 ms in the browser (issue 13)
-WARMUP, FLOOR = 20, 0.1  # Adam's learning rate: up in 20 steps, then a cosine down to 10 % of the peak
-HELD_OUT = 6  # the last sixth of the text is never trained on
-EVAL_EVERY = 20  # the loss on the whole text, every 20 steps (a forward over it costs about three training steps)
-EVAL_WINDOWS = (32, 16)  # at most this many windows of the training text and of the held-out text
-SAMPLE_EVERY = 50  # text generated from the prompt, every 50 steps
-GENERATED = {"parole": 20, "caratteri": 40}
-BIGRAM_ETA = 2.0  # the bigram's SGD, as in 3.1
-MAX_CHARS = 2000
-MIN_TOKENS = HELD_OUT * (CONTEXT + 1)  # so that the held-out sixth fills at least one window
-MAX_VOCAB = {"parole": 40, "caratteri": 50}
-UNITS = {"parole": ("parola", "parole"), "caratteri": ("carattere", "caratteri")}
-
-BLOCK_MATRICES = (
-    ("W_q", "W_q, le query"),
-    ("W_k", "W_k, le chiavi"),
-    ("W_v", "W_v, i valori"),
-    ("W_o", "W_o, l'uscita dell'attention"),
-    ("W_1", "W₁, l'MLP che allarga"),
-    ("W_2", "W₂, l'MLP che restringe"),
-)
 FOLDS = ("embedding", "gradienti", "matrice")  # drawn only while the reader has them open (kit.fold)
-MATRICES = (
-    ("tok_emb", "E, gli embedding dei token"),
-    ("pos_emb", "P, le posizioni"),
-    *((f"block{b}.{name}", f"Blocco {b + 1} · {label}") for b in range(2) for name, label in BLOCK_MATRICES),
-)
-PARTS = (
-    ("token_embedding", "Embedding dei token"),
-    ("position_embedding", "Posizioni"),
-    ("attention", "Attention"),
-    ("feed_forward", "MLP"),
-    ("norms", "Normalizzazioni"),
-    ("head", "Testa di uscita"),
-)
 
 
 def next_sample(s):
@@ -555,367 +465,6 @@ def follow(s):
 # ---------------------------------------------------------------- view
 
 
-def last_eval(s):
-    return dict(zip(("step", "train", "held", "bigram_train", "bigram_held"), s["evals"][-1]))
-
-
-def loss_chart(s):
-    """Both models on one chart, on axes fixed for the whole training: the curves grow, they never show the future."""
-    evals = s["evals"]
-    at = [e[0] for e in evals]
-    series = [
-        Series("transformer, loss del batch", tuple(enumerate(s["batch_losses"])), class_="muted"),
-        Series(
-            "transformer, testo di training",
-            tuple(zip(at, (e[1] for e in evals))),
-            class_="s1",
-            markers=len(evals) == 1,
-        ),
-        Series(
-            "transformer, testo tenuto da parte",
-            tuple(zip(at, (e[2] for e in evals))),
-            class_="s2",
-            markers=len(evals) == 1,
-        ),
-        Series(
-            "bigramma, testo di training", tuple(zip(at, (e[3] for e in evals))), class_="s3", markers=len(evals) == 1
-        ),
-    ]
-    top = max(s["uniform"], s["batch_losses"][0]) * 1.1  # the first loss, about log V, in sight from step 0
-    return line_chart(
-        series,
-        markers=[Marker(s["bigram_best"], "il meglio di un bigramma", class_="s3", axis="y")],
-        x_range=(0, STEPS),
-        y_range=(0, top),
-        x_label="passo di training",
-        y_label="loss",
-        height=320,
-        label=f"La loss dei due modelli fino al passo {s['step']}",
-    )
-
-
-def headline(s):
-    e = last_eval(s)
-    below = e["train"] < s["bigram_best"]
-    return stats(
-        stat(f"Loss sul training (passo {e['step']})", num(e["train"], 3), tone="ok" if below else None),
-        stat("Il meglio di un bigramma", num(s["bigram_best"], 3)),
-        stat("Loss sul testo da parte", num(e["held"], 3)),
-        stat("Pesi del transformer", num(s["counts"]["total"])),
-    )
-
-
-def comparison(s):
-    """The two models side by side: their numbers in a table, then what each writes from the same prompt."""
-    e, g = last_eval(s), s["samples"]
-    rows = [
-        [tag("strong", name), num(params_), num(train, 3), num(held, 3), num(math.exp(held), 1)]
-        for name, params_, train, held in (
-            ("Bigramma", s["bigram_params"], e["bigram_train"], e["bigram_held"]),
-            ("Transformer", s["counts"]["total"], e["train"], e["held"]),
-        )
-    ]
-    parts = [
-        tag("h3", "Bigramma e transformer, sullo stesso testo"),
-        table(
-            ["", "Pesi", "Loss, training", "Loss, da parte", "Perplexity, da parte"],
-            rows,
-            class_="lab-table lab-transformer-allenato-compare",
-        ),
-        tag(
-            "p",
-            f"Loss misurate al passo {e['step']} (ogni {EVAL_EVERY} passi); la perplexity è e elevato alla "
-            "loss: tra quanti token, in media, il modello esita.",
-            class_="lab-transformer-allenato-note",
-        ),
-    ]
-    if "problem" in g:
-        return parts + [callout(g["problem"], tone="warn")]
-    said = lambda text: join(tag("span", g["prompt"], class_="lab-transformer-allenato-prompt"), " ", text)  # noqa: E731
-    for k, how in enumerate(
-        ("Greedy, sempre il token più probabile", f"Campionato con temperatura {num(g['temperature'], 1)}")
-    ):
-        parts.append(
-            tag(
-                "div",
-                tag("p", how, class_="lab-transformer-allenato-how"),
-                *(
-                    tag("p", tag("strong", f"{name}: "), said(g[model][k]), class_="lab-transformer-allenato-sample")
-                    for name, model in (("Bigramma", "bigram"), ("Transformer", "transformer"))
-                ),
-                class_="lab-transformer-allenato-samples",
-                data_part="greedy" if k == 0 else "campionato",
-            )
-        )
-    parts.append(
-        tag(
-            "p",
-            f"Testo generato con i pesi del passo {g['at']}: si rigenera ogni {SAMPLE_EVERY} passi, "
-            f"{plural(GENERATED[s['kind']], 'token', 'token')} per modello.",
-            class_="lab-transformer-allenato-note",
-        )
-    )
-    return parts
-
-
-def sharpness(A):
-    """The mean, over the rows, of the largest weight: 1 when every row looks at one token only."""
-    return sum(max(row) for row in A) / len(A)
-
-
-def attention_section(s):
-    a = s["attention"]
-    if "problem" in a:
-        body = [callout(a["problem"], tone="warn")]
-    else:
-        names = a["tokens"]
-        heats = []
-        for layer, heads in enumerate(a["maps"]):
-            for h, A in enumerate(heads):
-                cells = [[w if j <= i else None for j, w in enumerate(row)] for i, row in enumerate(A)]
-                label = f"Blocco {layer + 1} · testa {h + 1}" if s["config"]["layers"] > 1 else f"Testa {h + 1}"
-                heats.append(
-                    matrix(
-                        cells,
-                        label=label,
-                        row_labels=names,
-                        col_labels=names,
-                        heat=1.0,
-                        shape=False,
-                        part=f"attention-{layer}-{h}",
-                        caption=f"peso più alto per riga, in media: {num(sharpness(A), 2)}",
-                    )
-                )
-        body = [
-            tag(
-                "p",
-                "Ogni riga è un token che guarda indietro, sé stesso compreso: i suoi pesi sommano a 1. "
-                "Le caselle vuote sono i token dopo, che la maschera causale nasconde."
-                + (f" Della frase restano gli ultimi {CONTEXT} token, quanti ne legge il modello." if a["cut"] else ""),
-                class_="lab-transformer-allenato-note",
-            ),
-            tag("div", *heats, class_="lab-transformer-allenato-heads"),
-        ]
-    return tag(
-        "details",
-        tag("summary", "Le mappe di attention"),
-        *body,
-        open=True,
-        class_="lab-section",
-        data_part="attention",
-    )
-
-
-def embedding_section(s):
-    e, vocab = s["embedding"], s["vocab"]
-    pts = e["points"]
-    reach = max(max(abs(c) for pt in pts for c in pt), 1e-9) * 1.2
-    ticks, _ = nice_ticks(-reach, reach, 4)
-    grid = ticks[1] - ticks[0] if len(ticks) > 1 else reach
-    items = [Point(tuple(xy), t, style=role) for t, xy, role in zip(vocab, pts, s["roles"])]
-    legend = (
-        "I colori sono i ruoli delle parole nel testo proposto: in blu chi fa, in arancione i verbi, in "
-        "viola i posti, in rosso articoli e preposizioni. "
-        if any(r != "muted" for r in s["roles"])
-        else ""
-    )
-    return [
-        plane(
-            items,
-            (-reach, reach),
-            (-reach, reach),
-            width=400,
-            grid=grid,
-            label=f"Gli embedding dei token proiettati su due dimensioni, al passo {s['step']}",
-        ),
-        tag(
-            "p",
-            legend + f"Il piano mostra {share(e['explained'])} della varianza dei {s['config']['d']} "
-            "numeri di ogni vettore, sulle due direzioni in cui a questo passo sono più sparsi (PCA); "
-            "la scala si adatta a ogni passo.",
-            class_="lab-transformer-allenato-note",
-        ),
-    ]
-
-
-def layer_name(group):
-    """layer_grad_norms' groups in Italian: embedding, block0 … → Blocco 1 …, final."""
-    return {"embedding": "Embedding", "final": "Norma finale"}.get(group) or f"Blocco {int(group[5:]) + 1}"
-
-
-def matrix_label(name):
-    return dict(MATRICES).get(name, name)
-
-
-def gradients_section(s):
-    norms = s["layer_norms"]
-    layers = [Bar(layer_name(k), v, text=num(v, 3)) for k, v in norms.items()]
-    top = max(s["matrix_norms"][n] for n, _ in MATRICES if n in s["matrix_norms"]) or 1.0
-    picks = [
-        Bar(
-            matrix_label(n).split(",")[0],
-            s["matrix_norms"][n],
-            text=num(s["matrix_norms"][n], 3),
-            highlight=n == s["matrix"]["name"],
-            class_="s2",
-            action=f"matrice={n}",
-            spoken=f"apri {matrix_label(n)}",
-        )
-        for n, _ in MATRICES
-        if n in s["matrix_norms"]
-    ]
-    counts = s["counts"]
-    parts = [
-        Bar(
-            label,
-            counts[k] / counts["total"],
-            text="= embedding" if k == "head" else f"{num(counts[k])} · {share(counts[k] / counts['total'])}",
-        )
-        for k, label in PARTS
-        if counts[k] or k == "head"
-    ]
-    return [
-        tag(
-            "p",
-            f"La norma del gradiente di questo passo, strato per strato: in tutto "
-            f"{num(s['grad_norm'], 3)} (sopra 1 Adam lo riporta a 1 prima di usarlo).",
-            class_="lab-transformer-allenato-note",
-        ),
-        bars(layers, label="Norma del gradiente per strato", hi=max(norms.values()) or 1.0, part="strati"),
-        tag(
-            "p",
-            "Matrice per matrice: clicca una barra per aprirla qui sotto"
-            + ("." if s["folds"]["matrice"] else ", in «Una matrice da vicino»."),
-            class_="lab-transformer-allenato-note",
-        ),
-        bars(picks, label="Norma del gradiente per matrice", hi=top, part="matrici"),
-        tag(
-            "p",
-            f"Dove stanno i {num(counts['total'])} pesi (la testa di uscita riusa gli embedding dei token):",
-            class_="lab-transformer-allenato-note",
-        ),
-        bars(parts, label="I pesi del modello, parte per parte", part="parti"),
-    ]
-
-
-HEAT_LEVELS = ("p1", "p2", "p3", "p4", "n1", "n2", "n3", "n4")
-
-
-def heat_picture(values, label, row_labels=None):
-    """A matrix as a picture of coloured cells, one SVG path per shade: light
-    enough to be redrawn at every step even at 64 × 16."""
-    rows, cols = len(values), len(values[0])
-    cell = max(6, min(16, 320 // cols))  # whole pixels: the path stays short
-    height_cell = max(cell, 14) if row_labels else cell
-    left = 8 + 8 * max((len(str(r)) for r in row_labels), default=0) if row_labels else 4
-    scale = max(abs(v) for row in values for v in row) or 1.0
-    shapes = {level: [] for level in HEAT_LEVELS}
-    for i, row in enumerate(values):
-        for j, v in enumerate(row):
-            level = min(4, max(1, math.ceil(4 * abs(v) / scale - 1e-9))) if v else 0
-            if level:
-                shapes[("p" if v > 0 else "n") + str(level)].append(
-                    f"M{left + j * cell} {4 + i * height_cell}h{cell}v{height_cell}h-{cell}z"
-                )
-    width, height = left + cols * cell + 4, 8 + rows * height_cell
-    names = [
-        svg_text(left - 4, 4 + (i + 0.5) * height_cell, r, class_="lab-transformer-allenato-heat-name", anchor="end")
-        for i, r in enumerate(row_labels or ())
-    ]
-    return svg(
-        round(width),
-        round(height),
-        tag(
-            "rect",
-            x=float(left),
-            y=4.0,
-            width=float(cols * cell),
-            height=float(rows * height_cell),
-            class_="lab-transformer-allenato-heat-frame",
-        ),
-        *(path(" ".join(d), class_=f"lab-heat-{level}") for level, d in shapes.items() if d),
-        *names,
-        label=label,
-        class_="lab-svg lab-transformer-allenato-heat",
-        text=12,
-        description=describe_matrix(values, [str(r) for r in row_labels] if row_labels else None),
-    )
-
-
-def largest(values):
-    return max(
-        ((i, j) for i, row in enumerate(values) for j in range(len(row))), key=lambda ij: abs(values[ij[0]][ij[1]])
-    )
-
-
-def matrix_section(s):
-    mx = s["matrix"]
-    name, W, G = mx["name"], mx["values"], mx["grad"]
-    rows, cols = mx["shape"]
-    row_labels = s["vocab"] if name == "tok_emb" else [str(t + 1) for t in range(rows)] if name == "pos_emb" else None
-    i, j = largest(G)
-    wi, wj = largest(W)
-    where = f"riga {s['vocab'][i]}" if name == "tok_emb" else f"riga {i + 1}"
-    what, at = matrix_label(name), s["step"]
-    notes = []
-    if mx["asked"] != name:
-        notes.append(callout(f"Questo modello non ha {matrix_label(mx['asked'])}: qui c'è {what}.", tone="warn"))
-    weights = tag(
-        "figure",
-        heat_picture(W, f"I pesi di {what} al passo {at}", row_labels),
-        tag("figcaption", f"I pesi: il più grande in valore assoluto vale {num(W[wi][wj], 3)}"),
-    )
-    grads = tag(
-        "figure",
-        heat_picture(G, f"Il gradiente di {what} al passo {at}", row_labels),
-        tag(
-            "figcaption", f"Il gradiente di questo passo: il più forte, {num(G[i][j], 4)}, in {where}, colonna {j + 1}"
-        ),
-    )
-    return [
-        *notes,
-        tag(
-            "p",
-            f"{what}: {rows} × {cols} = {num(rows * cols)} pesi. In blu i numeri positivi, in rosso i "
-            "negativi; più intenso, più grande (ogni mappa ha la sua scala).",
-            class_="lab-transformer-allenato-note",
-        ),
-        tag("div", weights, grads, class_="lab-transformer-allenato-pair"),
-    ]
-
-
-def view(s):
-    if "problem" in s:
-        return tag("div", callout(s["problem"], tone="warn"), class_="lab-ta", data_step=s["step"])
-    c = s["config"]
-    distinct = f"{len(s['vocab'])} {UNITS[s['kind']][1]} {'diverse' if s['kind'] == 'parole' else 'diversi'}"
-    setup = (
-        f"{plural(c['layers'], 'blocco', 'blocchi')}, {plural(c['heads'], 'testa', 'teste')}, d = {c['d']}, "
-        f"finestre di {c['context']} token, batch di {c['batch']}; {distinct}, {num(s['n_train'])} token per il "
-        f"training e {num(s['n_held'])} tenuti da parte. Learning rate del prossimo passo: "
-        f"{num(s['lr_next'], 5)}."
-    )
-    return tag(
-        "div",
-        headline(s),
-        tag("div", loss_chart(s), id="vista-loss"),
-        tag("p", setup, class_="lab-transformer-allenato-note"),
-        *comparison(s),
-        attention_section(s),
-        fold("Gli embedding sul piano", "embedding", s["folds"]["embedding"], lambda: embedding_section(s)),
-        fold("Gradienti e pesi, parte per parte", "gradienti", s["folds"]["gradienti"], lambda: gradients_section(s)),
-        fold(
-            "Una matrice da vicino",
-            "matrice",
-            s["folds"]["matrice"],
-            lambda: matrix_section(s),
-            data_matrix=s["matrix"]["name"],
-        ),
-        class_="lab-ta",
-        data_step=s["step"],
-    )
-
-
 EDITS = [
     Edit(
         "i pesi iniziali dieci volte più grandi",
@@ -928,108 +477,5 @@ EDITS = [
         check=lambda before, after: (
             before.state["loss"] < before.state["uniform"] + 0.5 and after.state["loss"] > before.state["uniform"] + 4
         ),
-    ),
-]
-
-KNOWN_PAIRS = frozenset(make_pairs(tokenize(CORPUS)))  # the word pairs of the default text
-
-
-def first_difference(a, b):
-    """Where two texts of words part (the length of the shorter if one begins the other)."""
-    a, b = a.split(), b.split()
-    return next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-
-
-def followers(text, word):
-    """The words that come after `word` in a text."""
-    words = text.split()
-    return {b for a, b in zip(words, words[1:]) if a == word}
-
-
-def cold_sampling(s):
-    """At a low temperature the transformer follows greedy past the first sentence and parts on a verb; the
-    bigram parts sooner, and still picks more than one word after «il»."""
-    g = s["samples"]
-    greedy, sampled = g["transformer"]
-    at = first_difference(greedy, sampled)
-    return (
-        at > greedy.split().index(".") + 5
-        and ROLES.get(sampled.split()[at]) == "b"
-        and first_difference(*g["bigram"]) < at
-        and len(followers(g["bigram"][1], "il")) > 1
-    )
-
-
-def new_pairs(s):
-    """Whether the sampled text of the transformer (after its prompt) has a pair of words the text has not."""
-    words = (s["samples"]["prompt"] + " " + s["samples"]["transformer"][1]).split()
-    return any(pair not in KNOWN_PAIRS for pair in zip(words, words[1:]))
-
-
-# the training at its defaults: an experiment about the training sets all of it (the reader may have changed it)
-TRAINING = {"token": "parole", "d": "16", "teste": "2", "blocchi": "1", "lr": 0.004, "seme": 0}
-
-EXPERIMENTS = [
-    Experiment(
-        "Alla fine del training, nella riga di «al» della frase «il nonno nuota al», una testa guarda quasi solo "
-        "«nuota».",
-        {"passo": STEPS, "token": "parole", "frase": "il nonno nuota al"},
-        "attention",
-        lambda s: max(A[-1][2] for A in s["attention"]["maps"][0]) > 0.9,
-        after="Esperimenti: ognuno porta",
-    ),
-    Experiment(
-        "Da «il papà pesca» il transformer scrive «al lago .»; il bigramma, da «al», va in un altro posto.",
-        {"passo": STEPS, "token": "parole", "prompt": "il papà pesca"},
-        "greedy",
-        lambda s: (
-            s["samples"]["transformer"][0].split()[:3] == ["al", "lago", "."]
-            and s["samples"]["bigram"][0].split()[0] == "al"
-            and s["samples"]["bigram"][0].split()[1] != "lago"
-        ),
-        after="Esperimenti: ognuno porta",
-    ),
-    Experiment(
-        "Con il learning rate a 0,01, a fine training la loss sul testo da parte supera quella del bigramma.",
-        {"passo": STEPS, **TRAINING, "lr": 0.01},
-        "vista-loss",
-        lambda s: s["evals"][-1][1] < 0.424 and s["evals"][-1][2] > s["evals"][-1][4],
-        after="Esperimenti: ognuno porta",
-    ),
-    Experiment(
-        "Con i caratteri, al passo 300 il transformer sta sotto la linea del bigramma più che con le parole.",
-        {"passo": 300, **TRAINING, "token": "caratteri"},
-        "vista-loss",
-        lambda s: len(s["vocab"]) == 19 and s["bigram_best"] - s["evals"][-1][1] > 0.24,
-        after="Esperimenti: ognuno porta",
-    ),
-    Experiment(
-        "A temperatura 0,1 il transformer segue il testo greedy fino a un verbo; il bigramma se ne stacca prima.",
-        {"passo": STEPS, "token": "parole", "temperatura": 0.1},
-        "campionato",
-        cold_sampling,
-        after="Esperimenti: ognuno porta",
-    ),
-    Experiment(
-        "A temperatura 2 il transformer scrive coppie di parole che nel testo non ci sono.",
-        {"passo": STEPS, "token": "parole", "temperatura": 2.0},
-        "campionato",
-        new_pairs,
-        after="Esperimenti: ognuno porta",
-    ),
-    Experiment(
-        "Con il seme 1, dopo 300 passi la loss del transformer sul training è già sotto la linea del bigramma.",
-        {"passo": 300, **TRAINING, "seme": 1},
-        "vista-loss",
-        lambda s: s["evals"][-1][0] == 300 and s["evals"][-1][1] < s["bigram_best"],
-        after="Esperimenti: ognuno porta",
-    ),
-    Experiment(
-        "Al passo 0, nelle mappe di attention, la riga di «in» divide il peso quasi in parti uguali tra le quattro "
-        "parole.",
-        {"passo": 0, "frase": "la nonna legge in", "token": "parole", "seme": 0},
-        "attention",
-        lambda s: all(max(m[-1]) - min(m[-1]) < 0.1 for layer in s["attention"]["maps"] for m in layer),
-        after="Al passo 0",
     ),
 ]

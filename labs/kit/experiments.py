@@ -20,6 +20,7 @@ part, a paragraph that names it); the tests perform it
 
 import inspect
 import re
+import sys
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -80,10 +81,21 @@ def raw_settings(experiment):
 
 
 def source_of(module):
-    try:
-        return inspect.getsource(module)
-    except (OSError, TypeError):
-        return ""
+    """The lab's source and that of its helper modules («_…», beside it) whose functions it uses: the parts of
+    the view may be named in a helper module that draws them."""
+    package = module.__name__.rpartition(".")[0]
+    helpers = {
+        getattr(value, "__module__", None)
+        for value in vars(module).values()
+        if callable(value) and str(getattr(value, "__module__", "")).startswith(f"{package}._")
+    }
+    texts = []
+    for part in (module, *(sys.modules[name] for name in sorted(helpers) if name in sys.modules)):
+        try:
+            texts.append(inspect.getsource(part))
+        except (OSError, TypeError):
+            pass
+    return "\n".join(texts)
 
 
 def experiment_problem(module, experiment, controls, folds, prose, source):

@@ -336,8 +336,8 @@ def test_every_step_gives_the_state_it_gave_before_the_step_machine(seed):
         p["passo"] = step
         before, now = as_json(compute_before(p)), as_json(LAB.compute(p))
         assert {k: now[k] for k in before} == before, f"passo {step}"
-        assert set(now) - set(before) <= {"curve"}
-        if "problem" not in now:  # the timeline's curve: the dataset loss after each update done so far
+        assert set(now) - set(before) <= {"curve", "updates"}  # the timeline's curve; the updates in all (the view's)
+        if "problem" not in now:  # the curve: the dataset loss after each update done so far
             summary = as_json(compute_before(p | {"passo": M.summary_step(now["update"])}))
             assert now["curve"] == summary["curve"][: now["update"] + (now["screen"] == 8)]
 

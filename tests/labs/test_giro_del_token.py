@@ -16,7 +16,7 @@ from core.transformer_layers import EPS
 from core.transformer_trace import trace
 from labs.chA import _giro_modello as model
 from labs.chA._giro_pesi import WEIGHTS
-from labs.kit import share
+from labs.kit import num, share
 from labs.kit.arithmetic import settle
 
 LAB = labs.get("giro-del-token")
@@ -179,14 +179,14 @@ def test_the_rms_norm_steps_by_hand():
     assert n["gain"] == WEIGHTS["block0.norm_attn"]
     assert sum(v * v for v in n["divided"]) / 16 == pytest.approx(1, abs=1e-4)  # RMS 1, up to ε
     squares = page(M.SQUARES)
-    assert f"Media dei quadrati {M.num(mean_square, 4)}" in squares and f"{M.num(rms, 4)}" in squares
+    assert f"Media dei quadrati {num(mean_square, 4)}" in squares and f"{num(rms, 4)}" in squares
     divide = page(M.DIVIDE)
     j = max(range(16), key=lambda j: abs(x[j]))
     # «≈» where the four-digit numbers do not give the shown quotient (kit.arithmetic)
-    assert settle(f"d{j + 1}: {M.num(x[j], 4)} ÷ {M.num(rms, 4)} = {M.num(x[j] / rms, 4)}") in divide
+    assert settle(f"d{j + 1}: {num(x[j], 4)} ÷ {num(rms, 4)} = {num(x[j] / rms, 4)}") in divide
     gain = page(M.GAIN)
     k = max(range(16), key=lambda k: (abs(n["output"][k] - n["divided"][k]), -k))
-    assert f"d{k + 1}: γ = {M.num(n['gain'][k])} × {M.num(n['divided'][k])} = {M.num(n['output'][k])}" in gain
+    assert f"d{k + 1}: γ = {num(n['gain'][k])} × {num(n['divided'][k])} = {num(n['output'][k])}" in gain
 
 
 # --- what each screen says ---------------------------------------------------------------------------------------

@@ -20,10 +20,12 @@ from core import transformer as tr
 from core import transformer_training as training
 from core.bigram import build_vocab, encode, gradient, init_weights, make_pairs, tokenize
 from core.descent import sgd_update
+from labs.ch3 import _allenato_viste as V  # the view and its sections
 from labs.kit.timelines import default_jumps, jump_target
 
 LAB = labs.get("transformer-allenato")
 M = LAB.module
+
 XSS = "<script>alert(1)</script><img src=x onerror=alert(1)>"
 
 
@@ -111,7 +113,7 @@ def test_attention_starts_uniform_and_the_preposition_learns_to_look_at_the_verb
         v = end["tokens"].index(verb)
         assert max(A[-1][v] for A in end["maps"][0]) > 0.9
         # sharper rows: uniform rows would give (1 + 1/2 + 1/3 + 1/4)/4 ≈ 0.52
-        assert max(M.sharpness(A) for A in start["maps"][0]) < 0.6 < 0.75 < max(M.sharpness(A) for A in end["maps"][0])
+        assert max(V.sharpness(A) for A in start["maps"][0]) < 0.6 < 0.75 < max(V.sharpness(A) for A in end["maps"][0])
 
 
 def test_attention_rows_are_causal_distributions_on_the_view():
@@ -256,7 +258,7 @@ def test_clicking_a_gradient_bar_opens_its_matrix():
 def test_heat_pictures_draw_every_nonzero_cell_once_and_stay_light():
     s = state(5, matrice="block0.W_1")
     W = s["matrix"]["values"]
-    picture = str(M.heat_picture(W, "W₁"))
+    picture = str(V.heat_picture(W, "W₁"))
     assert picture.count("h") >= sum(1 for row in W for v in row if v)
     cells = sum(len(re.findall(r"M[\d.]+ [\d.]+h", d)) for d in re.findall(r' d="([^"]*)"', picture))
     assert cells == sum(1 for row in W for v in row if v) == 16 * 64

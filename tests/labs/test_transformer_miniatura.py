@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 
 import labs
+from labs.ch1 import _miniatura_pesi as P  # the weights written by hand
+from labs.ch1 import _miniatura_viste as V  # the view's panels
 from labs.kit import percent
 from labs.kit.matrices import cell_text
 
@@ -20,7 +22,8 @@ def unescape(text):
 
 LAB = labs.get("transformer-miniatura")
 M = LAB.module
-DIM = {d: j for j, d in enumerate(M.DIMS)}
+
+DIM = {d: j for j, d in enumerate(P.DIMS)}
 XSS = "<script>alert(1)</script><img src=x onerror=alert(1)>"
 
 
@@ -152,7 +155,7 @@ def test_the_experiments_sentence_says_what_the_numbers_do(seed):
         assert note is None and s["whole_probs"] is None
         return
     note = unescape(note.group(0))
-    old, new = M.best_of(s["whole_probs"]), M.best_of(s["probs"])
+    old, new = V.best_of(s["whole_probs"]), V.best_of(s["probs"])
     if old == new:
         assert f"la previsione resta «{M.VOCAB[new]}»" in note
     else:
@@ -210,7 +213,7 @@ def test_temperature_and_seed_say_when_they_do_nothing():
 
 
 def test_the_weights_are_the_documented_tables():
-    assert len(M.VOCAB) == 12 and len(M.DIMS) == 8 and len(M.RULES) == 7
+    assert len(M.VOCAB) == 12 and len(P.DIMS) == 8 and len(P.RULES) == 7
     assert np.shape(M.E) == (12, 8) and np.shape(M.W_Q) == (8, 8)
     assert np.shape(M.W1) == (8, 7) and np.shape(M.W2) == (7, 8)
     assert M.E[M.VOCAB.index("sul")] == [0, 0.3, 0, 0.6, 1, 0, 0, 0]
