@@ -31,7 +31,6 @@ from .dev_graph import (
     NeedsFull,
     changed_files,
     changed_wheels,
-    closure,
     dependents,
     forget,
     guide_imports,
@@ -43,6 +42,7 @@ from .dev_graph import (
     wheel_key,
 )
 from .dev_pages import Theme, rename_lockfile, update_search, write_pages
+from .lockfile import closure
 from .wheels import imported_modules
 
 __all__ = ["DevBuild", "Failed", "NeedsFull", "changed_files", "sources"]

@@ -109,17 +109,6 @@ def changed_wheels(wheels, lock, keys):
     return lock, new_keys, new_wheels
 
 
-def closure(lock, package):
-    """A package of ours and every package it depends on, from the lockfile."""
-    seen, todo = set(), [package]
-    while todo:
-        name = todo.pop()
-        if name not in seen:
-            seen.add(name)
-            todo += lock["packages"][name]["depends"]
-    return seen
-
-
 def forget(names):
     """Drop modules from sys.modules, and their bytecode caches: a file saved twice in one second with the
     same size would otherwise be read from a .pyc of the previous version."""

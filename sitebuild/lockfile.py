@@ -48,15 +48,20 @@ def write_lockfile(wheels, modules, target):
     return lock
 
 
-def download_size(lock, package):
-    """Bytes a page downloads for a package of ours: its wheel and those it depends on."""
+def closure(lock, package):
+    """A package of ours and every package it depends on, from the lockfile."""
     seen, todo = set(), [package]
     while todo:
         name = todo.pop()
         if name not in seen:
             seen.add(name)
             todo += lock["packages"][name]["depends"]
-    return sum((DIST / lock["packages"][name]["file_name"]).stat().st_size for name in seen)
+    return seen
+
+
+def download_size(lock, package):
+    """Bytes a page downloads for a package of ours: its wheel and those it depends on."""
+    return sum((DIST / lock["packages"][name]["file_name"]).stat().st_size for name in closure(lock, package))
 
 
 def runtime_bytes():
