@@ -4,7 +4,9 @@ ogni **Avanti** è un passo di training di tutti e due, e il grafico mette le
 loro loss una accanto all'altra.
 
 Esperimenti: ognuno porta il training al passo che serve, con un clic. Che
-cosa c'è dietro lo spiega la parte che segue.
+cosa c'è dietro lo racconta «Per saperne di più», dopo il laboratorio.
+
+## Per saperne di più
 
 Come è fatto. Nel laboratorio sui bigrammi il modello guardava soltanto
 l'ultima parola; questo è un transformer vero: un blocco con due teste di
