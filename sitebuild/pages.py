@@ -72,7 +72,7 @@ def code_panel(lab):
         }
         for file, name, caption, source in code.listing(lab.module)
     ]
-    return {"functions": functions, "text": code.editable_text(lab.module), "edits": suggested_edits(lab)}
+    return {"functions": functions, "edits": suggested_edits(lab)}
 
 
 def suggested_edits(lab):

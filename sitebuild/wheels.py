@@ -14,6 +14,7 @@ import tomllib
 import zipfile
 
 from . import DIST, PACKAGE, ROOT, fail
+from .slim import slim
 
 # command line, build
 NOT_IN_BROWSER = {"labs/__main__.py", "labs/answers.py", "labs/cli.py", "labs/scaffold.py", "labs/styles.py"}
@@ -75,10 +76,14 @@ def imported_modules(path, module):
 
 def write_wheel(name, version, files, requires):
     """A pure-Python wheel (PEP 427) of {path in the wheel: source file}, the same bytes from the
-    same sources (fixed dates), named by its content hash (its build tag) in DIST."""
+    same sources (fixed dates), named by its content hash (its build tag) in DIST. The base's
+    sources go in slimmed (sitebuild/slim.py): every page loads them and none shows them."""
     dist = name.replace("-", "_")
     info = f"{dist}-{version}.dist-info"
-    entries = {arcname: source.read_bytes() for arcname, source in sorted(files.items())}
+    entries = {
+        arcname: slim(source.read_text(encoding="utf-8")).encode() if name == PACKAGE else source.read_bytes()
+        for arcname, source in sorted(files.items())
+    }
     entries[f"{info}/METADATA"] = "".join(
         [
             f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\nRequires-Python: >=3.12\n",

@@ -3,6 +3,7 @@ home cards, the navigation, and Pyodide's files with our wheel."""
 
 import hashlib
 import html
+import html.parser
 import json
 import re
 import subprocess
@@ -95,6 +96,73 @@ def test_the_wheels_hold_every_lab_and_all_of_core_and_labs_but_the_tools(site_d
         "labs/scaffold.py",
         "labs/styles.py",
     }
+
+
+def test_the_base_wheel_carries_the_kit_slimmed_and_the_labs_and_core_as_written(site_dir):
+    """The base (kit and engine) without docstrings and comments, each statement on its line; core's
+    and the labs' files, which «Il codice Python» shows and edits, byte for byte."""
+    import zipfile
+
+    from sitebuild.slim import slim
+
+    runtime, lock = served_lock(site_dir)
+    with zipfile.ZipFile(runtime / lock["packages"]["laboratori-llm"]["file_name"]) as archive:
+        base = {n: archive.read(n) for n in archive.namelist() if n.endswith(".py")}
+    assert "labs/kit/stepping.py" in base
+    for name, data in base.items():
+        source = (ROOT / name).read_text(encoding="utf-8")
+        assert data.decode() == slim(source), name
+        assert data.count(b"\n") == source.count("\n"), f"{name}: una riga si è spostata"
+    for package in lock["packages"]:
+        if package != "laboratori-llm" and package.startswith("laboratori-llm"):
+            for name, data in wheel_files(runtime, lock, package).items():
+                if name not in base:
+                    assert data == (ROOT / name).read_bytes(), name
+
+
+class ShownText(html.parser.HTMLParser):
+    """The text «Modifica» starts from, read from a page as code-panel.js reads it: each
+    section[data-lab-code-file]'s <pre> text after a line naming its file, a blank line between."""
+
+    def __init__(self):
+        super().__init__()
+        self.parts, self.in_pre = [], False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if "data-lab-code-file" in attrs:
+            self.parts.append([attrs["data-lab-code-file"], ""])
+        self.in_pre = self.in_pre or (tag == "pre" and bool(self.parts))
+
+    def handle_endtag(self, tag):
+        self.in_pre = self.in_pre and tag != "pre"
+
+    def handle_data(self, data):
+        if self.in_pre:
+            self.parts[-1][1] += data
+
+    def text(self):
+        return "\n\n".join(f"# ── da {file}\n{source}" for file, source in self.parts)
+
+
+@per_lab
+def test_the_code_panel_text_is_read_from_its_listing(site_dir, lab):
+    from labs.kit.listing import editable_text
+
+    reader = ShownText()
+    reader.feed(page(site_dir, lab))
+    assert reader.text() == editable_text(lab.module)
+    assert "data-lab-source" not in page(site_dir, lab)  # the source is not shipped twice
+
+
+@per_lab
+def test_each_lab_page_s_own_bytes_stay_within_the_budget(lab):
+    """What a page fetches of ours before it is ready (scripts/bench_page.our_files), gzip."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from bench_page import our_files
+    from experiment_times import PAGE_BUDGET_KB
+
+    assert sum(our_files(lab).values()) <= PAGE_BUDGET_KB * 1000
 
 
 @per_lab

@@ -39,3 +39,75 @@ def test_the_csp_hashes_every_inline_script_but_json_and_the_skip_link_goes_to_l
     skip = '<div data-md-component="skip">'
     assert "Vai al laboratorio" in skip_to_lab(f'{skip}<h2 id="laboratorio">', "x")
     assert skip_to_lab(f"{skip}<h2>", "x") == f"{skip}<h2>"
+
+
+def test_slim_blanks_docstrings_and_comments_and_keeps_every_statement_on_its_line():
+    from sitebuild.slim import slim
+
+    source = (
+        '"""The module."""\n'
+        "import math  # a comment\n"
+        "\n"
+        "\n"
+        "def f(x):\n"
+        '    """Twice x,\n'
+        '    on two lines."""\n'
+        '    return 2 * x  # "#" in a comment\n'
+        "\n"
+        "\n"
+        "def g():\n"
+        '    """Only a docstring: it stays, or the body would be empty."""\n'
+        "\n"
+        "\n"
+        "class A:\n"
+        '    """A class."""\n'
+        '    sign = "#"  # the hash inside the string stays\n'
+    )
+    assert slim(source) == (
+        "\n"
+        "import math\n"
+        "\n"
+        "\n"
+        "def f(x):\n"
+        "\n"
+        "\n"
+        "    return 2 * x\n"
+        "\n"
+        "\n"
+        "def g():\n"
+        '    """Only a docstring: it stays, or the body would be empty."""\n'
+        "\n"
+        "\n"
+        "class A:\n"
+        "\n"
+        '    sign = "#"\n'
+    )
+
+
+def test_the_slimmed_kit_is_the_kit_statement_for_statement_and_line_for_line():
+    import ast
+    import io
+    import tokenize
+
+    from sitebuild.slim import slim
+
+    def without_docstrings(text):
+        tree = ast.parse(text)
+        for node in ast.walk(tree):
+            body = getattr(node, "body", None)
+            if isinstance(body, list) and body and isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef)):
+                first = body[0]
+                if isinstance(first, ast.Expr) and isinstance(getattr(first.value, "value", None), str):
+                    if isinstance(node, ast.Module) or len(body) > 1:
+                        node.body = body[1:]
+        return ast.dump(tree, include_attributes=True)
+
+    version, groups, parents, requires = wheels.plan_wheels()
+    base = groups[wheels.PACKAGE]
+    assert len(base) > 20
+    for name, path in base.items():
+        source = path.read_text(encoding="utf-8")
+        slimmed = slim(source)
+        tokens = tokenize.generate_tokens(io.StringIO(slimmed).readline)
+        assert not [t for t in tokens if t.type == tokenize.COMMENT], name
+        assert without_docstrings(slimmed) == without_docstrings(source), name

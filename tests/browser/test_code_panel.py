@@ -8,6 +8,9 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
+import labs
+from labs.kit.listing import editable_text
+
 READY_TIMEOUT = 90_000
 ROOT = Path(__file__).resolve().parents[2]
 MAX_SUBTRACTION = "shifted = [s - top for s in scaled]"  # in core/softmax.py
@@ -58,6 +61,7 @@ def test_edit_run_error_reset_stop_and_share(page, site_url, context):
     expect(panel.locator(".cm-editor")).to_be_visible()
     assert len(editor_requests) == 1
     original = editor_text(page)
+    assert original == editable_text(labs.get("softmax-temperatura").module)  # read from the listing
     assert MAX_SUBTRACTION in original
     assert violations == []  # the editor's styles obey the site's CSP (style-src 'self')
 

@@ -22,11 +22,19 @@ async function unpack(data) {
   return new Response(stream).text();
 }
 
+// The text «Modifica» starts from is the listing's, read from the page: each shown function's
+// source after a line naming its file, as labs.kit.listing.editable_text writes it.
+function shownText(panel) {
+  return [...panel.querySelectorAll("[data-lab-code-file]")]
+    .map((part) => `# ── da ${part.dataset.labCodeFile}\n${part.querySelector("pre").textContent}`)
+    .join("\n\n");
+}
+
 export class CodePanel {
   constructor(panel, controller) {
     this.panel = panel;
     this.controller = controller;
-    this.original = panel.querySelector("[data-lab-source]").value;
+    this.original = shownText(panel);
     this.status = panel.querySelector("[data-lab-code-status]");
     this.editor = null;
     this.running = null; // the edited text the lab runs on, or null for the original
