@@ -93,6 +93,14 @@ def pytest_xdist_make_scheduler(config, log):
 
 
 @pytest.fixture
+def package(tmp_path, monkeypatch):
+    """A throwaway labs-like package to write labs into and discover (tests/lab_package.py)."""
+    from lab_package import made_package
+
+    yield from made_package(tmp_path, monkeypatch)
+
+
+@pytest.fixture
 def goto_holding_the_wasm():
     """page.goto(url) on a lab page with Pyodide's wasm held until runtime.js has taken the <head>'s worker
     over and shows its progress: on a loaded machine the local download could end before there is a bar

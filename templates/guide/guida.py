@@ -4,7 +4,7 @@ the kit's components with their signatures, the first paragraph of their
 docstrings and a drawing made by the call listed in componenti.py.
 
 Nothing here is written by hand twice: if the kit or the example changes,
-the page follows; if they break, the build (and tests/test_authoring.py) fails.
+the page follows; if they break, the build (and tests/test_authors_guide.py) fails.
 """
 
 import dataclasses

@@ -6,32 +6,15 @@ loop, and a shared link brings the code back without running it."""
 import time
 from pathlib import Path
 
+from lab_pages import READY, idle, open_ready, set_range
 from playwright.sync_api import expect
 
 import labs
 from labs.kit.listing import editable_text
 
-READY_TIMEOUT = 90_000
 ROOT = Path(__file__).resolve().parents[2]
 MAX_SUBTRACTION = "shifted = [s - top for s in scaled]"  # in core/softmax.py
 WITHOUT_MAX = "shifted = scaled"
-
-
-def open_ready(page, url):
-    page.goto(url)
-    lab = page.locator("[data-lab]")
-    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
-    return lab
-
-
-def idle(page, lab):
-    page.wait_for_function("el => el.dataset.busy === undefined", arg=lab.element_handle())
-
-
-def set_range(page, name, value):
-    page.locator(f'input[name="{name}"]').evaluate(
-        "(el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); }", str(value)
-    )
 
 
 def editor_text(page, transform=None):
@@ -93,7 +76,7 @@ def test_edit_run_error_reset_stop_and_share(page, site_url, context):
     panel.locator('[data-code="stop"]').click()
     expect(status).to_contain_text("fermato")
     assert page.evaluate("1 + 1") == 2  # the page never froze: Python runs in a worker
-    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    expect(lab).to_have_attribute("data-ready", "true", timeout=READY)
     print(f"«Ferma» → laboratorio di nuovo pronto: {time.perf_counter() - started:.2f} s")
     set_range(page, "temperatura", 2)
     idle(page, lab)
@@ -109,7 +92,7 @@ def test_edit_run_error_reset_stop_and_share(page, site_url, context):
     other = context.new_page()
     other.goto(shared_url)
     expect(other.locator("[data-code-banner]")).to_contain_text("Questa pagina usa codice modificato")
-    expect(other.locator("[data-lab]")).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    expect(other.locator("[data-lab]")).to_have_attribute("data-ready", "true", timeout=READY)
     assert other.evaluate("() => document.querySelector('[data-lab-code]').codePanel.editor.text") == edited
     assert other.evaluate("() => document.querySelector('[data-lab-code]').codePanel.running") is None
     other.locator("[data-code-banner] button").click()

@@ -4,11 +4,11 @@ the build shipped as soon as it is fetched, the worker takes the shipped checkpo
 printed, not asserted (scripts/experiment_times.py measures every lab)."""
 
 import pytest
+from lab_pages import READY, open_ready
 from playwright.sync_api import expect
 
 import labs
 
-READY_TIMEOUT = 90_000
 LAB = labs.get("transformer-allenato")
 
 # Clicks the n-th «Prova» (or the selector's button) and waits for the first view drawn after the click whose
@@ -39,13 +39,6 @@ WATCH_WORKING = """() => {
   new MutationObserver(() => { if (!line.hidden) window.replayed = true; })
     .observe(line, { attributes: true, attributeFilter: ["hidden"] });
 }"""
-
-
-def open_ready(page, url):
-    page.goto(url)
-    lab = page.locator("[data-lab]")
-    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
-    return lab
 
 
 def idle(page):
@@ -122,7 +115,7 @@ def test_a_long_prova_before_python_is_ready_shows_the_answer_then_python_goes_o
         page.wait_for_timeout(100)
     held[0].continue_()
     page.unroute("**/pyodide.asm.wasm")
-    expect(page.locator("[data-lab]")).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    expect(page.locator("[data-lab]")).to_have_attribute("data-ready", "true", timeout=READY)
     idle(page)
     assert not page.evaluate("window.replayed")  # Python's first view came from the checkpoint
     page.evaluate(

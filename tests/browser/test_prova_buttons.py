@@ -3,26 +3,8 @@ that holds them), marks the part of the view it points at, and «Ripristina» pu
 Run on real pages: 2.4 (the learning rate), 1.2 (a control in a closed group) and 9A."""
 
 import pytest
+from lab_pages import idle, open_ready, set_range
 from playwright.sync_api import expect
-
-READY_TIMEOUT = 90_000
-
-
-def open_ready(page, url):
-    page.goto(url)
-    lab = page.locator("[data-lab]")
-    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
-    return lab
-
-
-def idle(page, lab):
-    page.wait_for_function("el => el.dataset.busy === undefined", arg=lab.element_handle())
-
-
-def set_range(page, name, value):
-    page.locator(f'input[name="{name}"]').evaluate(
-        "(el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); }", str(value)
-    )
 
 
 def values(page):

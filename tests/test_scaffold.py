@@ -1,0 +1,148 @@
+"""The scaffold (python -m labs new): it writes a lab that passes the contract, at the next free ref
+or right after a given lab, with its test, and refuses a taken id or a bad chapter."""
+
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+from test_contract import assert_renders, extremes, random_value
+
+import labs
+from labs.kit import Html
+from labs.kit.contract import ContractError
+from labs.scaffold import new_lab, new_test, next_ref, ref_after
+
+ROOT = Path(__file__).resolve().parent.parent
+GUIDE = ROOT / "templates" / "guide"
+
+# A valid lab; the tests break one thing at a time. Line numbers below count from 1.
+
+# --- the scaffold ----------------------------------------------------------------------------------------------------
+
+
+def test_the_scaffold_writes_a_lab_that_passes_the_contract(package):
+    package.lab("2", "vecchio", ref="2.7")
+    path, ref = new_lab(package.dir, "2", "mio-lab", "Il mio laboratorio", package.discover()[0])
+    assert path == package.dir / "ch2" / "mio_lab.py" and ref == "2.8"
+    found, problems = package.discover()
+    assert problems == {}
+    lab = next(lab for lab in found if lab.id == "mio-lab")
+    assert lab.title == "Il mio laboratorio" and lab.ref == "2.8" and len(lab.prose) > 200
+    kinds = {c.kind for c in lab.params_list}
+    assert len(lab.params_list) >= 2 and {"slider"} <= kinds
+    # the checks of tests/test_contract.py, on the new module
+    state, html = assert_renders(lab, lab.defaults())
+    assert isinstance(lab.view(state), Html) and 'class="lab-stat' in html and "lab-formula" in html
+    for control in lab.params_list:
+        for value in extremes(control):
+            assert_renders(lab, {**lab.defaults(), control.name: value})
+    rng = random.Random("scaffold")
+    for _ in range(20):
+        assert_renders(lab, {c.name: random_value(c, rng) for c in lab.params_list})
+    params = lab.defaults()
+    assert json.dumps(lab.compute(params)) == json.dumps(lab.compute(params))
+    for name in ("stat", "formula", "callout", "bars", "line_chart", "plane", "matrix"):
+        assert name in path.read_text(), f"lo scheletro non nomina {name}"
+
+
+def test_the_scaffold_prose_is_our_own():
+    seeds = ROOT.parent / "shared" / "seeds"
+    files = sorted(seeds.glob("*.txt"))
+    if not files:
+        pytest.skip("la guida (../shared/seeds) non è accanto al repository")
+    from test_prose import is_prose, shingles
+
+    guide = shingles(" ".join(f.read_text(encoding="utf-8") for f in files))
+    prose = labs.scaffold.TEMPLATE.split('"""')[1]
+    assert not {run for run in shingles(prose) & guide if is_prose(run)}
+    example = (GUIDE / "esempio.py").read_text(encoding="utf-8").split('"""')[1]
+    page = (ROOT / "templates" / "guide.md.j2").read_text(encoding="utf-8")
+    for text in (example, page):
+        assert not {run for run in shingles(text) & guide if is_prose(run)}
+
+
+def test_the_scaffold_refuses_a_taken_id_or_a_bad_chapter(package):
+    package.lab("2", "preso")
+    found = package.discover()[0]
+    with pytest.raises(ContractError, match=r"l'id «preso» esiste già: .*ch2/preso\.py"):
+        new_lab(package.dir, "2", "preso", "Titolo", found)
+    with pytest.raises(ContractError, match="il capitolo «7» non esiste: i capitoli sono 2"):
+        new_lab(package.dir, "7", "nuovo", "Titolo", found)
+    with pytest.raises(ContractError, match="solo lettere minuscole"):
+        new_lab(package.dir, "2", "Nuovo_Lab", "Titolo", found)
+    with pytest.raises(ContractError, match="manca il titolo"):
+        new_lab(package.dir, "2", "nuovo", "  ", found)
+    assert sorted(p.name for p in (package.dir / "ch2").glob("*.py")) == ["__init__.py", "preso.py"]
+
+
+@pytest.mark.parametrize(
+    "chapter, refs, expected",
+    [
+        ("1", ["1.1", "1.4", "1.2", "1.3"], "1.5"),
+        ("2", ["2.9", "2.10"], "2.11"),
+        ("9", ["9A", "9B.1", "9B.11", "9G"], "9H"),
+        ("A", ["A.1", "A.5"], "A.6"),
+        ("3", [], "3.1"),
+        ("B", [], "B.1"),
+    ],
+)
+def test_the_next_free_ref(chapter, refs, expected):
+    assert next_ref(chapter, refs) == expected
+
+
+@pytest.mark.parametrize(
+    "ref, refs, expected",
+    [
+        ("9E", ["9A", "9E", "9F", "9G"], "9E.1"),
+        ("9G", ["9E", "9F", "9G"], "9H"),
+        ("9A", ["9A", "9B.1", "9C"], "9A.1"),
+        ("1.4", ["1.1", "1.4"], "1.5"),
+        ("9B.11", ["9B.10", "9B.11", "9C"], "9B.12"),
+        ("A.6", ["A.5", "A.6"], "A.7"),
+        ("9E", ["9E", "9E.1", "9F"], None),
+        ("1.2", ["1.2", "1.3"], None),
+    ],
+)
+def test_the_ref_right_after_a_lab(ref, refs, expected):
+    if expected is None:
+        with pytest.raises(ContractError, match=f"tra {re.escape(ref)} e .* non c'è un REF libero"):
+            ref_after(ref, refs)
+        return
+    found = ref_after(ref, refs)
+    assert found == expected and found not in refs
+    later = sorted(refs + [found], key=labs.ref_key)
+    assert later[later.index(ref) + 1] == found  # right after ref, before whatever came after it
+
+
+def test_dopo_places_the_scaffold_after_that_lab_and_writes_its_test(package, tmp_path):
+    package.lab("9", "primo", ref="9E")
+    package.lab("9", "dopo", ref="9F")
+    found = package.discover()[0]
+    path, ref = new_lab(package.dir, None, "nuovo", "Il nuovo", found, after="primo")
+    assert ref == "9E.1" and path == package.dir / "ch9" / "nuovo.py"
+    found, problems = package.discover()
+    assert problems == {} and [lab.id for lab in sorted(found, key=lambda lab: labs.ref_key(lab.ref))] == [
+        "primo",
+        "nuovo",
+        "dopo",
+    ]
+    with pytest.raises(ContractError, match="«nessuno» non esiste"):
+        new_lab(package.dir, None, "altro", "Altro", found, after="nessuno")
+    with pytest.raises(ContractError, match="manca il capitolo"):
+        new_lab(package.dir, None, "altro", "Altro", found)
+    test = new_test(tmp_path, "nuovo", ref, "Il nuovo")
+    assert test.name == "test_nuovo.py" and 'labs.get("nuovo")' in test.read_text(encoding="utf-8")
+    compile(test.read_text(encoding="utf-8"), str(test), "exec")
+    assert new_test(tmp_path, "nuovo", ref, "Il nuovo") is None  # an author's test is never overwritten
+
+
+def test_the_next_free_ref_of_the_real_chapters():
+    by_chapter = {}
+    for lab in labs.all_labs():
+        by_chapter.setdefault(lab.chapter.number, []).append(lab.ref)
+    for chapter, refs in by_chapter.items():
+        ref = next_ref(chapter, refs)
+        assert ref not in refs and labs.ref_key(ref) > max(map(labs.ref_key, refs))
+        assert re.match(r"\d+|[A-Z]", ref).group() == chapter
