@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 FIND = ROOT / "scripts" / "find-python.sh"
 
@@ -35,3 +37,37 @@ def test_python_env_override_is_tried_first():
         ["bash", str(FIND)], capture_output=True, text=True, env={"PYTHON": sys.executable, "PATH": "/usr/bin:/bin"}
     )
     assert out.returncode == 0 and Path(out.stdout.strip()).resolve() == Path(sys.executable).resolve()
+
+
+@pytest.mark.parametrize("lab_id", ["vettori", "softmax-temperatura"])
+def test_make_check_selects_each_test_file_s_tests_of_that_lab_and_no_other(lab_id):
+    """make check LAB=… (scripts/check_lab.py) runs every test file it names with one -k expression:
+    each must select exactly that lab's tests (a file where it selects none would report a failure)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from check_lab import checks, only
+
+    for name, command in checks(lab_id):
+        files = [part for part in command if isinstance(part, str) and part.startswith("tests/")]
+        if "-k" not in command or not files:
+            continue
+        collected = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "--collect-only",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "-k",
+                only(lab_id),
+                *files,
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
+        assert collected.returncode == 0, f"«{name}»: {collected.stdout[-300:]}{collected.stderr[-300:]}"
+        ids = [line for line in collected.stdout.splitlines() if "::" in line]
+        assert ids, f"«{name}»: nessun test selezionato"
+        assert all(lab_id in i and "parole-come-vettori" not in i for i in ids if "[" in i), (name, ids)
