@@ -18,6 +18,11 @@ settings.load_profile("labs")
 ROOT = Path(__file__).resolve().parent.parent
 SITE = Path(os.environ.get("LABS_SITE_DIR", ROOT / "site")).resolve()
 sys.path.insert(0, str(ROOT / "scripts"))
+# Every build a test runs (a sub-path, nginx, a next build, a copy of the sources) reads the «Prova» answers of
+# the build under test: the same sources give the same answers, and replaying 3.2's trainings takes minutes.
+os.environ.setdefault(
+    "LABS_ANSWERS_DIR", str(Path(os.environ.get("LABS_BUILD_DIR", ROOT / "build")).resolve() / "answers")
+)
 
 
 def system_chromium():
