@@ -17,19 +17,47 @@ import labs
 from labs.answers import answers
 
 from . import ROOT, SITE, WORK
+from .wheels import imported_modules
 
 # LABS_ANSWERS_DIR: another build's answers to read (and add to), as the tests that build a copy of the
 # sources do with the answers of the build they test
 CACHE = Path(os.environ.get("LABS_ANSWERS_DIR", WORK / "answers"))
 
 
+def module_file(name):
+    """The source file of a module of core/ or labs/, or None (a name imported from a module, say)."""
+    path = ROOT / name.replace(".", "/")
+    return next((p for p in (path.with_suffix(".py"), path / "__init__.py") if p.is_file()), None)
+
+
+def imported_files(path, module):
+    """The files of core/ and labs/ that the module at path imports, and theirs, itself included."""
+    found, todo = {}, [(module, path)]
+    while todo:
+        name, file = todo.pop()
+        if file in found.values():
+            continue
+        found[name] = file
+        for imported in imported_modules(file, name):
+            target = module_file(imported) if imported.split(".")[0] in ("core", "labs") else None
+            if target is not None and imported not in found:
+                todo.append((imported, target))
+    return set(found.values())
+
+
 def sources_hash(lab):
-    """What a lab's answers depend on: the Python version, core/, the lab engine and kit, the lab's module."""
+    """What a lab's answers depend on: the Python version, core/, the lab engine and kit, the lab's module
+    and every module of labs/ it imports (its helper modules beside it, its chapter's)."""
     digest = hashlib.sha256(sys.version.encode())
-    files = sorted(
-        [*(ROOT / "core").rglob("*.py"), *(ROOT / "labs" / "kit").rglob("*.py"), *(ROOT / "labs").glob("*.py")]
-    )
-    for path in [*files, ROOT / lab.module.__file__]:
+    lab_file = Path(lab.module.__file__).resolve()
+    files = {
+        *(ROOT / "core").rglob("*.py"),
+        *(ROOT / "labs" / "kit").rglob("*.py"),
+        *(ROOT / "labs").glob("*.py"),
+        *imported_files(lab_file, lab.module.__name__),
+        lab_file.parent / "__init__.py",
+    }
+    for path in sorted(files):
         digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:20]
 

@@ -148,3 +148,18 @@ def test_write_answers_puts_the_files_beside_the_page(tmp_path, shipped):
     }
     listed = {url for url, _, _ in offline_files(tmp_path)}
     assert {f"{TRANSFORMER.path}{name}" for name in files} <= listed
+
+
+def test_the_answers_are_computed_again_when_a_helper_module_of_the_lab_changes(monkeypatch):
+    """The cache's name covers every file of labs/ the lab imports (3.2's rules live in a helper module)."""
+    from pathlib import Path
+
+    from sitebuild import answers as cache
+
+    lab = labs.get("transformer-allenato")
+    files = {p.name for p in cache.imported_files(Path(lab.module.__file__).resolve(), lab.module.__name__)}
+    assert {"_allenato_regole.py", "_allenato_viste.py", "_allenato_prove.py", "transformer_allenato.py"} <= files
+    before = cache.sources_hash(lab)
+    read = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda p: read(p) + (b"#" if p.name == "_allenato_regole.py" else b""))
+    assert cache.sources_hash(lab) != before
