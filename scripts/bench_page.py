@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SITE = Path(os.environ.get("LABS_SITE_DIR", ROOT / "site"))
+SITE = Path(os.environ.get("LABS_SITE_DIR", ROOT / "site")).resolve()
 # the measurement the site does not ship (root.labTiming, labsMeasure.times): injected before the page's scripts
 MEASURE = ROOT / "scripts" / "measure.js"
 sys.path.insert(0, str(ROOT / "scripts"))
