@@ -58,7 +58,7 @@ FIGURES = [
     (
         "heat",
         [],
-        'heat([[(i - j) / 9 for j in range(24)] for i in range(8)],\n'
+        "heat([[(i - j) / 9 for j in range(24)] for i in range(8)],\n"
         '     label="Una matrice 8 × 24", row_labels=["il", "gatto", "dorme",\n'
         '     "sul", "divano", ".", "il", "cane"])',
     ),
