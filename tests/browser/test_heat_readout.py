@@ -80,3 +80,15 @@ def test_the_arrow_keys_move_the_marked_cell_and_not_the_timeline(page, site_url
     grad.locator("svg[data-heat]").focus()
     expect(grad.locator(".lab-heat-readout")).to_have_text(expected(s, 0, 0, "grad"))
     expect(line).to_have_text(expected(s, 2, cols - 1))
+
+
+def test_a_tap_on_a_phone_reads_the_cell(browser, site_url):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    try:
+        lab, box, svg, line = open_weights(page, site_url)
+        s = cpython(5)
+        page.touchscreen.tap(*centre_of(svg, 3, 12))
+        expect(line).to_have_text(expected(s, 3, 12))
+    finally:
+        context.close()
