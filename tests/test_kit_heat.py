@@ -127,6 +127,15 @@ def test_the_description_is_the_kit_s_for_a_matrix():
     assert "il valore più grande è 2" in p.desc
     own = Picture(heat(values, "W", description="Solo questo."))
     assert own.desc == "Solo questo."
+    more = Picture(heat(values, "W", description=lambda auto: auto + " Ancora."))
+    assert more.desc == describe_matrix(values) + " Ancora."
+
+
+def test_a_short_row_and_an_empty_matrix():
+    p = Picture(heat([[1.0, 2.0, 3.0], [4.0]], "R"))
+    assert decode(p) == [["1", "2", "3"], ["4", "", ""]]
+    empty = Picture(heat([], "vuota"))
+    assert empty.svg["data-values"] == "" and empty.desc == "Una tabella vuota."
 
 
 def test_a_large_matrix_stays_a_few_elements():

@@ -28,7 +28,7 @@ import re
 from .cells import describe_matrix, plain_text
 from .html import tag
 from .matrices import heat_class
-from .svg import svg
+from .svg import description_text, svg
 from .svg import text as svg_text
 
 LEVELS = ("p1", "p2", "p3", "p4", "n1", "n2", "n3", "n4")
@@ -45,15 +45,17 @@ def _power(match):
     return " × 10" + (sign + match.group(2)).translate(SUPERSCRIPT)
 
 
-def values_text(values):
+def values_text(values, cols=None):
     """The cells row by row, joined by «;», each with three significant
     digits written the Italian way (0,0123; −1,5; 1,23 × 10⁻⁵); an empty
-    or non-finite cell is an empty field. Formatted in one pass over the
-    whole string: a view writes a 64 × 16 matrix at every step."""
+    or non-finite cell is an empty field, and a short row is filled with
+    empty fields up to cols. Formatted in one pass over the whole string:
+    a view writes a 64 × 16 matrix at every step."""
+    width = max((len(r) for r in values), default=0) if cols is None else cols
     fields = [
         format(v, ".3g") if v.__class__ in (int, float) and -math.inf < v < math.inf else ""
         for row in values
-        for v in row
+        for v in (list(row) + [None] * (width - len(row)) if len(row) < width else row)
     ]
     text = ";".join(fields).translate(ITALIAN)
     return EXPONENT.sub(_power, text) if "e" in text else text
@@ -73,8 +75,9 @@ def heat(values, label, row_labels=None, col_labels=None, scale=None, part=None,
     readout says them whole), else «riga 3», «colonna 5». scale: the
     |value| that gets the strongest shade (None: the largest |value| of
     the matrix); a larger value gets it too. None and non-finite cells stay
-    empty. description: what a screen reader hears besides the title (by
-    default describe_matrix(): the shape, the largest and smallest value).
+    empty. description: what a screen reader hears besides the title: by
+    default describe_matrix() (the shape, the largest and smallest value),
+    or a sentence, or a function of that default (as for the kit's figures).
     part names the figure (data-part) for tests and styling.
     """
     rows, cols = len(values), max((len(r) for r in values), default=0)
@@ -110,21 +113,20 @@ def heat(values, label, row_labels=None, col_labels=None, scale=None, part=None,
     ]
     attrs = {
         "data_heat": f"{left} {top} {cell} {height_cell} {rows} {cols}",
-        "data_values": values_text(values),
+        "data_values": values_text(values, cols),
         "tabindex": "0",
     }
     if row_labels:
         attrs["data_row_names"] = json.dumps([plain_text(r) for r in row_labels], ensure_ascii=False)
     if col_labels:
         attrs["data_col_names"] = json.dumps([plain_text(c) for c in col_labels], ensure_ascii=False)
-    told = (
-        describe_matrix(
+    told = description_text(
+        description,
+        lambda: describe_matrix(
             values,
             [str(r) for r in row_labels] if row_labels else None,
             [str(c) for c in col_labels] if col_labels else None,
-        )
-        if description is None
-        else description
+        ),
     )
     picture = svg(
         round(width),
