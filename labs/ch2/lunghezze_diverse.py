@@ -44,6 +44,7 @@ from labs.kit import (
     formula,
     matrix,
     num,
+    phase_screen,
     recap,
     shape_label,
     stage_buttons,
@@ -375,14 +376,14 @@ def view_batch(s):
     ]
 
 
-VIEWS = {"forme": view_shapes, "attention": view_attention, "gradiente": view_gradient, "batch": view_batch}
+SCREENS = (view_shapes, view_attention, view_gradient, view_batch)  # one per stage, in the order of STAGES
 
 
 def view(s):
     return tag(
         "div",
         stage_buttons(STAGES, s["stage"]),
-        *VIEWS[s["stage"]](s),
+        *phase_screen(SCREENS, s, [key for key, _ in STAGES].index(s["stage"])),
         class_="lab-panel",
         data_part="lunghezze",
         data_stage=s["stage"],

@@ -11,6 +11,7 @@ from labs.kit import (
     bars,
     callout,
     fold,
+    heat,
     join,
     line_chart,
     matrix,
@@ -24,9 +25,6 @@ from labs.kit import (
     table,
     tag,
 )
-from labs.kit.matrices import describe_matrix
-from labs.kit.svg import path, svg
-from labs.kit.svg import text as svg_text
 
 from ._allenato_regole import CONTEXT, EVAL_EVERY, GENERATED, MATRICES, PARTS, SAMPLE_EVERY, STEPS, UNITS
 
@@ -274,50 +272,6 @@ def gradients_section(s):
     ]
 
 
-HEAT_LEVELS = ("p1", "p2", "p3", "p4", "n1", "n2", "n3", "n4")
-
-
-def heat_picture(values, label, row_labels=None):
-    """A matrix as a picture of coloured cells, one SVG path per shade: light
-    enough to be redrawn at every step even at 64 × 16."""
-    rows, cols = len(values), len(values[0])
-    cell = max(6, min(16, 320 // cols))  # whole pixels: the path stays short
-    height_cell = max(cell, 14) if row_labels else cell
-    left = 8 + 8 * max((len(str(r)) for r in row_labels), default=0) if row_labels else 4
-    scale = max(abs(v) for row in values for v in row) or 1.0
-    shapes = {level: [] for level in HEAT_LEVELS}
-    for i, row in enumerate(values):
-        for j, v in enumerate(row):
-            level = min(4, max(1, math.ceil(4 * abs(v) / scale - 1e-9))) if v else 0
-            if level:
-                shapes[("p" if v > 0 else "n") + str(level)].append(
-                    f"M{left + j * cell} {4 + i * height_cell}h{cell}v{height_cell}h-{cell}z"
-                )
-    width, height = left + cols * cell + 4, 8 + rows * height_cell
-    names = [
-        svg_text(left - 4, 4 + (i + 0.5) * height_cell, r, class_="lab-transformer-allenato-heat-name", anchor="end")
-        for i, r in enumerate(row_labels or ())
-    ]
-    return svg(
-        round(width),
-        round(height),
-        tag(
-            "rect",
-            x=float(left),
-            y=4.0,
-            width=float(cols * cell),
-            height=float(rows * height_cell),
-            class_="lab-transformer-allenato-heat-frame",
-        ),
-        *(path(" ".join(d), class_=f"lab-heat-{level}") for level, d in shapes.items() if d),
-        *names,
-        label=label,
-        class_="lab-svg lab-transformer-allenato-heat",
-        text=12,
-        description=describe_matrix(values, [str(r) for r in row_labels] if row_labels else None),
-    )
-
-
 def largest(values):
     return max(
         ((i, j) for i, row in enumerate(values) for j in range(len(row))), key=lambda ij: abs(values[ij[0]][ij[1]])
@@ -338,12 +292,12 @@ def matrix_section(s):
         notes.append(callout(f"Questo modello non ha {matrix_label(mx['asked'])}: qui c'è {what}.", tone="warn"))
     weights = tag(
         "figure",
-        heat_picture(W, f"I pesi di {what} al passo {at}", row_labels),
+        heat(W, f"I pesi di {what} al passo {at}", row_labels, part="pesi"),
         tag("figcaption", f"I pesi: il più grande in valore assoluto vale {num(W[wi][wj], 3)}"),
     )
     grads = tag(
         "figure",
-        heat_picture(G, f"Il gradiente di {what} al passo {at}", row_labels),
+        heat(G, f"Il gradiente di {what} al passo {at}", row_labels, part="gradiente"),
         tag(
             "figcaption", f"Il gradiente di questo passo: il più forte, {num(G[i][j], 4)}, in {where}, colonna {j + 1}"
         ),

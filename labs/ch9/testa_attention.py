@@ -49,6 +49,7 @@ from labs.kit import (
     formula,
     matrix,
     num,
+    phase_screen,
     recap,
     shape_label,
     stage_buttons,
@@ -154,140 +155,178 @@ def coming(stage):
     return tag("p", text[0].upper() + text[1:] + ".", class_="lab-step-counter", data_coming="")
 
 
-def view(s):
-    tokens, r, n = s["tokens"], s["row"], len(s["tokens"])
-    names = [f"«{t}»" for t in tokens]
+def names_of(s):
+    return [f"«{t}»" for t in s["tokens"]]
 
-    def pick(i):
-        return f"riga={i + 1}", f"Segui la riga di «{tokens[i]}»"
 
-    hidden = [(i, j) for i in range(n) for j in range(n) if s["masked"][i][j] is None]
+def pick_of(s):
+    return lambda i: (f"riga={i + 1}", f"Segui la riga di «{s['tokens'][i]}»")
 
-    def mx(values, label, cols=None, **kw):
-        return matrix(values, label=label, row_labels=names, col_labels=cols, highlight_rows=[r], pick_row=pick, **kw)
 
-    def small(values, label):
-        return matrix(values, label=label)  # only the numbers: the names are in the big matrices below
+def mx(s, values, label, cols=None, **kw):
+    """A matrix with a row per token, the followed row highlighted; a click in a row follows it."""
+    return matrix(
+        values,
+        label=label,
+        row_labels=names_of(s),
+        col_labels=cols,
+        highlight_rows=[s["row"]],
+        pick_row=pick_of(s),
+        **kw,
+    )
 
-    def heat(values, label, part):
-        # no row highlight here: it would cover the colours of the weights
-        return matrix(values, label=label, row_labels=names, col_labels=names, pick_row=pick, heat=1.0, part=part)
 
-    def shapes(a, b):
-        return formula(f"{shape_label(*a)} · {shape_label(*b)} = {shape_label(a[0], b[1])}")
+def small(values, label):
+    return matrix(values, label=label)  # only the numbers: the names are in the big matrices below
 
-    masked = [["−∞" if v is None else v for v in row] for row in s["masked"]]
-    weights = s["A"][r]
-    terms = " + ".join(f"{num(a)} × {pair(v)}" for a, v in zip(weights, s["V"]))
-    sub = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
-    stage = s["stage"]
-    if stage == "pesi":
-        parts = [
-            tag("p", "La frase come matrice, una riga per token, e i tre pesi della testa."),
-            mx(s["X"], "X", FEATURES, part="X"),
-            equation(
-                *(
-                    matrix(W, label=name, row_labels=FEATURES, col_labels=cols, part=name)
-                    for W, name, cols in (
-                        (s["W_q"], "W_q", QK_NAMES),
-                        (s["W_k"], "W_k", QK_NAMES),
-                        (s["W_v"], "W_v", V_NAMES),
-                    )
+
+def weights_heat(s, values, label, part):
+    # no row highlight here: it would cover the colours of the weights
+    names = names_of(s)
+    return matrix(values, label=label, row_labels=names, col_labels=names, pick_row=pick_of(s), heat=1.0, part=part)
+
+
+def shapes(a, b):
+    return formula(f"{shape_label(*a)} · {shape_label(*b)} = {shape_label(a[0], b[1])}")
+
+
+def masked_scores(s):
+    return [["−∞" if v is None else v for v in row] for row in s["masked"]]
+
+
+def screen_weights(s):
+    return [
+        tag("p", "La frase come matrice, una riga per token, e i tre pesi della testa."),
+        mx(s, s["X"], "X", FEATURES, part="X"),
+        equation(
+            *(
+                matrix(W, label=name, row_labels=FEATURES, col_labels=cols, part=name)
+                for W, name, cols in (
+                    (s["W_q"], "W_q", QK_NAMES),
+                    (s["W_k"], "W_k", QK_NAMES),
+                    (s["W_v"], "W_v", V_NAMES),
                 )
+            )
+        ),
+    ]
+
+
+def screen_qkv(s):
+    n = len(s["tokens"])
+    return [
+        recap("Dalla fase prima:", small(s["X"], "X")),
+        tag("p", "Query, key e value: X per ciascuno dei tre pesi."),
+        shapes((n, 4), (4, 2)),
+        equation(
+            mx(s, s["Q"], "Q = X·W_q", QK_NAMES, part="Q"),
+            mx(s, s["K"], "K = X·W_k", QK_NAMES, part="K"),
+            mx(s, s["V"], "V = X·W_v", V_NAMES, part="V"),
+        ),
+    ]
+
+
+def screen_scores(s):
+    r, n, names = s["row"], len(s["tokens"]), names_of(s)
+    return [
+        recap("Dalla fase prima:", small(s["Q"], "Q"), small(s["K"], "K")),
+        tag("p", "Ogni query contro ogni key: un prodotto scalare per casella."),
+        shapes((n, 2), (2, n)),
+        equation(
+            mx(s, s["Q"], "Q"),
+            "·",
+            matrix(s["Kt"], label="Kᵀ", col_labels=names),
+            "=",
+            mx(s, s["scores"], "Q Kᵀ", names, highlight_cells=[(r, j) for j in range(n)], part="scores"),
+        ),
+        stats(
+            stat(
+                "Confronti (prodotti scalari) qui",
+                f"1 + 2 + 3 = {num(s['comparisons'])}" if s["causal"] else f"3 × 3 = {num(s['comparisons'])}",
             ),
+            stat(
+                f"Con n = {num(BIG)} token, {'con' if s['causal'] else 'senza'} maschera, per testa e per strato",
+                f"1 + 2 + … + {num(BIG)} = {num(s['big'])}"
+                if s["causal"]
+                else f"{num(BIG)} × {num(BIG)} = {num(s['big'])}",
+                tone="warn",
+            ),
+        ),
+    ]
+
+
+def screen_mask(s):
+    n = len(s["tokens"])
+    hidden = [(i, j) for i in range(n) for j in range(n) if s["masked"][i][j] is None]
+    return [
+        recap("Dalla fase prima:", small(s["scores"], "Q Kᵀ")),
+        tag(
+            "p",
+            "Diviso per √2, perché query e key hanno 2 numeri"
+            + ("; la maschera nasconde i token che vengono dopo." if s["causal"] else ", senza maschera."),
+        ),
+        mx(
+            s,
+            masked_scores(s),
+            "Q Kᵀ / √2",
+            names_of(s),
+            part="masked",
+            caption="−∞: un token che viene dopo, da non guardare" if hidden else None,
+        ),
+    ]
+
+
+def screen_softmax(s):
+    names, weights = names_of(s), s["A"][s["row"]]
+    me = names[s["row"]]
+    return [
+        recap("Dalla fase prima:", small(masked_scores(s), "Q Kᵀ / √2")),
+        tag("p", "La softmax riga per riga: i pesi A, che su ogni riga sommano a 1."),
+        equation(
+            weights_heat(s, s["A"], "A", part="A"),
+            "somme delle righe →",
+            matrix([[x] for x in s["sums"]], label="somma", shape=False),
+        ),
+        tag("p", tag("strong", f"Dove guarda {me}"), ": i pesi della sua riga di A."),
+        bars(
+            [Bar(name, a, text=num(a), highlight=a == max(weights), class_="s1") for name, a in zip(names, weights)],
+            label=f"Dove guarda {me}",
+            part="pesi",
+        ),
+    ]
+
+
+def screen_outputs(s):
+    r, n = s["row"], len(s["tokens"])
+    terms = " + ".join(f"{num(a)} × {pair(v)}" for a, v in zip(s["A"][r], s["V"]))
+    sub = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+    parts = [
+        recap("Dalla fase prima:", small(s["A"], "A"), small(s["V"], "V")),
+        tag("p", "Le uscite: ogni riga di O è la media dei value pesata dalla riga di A."),
+        shapes((n, n), (n, 2)),
+        equation(mx(s, s["A"], "A"), "·", mx(s, s["V"], "V", V_NAMES), "=", mx(s, s["O"], "O", V_NAMES, part="O")),
+        formula(
+            f"O{r + 1} = ".translate(sub),
+            " + ".join(f"a{r + 1}{j + 1}V{j + 1}".translate(sub) for j in range(n)),
+            f" = {terms} = {pair(s['O'][r])}",
+        ),
+    ]  # formula() writes ≈ where the rounding shows
+    if s["second"]:
+        two = s["second"]
+        parts += [
+            tag("h3", "Una seconda testa: cerca il verbo"),
+            equation(weights_heat(s, two["A"], "A²", part="A2"), mx(s, two["O"], "O²", V2_NAMES)),
+            formula(f"[O¹ | O²]: {shape_label(n, 2)} accanto a {shape_label(n, 2)} = {shape_label(n, 4)}"),
+            mx(s, two["concat"], "[O¹ | O²]", V_NAMES + V2_NAMES, part="concat"),
         ]
-    elif stage == "qkv":
-        parts = [
-            recap("Dalla fase prima:", small(s["X"], "X")),
-            tag("p", "Query, key e value: X per ciascuno dei tre pesi."),
-            shapes((n, 4), (4, 2)),
-            equation(
-                mx(s["Q"], "Q = X·W_q", QK_NAMES, part="Q"),
-                mx(s["K"], "K = X·W_k", QK_NAMES, part="K"),
-                mx(s["V"], "V = X·W_v", V_NAMES, part="V"),
-            ),
-        ]
-    elif stage == "punteggi":
-        parts = [
-            recap("Dalla fase prima:", small(s["Q"], "Q"), small(s["K"], "K")),
-            tag("p", "Ogni query contro ogni key: un prodotto scalare per casella."),
-            shapes((n, 2), (2, n)),
-            equation(
-                mx(s["Q"], "Q"),
-                "·",
-                matrix(s["Kt"], label="Kᵀ", col_labels=names),
-                "=",
-                mx(s["scores"], "Q Kᵀ", names, highlight_cells=[(r, j) for j in range(n)], part="scores"),
-            ),
-            stats(
-                stat(
-                    "Confronti (prodotti scalari) qui",
-                    f"1 + 2 + 3 = {num(s['comparisons'])}" if s["causal"] else f"3 × 3 = {num(s['comparisons'])}",
-                ),
-                stat(
-                    f"Con n = {num(BIG)} token, {'con' if s['causal'] else 'senza'} maschera, per testa e per strato",
-                    f"1 + 2 + … + {num(BIG)} = {num(s['big'])}"
-                    if s["causal"]
-                    else f"{num(BIG)} × {num(BIG)} = {num(s['big'])}",
-                    tone="warn",
-                ),
-            ),
-        ]
-    elif stage == "maschera":
-        parts = [
-            recap("Dalla fase prima:", small(s["scores"], "Q Kᵀ")),
-            tag(
-                "p",
-                "Diviso per √2, perché query e key hanno 2 numeri"
-                + ("; la maschera nasconde i token che vengono dopo." if s["causal"] else ", senza maschera."),
-            ),
-            mx(
-                masked,
-                "Q Kᵀ / √2",
-                names,
-                part="masked",
-                caption="−∞: un token che viene dopo, da non guardare" if hidden else None,
-            ),
-        ]
-    elif stage == "softmax":
-        parts = [
-            recap("Dalla fase prima:", small(masked, "Q Kᵀ / √2")),
-            tag("p", "La softmax riga per riga: i pesi A, che su ogni riga sommano a 1."),
-            equation(
-                heat(s["A"], "A", part="A"),
-                "somme delle righe →",
-                matrix([[x] for x in s["sums"]], label="somma", shape=False),
-            ),
-            tag("p", tag("strong", f"Dove guarda {names[r]}"), ": i pesi della sua riga di A."),
-            bars(
-                [
-                    Bar(name, a, text=num(a), highlight=a == max(weights), class_="s1")
-                    for name, a in zip(names, weights)
-                ],
-                label=f"Dove guarda {names[r]}",
-                part="pesi",
-            ),
-        ]
-    else:
-        parts = [
-            recap("Dalla fase prima:", small(s["A"], "A"), small(s["V"], "V")),
-            tag("p", "Le uscite: ogni riga di O è la media dei value pesata dalla riga di A."),
-            shapes((n, n), (n, 2)),
-            equation(mx(s["A"], "A"), "·", mx(s["V"], "V", V_NAMES), "=", mx(s["O"], "O", V_NAMES, part="O")),
-            formula(
-                f"O{r + 1} = ".translate(sub),
-                " + ".join(f"a{r + 1}{j + 1}V{j + 1}".translate(sub) for j in range(n)),
-                f" = {terms} = {pair(s['O'][r])}",
-            ),
-        ]  # formula() writes ≈ where the rounding shows
-        if s["second"]:
-            two = s["second"]
-            parts += [
-                tag("h3", "Una seconda testa: cerca il verbo"),
-                equation(heat(two["A"], "A²", part="A2"), mx(two["O"], "O²", V2_NAMES)),
-                formula(f"[O¹ | O²]: {shape_label(n, 2)} accanto a {shape_label(n, 2)} = {shape_label(n, 4)}"),
-                mx(two["concat"], "[O¹ | O²]", V_NAMES + V2_NAMES, part="concat"),
-            ]
+    return parts
+
+
+SCREENS = (screen_weights, screen_qkv, screen_scores, screen_mask, screen_softmax, screen_outputs)  # as STAGES
+
+
+def view(s):
+    stage = s["stage"]
+    parts = [*phase_screen(SCREENS, s, [key for key, _ in STAGES].index(stage))]
     if not s["causal"] and stage in ("maschera", "softmax", "uscite"):
         parts.append(
             callout(
@@ -303,7 +342,7 @@ def view(s):
         *parts,
         class_="lab-panel",
         data_part="testa",
-        data_row=r,
+        data_row=s["row"],
         data_stage=stage,
     )
 

@@ -29,6 +29,7 @@ PARTS = {
     "scales": ("nice_ticks",),
     "matrices": ("cell_text", "equation", "heat_class", "matrix", "shape_label"),
     "vectors": ("vector",),
+    "heat_pictures": ("heat",),
     "memory": ("frozen",),
     "tokens": ("corpus_problem", "quoted", "read_words", "recap", "stage_buttons", "token_chips"),
     "bar_charts": ("Bar", "bars"),

@@ -55,6 +55,13 @@ FIGURES = [
         '       row_labels=["riga 1", "riga 2"], col_labels=["a", "b", "c"],\n'
         "       highlight_cells=[(1, 1)])",
     ),
+    (
+        "heat",
+        [],
+        "heat([[(i - j) / 9 for j in range(24)] for i in range(8)],\n"
+        '     label="Una matrice 8 × 24", row_labels=["il", "gatto", "dorme",\n'
+        '     "sul", "divano", ".", "il", "cane"])',
+    ),
     ("vector", [], 'vector([0.2, -1.0, 0.7], label="x",\n       labels=["il", "gatto", "dorme"], highlight=[1])'),
     (
         "equation",

@@ -21,6 +21,7 @@ from core import transformer_training as training
 from core.bigram import build_vocab, encode, gradient, init_weights, make_pairs, tokenize
 from core.descent import sgd_update
 from labs.ch3 import _allenato_viste as V  # the view and its sections
+from labs.kit import heat
 from labs.kit.timelines import default_jumps, jump_target
 
 LAB = labs.get("transformer-allenato")
@@ -258,11 +259,13 @@ def test_clicking_a_gradient_bar_opens_its_matrix():
 def test_heat_pictures_draw_every_nonzero_cell_once_and_stay_light():
     s = state(5, matrice="block0.W_1")
     W = s["matrix"]["values"]
-    picture = str(V.heat_picture(W, "W₁"))
+    picture = str(heat(W, "W₁"))
     assert picture.count("h") >= sum(1 for row in W for v in row if v)
     cells = sum(len(re.findall(r"M[\d.]+ [\d.]+h", d)) for d in re.findall(r' d="([^"]*)"', picture))
     assert cells == sum(1 for row in W for v in row if v) == 16 * 64
-    assert len(html_of(s)) < 70_000
+    html = html_of(s)
+    # the two pictures carry their 2 × 1,024 numbers in one attribute each (about 8 kB), for the pointer's readout
+    assert len(html) < 90_000 and html.count("<") < 1_500
 
 
 def test_a_closed_fold_is_neither_computed_nor_drawn():

@@ -4,6 +4,7 @@
 import { python } from "./python.js";
 import { formatNumber, put, readInput, writeInput } from "./inputs.js";
 import { morphInto, rehearseLayout } from "./morph.js";
+import { refreshHeats } from "./heat.js";
 
 import { FOLDS_PARAM, paramsFromQuery, queryFor, writeUrlSoon } from "./url.js";
 import { STEP_BUTTON, keepTallest, showSteps, step, stepInput, stopPlay, timelineKey } from "./timeline.js";
@@ -90,7 +91,7 @@ export class LabController {
       if (fold && this.root.dataset.ready === "true") writeUrlSoon(this);
       if (!event.target.open) return;
       if (fold) this.update();
-      else if (this.html) morphInto(this.view, this.html);
+      else if (this.html) { morphInto(this.view, this.html); refreshHeats(this.view); }
     }, true);
     this.root.addEventListener("pointerdown", (event) => startDrag(this, event));
   }
@@ -237,6 +238,7 @@ export class LabController {
     this.html = result.html; // morphed again when the reader opens a <details> (see morphInto)
     const before = new Set(this.view.querySelectorAll(NUMBERS));
     morphInto(this.view, result.html);
+    refreshHeats(this.view);
     // a big matrix's «Mostra i numeri» that is new in this view (another screen of 3.1 after «Avanti», put
     // in whole) opens or stays closed as the reader left the last one: numbers or picture, a choice of theirs
     if (this.numbers !== undefined) {

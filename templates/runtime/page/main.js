@@ -9,6 +9,7 @@ import { mountExperiments } from "./experiments.js";
 import { startTheme, watchTheme } from "./theme.js";
 import { keepOffline, keepOfflineWhenLoaded } from "./offline.js";
 import { writeUrlOnLeaving } from "./url.js";
+import { watchHeats } from "./heat.js";
 
 // A page of another build than the worker's (published while the reader was on the site, with no service
 // worker keeping the old build whole) needs that build's Python: the page loads anew, once, which starts the
@@ -54,6 +55,7 @@ python.watchers.add(() => {
 });
 keepOfflineWhenLoaded(status);
 writeUrlOnLeaving();
+watchHeats();
 
 // Python starts as soon as this module runs (the page is parsed by then), not
 // when the theme's document$ mounts the labs: that waits for the theme's own

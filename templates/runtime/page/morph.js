@@ -17,6 +17,8 @@ function screenKey(node) {
 // A closed <details> gets its attributes and its summary only: what it hides
 // is brought up to date when the reader opens it (the controller morphs the
 // last view again on «toggle»), so a hidden section costs nothing per step.
+// An element with data-page-owned is written by the page, not by Python (a
+// heat picture's mark and readout, heat.js): it is left as the page wrote it.
 export function morphInto(element, html) {
   const next = element.cloneNode(false);
   next.innerHTML = html;
@@ -24,7 +26,7 @@ export function morphInto(element, html) {
     childrenOnly: true,
     getNodeKey: screenKey,
     onBeforeElUpdated(from, to) {
-      if (from.isEqualNode(to)) return false;
+      if (from.isEqualNode(to) || from.hasAttribute("data-page-owned")) return false;
       if (from.tagName !== "DETAILS") return true;
       to.open = from.open;
       if (from.open) return true;

@@ -72,9 +72,10 @@ export function showSteps(lab) {
   }
 }
 
-/** The timeline's keys: ←/→ one step, space plays; not while typing or on another control. */
+/** The timeline's keys: ←/→ one step, space plays; not while typing, on another control or on a figure that took the key. */
 export function timelineKey(lab, event) {
   if (!lab.stepInput || python.status !== "ready" || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.defaultPrevented) return; // a key a figure of the view has taken (a heat picture's arrows)
   const onOtherControl = event.target.matches(TYPING) ||
     (event.target.matches("input[type=range]") && event.target !== lab.stepInput);
   if (onOtherControl) return;
