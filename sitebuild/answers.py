@@ -65,12 +65,14 @@ def sources_hash(lab):
 def lab_answers(lab):
     """[Answer] of the lab, from the cache or computed (and kept)."""
     kept = CACHE / f"{lab.id}-{sources_hash(lab)}.pickle"
-    if kept.exists():
+    try:
         return pickle.loads(kept.read_bytes())
+    except FileNotFoundError:  # not made yet, or made for other sources by a build sharing the cache
+        pass
     computed = answers(lab)
     CACHE.mkdir(parents=True, exist_ok=True)
     for old in CACHE.glob(f"{lab.id}-*.pickle"):
-        old.unlink()
+        old.unlink(missing_ok=True)
     partial = kept.with_suffix(f".{os.getpid()}.part")  # a build reading the cache never sees half a file
     partial.write_bytes(pickle.dumps(computed))
     partial.replace(kept)
