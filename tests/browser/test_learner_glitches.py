@@ -53,6 +53,28 @@ def test_after_adding_tokens_the_chosen_position_and_the_ids_follow_the_longer_s
     expect(page).to_have_url(re.compile(r"posizione=7"))  # written a moment after the view
 
 
+def test_the_added_tokens_slider_keeps_the_chosen_position_at_the_end_of_the_sentence(page, site_url):
+    """1.4: «Token aggiunti» moved by hand grows and shrinks the sentence; the chosen token, at the last one,
+    stays the last one (as «Aggiungi» leaves it) and never points past the sentence."""
+    lab = open_ready(page, f"{site_url}capitolo-1/transformer-miniatura/")
+    position, added = page.locator('input[name="posizione"]'), page.locator('input[name="generati"]')
+    current = page.locator("[data-lab-view] .is-current").first
+    for count, length in ((1, 6), (2, 7), (1, 6), (0, 5)):  # greedy ends the sentence at «.» after 2
+        added.fill(str(count))
+        idle(page, lab)
+        expect(position).to_have_value(str(length))
+        expect(position).to_have_attribute("max", str(length))
+        ids = page.locator('[data-part="id"] .lab-formula').first.inner_text()
+        assert ids.count(",") == length - 1, ids
+        expect(current).to_contain_text(f"{length} · ID")
+    expect(page).to_have_url(re.compile(r"^[^?]*$|^(?!.*posizione=)"))  # at the defaults again
+    page.locator("[data-lab-view] [data-set='posizione=2']").first.click()  # a word of the reader's choice
+    idle(page, lab)
+    added.fill("2")
+    idle(page, lab)
+    expect(position).to_have_value("2")  # not at the end: it stays where the reader put it
+
+
 def test_show_the_numbers_stays_as_the_reader_left_it_across_avanti(page, site_url):
     """3.1: each «Avanti» puts in another screen whole; a big matrix on it shows numbers or picture as the
     reader last chose with «Mostra i numeri», not the picture again."""

@@ -173,7 +173,7 @@ export class LabController {
       this.view.removeAttribute("aria-busy");
       return;
     }
-    this.show(result);
+    this.show(result, !raw); // raw: a link's or a «Prova»'s settings, drawn as they are (no keepEnds)
     this.busy = false;
     delete this.root.dataset.busy;
     this.view.removeAttribute("aria-busy");
@@ -185,8 +185,10 @@ export class LabController {
 
   // An answer on the page: the view, or what went wrong; the controls as Python cleaned them.
   // An unwanted one (the reader moved on) shows nothing: the update after it asks for what they want now.
-  show(result) {
+  show(result, moved = false) {
     if (result.unwanted) return;
+    // a control kept at the end of its range moved to the new end: asked again, the view in between not drawn
+    if (result.ok && moved && this.keepEnds(result.controls || {})) { this.again = true; return; }
     if (result.ok) this.draw(result);
     else if (this.code?.running != null || result.stopped) this.code?.failed(result);
     else {
@@ -256,6 +258,19 @@ export class LabController {
     this.errorBox.textContent = "";
     // one polite line with the key result, not the whole drawing, for screen readers
     if (this.live && result.summary) this.live.textContent = result.summary;
+  }
+
+  // Follow(keep_end=True): a control that stood at the end of its range (as the last view narrowed it) goes to
+  // the end of the longer one (1.4: the chosen token is still the last as the sentence grows). True if one moved.
+  keepEnds(controls) {
+    let moved = false;
+    for (const input of this.inputs) {
+      const f = controls[input.name];
+      if (!f?.keep_end || f.max == null || Number(input.value) !== Number(input.max)) continue;
+      if (Number(f.max) > Number(input.max)) { writeInput(input, f.max); moved = true; }
+    }
+    if (moved) this.showOutputs();
+    return moved;
   }
 
   // What the lab's follow(state) says of each control: disabled with a reason, hidden, another range.
