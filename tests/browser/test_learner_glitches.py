@@ -150,3 +150,29 @@ def test_on_a_desktop_the_controls_follow_the_reader_without_covering_a_heading(
             s = summary.bounding_box()
             if s and s["height"]:
                 assert s["y"] >= bar["y"] + bar["height"] - 1 or s["y"] + s["height"] <= bar["y"] + 1, path
+
+
+def test_show_the_numbers_is_written_in_the_link_and_read_back_from_it(page, site_url):
+    """3.1: «Mostra i numeri», the reader's choice for every big matrix of the page, is in the URL: a shared link
+    opens the matrices on their numbers; closed again, the link says nothing of it (the picture, the default)."""
+    lab = open_ready(page, f"{site_url}capitolo-3/bigrammi/")
+    numbers = page.locator("[data-lab-view] details.lab-mx-numbers")
+    avanti = page.locator('[data-lab] [data-step="+1"]').first
+    for _ in range(12):  # to the first screen with a big matrix
+        if numbers.count():
+            break
+        avanti.click()
+        idle(page, lab)
+    assert numbers.count(), "nessuna matrice grande nei primi passi"
+    numbers.first.locator("summary").click()
+    expect(page).to_have_url(re.compile(r"[?&]numeri=1(&|$)"))
+    link = page.url
+    page.goto(f"{site_url}capitolo-3/")  # another page, then the link in a new load
+    lab = open_ready(page, link)
+    idle(page, lab)
+    expect(numbers.first).to_have_attribute("open", "")
+    for k in range(numbers.count()):
+        expect(numbers.nth(k)).to_have_attribute("open", "")
+    numbers.first.locator("summary").click()
+    expect(numbers.first).not_to_have_attribute("open", "")
+    expect(page).not_to_have_url(re.compile(r"numeri="))

@@ -5,7 +5,7 @@ import { python } from "./python.js";
 import { formatNumber, put, readInput, writeInput } from "./inputs.js";
 import { morphInto, rehearseLayout } from "./morph.js";
 
-import { FOLDS_PARAM, paramsFromQuery, queryFor, writeUrlSoon } from "./url.js";
+import { FOLDS_PARAM, numbersFromQuery, paramsFromQuery, queryFor, writeUrlSoon } from "./url.js";
 import { STEP_BUTTON, keepTallest, showSteps, step, stepInput, stopPlay, timelineKey } from "./timeline.js";
 import { startDrag } from "./drag.js";
 import { statusChanged } from "./status.js";
@@ -37,6 +37,9 @@ export class LabController {
     this.playing = false;
     // a shared link's folds, opened before readUrl and listen: Python's first view draws them
     this.openFolds(new URLSearchParams(location.search).get(FOLDS_PARAM));
+    // and its «Mostra i numeri»: the prerendered matrices open now, those of later views in draw()
+    this.numbers = numbersFromQuery(location.search);
+    if (this.numbers) for (const details of this.view.querySelectorAll(NUMBERS)) details.open = true;
     // values from the URL go to Python as they are written ("0,5", "abc"): Python cleans them (or falls
     // back to the lab's default), the browser's own sanitising of a range input would pick its midpoint instead
     this.fromUrl = paramsFromQuery(location.search, this.inputs.map((input) => input.name));
@@ -84,10 +87,11 @@ export class LabController {
     // «toggle» does not bubble: caught on its way down
     // a fold (kit.fold) opened is drawn by Python then; any other <details> gets the last view's content
     this.view.addEventListener("toggle", (event) => {
-      if (event.target.matches(NUMBERS)) this.numbers = event.target.open;
+      const numbers = event.target.matches(NUMBERS);
+      if (numbers) this.numbers = event.target.open;
       const fold = event.target.matches("[data-fold]");
       // the URL says which are open (once ready: before, the controls do not hold the link's values yet)
-      if (fold && this.root.dataset.ready === "true") writeUrlSoon(this);
+      if ((fold || numbers) && this.root.dataset.ready === "true") writeUrlSoon(this);
       if (!event.target.open) return;
       if (fold) this.update();
       else if (this.html) morphInto(this.view, this.html);
@@ -299,7 +303,7 @@ export class LabController {
     if (this.playing) return;
     const controls = this.inputs.map((input) => ({ name: input.name, value: readInput(input),
                                                     fallback: input.dataset.default }));
-    const search = queryFor(location.search, controls, this.params()[FOLDS_PARAM]);
+    const search = queryFor(location.search, controls, this.params()[FOLDS_PARAM], this.numbers);
     history.replaceState(history.state, "", `${location.pathname}${search}${location.hash}`);
   }
 }
