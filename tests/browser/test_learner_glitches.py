@@ -176,3 +176,55 @@ def test_show_the_numbers_is_written_in_the_link_and_read_back_from_it(page, sit
     numbers.first.locator("summary").click()
     expect(numbers.first).not_to_have_attribute("open", "")
     expect(page).not_to_have_url(re.compile(r"numeri="))
+
+
+def gap_above(page, view, below):
+    """px between the lowest thing drawn in the view and the top of the element below."""
+    return page.evaluate(
+        """([view, below]) => below.getBoundingClientRect().top
+             - Math.max(...[...view.querySelectorAll('*')].map((el) => el.getBoundingClientRect().bottom))""",
+        [view.element_handle(), below.element_handle()],
+    )
+
+
+def test_on_a_phone_a_short_step_after_a_tall_one_leaves_no_empty_gap_above_the_controls(page, site_url):
+    """A.6: the view kept the height of its tallest step («Q, K, V», 2,300 px on a phone): each step after it left
+    a gap of more than 1,000 px of nothing between the view and «La tua frase». Kept only down to the screen's
+    bottom edge, nothing on screen moves and no gap is left."""
+    page.set_viewport_size(PHONE)
+    lab = open_ready(page, f"{site_url}approfondimenti-a/giro-del-token/")
+    view, below = page.locator("[data-lab-view]"), page.locator('[data-control]:has(input[name="testo"])')
+    avanti = page.locator('.lab-bar [data-step="+1"]')
+    heights = []
+    for _ in range(5):  # to «Q, K, V» and the step after it
+        view.evaluate("el => window.scrollTo(0, el.getBoundingClientRect().top + scrollY - 60)")
+        avanti.click()
+        idle(page, lab)
+        page.wait_for_timeout(100)  # the frame that trims the height kept
+        heights.append(view.evaluate("el => el.scrollHeight"))
+    assert heights[3] > 2 * PHONE["height"], heights  # the tall step was there
+    gap = gap_above(page, view, below)
+    assert gap < 400, (gap, heights)
+    bar = page.locator("div.lab-bar").bounding_box()
+    assert bar["y"] + bar["height"] >= PHONE["height"] - 1  # the bar stayed stuck at the bottom: nothing jumped
+
+
+def test_on_a_phone_the_part_a_prova_scrolls_to_starts_below_the_header_and_above_the_bar(page, site_url):
+    """A.6: a «Prova» scrolls to the part that shows its effect; its top (a heading: «Testa 1») went under the
+    sticky header. Every part of every view clears the header as a heading reached by its anchor does."""
+    page.set_viewport_size(PHONE)
+    page.emulate_media(reduced_motion="reduce")
+    lab = open_ready(page, f"{site_url}approfondimenti-a/giro-del-token/")
+    page.locator("[data-experiment]").first.click()
+    idle(page, lab)
+    page.wait_for_timeout(300)
+    part = page.locator("[data-lab-view] .lab-looked-at").bounding_box()
+    header = page.locator(".md-header").bounding_box()
+    bar = page.locator("div.lab-bar").bounding_box()
+    assert part["y"] >= header["y"] + header["height"] + 8, (part, header)
+    assert part["y"] + 40 <= bar["y"], (part, bar)
+    anchor = page.locator("h2[id]").first.get_attribute("id")  # and a heading reached by its anchor, the same
+    page.evaluate("id => { location.hash = id; }", anchor)
+    page.wait_for_timeout(200)
+    heading = page.locator(f"h2[id='{anchor}']").bounding_box()
+    assert heading["y"] >= header["y"] + header["height"], (heading, header)

@@ -46,7 +46,7 @@ export class LabController {
     this.page = location.pathname; // the URL this lab may write to
     if (this.fromUrl) this.view.classList.add("is-stale");
     this.listen();
-    if (this.stepInput) keepTallest(this.view);
+    if (this.stepInput) this.height = keepTallest(this.view);
     this.showOutputs();
     this.onStatus = () => statusChanged(this);
     python.listeners.add(this.onStatus);
@@ -243,6 +243,7 @@ export class LabController {
     this.html = result.html; // morphed again when the reader opens a <details> (see morphInto)
     const before = new Set(this.view.querySelectorAll(NUMBERS));
     morphInto(this.view, result.html);
+    this.height?.trim();
     // a big matrix's «Mostra i numeri» that is new in this view (another screen of 3.1 after «Avanti», put
     // in whole) opens or stays closed as the reader left the last one: numbers or picture, a choice of theirs
     if (this.numbers !== undefined) {
