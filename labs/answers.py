@@ -9,12 +9,12 @@ fetched only when the reader clicks:
 - prova-<n>.json, the answer: the lab drawn at the experiment's settings, every other control at its
   default and no fold open (labs.render, the page's own path), with those parameters as the page
   writes them (raw), and the name of its checkpoint;
-- prova-<key>.bin, a stepped lab's checkpoint: its machine at the experiment's step (kit.stepping.ship),
-  one file for every experiment of the same training at the same step.
+- prova-<key>.bin, a stepped lab's checkpoint: its machine at the experiment's step and the one a step
+  before (kit.stepping.ship), one file for every experiment of the same training at the same step.
 
 The page morphs the answer in at once when its controls, after the click, are the answer's; the
 worker takes the checkpoint (labs.worker_api.seed_checkpoint) and draws from it: the live machine is then
-at that step, and «Avanti» costs one step. The answer is the drawing a replay gives (tests/test_answers.py).
+at that step, «Avanti» costs one step and «Indietro» none (the machine a step before joins its trail). The answer is the drawing a replay gives (tests/test_answers.py).
 This module is the build's (sitebuild/answers.py): the browser's wheels leave it out.
 """
 
@@ -69,10 +69,16 @@ def machine_of(lab):
 
 def replay(machine, params):
     """The machine at params[step], from step 0 with no cache."""
-    m = machine.start(params)
+    return replay_pair(machine, params)[1]
+
+
+def replay_pair(machine, params):
+    """(the machine a step before params[step], or None at step 0; the machine at params[step]), from step 0
+    with no cache."""
+    before, m = None, machine.start(params)
     for _ in range(params[machine.step]):
-        m = machine.advance(m, params)
-    return m
+        before, m = m, machine.advance(m, params)
+    return before, m
 
 
 def answers(lab):
@@ -90,11 +96,11 @@ def answers(lab):
         name = machine.training(params)
         if name not in replayed:
             started = time.perf_counter()
-            m = replay(machine, params)
-            replayed[name] = (m, time.perf_counter() - started)
-        m, seconds = replayed[name]
-        machine.seed(params, m)
-        checkpoint, blob = f"prova-{name}.bin", ship({"name": name, "machine": m}, f"{lab.id}:{name}")
+            before, m = replay_pair(machine, params)
+            replayed[name] = (before, m, time.perf_counter() - started)
+        before, m, seconds = replayed[name]
+        machine.seed(params, m, before)
+        checkpoint, blob = f"prova-{name}.bin", ship(shipped_machines(name, m, before), f"{lab.id}:{name}")
         drawing = draw(lab, page_raw(lab, params))
         if not drawing.ok:
             raise ValueError(f"{lab.id}: l'esperimento {index + 1} non si disegna: {drawing.error}")
@@ -103,4 +109,18 @@ def answers(lab):
     return out
 
 
-__all__ = ["Answer", "answers", "machine_of", "page_raw", "replay", "settings_params"]
+def shipped_machines(name, machine, before):
+    """What a prova-<key>.bin holds: the training's name, its machine at the step and the one a step before."""
+    return {"name": name, "machine": machine, "before": before}
+
+
+__all__ = [
+    "Answer",
+    "answers",
+    "machine_of",
+    "page_raw",
+    "replay",
+    "replay_pair",
+    "settings_params",
+    "shipped_machines",
+]

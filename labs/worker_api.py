@@ -84,7 +84,7 @@ def seed_checkpoint(lab_id, raw_json, data):
     shipped = unship(data.to_bytes() if hasattr(data, "to_bytes") else bytes(data))
     if shipped.get("name") != machine.training(params):
         return False
-    return machine.seed(params, shipped["machine"])
+    return machine.seed(params, shipped["machine"], shipped.get("before"))
 
 
 __all__ = ["AHEAD", "render_ahead", "render_json", "seed_checkpoint", "warm_up"]

@@ -25,6 +25,12 @@ from layout_check import SETTLED_JS, SIZES, launch, navigate, raw_value, states 
 import labs  # noqa: E402
 
 READY_TIMEOUT = 120_000
+# A full-page shot draws a sticky element where it sticks in the first screen, over what is there (the phone's
+# bar of controls over the view's first heading), and leaves its own place empty (a gap above «La tua frase»):
+# neither is on the page a reader scrolls. In the shot it stands in its own place (set through the CSSOM: the
+# site's CSP refuses a <style> of ours, and Playwright's screenshot style with it).
+IN_PLACE = """on => document.querySelectorAll('.lab-bar').forEach((bar) => on
+    ? bar.style.setProperty('position', 'static', 'important') : bar.style.removeProperty('position'))"""
 
 
 def shoot(page, base, lab_list, size, schemes, state, out):
@@ -54,7 +60,9 @@ def shoot(page, base, lab_list, size, schemes, state, out):
                 "slate" if scheme == "scuro" else "default",
             )
             name = f"{lab.ref.replace('.', '_')}-{lab.id}-{size}-{scheme}.png"
+            page.evaluate(IN_PLACE, True)
             page.screenshot(path=str(out / name), full_page=True)
+            page.evaluate(IN_PLACE, False)
             written.append((lab, size, scheme, name))
             print(f"\r{name}".ljust(70), end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)

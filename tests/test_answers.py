@@ -8,7 +8,7 @@ import pickle
 import pytest
 
 import labs
-from labs.answers import answers, page_raw, replay, settings_params
+from labs.answers import answers, page_raw, replay, replay_pair, settings_params, shipped_machines
 from labs.drawing import draw
 from labs.kit.experiments import prose_with_experiments
 from labs.kit.stepping import Memo, ship, unship
@@ -50,16 +50,21 @@ def test_each_shipped_answer_equals_a_replay(shipped, monkeypatch):
         machine = fresh(TRANSFORMER)
         monkeypatch.setattr(TRANSFORMER.module, "compute", machine)
         if answer.checkpoint in checkpoints:  # the same training at the same step: replayed once
-            machine.seed(params, checkpoints[answer.checkpoint])
+            machine.seed(params, *checkpoints[answer.checkpoint])
         drawing = draw(TRANSFORMER, page_raw(TRANSFORMER, params))
         assert answer.answer["raw"] == page_raw(TRANSFORMER, params)
         shipped_result = json.loads(answer.files()[answer.name])["result"]  # as the page reads it
         assert shipped_result == json.loads(json.dumps(drawing.page())), experiment.sentence
         assert experiment.check(drawing.state), experiment.sentence  # the answer shows what the prose promises
         m = machine.machine_at(params)
+        before = machine.machine_at(params | {"passo": params["passo"] - 1})  # from the trail: no replay
         name = machine.training(params)
-        assert answer.machine == ship({"name": name, "machine": m}, f"{TRANSFORMER.id}:{name}")
-        checkpoints[answer.checkpoint] = m
+        shipped_ones = unship(answer.machine)
+        assert shipped_ones["name"] == name and set(shipped_ones) == set(shipped_machines(name, m, before))
+        for key, mine in (("machine", m), ("before", before)):  # each alone: what the two share may differ
+            memo = f"{TRANSFORMER.id}:{name}"
+            assert ship(shipped_ones[key], memo) == ship(mine, memo), (experiment.sentence, key)
+        checkpoints[answer.checkpoint] = (m, before)
 
 
 def test_the_site_ships_what_the_build_computed(shipped, site_dir):
@@ -93,6 +98,28 @@ def test_a_seeded_machine_goes_on_as_if_it_had_got_there_itself():
     after = experiment_params | {"passo": 41}
     assert machine(after) == BIGRAM.module.compute.replay(after)
     assert steps == [1]  # «Avanti»: one step
+
+
+def test_a_seeded_machine_steps_back_one_without_replaying(monkeypatch):
+    """«Indietro» from a shipped step (3.2 at 1,000 → 999) replayed from step 0, half a minute: the checkpoint
+    holds the machine a step before too, and one step back costs no step."""
+    params = BIGRAM.parse({"passo": "40", "batch": "2", "seme": "1"})
+    before, made = replay_pair(BIGRAM.module.compute, params)
+    name = BIGRAM.module.compute.training(params)
+    data = ship(shipped_machines(name, made, before), f"{BIGRAM.id}:{name}")
+    machine = fresh(BIGRAM)
+    steps = []
+    advance = machine.advance
+    machine.advance = lambda m, p: steps.append(1) or advance(m, p)
+    monkeypatch.setattr(BIGRAM.module, "compute", machine)
+    back = params | {"passo": 39}
+    expected = {s: fresh(BIGRAM).replay(p) for s, p in ((40, params), (39, back))}  # before counting
+    assert seed_checkpoint(BIGRAM.id, json.dumps({"passo": "40", "batch": "2", "seme": "1"}), data)
+    steps.clear()
+    assert machine(params) == expected[40]
+    assert machine(back) == expected[39]
+    assert steps == []  # «Indietro»: from the machine shipped a step before
+    assert machine(params) == expected[40] and steps == []  # and «Avanti» again: the machine left
 
 
 def test_seed_takes_only_the_machine_of_these_parameters(monkeypatch):

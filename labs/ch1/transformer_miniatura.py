@@ -193,7 +193,7 @@ def follow(s):
         waiting = "Prima serve una frase che il modello conosca."
         return {name: Follow(disabled=waiting) for name in ("posizione", "tolta", "generati", "seme")}
     length, pos = len(s["ids"]), s["pos"]
-    rules = {"posizione": Follow(max=length)}
+    rules = {"posizione": Follow(max=length, keep_end=True)}  # the last token stays the chosen one as tokens come
     if not s["own_text"]:
         rules["testo"] = Follow(disabled="Conta solo con «Frase: quella scritta qui sotto».")
     if s["finished"]:

@@ -346,15 +346,27 @@ class Group:
 @dataclass(frozen=True)
 class Follow:
     """What a lab's follow(state) says of one control now: disabled (with
-    the reason shown beside it), hidden, or with another range."""
+    the reason shown beside it), hidden, or with another range.
+
+    keep_end: a value at the end of its range stays at the end when the range
+    grows, as a reader moving something else expects (1.4's analysed token is
+    the sentence's last while tokens are added with a slider). A range that
+    shrinks below the value moves it to the new end anyway (drawing.narrow)."""
 
     disabled: str = ""
     hidden: bool = False
     min: float | None = None
     max: float | None = None
+    keep_end: bool = False
 
     def as_json(self):
-        return {"disabled": self.disabled, "hidden": self.hidden, "min": self.min, "max": self.max}
+        return {
+            "disabled": self.disabled,
+            "hidden": self.hidden,
+            "min": self.min,
+            "max": self.max,
+            "keep_end": self.keep_end,
+        }
 
 
 def flatten(controls):

@@ -250,10 +250,11 @@ class StepMachine:
 
         return hashlib.sha256(f"{self.key(params)}\n{params[self.step]}".encode()).hexdigest()[:16]
 
-    def seed(self, params, machine):
+    def seed(self, params, machine, before=None):
         """Takes machine as the one at params[step], made elsewhere (the build replayed it and ships it beside
         the page, see labs.answers), unless this cache reaches that step already: it becomes the live machine
-        and a checkpoint, so the next step costs one step. The machine the reader leaves joins the trail.
+        and a checkpoint, so the next step costs one step. The machine the reader leaves joins the trail, and
+        before, the machine a step earlier, too: one step back costs no replay from step 0.
         Returns whether it was taken."""
         target = params[self.step]
         entry = self.entry(params, target)
@@ -261,6 +262,8 @@ class StepMachine:
         if at == target or target in entry["checkpoints"] or target in entry["trail"]:
             return False
         entry["trail"].setdefault(at, live)
+        if before is not None and target > 0:
+            entry["trail"][target - 1] = before
         entry["checkpoints"][target] = self.keep(machine)
         entry["live"] = (target, machine)
         self.trim(entry, target)

@@ -53,6 +53,28 @@ def test_after_adding_tokens_the_chosen_position_and_the_ids_follow_the_longer_s
     expect(page).to_have_url(re.compile(r"posizione=7"))  # written a moment after the view
 
 
+def test_the_added_tokens_slider_keeps_the_chosen_position_at_the_end_of_the_sentence(page, site_url):
+    """1.4: «Token aggiunti» moved by hand grows and shrinks the sentence; the chosen token, at the last one,
+    stays the last one (as «Aggiungi» leaves it) and never points past the sentence."""
+    lab = open_ready(page, f"{site_url}capitolo-1/transformer-miniatura/")
+    position, added = page.locator('input[name="posizione"]'), page.locator('input[name="generati"]')
+    current = page.locator("[data-lab-view] .is-current").first
+    for count, length in ((1, 6), (2, 7), (1, 6), (0, 5)):  # greedy ends the sentence at «.» after 2
+        added.fill(str(count))
+        idle(page, lab)
+        expect(position).to_have_value(str(length))
+        expect(position).to_have_attribute("max", str(length))
+        ids = page.locator('[data-part="id"] .lab-formula').first.inner_text()
+        assert ids.count(",") == length - 1, ids
+        expect(current).to_contain_text(f"{length} · ID")
+    expect(page).to_have_url(re.compile(r"^[^?]*$|^(?!.*posizione=)"))  # at the defaults again
+    page.locator("[data-lab-view] [data-set='posizione=2']").first.click()  # a word of the reader's choice
+    idle(page, lab)
+    added.fill("2")
+    idle(page, lab)
+    expect(position).to_have_value("2")  # not at the end: it stays where the reader put it
+
+
 def test_show_the_numbers_stays_as_the_reader_left_it_across_avanti(page, site_url):
     """3.1: each «Avanti» puts in another screen whole; a big matrix on it shows numbers or picture as the
     reader last chose with «Mostra i numeri», not the picture again."""
@@ -128,3 +150,81 @@ def test_on_a_desktop_the_controls_follow_the_reader_without_covering_a_heading(
             s = summary.bounding_box()
             if s and s["height"]:
                 assert s["y"] >= bar["y"] + bar["height"] - 1 or s["y"] + s["height"] <= bar["y"] + 1, path
+
+
+def test_show_the_numbers_is_written_in_the_link_and_read_back_from_it(page, site_url):
+    """3.1: «Mostra i numeri», the reader's choice for every big matrix of the page, is in the URL: a shared link
+    opens the matrices on their numbers; closed again, the link says nothing of it (the picture, the default)."""
+    lab = open_ready(page, f"{site_url}capitolo-3/bigrammi/")
+    numbers = page.locator("[data-lab-view] details.lab-mx-numbers")
+    avanti = page.locator('[data-lab] [data-step="+1"]').first
+    for _ in range(12):  # to the first screen with a big matrix
+        if numbers.count():
+            break
+        avanti.click()
+        idle(page, lab)
+    assert numbers.count(), "nessuna matrice grande nei primi passi"
+    numbers.first.locator("summary").click()
+    expect(page).to_have_url(re.compile(r"[?&]numeri=1(&|$)"))
+    link = page.url
+    page.goto(f"{site_url}capitolo-3/")  # another page, then the link in a new load
+    lab = open_ready(page, link)
+    idle(page, lab)
+    expect(numbers.first).to_have_attribute("open", "")
+    for k in range(numbers.count()):
+        expect(numbers.nth(k)).to_have_attribute("open", "")
+    numbers.first.locator("summary").click()
+    expect(numbers.first).not_to_have_attribute("open", "")
+    expect(page).not_to_have_url(re.compile(r"numeri="))
+
+
+def gap_above(page, view, below):
+    """px between the lowest thing drawn in the view and the top of the element below."""
+    return page.evaluate(
+        """([view, below]) => below.getBoundingClientRect().top
+             - Math.max(...[...view.querySelectorAll('*')].map((el) => el.getBoundingClientRect().bottom))""",
+        [view.element_handle(), below.element_handle()],
+    )
+
+
+def test_on_a_phone_a_short_step_after_a_tall_one_leaves_no_empty_gap_above_the_controls(page, site_url):
+    """A.6: the view kept the height of its tallest step («Q, K, V», 2,300 px on a phone): each step after it left
+    a gap of more than 1,000 px of nothing between the view and «La tua frase». Kept only down to the screen's
+    bottom edge, nothing on screen moves and no gap is left."""
+    page.set_viewport_size(PHONE)
+    lab = open_ready(page, f"{site_url}approfondimenti-a/giro-del-token/")
+    view, below = page.locator("[data-lab-view]"), page.locator('[data-control]:has(input[name="testo"])')
+    avanti = page.locator('.lab-bar [data-step="+1"]')
+    heights = []
+    for _ in range(5):  # to «Q, K, V» and the step after it
+        view.evaluate("el => window.scrollTo(0, el.getBoundingClientRect().top + scrollY - 60)")
+        avanti.click()
+        idle(page, lab)
+        page.wait_for_timeout(100)  # the frame that trims the height kept
+        heights.append(view.evaluate("el => el.scrollHeight"))
+    assert heights[3] > 2 * PHONE["height"], heights  # the tall step was there
+    gap = gap_above(page, view, below)
+    assert gap < 400, (gap, heights)
+    bar = page.locator("div.lab-bar").bounding_box()
+    assert bar["y"] + bar["height"] >= PHONE["height"] - 1  # the bar stayed stuck at the bottom: nothing jumped
+
+
+def test_on_a_phone_the_part_a_prova_scrolls_to_starts_below_the_header_and_above_the_bar(page, site_url):
+    """A.6: a «Prova» scrolls to the part that shows its effect; its top (a heading: «Testa 1») went under the
+    sticky header. Every part of every view clears the header as a heading reached by its anchor does."""
+    page.set_viewport_size(PHONE)
+    page.emulate_media(reduced_motion="reduce")
+    lab = open_ready(page, f"{site_url}approfondimenti-a/giro-del-token/")
+    page.locator("[data-experiment]").first.click()
+    idle(page, lab)
+    page.wait_for_timeout(300)
+    part = page.locator("[data-lab-view] .lab-looked-at").bounding_box()
+    header = page.locator(".md-header").bounding_box()
+    bar = page.locator("div.lab-bar").bounding_box()
+    assert part["y"] >= header["y"] + header["height"] + 8, (part, header)
+    assert part["y"] + 40 <= bar["y"], (part, bar)
+    anchor = page.locator("h2[id]").first.get_attribute("id")  # and a heading reached by its anchor, the same
+    page.evaluate("id => { location.hash = id; }", anchor)
+    page.wait_for_timeout(200)
+    heading = page.locator(f"h2[id='{anchor}']").bounding_box()
+    assert heading["y"] >= header["y"] + header["height"], (heading, header)

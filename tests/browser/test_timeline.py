@@ -185,9 +185,11 @@ def test_a_closed_section_is_brought_up_to_date_when_opened(page, site_url):
 
 def test_a_shorter_step_keeps_the_tallest_height_so_the_page_does_not_jump(page, site_url):
     """3.1's screens differ in height (its «Loss» screen is a few lines): stepping
-    onto a shorter one keeps the view as tall as the tallest drawn, and no taller."""
+    onto a shorter one keeps the view as tall as the tallest drawn, and no taller,
+    where the reader sees its end (below the screen, see the next test)."""
     lab = open_ready(page, f"{site_url}capitolo-3/bigrammi/?passo=103")
     view = lab.locator("[data-lab-view]")
+    view.evaluate("el => el.scrollIntoView({block: 'end'})")
     tall = view.evaluate("el => el.offsetHeight")
     lab.locator('[data-step="+1"]').click()
     wait_idle(page, lab)
@@ -197,6 +199,25 @@ def test_a_shorter_step_keeps_the_tallest_height_so_the_page_does_not_jump(page,
     assert view.evaluate("el => el.offsetHeight") == tall  # ...and the view keeps its height
     page.wait_for_timeout(300)
     assert view.evaluate("el => el.offsetHeight") == tall
+
+
+def test_the_kept_height_ends_at_the_bottom_of_the_screen(page, site_url):
+    """Kept past the screen's bottom edge, the height would only open a gap under a short step (A.6 on a phone,
+    test_learner_glitches): with the view's end below the screen, the view keeps its height down to that edge."""
+    lab = open_ready(page, f"{site_url}capitolo-3/bigrammi/?passo=103")
+    view = lab.locator("[data-lab-view]")
+    view.evaluate("el => window.scrollTo(0, el.getBoundingClientRect().top + scrollY - 100)")
+    tall = view.evaluate("el => el.offsetHeight")
+    screen = page.viewport_size["height"]
+    assert tall > screen - 100  # its end below the screen
+    lab.locator('[data-step="+1"]').click()
+    wait_idle(page, lab)
+    expect(counter(lab)).to_contain_text("Passo 104 di 502")
+    page.wait_for_timeout(300)
+    assert natural_height(view) < screen - 150  # the «Loss» screen is shorter than the screen
+    box = view.bounding_box()
+    assert abs(box["y"] - 100) <= 1  # nothing on screen moved
+    assert abs(box["y"] + box["height"] - screen) <= 2  # and the view still reaches the screen's bottom edge
 
 
 def test_the_kept_height_is_let_go_at_another_width(page, site_url):

@@ -1,7 +1,8 @@
 // The URL's query as the labs read and write it (templates/runtime/page/url.js), in node.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { paramsFromQuery, queryFor, URL_TEXT_LIMIT, FOLDS_PARAM } from "../../templates/runtime/page/url.js";
+import { paramsFromQuery, queryFor, URL_TEXT_LIMIT, FOLDS_PARAM, NUMBERS_PARAM, numbersFromQuery }
+  from "../../templates/runtime/page/url.js";
 
 test("the controls a query sets are read as written, the others and unknown names left out", () => {
   assert.deepEqual(paramsFromQuery("?vento=0,5&x=abc&altro=1", ["vento", "x", "y"]), { vento: "0,5", x: "abc" });
@@ -20,6 +21,16 @@ test("a control at its default or a text too long for a link is left out; the re
 test("the open folds are said in one parameter, dropped when none is open", () => {
   assert.equal(queryFor("", [], "embedding,matrice"), `?${FOLDS_PARAM}=embedding%2Cmatrice`);
   assert.equal(queryFor(`?${FOLDS_PARAM}=embedding`, [], ""), "");
+});
+
+test("«Mostra i numeri» open is said in one parameter, read back; the picture (the default) is said by none", () => {
+  assert.equal(queryFor("?vento=3", [], "", true), `?vento=3&${NUMBERS_PARAM}=1`);
+  assert.equal(queryFor(`?${NUMBERS_PARAM}=1&vento=3`, [], "", false), "?vento=3");
+  assert.equal(queryFor(`?${NUMBERS_PARAM}=1`, [], ""), "");
+  assert.equal(numbersFromQuery(queryFor("", [], "embedding", true)), true);
+  assert.equal(numbersFromQuery("?vento=3"), undefined);
+  assert.equal(numbersFromQuery(`?${NUMBERS_PARAM}=0`), undefined);
+  assert.deepEqual(paramsFromQuery(`?${NUMBERS_PARAM}=1&vento=3`, ["vento"]), { vento: "3" }); // not a control
 });
 
 test("what queryFor writes, paramsFromQuery reads back", () => {

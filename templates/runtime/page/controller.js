@@ -6,7 +6,7 @@ import { formatNumber, put, readInput, writeInput } from "./inputs.js";
 import { morphInto, rehearseLayout } from "./morph.js";
 import { refreshHeats } from "./heat.js";
 
-import { FOLDS_PARAM, paramsFromQuery, queryFor, writeUrlSoon } from "./url.js";
+import { FOLDS_PARAM, numbersFromQuery, paramsFromQuery, queryFor, writeUrlSoon } from "./url.js";
 import { STEP_BUTTON, keepTallest, showSteps, step, stepInput, stopPlay, timelineKey } from "./timeline.js";
 import { startDrag } from "./drag.js";
 import { statusChanged } from "./status.js";
@@ -38,13 +38,16 @@ export class LabController {
     this.playing = false;
     // a shared link's folds, opened before readUrl and listen: Python's first view draws them
     this.openFolds(new URLSearchParams(location.search).get(FOLDS_PARAM));
+    // and its «Mostra i numeri»: the prerendered matrices open now, those of later views in draw()
+    this.numbers = numbersFromQuery(location.search);
+    if (this.numbers) for (const details of this.view.querySelectorAll(NUMBERS)) details.open = true;
     // values from the URL go to Python as they are written ("0,5", "abc"): Python cleans them (or falls
     // back to the lab's default), the browser's own sanitising of a range input would pick its midpoint instead
     this.fromUrl = paramsFromQuery(location.search, this.inputs.map((input) => input.name));
     this.page = location.pathname; // the URL this lab may write to
     if (this.fromUrl) this.view.classList.add("is-stale");
     this.listen();
-    if (this.stepInput) keepTallest(this.view);
+    if (this.stepInput) this.height = keepTallest(this.view);
     this.showOutputs();
     this.onStatus = () => statusChanged(this);
     python.listeners.add(this.onStatus);
@@ -85,10 +88,11 @@ export class LabController {
     // «toggle» does not bubble: caught on its way down
     // a fold (kit.fold) opened is drawn by Python then; any other <details> gets the last view's content
     this.view.addEventListener("toggle", (event) => {
-      if (event.target.matches(NUMBERS)) this.numbers = event.target.open;
+      const numbers = event.target.matches(NUMBERS);
+      if (numbers) this.numbers = event.target.open;
       const fold = event.target.matches("[data-fold]");
       // the URL says which are open (once ready: before, the controls do not hold the link's values yet)
-      if (fold && this.root.dataset.ready === "true") writeUrlSoon(this);
+      if ((fold || numbers) && this.root.dataset.ready === "true") writeUrlSoon(this);
       if (!event.target.open) return;
       if (fold) this.update();
       else if (this.html) { morphInto(this.view, this.html); refreshHeats(this.view); }
@@ -174,7 +178,7 @@ export class LabController {
       this.view.removeAttribute("aria-busy");
       return;
     }
-    this.show(result);
+    this.show(result, !raw); // raw: a link's or a «Prova»'s settings, drawn as they are (no keepEnds)
     this.busy = false;
     delete this.root.dataset.busy;
     this.view.removeAttribute("aria-busy");
@@ -186,8 +190,10 @@ export class LabController {
 
   // An answer on the page: the view, or what went wrong; the controls as Python cleaned them.
   // An unwanted one (the reader moved on) shows nothing: the update after it asks for what they want now.
-  show(result) {
+  show(result, moved = false) {
     if (result.unwanted) return;
+    // a control kept at the end of its range moved to the new end: asked again, the view in between not drawn
+    if (result.ok && moved && this.keepEnds(result.controls || {})) { this.again = true; return; }
     if (result.ok) this.draw(result);
     else if (this.code?.running != null || result.stopped) this.code?.failed(result);
     else {
@@ -239,6 +245,7 @@ export class LabController {
     const before = new Set(this.view.querySelectorAll(NUMBERS));
     morphInto(this.view, result.html);
     refreshHeats(this.view);
+    this.height?.trim();
     // a big matrix's «Mostra i numeri» that is new in this view (another screen of 3.1 after «Avanti», put
     // in whole) opens or stays closed as the reader left the last one: numbers or picture, a choice of theirs
     if (this.numbers !== undefined) {
@@ -258,6 +265,19 @@ export class LabController {
     this.errorBox.textContent = "";
     // one polite line with the key result, not the whole drawing, for screen readers
     if (this.live && result.summary) this.live.textContent = result.summary;
+  }
+
+  // Follow(keep_end=True): a control that stood at the end of its range (as the last view narrowed it) goes to
+  // the end of the longer one (1.4: the chosen token is still the last as the sentence grows). True if one moved.
+  keepEnds(controls) {
+    let moved = false;
+    for (const input of this.inputs) {
+      const f = controls[input.name];
+      if (!f?.keep_end || f.max == null || Number(input.value) !== Number(input.max)) continue;
+      if (Number(f.max) > Number(input.max)) { writeInput(input, f.max); moved = true; }
+    }
+    if (moved) this.showOutputs();
+    return moved;
   }
 
   // What the lab's follow(state) says of each control: disabled with a reason, hidden, another range.
@@ -286,7 +306,7 @@ export class LabController {
     if (this.playing) return;
     const controls = this.inputs.map((input) => ({ name: input.name, value: readInput(input),
                                                     fallback: input.dataset.default }));
-    const search = queryFor(location.search, controls, this.params()[FOLDS_PARAM]);
+    const search = queryFor(location.search, controls, this.params()[FOLDS_PARAM], this.numbers);
     history.replaceState(history.state, "", `${location.pathname}${search}${location.hash}`);
   }
 }

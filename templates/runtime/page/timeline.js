@@ -94,9 +94,16 @@ export function timelineKey(lab, event) {
 // At another width (a window narrowed and widened again, a phone turned,
 // printing) the view's height is another: the kept one is let go, on the
 // next frame, and the view's own height is the tallest from there.
+// Kept only as far as the screen's bottom edge: past it, the height kept
+// moves nothing the reader sees, and left there it opens an empty gap under a
+// short step (A.6 on a phone: 1,500 px of nothing after the tall «Q, K, V»,
+// between the view and the controls under it). trim(), after each view drawn,
+// lets the height below the screen go: what is on screen (the view's top, a
+// bar stuck at the bottom) stays where it was.
 export function keepTallest(view) {
   let width;
   let tallest = 0;
+  let asked = false;
   new ResizeObserver(([entry]) => {
     const { inlineSize, blockSize: height } = entry.borderBoxSize[0];
     if (width !== undefined && Math.abs(inlineSize - width) > 1) {
@@ -110,4 +117,14 @@ export function keepTallest(view) {
     tallest = height;
     view.style.minHeight = `${height}px`;
   }).observe(view);
+  const trim = () => {
+    asked = false;
+    if (!view.style.minHeight || !Number.isFinite(tallest)) return;
+    const box = view.getBoundingClientRect();
+    const floor = Math.max(0, Math.ceil(innerHeight - box.top)); // the view down to the screen's bottom edge
+    if (box.bottom <= innerHeight || tallest <= floor) return; // its end in sight, or nothing kept below the screen
+    tallest = floor; // a view taller than that on its own is kept at its own height by the observer
+    view.style.minHeight = `${floor}px`;
+  };
+  return { trim: () => { if (!asked) { asked = true; requestAnimationFrame(trim); } } };
 }

@@ -3,6 +3,9 @@
 
 export const URL_TEXT_LIMIT = 2000; // characters: a longer text is not written into the URL
 export const FOLDS_PARAM = "sezioni"; // the folds a reader has open (labs/kit/contract.py)
+// «Mostra i numeri» of a big matrix (kit.matrix) open: the reader's choice of numbers over the picture, kept for every
+// matrix of the page (controller.js) and so in its link; the picture, the kit's default, is said by no parameter
+export const NUMBERS_PARAM = "numeri";
 // The URL is written when the reader pauses, not at every change: history.replaceState
 // costs about 1 ms in Chromium and, now and then, 15 ms (a slider dragged writes it once).
 const URL_PAUSE = 300; // ms
@@ -17,9 +20,14 @@ export function paramsFromQuery(search, names) {
   return Object.keys(raw).length ? raw : null;
 }
 
-/** The query that says these controls ([{name, value, fallback}]) and open folds, the rest of search
- *  kept: a control at its default, or a text too long for a link, is left out. */
-export function queryFor(search, controls, folds) {
+/** Whether the query asks for the matrices' numbers (true) or says nothing of them (undefined: the picture). */
+export function numbersFromQuery(search) {
+  return new URLSearchParams(search).get(NUMBERS_PARAM) === "1" ? true : undefined;
+}
+
+/** The query that says these controls ([{name, value, fallback}]), open folds and the matrices' numbers, the rest
+ *  of search kept: a control at its default, or a text too long for a link, is left out. */
+export function queryFor(search, controls, folds, numbers = false) {
   const query = new URLSearchParams(search);
   for (const { name, value, fallback } of controls) {
     if (value === fallback || value.length > URL_TEXT_LIMIT) query.delete(name);
@@ -27,6 +35,8 @@ export function queryFor(search, controls, folds) {
   }
   if (folds) query.set(FOLDS_PARAM, folds);
   else query.delete(FOLDS_PARAM);
+  if (numbers) query.set(NUMBERS_PARAM, "1");
+  else query.delete(NUMBERS_PARAM);
   const text = query.toString();
   return text ? `?${text}` : "";
 }
