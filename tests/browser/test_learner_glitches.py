@@ -2,21 +2,10 @@
 
 import re
 
+from lab_pages import idle, open_ready
 from playwright.sync_api import expect
 
-READY_TIMEOUT = 90_000
 PHONE = {"width": 390, "height": 844}
-
-
-def open_ready(page, url):
-    page.goto(url)
-    lab = page.locator("[data-lab]")
-    expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
-    return lab
-
-
-def idle(page, lab):
-    page.wait_for_function("el => el.dataset.busy === undefined", arg=lab.element_handle())
 
 
 def inside_the_screen(locator, width):

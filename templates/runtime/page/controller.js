@@ -2,9 +2,10 @@
 // give and morphs it in; the timeline (timeline.js), dragging (drag.js) and the status line
 // (status.js) are its parts. It knows no lab.
 import { python } from "./python.js";
-import { formatNumber, put, readInput, writeInput } from "./inputs.js";
+import { formatNumber, keepEnds, put, readInput, writeInput } from "./inputs.js";
 import { morphInto, rehearseLayout } from "./morph.js";
 import { refreshHeats } from "./heat.js";
+import { NUMBERS, putNumbers, switchesIn } from "./numbers.js";
 
 import { FOLDS_PARAM, numbersFromQuery, paramsFromQuery, queryFor, writeUrlSoon } from "./url.js";
 import { STEP_BUTTON, keepTallest, showSteps, step, stepInput, stopPlay, timelineKey } from "./timeline.js";
@@ -12,7 +13,6 @@ import { startDrag } from "./drag.js";
 import { statusChanged } from "./status.js";
 import { markPart, sameValue } from "./experiments.js";
 
-const NUMBERS = "details.lab-mx-numbers"; // a big matrix's switch between its picture and its numbers (kit.matrix)
 
 // A view that takes longer than DIM_AFTER ms is dimmed until it comes (.is-waiting).
 // Only then: dimming every change made the browser paint the dimmed view
@@ -40,7 +40,7 @@ export class LabController {
     this.openFolds(new URLSearchParams(location.search).get(FOLDS_PARAM));
     // and its «Mostra i numeri»: the prerendered matrices open now, those of later views in draw()
     this.numbers = numbersFromQuery(location.search);
-    if (this.numbers) for (const details of this.view.querySelectorAll(NUMBERS)) details.open = true;
+    putNumbers(this.view, this.numbers);
     // values from the URL go to Python as they are written ("0,5", "abc"): Python cleans them (or falls
     // back to the lab's default), the browser's own sanitising of a range input would pick its midpoint instead
     this.fromUrl = paramsFromQuery(location.search, this.inputs.map((input) => input.name));
@@ -193,7 +193,11 @@ export class LabController {
   show(result, moved = false) {
     if (result.unwanted) return;
     // a control kept at the end of its range moved to the new end: asked again, the view in between not drawn
-    if (result.ok && moved && this.keepEnds(result.controls || {})) { this.again = true; return; }
+    if (result.ok && moved && keepEnds(this.inputs, result.controls || {})) {
+      this.showOutputs();
+      this.again = true;
+      return;
+    }
     if (result.ok) this.draw(result);
     else if (this.code?.running != null || result.stopped) this.code?.failed(result);
     else {
@@ -242,15 +246,11 @@ export class LabController {
   draw(result) {
     this.drawn = { at: performance.now(), params: result.params }; // what the view shows, since when
     this.html = result.html; // morphed again when the reader opens a <details> (see morphInto)
-    const before = new Set(this.view.querySelectorAll(NUMBERS));
+    const before = switchesIn(this.view);
     morphInto(this.view, result.html);
     refreshHeats(this.view);
     this.height?.trim();
-    // a big matrix's «Mostra i numeri» that is new in this view (another screen of 3.1 after «Avanti», put
-    // in whole) opens or stays closed as the reader left the last one: numbers or picture, a choice of theirs
-    if (this.numbers !== undefined) {
-      for (const details of this.view.querySelectorAll(NUMBERS)) if (!before.has(details)) put(details, "open", this.numbers);
-    }
+    putNumbers(this.view, this.numbers, before); // a new screen's (3.1 after «Avanti») as the reader left the last
     if (this.timeline && result.timeline !== undefined) {
       morphInto(this.timeline, result.timeline);
       // the scrubber ends where the machine stopped (the counter's data-step-end) and reads as the counter
@@ -265,19 +265,6 @@ export class LabController {
     this.errorBox.textContent = "";
     // one polite line with the key result, not the whole drawing, for screen readers
     if (this.live && result.summary) this.live.textContent = result.summary;
-  }
-
-  // Follow(keep_end=True): a control that stood at the end of its range (as the last view narrowed it) goes to
-  // the end of the longer one (1.4: the chosen token is still the last as the sentence grows). True if one moved.
-  keepEnds(controls) {
-    let moved = false;
-    for (const input of this.inputs) {
-      const f = controls[input.name];
-      if (!f?.keep_end || f.max == null || Number(input.value) !== Number(input.max)) continue;
-      if (Number(f.max) > Number(input.max)) { writeInput(input, f.max); moved = true; }
-    }
-    if (moved) this.showOutputs();
-    return moved;
   }
 
   // What the lab's follow(state) says of each control: disabled with a reason, hidden, another range.

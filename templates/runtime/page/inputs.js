@@ -40,3 +40,15 @@ export function writeInput(input, value) {
   }
   if (input.value !== String(value)) input.value = String(value);
 }
+
+// Follow(keep_end=True): a control that stood at the end of its range (as the last view narrowed it) goes to
+// the end of the longer one (1.4: the chosen token is still the last as the sentence grows). True if one moved.
+export function keepEnds(inputs, controls) {
+  let moved = false;
+  for (const input of inputs) {
+    const f = controls[input.name];
+    if (!f?.keep_end || f.max == null || Number(input.value) !== Number(input.max)) continue;
+    if (Number(f.max) > Number(input.max)) { writeInput(input, f.max); moved = true; }
+  }
+  return moved;
+}
