@@ -151,6 +151,8 @@ BAD_CONTROLS = [
     ('Slider("x", "Ingresso", -6.0, 6.0, 0.5, 1.2)', "il cursore «x»", "non si raggiunge a passi di 0.5"),
     ('Slider("x", "Ingresso", -6.0, "6", 0.5, 1.0)', "il cursore «x»", "numeri finiti"),
     ('Slider("x y", "Ingresso", -6.0, 6.0, 0.5, 1.0)', "il cursore «x y»", "identificatore"),
+    ('Toggle("numeri", "Numeri", False)', "l'interruttore «numeri»", "è della pagina"),
+    ('Slider("sezioni", "Sezioni", 0.0, 1.0, 0.5, 0.5)', "il cursore «sezioni»", "è della pagina"),
     ('Choice("x", "Scelta", (("a", "A"), ("b", "B")), "c")', "la scelta «x»", "non è tra le opzioni (a, b)"),
     ('Choice("x", "Scelta", (), "a")', "la scelta «x»", "options è vuota"),
     ('Choice("x", "Scelta", (("a", "A"), ("a", "Altra")), "a")', "la scelta «x»", "stesso valore: a"),

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -115,3 +117,15 @@ def test_the_shapes_written_in_one_string_are_the_tags_of_the_kit(numbers, class
     )
     for shape in (rect(a, b, c, d, class_=class_), text(a, b, content, class_=class_, anchor=anchor)):
         assert isinstance(shape, Html)
+
+
+def test_the_names_the_page_keeps_for_itself_are_the_ones_its_url_writes():
+    """No control may be called as the page's own URL parameters (kit.controls.PAGE_NAMES), and those are
+    the names templates/runtime/page/url.js writes."""
+    from pathlib import Path
+
+    from labs.kit.controls import PAGE_NAMES
+
+    url_js = (Path(__file__).resolve().parent.parent / "templates" / "runtime" / "page" / "url.js").read_text()
+    written = set(re.findall(r'export const \w+_PARAM = "(\w+)"', url_js))
+    assert written == set(PAGE_NAMES)

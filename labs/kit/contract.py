@@ -12,7 +12,7 @@ import os
 import re
 
 from .errors import ContractError, crash_place, declared_at, describe, line_of, place, traceback_frames
-from .folds import FOLD_NAME, FOLDS_PARAM
+from .folds import FOLD_NAME
 from .html import Html
 
 # 1.2, 9B.10, 9C, A.3: the chapter (digits, or a letter for a group outside
@@ -104,8 +104,8 @@ def check_module(module, chapter):
     folds = getattr(module, "FOLDS", ())
     if not isinstance(folds, (list, tuple)) or not all(isinstance(f, str) and FOLD_NAME.fullmatch(f) for f in folds):
         refuse("FOLDS", f'FOLDS dev\'essere una lista di nomi di sezioni come "embedding" (è {short(folds)})')
-    if len(set(folds)) != len(folds) or FOLDS_PARAM in seen:
-        refuse("FOLDS", f"FOLDS vuole nomi diversi, e nessun comando può chiamarsi «{FOLDS_PARAM}»")
+    if len(set(folds)) != len(folds):
+        refuse("FOLDS", "FOLDS vuole nomi diversi")
     if hasattr(module, "EXPERIMENTS"):
         from .experiments import experiments_problem  # here: the browser never checks a lab's contract
 

@@ -11,6 +11,10 @@ import re
 from dataclasses import dataclass, field
 
 from .errors import ContractError, ParamError, declared_at
+from .folds import FOLDS_PARAM
+
+# what the page writes in the URL beside the controls (templates/runtime/page/url.js): no control may be called so
+PAGE_NAMES = {FOLDS_PARAM: "le sezioni aperte", "numeri": "«Mostra i numeri» delle matrici"}
 
 # A declaration is checked when it is made, so a mistake points at the line
 # of the lab that wrote it, not at the first reader who moves the control.
@@ -45,6 +49,11 @@ def _named(control):
         (
             not isinstance(control.name, str) or not NAME.fullmatch(control.name),
             f"il nome {control.name!r} deve essere un identificatore (lettere, cifre, _), finisce nell'URL",
+        ),
+        (
+            isinstance(control.name, str) and control.name in PAGE_NAMES,
+            f"il nome «{control.name}» è della pagina, che lo scrive nell'URL per {PAGE_NAMES.get(control.name)}: "
+            "scegline un altro",
         ),
         (not isinstance(control.label, str) or not control.label.strip(), "manca l'etichetta (label)"),
         (not isinstance(control.help, str), "help dev'essere un testo"),

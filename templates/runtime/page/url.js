@@ -2,7 +2,7 @@
 // (reading and writing a query) is tested in node (tests/js/url.test.js); the writing waits for a pause.
 
 export const URL_TEXT_LIMIT = 2000; // characters: a longer text is not written into the URL
-export const FOLDS_PARAM = "sezioni"; // the folds a reader has open (labs/kit/contract.py)
+export const FOLDS_PARAM = "sezioni"; // the folds a reader has open (no control may take these names: kit.controls.PAGE_NAMES)
 // «Mostra i numeri» of a big matrix (kit.matrix) open: the reader's choice of numbers over the picture, kept for every
 // matrix of the page (controller.js) and so in its link; the picture, the kit's default, is said by no parameter
 export const NUMBERS_PARAM = "numeri";
