@@ -29,8 +29,13 @@ READY_TIMEOUT = 120_000
 # bar of controls over the view's first heading), and leaves its own place empty (a gap above «La tua frase»):
 # neither is on the page a reader scrolls. In the shot it stands in its own place (set through the CSSOM: the
 # site's CSP refuses a <style> of ours, and Playwright's screenshot style with it).
-IN_PLACE = """on => document.querySelectorAll('.lab-bar').forEach((bar) => on
-    ? bar.style.setProperty('position', 'static', 'important') : bar.style.removeProperty('position'))"""
+# Likewise a big matrix the page skips off screen (content-visibility: auto) would come out blank: drawn for the shot.
+IN_PLACE = """on => {
+  const put = (selector, name, value) => document.querySelectorAll(selector).forEach((el) => on
+    ? el.style.setProperty(name, value, 'important') : el.style.removeProperty(name));
+  put('.lab-bar', 'position', 'static');
+  put('.lab-mx.is-big > .lab-mx-scroll', 'content-visibility', 'visible');
+}"""
 
 
 def shoot(page, base, lab_list, size, schemes, state, out):

@@ -74,6 +74,8 @@ def test_the_arrow_keys_move_the_marked_cell_and_not_the_timeline(page, site_url
     expect(line).to_have_text(expected(s, 2, cols - 1))
     page.keyboard.press("ArrowRight")  # at the edge: it stays
     expect(line).to_have_text(expected(s, 2, cols - 1))
+    page.keyboard.press(" ")  # on the picture the space is not the timeline's Play
+    page.wait_for_timeout(800)
     expect(lab.locator("[data-step-counter]")).to_have_text("Passo 5 di 1.000")
     # the gradient's picture beside it is another figure, with its own mark
     grad = lab.locator("[data-part='gradiente'].lab-heat-box")

@@ -92,6 +92,7 @@ function fromKey(event) {
   if (event.altKey || event.ctrlKey || event.metaKey) return;
   const svg = event.target.closest?.(FIGURE);
   if (!svg || event.target !== svg) return;
+  if (event.key === " ") { event.preventDefault(); return; } // reading a picture: the space does not start Play
   const { geometry, mark } = parts(svg);
   const cell = moved(geometry, markedCell(mark), event.key);
   if (!cell) return;
