@@ -64,10 +64,8 @@ def test_the_added_tokens_slider_keeps_the_chosen_position_at_the_end_of_the_sen
     expect(position).to_have_value("2")  # not at the end: it stays where the reader put it
 
 
-def test_show_the_numbers_stays_as_the_reader_left_it_across_avanti(page, site_url):
-    """3.1: each «Avanti» puts in another screen whole; a big matrix on it shows numbers or picture as the
-    reader last chose with «Mostra i numeri», not the picture again."""
-    lab = open_ready(page, f"{site_url}capitolo-3/bigrammi/")
+def to_a_big_matrix(page, lab):
+    """3.1 moved with «Avanti» to its first screen with a big matrix: (the «Mostra i numeri» switches, «Avanti»)."""
     numbers = page.locator("[data-lab-view] details.lab-mx-numbers")
     avanti = page.locator('[data-lab] [data-step="+1"]').first
     for _ in range(12):  # to the first screen with a big matrix
@@ -76,6 +74,14 @@ def test_show_the_numbers_stays_as_the_reader_left_it_across_avanti(page, site_u
         avanti.click()
         idle(page, lab)
     assert numbers.count(), "nessuna matrice grande nei primi passi"
+    return numbers, avanti
+
+
+def test_show_the_numbers_stays_as_the_reader_left_it_across_avanti(page, site_url):
+    """3.1: each «Avanti» puts in another screen whole; a big matrix on it shows numbers or picture as the
+    reader last chose with «Mostra i numeri», not the picture again."""
+    lab = open_ready(page, f"{site_url}capitolo-3/bigrammi/")
+    numbers, avanti = to_a_big_matrix(page, lab)
     numbers.first.locator("summary").click()
     expect(numbers.first).to_have_attribute("open", "")
     screens = set()
@@ -145,14 +151,7 @@ def test_show_the_numbers_is_written_in_the_link_and_read_back_from_it(page, sit
     """3.1: «Mostra i numeri», the reader's choice for every big matrix of the page, is in the URL: a shared link
     opens the matrices on their numbers; closed again, the link says nothing of it (the picture, the default)."""
     lab = open_ready(page, f"{site_url}capitolo-3/bigrammi/")
-    numbers = page.locator("[data-lab-view] details.lab-mx-numbers")
-    avanti = page.locator('[data-lab] [data-step="+1"]').first
-    for _ in range(12):  # to the first screen with a big matrix
-        if numbers.count():
-            break
-        avanti.click()
-        idle(page, lab)
-    assert numbers.count(), "nessuna matrice grande nei primi passi"
+    numbers, avanti = to_a_big_matrix(page, lab)
     numbers.first.locator("summary").click()
     expect(page).to_have_url(re.compile(r"[?&]numeri=1(&|$)"))
     link = page.url
