@@ -12,10 +12,28 @@ The code panel's two entries are imported on the first call: a page loads
 labs/code.py only once the reader edits the code.
 """
 
-from .drawing import Drawing, check_finite, draw, narrow, render, view_problem
-from .kit.errors import ContractError, LabError, ParamError
-from .registry import Chapter, Lab, all_labs, discover, from_file, get, load, problems, ref_key
-from .worker_api import AHEAD, render_ahead, render_json, warm_up
+from .drawing import Drawing
+from .drawing import check_finite
+from .drawing import draw
+from .drawing import narrow
+from .drawing import render
+from .drawing import view_problem
+from .kit.errors import ContractError
+from .kit.errors import LabError
+from .kit.errors import ParamError
+from .registry import Chapter
+from .registry import Lab
+from .registry import all_labs
+from .registry import discover
+from .registry import from_file
+from .registry import get
+from .registry import load
+from .registry import problems
+from .registry import ref_key
+from .worker_api import AHEAD
+from .worker_api import render_ahead
+from .worker_api import render_json
+from .worker_api import warm_up
 
 
 def render_edited(lab_id, text, raw=None):

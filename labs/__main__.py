@@ -17,11 +17,21 @@ import os
 import sys
 from pathlib import Path
 
-from .cli import Parser, assignments, crash_line
-from .drawing import NotFinite, draw
-from .kit.errors import ContractError, LabError, ParamError, place
-from .registry import all_labs, from_file, get, problems
-from .scaffold import new_lab, new_test
+from .cli import Parser
+from .cli import assignments
+from .cli import crash_line
+from .drawing import NotFinite
+from .drawing import draw
+from .kit.errors import ContractError
+from .kit.errors import LabError
+from .kit.errors import ParamError
+from .kit.errors import place
+from .registry import all_labs
+from .registry import from_file
+from .registry import get
+from .registry import problems
+from .scaffold import new_lab
+from .scaffold import new_test
 
 COMMANDS = ("list", "run", "new")
 

@@ -23,9 +23,11 @@ import time
 from dataclasses import dataclass
 
 from .drawing import draw
-from .kit.experiments import raw_settings, raw_value
+from .kit.experiments import raw_settings
+from .kit.experiments import raw_value
 from .kit.folds import FOLDS_PARAM
-from .kit.stepping import StepMachine, ship
+from .kit.stepping import StepMachine
+from .kit.stepping import ship
 
 
 @dataclass

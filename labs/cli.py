@@ -6,7 +6,9 @@ import argparse
 import re
 import sys
 
-from .kit.errors import ParamError, crash_place, describe
+from .kit.errors import ParamError
+from .kit.errors import crash_place
+from .kit.errors import describe
 
 # argparse's own messages, in Italian
 MESSAGES = (

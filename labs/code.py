@@ -23,23 +23,25 @@ import re
 import traceback
 import types
 
-from .drawing import Drawing, NotFinite, WrongView, draw
+from .drawing import Drawing
+from .drawing import NotFinite
+from .drawing import WrongView
+from .drawing import draw
 from .kit.errors import LabError
-from .kit.listing import (
-    apply_edit,
-    caption,
-    edit_change,
-    edit_problem,
-    editable_text,
-    edits_problem,
-    entry_points,
-    listing,
-    names_used,
-    shown_objects,
-    source_file,
-)
+from .kit.listing import apply_edit
+from .kit.listing import caption
+from .kit.listing import edit_change
+from .kit.listing import edit_problem
+from .kit.listing import editable_text
+from .kit.listing import edits_problem
+from .kit.listing import entry_points
+from .kit.listing import listing
+from .kit.listing import names_used
+from .kit.listing import shown_objects
+from .kit.listing import source_file
 from .kit.stepping import StepMachine
-from .registry import Lab, get
+from .registry import Lab
+from .registry import get
 
 FILENAME = "il tuo codice"
 MAX_CODE = 60_000  # characters: an edit bigger than this is not a lab any more

@@ -11,10 +11,12 @@ keeps working, and each caller says the failure its own way.
 """
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 
 from .kit.contract import check_view
-from .kit.errors import LabError, crash_place
+from .kit.errors import LabError
+from .kit.errors import crash_place
 from .kit.spoken import spoken_summary
 from .kit.svg import unique_ids
 from .kit.timelines import timeline

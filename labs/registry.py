@@ -18,10 +18,15 @@ import sys
 from dataclasses import dataclass
 from functools import cache
 
-from .kit.contract import check_module, import_problem
-from .kit.controls import flatten, parse_params
-from .kit.errors import ContractError, LabError, place
-from .kit.folds import FOLDS_PARAM, parse_folds
+from .kit.contract import check_module
+from .kit.contract import import_problem
+from .kit.controls import flatten
+from .kit.controls import parse_params
+from .kit.errors import ContractError
+from .kit.errors import LabError
+from .kit.errors import place
+from .kit.folds import FOLDS_PARAM
+from .kit.folds import parse_folds
 
 PACKAGE = "labs"  # the package whose ch<N> subpackages hold the labs
 # A paragraph of the prose that is this heading alone splits it: what comes before opens the page above the

@@ -7,7 +7,8 @@ import keyword
 import re
 from pathlib import Path
 
-from .kit.errors import ContractError, place
+from .kit.errors import ContractError
+from .kit.errors import place
 from .registry import ref_key
 
 ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
@@ -25,7 +26,17 @@ i conti e la vista con i tuoi, e tieni il laboratorio verde ad ogni passo
 
 # Il contratto riga per riga e ogni componente del kit, con un esempio
 # disegnato: la pagina «Scrivere un laboratorio» del sito.
-from labs.kit import Edit, Experiment, Slider, Toggle, callout, factor, formula, num, stat, stats, tag
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Slider
+from labs.kit import Toggle
+from labs.kit import callout
+from labs.kit import factor
+from labs.kit import formula
+from labs.kit import num
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import tag
 
 TITLE = {title}
 REF = {ref}  # il numero nella guida: unico, e di questo capitolo
@@ -167,7 +178,8 @@ def ref_after(ref, refs):
     down (9E → 9E.1, before 9F). ContractError when there is no room (1.2
     with 1.3 taken: REF has at most one «.n»)."""
     from . import ref_key
-    from .kit.contract import REF_PATTERN, ref_chapter
+    from .kit.contract import REF_PATTERN
+    from .kit.contract import ref_chapter
 
     later = sorted((r for r in refs if ref_key(r) > ref_key(ref)), key=ref_key)
     following = later[0] if later else None

@@ -25,7 +25,8 @@ scope makes the shared file safe.
 import re
 from pathlib import Path
 
-from .kit.errors import ContractError, place
+from .kit.errors import ContractError
+from .kit.errors import place
 
 NESTING = ("media", "supports", "container")
 # the start of a selector that lies outside the lab: the page, the theme's scheme, the Markdown body

@@ -10,8 +10,10 @@ page's lab once before the worker says «ready».
 import json
 
 from .drawing import render
-from .kit.stepping import StepMachine, unship
-from .registry import get, load
+from .kit.stepping import StepMachine
+from .kit.stepping import unship
+from .registry import get
+from .registry import load
 
 
 def warm_up(module_name, stage="page"):

@@ -4,6 +4,8 @@ or right after a given lab, with its test, and refuses a taken id or a bad chapt
 import json
 import random
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -146,3 +148,29 @@ def test_the_next_free_ref_of_the_real_chapters():
         ref = next_ref(chapter, refs)
         assert ref not in refs and labs.ref_key(ref) > max(map(labs.ref_key, refs))
         assert re.match(r"\d+|[A-Z]", ref).group() == chapter
+
+
+def ruff_findings(text, where):
+    """What `make lint` (ruff check and ruff format --check) says of text as if it were the file at where."""
+    ruff = Path(sys.executable).parent / "ruff"
+    said = []
+    for args in (("check", "--quiet"), ("format", "--check", "--quiet")):
+        run = subprocess.run(
+            [str(ruff), *args, "--stdin-filename", str(where), "-"], input=text, capture_output=True, text=True
+        )
+        if run.returncode:
+            said.append(run.stdout + run.stderr)
+    return said
+
+
+def test_what_the_scaffold_writes_passes_make_lint_where_it_lands(package, tmp_path):
+    """The lab in labs/chN/ (one import a line, labs/ruff.toml) and its test in tests/labs/, as written."""
+    package.lab("2", "vecchio", ref="2.7")
+    path, ref = new_lab(package.dir, "2", "mio-lab", "Il mio laboratorio", package.discover()[0])
+    test = new_test(tmp_path, "mio_lab", ref, "Il mio laboratorio")
+    assert ruff_findings(path.read_text(encoding="utf-8"), ROOT / "labs" / "ch2" / "mio_lab.py") == []
+    assert ruff_findings(test.read_text(encoding="utf-8"), ROOT / "tests" / "labs" / "test_mio_lab.py") == []
+    merged = path.read_text(encoding="utf-8").replace(
+        "from labs.kit import Edit\nfrom labs.kit import Experiment", "from labs.kit import Edit, Experiment"
+    )
+    assert ruff_findings(merged, ROOT / "labs" / "ch2" / "mio_lab.py")  # the check sees a merged import

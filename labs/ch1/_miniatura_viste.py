@@ -4,31 +4,36 @@ modello (ID, embedding, attention, MLP, uscita, generazione)."""
 from functools import lru_cache
 
 from core.sampling import greedy
-from labs.kit import (
-    Bar,
-    bars,
-    callout,
-    equation,
-    fold,
-    formula,
-    frozen,
-    matrix,
-    num,
-    percent,
-    plural,
-    quoted,
-    stat,
-    stats,
-    table,
-    tag,
-    token_chips,
-    vector,
-)
-from labs.kit.arithmetic import columns_add_up, settle
+from labs.kit import Bar
+from labs.kit import bars
+from labs.kit import callout
+from labs.kit import equation
+from labs.kit import fold
+from labs.kit import formula
+from labs.kit import frozen
+from labs.kit import matrix
+from labs.kit import num
+from labs.kit import percent
+from labs.kit import plural
+from labs.kit import quoted
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import table
+from labs.kit import tag
+from labs.kit import token_chips
+from labs.kit import vector
+from labs.kit.arithmetic import columns_add_up
+from labs.kit.arithmetic import settle
 from labs.kit.cells import cell_text
 from labs.kit.italian import shares
 
-from ._miniatura_pesi import DIMS, END, MAX_NEW, RULES, VOCAB, W_Q, E
+from ._miniatura_pesi import DIMS
+from ._miniatura_pesi import END
+from ._miniatura_pesi import MAX_NEW
+from ._miniatura_pesi import RULES
+from ._miniatura_pesi import VOCAB
+from ._miniatura_pesi import W_Q
+from ._miniatura_pesi import E
 
 
 def word(i):

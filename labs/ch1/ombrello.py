@@ -19,8 +19,22 @@ diverse: gli ingressi cambiano ogni giorno con il tempo che fa, i pesi sono
 della rete e, finito l'allenamento, restano gli stessi tutti i giorni.
 """
 
-from core.neuron import clamp, dense, threshold_neuron
-from labs.kit import Edit, Experiment, Group, Node, Slider, callout, formula, network, num, stat, stats, table, tag
+from core.neuron import clamp
+from core.neuron import dense
+from core.neuron import threshold_neuron
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Group
+from labs.kit import Node
+from labs.kit import Slider
+from labs.kit import callout
+from labs.kit import formula
+from labs.kit import network
+from labs.kit import num
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import table
+from labs.kit import tag
 
 TITLE = "Il neurone dell'ombrello"
 REF = "1.2"

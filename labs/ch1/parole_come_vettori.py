@@ -27,26 +27,26 @@ parole per vedere la stessa cosa: il punto non cade più su una parola, ma
 la più vicina spesso è ancora quella giusta.
 """
 
-from core.linalg import add, norm, sub
-from labs.kit import (
-    Arrow,
-    Choice,
-    Edit,
-    Experiment,
-    Group,
-    Label,
-    Point,
-    Slider,
-    callout,
-    cell_text,
-    formula,
-    plane,
-    stat,
-    stats,
-    table,
-    tag,
-    vector_text,
-)
+from core.linalg import add
+from core.linalg import norm
+from core.linalg import sub
+from labs.kit import Arrow
+from labs.kit import Choice
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Group
+from labs.kit import Label
+from labs.kit import Point
+from labs.kit import Slider
+from labs.kit import callout
+from labs.kit import cell_text
+from labs.kit import formula
+from labs.kit import plane
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import table
+from labs.kit import tag
+from labs.kit import vector_text
 
 TITLE = "Parole come vettori"
 REF = "1.1"

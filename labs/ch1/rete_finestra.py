@@ -28,31 +28,34 @@ in fondo per vederlo.
 from functools import cache
 
 from core.linalg import add
-from core.window_net import concat, first_layer_size, rounded, train_window_net, window_forward, window_loss
-from labs.kit import (
-    Bar,
-    Choice,
-    Edit,
-    Experiment,
-    Group,
-    Slider,
-    bars,
-    big,
-    callout,
-    equation,
-    factor,
-    formula,
-    matrix,
-    num,
-    percent,
-    presets,
-    shape_label,
-    stat,
-    stats,
-    table,
-    tag,
-    vector,
-)
+from core.window_net import concat
+from core.window_net import first_layer_size
+from core.window_net import rounded
+from core.window_net import train_window_net
+from core.window_net import window_forward
+from core.window_net import window_loss
+from labs.kit import Bar
+from labs.kit import Choice
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Group
+from labs.kit import Slider
+from labs.kit import bars
+from labs.kit import big
+from labs.kit import callout
+from labs.kit import equation
+from labs.kit import factor
+from labs.kit import formula
+from labs.kit import matrix
+from labs.kit import num
+from labs.kit import percent
+from labs.kit import presets
+from labs.kit import shape_label
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import table
+from labs.kit import tag
+from labs.kit import vector
 from labs.kit.italian import shares
 
 TITLE = "La rete a finestra fissa, numero per numero"

@@ -59,21 +59,27 @@ la generazione usa sempre il modello intero.
 
 import random
 
-from core.mini_transformer import mini_forward, mini_generate
+from core.mini_transformer import mini_forward
+from core.mini_transformer import mini_generate
 from core.softmax import softmax
-from labs.kit import (
-    Choice,
-    Edit,
-    Experiment,
-    Follow,
-    Group,
-    Slider,
-    Text,
-    opened,
-    read_words,
-)
+from labs.kit import Choice
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Follow
+from labs.kit import Group
+from labs.kit import Slider
+from labs.kit import Text
+from labs.kit import opened
+from labs.kit import read_words
 
-from ._miniatura_pesi import END, MAX_NEW, MAX_WORDS, VOCAB, W1, W2, W_Q, E
+from ._miniatura_pesi import END
+from ._miniatura_pesi import MAX_NEW
+from ._miniatura_pesi import MAX_WORDS
+from ._miniatura_pesi import VOCAB
+from ._miniatura_pesi import W1
+from ._miniatura_pesi import W2
+from ._miniatura_pesi import W_Q
+from ._miniatura_pesi import E
 from ._miniatura_viste import view as view  # the lab's view, a panel a stage
 
 TITLE = "Il transformer in miniatura"

@@ -19,24 +19,27 @@ correzione.
 """
 
 from core.autograd import Value
-from labs.kit import (
-    Curve,
-    Edit,
-    Experiment,
-    Group,
-    Slider,
-    Steps,
-    callout,
-    factor,
-    formula,
-    num,
-    stat,
-    stats,
-    step_machine,
-    table,
-    tag,
-)
-from labs.kit.svg import arrow_marker, group, line, rect, svg, text
+from labs.kit import Curve
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Group
+from labs.kit import Slider
+from labs.kit import Steps
+from labs.kit import callout
+from labs.kit import factor
+from labs.kit import formula
+from labs.kit import num
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import step_machine
+from labs.kit import table
+from labs.kit import tag
+from labs.kit.svg import arrow_marker
+from labs.kit.svg import group
+from labs.kit.svg import line
+from labs.kit.svg import rect
+from labs.kit.svg import svg
+from labs.kit.svg import text
 
 TITLE = "Backprop su due pesi"
 REF = "2.3"

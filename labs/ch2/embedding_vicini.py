@@ -24,34 +24,43 @@ sono centinaia e le frasi miliardi, ma il meccanismo è questo.
 
 from functools import lru_cache
 
-from core.bigram import best_loss, build_vocab, encode, make_pairs, tokenize
+from core.bigram import best_loss
+from core.bigram import build_vocab
+from core.bigram import encode
+from core.bigram import make_pairs
+from core.bigram import tokenize
 from core.descent import sgd_update
-from core.embedding_training import initial_tables, loss_and_gradients, pair_counts, similarity, train_embeddings
-from core.pca import orient, principal_directions, project, total_variance
+from core.embedding_training import initial_tables
+from core.embedding_training import loss_and_gradients
+from core.embedding_training import pair_counts
+from core.embedding_training import similarity
+from core.embedding_training import train_embeddings
+from core.pca import orient
+from core.pca import principal_directions
+from core.pca import project
+from core.pca import total_variance
 from labs.ch2._embedding_cornici import FRAMES
-from labs.kit import (
-    Choice,
-    Curve,
-    Edit,
-    Experiment,
-    Guide,
-    Marker,
-    Point,
-    Series,
-    Slider,
-    Steps,
-    callout,
-    formula,
-    label_sides,
-    line_chart,
-    num,
-    plane,
-    plural,
-    stat,
-    stats,
-    step_machine,
-    tag,
-)
+from labs.kit import Choice
+from labs.kit import Curve
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Guide
+from labs.kit import Marker
+from labs.kit import Point
+from labs.kit import Series
+from labs.kit import Slider
+from labs.kit import Steps
+from labs.kit import callout
+from labs.kit import formula
+from labs.kit import label_sides
+from labs.kit import line_chart
+from labs.kit import num
+from labs.kit import plane
+from labs.kit import plural
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import step_machine
+from labs.kit import tag
 
 TITLE = "Embedding che si avvicinano"
 REF = "2.6"

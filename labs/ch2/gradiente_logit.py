@@ -27,24 +27,23 @@ La probabilità del token giusto cresce e la loss cala.
 
 import math
 
-from core.losses import cross_entropy_from_logits, softmax_cross_entropy_grad
+from core.losses import cross_entropy_from_logits
+from core.losses import softmax_cross_entropy_grad
 from core.softmax import softmax
-from labs.kit import (
-    Bar,
-    Choice,
-    Edit,
-    Experiment,
-    Slider,
-    bars,
-    callout,
-    formula,
-    num,
-    percent,
-    stat,
-    stats,
-    table,
-    tag,
-)
+from labs.kit import Bar
+from labs.kit import Choice
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Slider
+from labs.kit import bars
+from labs.kit import callout
+from labs.kit import formula
+from labs.kit import num
+from labs.kit import percent
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import table
+from labs.kit import tag
 
 TITLE = "Il gradiente dei logit"
 REF = "2.2"

@@ -27,26 +27,24 @@ pre-training.
 import math
 
 from core.descent import descend
-from labs.kit import (
-    Edit,
-    Experiment,
-    Handle,
-    Marker,
-    Series,
-    Slider,
-    callout,
-    formula,
-    line_chart,
-    nice_ticks,
-    num,
-    plural,
-    share,
-    stat,
-    stats,
-    table,
-    tag,
-    the,
-)
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Handle
+from labs.kit import Marker
+from labs.kit import Series
+from labs.kit import Slider
+from labs.kit import callout
+from labs.kit import formula
+from labs.kit import line_chart
+from labs.kit import nice_ticks
+from labs.kit import num
+from labs.kit import plural
+from labs.kit import share
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import table
+from labs.kit import tag
+from labs.kit import the
 
 TITLE = "Il learning rate"
 REF = "2.4"

@@ -26,25 +26,24 @@ intorno a 2, perché il testo stesso è incerto.
 
 import math
 
-from core.losses import cross_entropy, perplexity
-from labs.kit import (
-    Edit,
-    Experiment,
-    Handle,
-    Marker,
-    Series,
-    Slider,
-    callout,
-    cell_text,
-    formula,
-    line_chart,
-    num,
-    percent,
-    stat,
-    stats,
-    table,
-    tag,
-)
+from core.losses import cross_entropy
+from core.losses import perplexity
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Handle
+from labs.kit import Marker
+from labs.kit import Series
+from labs.kit import Slider
+from labs.kit import callout
+from labs.kit import cell_text
+from labs.kit import formula
+from labs.kit import line_chart
+from labs.kit import num
+from labs.kit import percent
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import table
+from labs.kit import tag
 
 TITLE = "La loss"
 REF = "2.1"

@@ -31,28 +31,30 @@ fasi; in cima resta, in piccolo, il risultato della fase prima.
 
 from core.attention import attention_weights
 from core.linalg import transpose
-from core.sequence_layer import errors, layer, row_suggestions, squared_loss, weight_gradient
-from labs.kit import (
-    Choice,
-    Edit,
-    Experiment,
-    Follow,
-    Slider,
-    Toggle,
-    callout,
-    equation,
-    formula,
-    matrix,
-    num,
-    phase_screen,
-    recap,
-    shape_label,
-    stage_buttons,
-    stat,
-    stats,
-    tag,
-    vector,
-)
+from core.sequence_layer import errors
+from core.sequence_layer import layer
+from core.sequence_layer import row_suggestions
+from core.sequence_layer import squared_loss
+from core.sequence_layer import weight_gradient
+from labs.kit import Choice
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Follow
+from labs.kit import Slider
+from labs.kit import Toggle
+from labs.kit import callout
+from labs.kit import equation
+from labs.kit import formula
+from labs.kit import matrix
+from labs.kit import num
+from labs.kit import phase_screen
+from labs.kit import recap
+from labs.kit import shape_label
+from labs.kit import stage_buttons
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import tag
+from labs.kit import vector
 
 TITLE = "Frasi di lunghezze diverse"
 REF = "2.5"

@@ -1,10 +1,13 @@
 """Gli esperimenti di 3.2 (labs/ch3/transformer_allenato.py, i pulsanti «Prova»): che cosa provare, a quali
 impostazioni, e la verifica sullo stato che l'effetto promesso ci sia."""
 
-from core.bigram import make_pairs, tokenize
+from core.bigram import make_pairs
+from core.bigram import tokenize
 from labs.kit import Experiment
 
-from ._allenato_regole import CORPUS, ROLES, STEPS
+from ._allenato_regole import CORPUS
+from ._allenato_regole import ROLES
+from ._allenato_regole import STEPS
 
 KNOWN_PAIRS = frozenset(make_pairs(tokenize(CORPUS)))  # the word pairs of the default text
 

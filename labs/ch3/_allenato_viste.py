@@ -3,30 +3,35 @@ bigramma, le mappe di attention, il piano degli embedding, i gradienti per strat
 
 import math
 
-from labs.kit import (
-    Bar,
-    Marker,
-    Point,
-    Series,
-    bars,
-    callout,
-    fold,
-    heat,
-    join,
-    line_chart,
-    matrix,
-    nice_ticks,
-    num,
-    plane,
-    plural,
-    share,
-    stat,
-    stats,
-    table,
-    tag,
-)
+from labs.kit import Bar
+from labs.kit import Marker
+from labs.kit import Point
+from labs.kit import Series
+from labs.kit import bars
+from labs.kit import callout
+from labs.kit import fold
+from labs.kit import heat
+from labs.kit import join
+from labs.kit import line_chart
+from labs.kit import matrix
+from labs.kit import nice_ticks
+from labs.kit import num
+from labs.kit import plane
+from labs.kit import plural
+from labs.kit import share
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import table
+from labs.kit import tag
 
-from ._allenato_regole import CONTEXT, EVAL_EVERY, GENERATED, MATRICES, PARTS, SAMPLE_EVERY, STEPS, UNITS
+from ._allenato_regole import CONTEXT
+from ._allenato_regole import EVAL_EVERY
+from ._allenato_regole import GENERATED
+from ._allenato_regole import MATRICES
+from ._allenato_regole import PARTS
+from ._allenato_regole import SAMPLE_EVERY
+from ._allenato_regole import STEPS
+from ._allenato_regole import UNITS
 
 
 def last_eval(s):

@@ -1,22 +1,20 @@
 """Le otto schermate di 3.1 (labs/ch3/bigrammi.py), una per fase dell'allenamento: il dataset, i token, i
 batch, il forward, la loss, il backward, l'aggiornamento e il riepilogo, ognuna disegnata dallo stato."""
 
-from labs.kit import (
-    Marker,
-    Series,
-    callout,
-    factor,
-    formula,
-    join,
-    line_chart,
-    matrix,
-    num,
-    percent,
-    stat,
-    stats,
-    table,
-    tag,
-)
+from labs.kit import Marker
+from labs.kit import Series
+from labs.kit import callout
+from labs.kit import factor
+from labs.kit import formula
+from labs.kit import join
+from labs.kit import line_chart
+from labs.kit import matrix
+from labs.kit import num
+from labs.kit import percent
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import table
+from labs.kit import tag
 
 
 def short(token):

@@ -45,46 +45,45 @@ Il corpus si può riscrivere: le parole diverse diventano la tabella (fino a
 
 import math
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from dataclasses import replace
 
-from core.bigram import (
-    batch_loss,
-    best_loss,
-    build_vocab,
-    cut_batches,
-    dataset_loss,
-    encode,
-    example_losses,
-    gradient,
-    init_weights,
-    make_pairs,
-    next_frequencies,
-    next_token_probs,
-    shuffle_pairs,
-    tokenize,
-    top_k,
-)
+from core.bigram import batch_loss
+from core.bigram import best_loss
+from core.bigram import build_vocab
+from core.bigram import cut_batches
+from core.bigram import dataset_loss
+from core.bigram import encode
+from core.bigram import example_losses
+from core.bigram import gradient
+from core.bigram import init_weights
+from core.bigram import make_pairs
+from core.bigram import next_frequencies
+from core.bigram import next_token_probs
+from core.bigram import shuffle_pairs
+from core.bigram import tokenize
+from core.bigram import top_k
 from core.descent import sgd_update
 from core.losses import softmax_cross_entropy_grad
 from core.softmax import softmax
-from labs.kit import (
-    Curve,
-    Edit,
-    Experiment,
-    Follow,
-    Group,
-    Jump,
-    Slider,
-    Steps,
-    Text,
-    callout,
-    corpus_problem,
-    phase_screen,
-    step_machine,
-    tag,
-)
+from labs.kit import Curve
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Follow
+from labs.kit import Group
+from labs.kit import Jump
+from labs.kit import Slider
+from labs.kit import Steps
+from labs.kit import Text
+from labs.kit import callout
+from labs.kit import corpus_problem
+from labs.kit import phase_screen
+from labs.kit import step_machine
+from labs.kit import tag
 
-from ._bigrammi_schermate import SCREEN_VIEWS, header, short
+from ._bigrammi_schermate import SCREEN_VIEWS
+from ._bigrammi_schermate import header
+from ._bigrammi_schermate import short
 
 TITLE = "Il modello a bigrammi, allenato passo per passo"
 REF = "3.1"

@@ -64,56 +64,71 @@ a 2.000 caratteri.
 
 import math
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from dataclasses import replace
 
-from core.bigram import best_loss, build_vocab, dataset_loss, encode, gradient, init_weights, make_pairs, tokenize
+from core.bigram import best_loss
+from core.bigram import build_vocab
+from core.bigram import dataset_loss
+from core.bigram import encode
+from core.bigram import gradient
+from core.bigram import init_weights
+from core.bigram import make_pairs
+from core.bigram import tokenize
 from core.descent import sgd_update
 from core.linalg import seeded_rng
-from core.optimizers import OptimizerConfig, apply_gradients, grad_norm, learning_rate
-from core.pca import principal_directions, project, total_variance
+from core.optimizers import OptimizerConfig
+from core.optimizers import apply_gradients
+from core.optimizers import grad_norm
+from core.optimizers import learning_rate
+from core.pca import principal_directions
+from core.pca import project
+from core.pca import total_variance
 from core.sampling import choose_token
-from core.transformer import TransformerConfig, layer_grad_norms, loss_and_grads, param_count, param_shapes
+from core.transformer import TransformerConfig
+from core.transformer import layer_grad_norms
+from core.transformer import loss_and_grads
+from core.transformer import param_count
+from core.transformer import param_shapes
 from core.transformer_generation import transformer_generate
 from core.transformer_trace import trace
-from core.transformer_training import batch_for_step, init_state, text_loss
-from labs.kit import (
-    Choice,
-    Curve,
-    Edit,
-    Follow,
-    Group,
-    Jump,
-    Memo,
-    Slider,
-    Steps,
-    Text,
-    corpus_problem,
-    num,
-    opened,
-    step_machine,
-)
+from core.transformer_training import batch_for_step
+from core.transformer_training import init_state
+from core.transformer_training import text_loss
+from labs.kit import Choice
+from labs.kit import Curve
+from labs.kit import Edit
+from labs.kit import Follow
+from labs.kit import Group
+from labs.kit import Jump
+from labs.kit import Memo
+from labs.kit import Slider
+from labs.kit import Steps
+from labs.kit import Text
+from labs.kit import corpus_problem
+from labs.kit import num
+from labs.kit import opened
+from labs.kit import step_machine
 
 from ._allenato_prove import EXPERIMENTS as EXPERIMENTS  # the «Prova» of the prose
-from ._allenato_regole import (
-    BATCH,
-    BIGRAM_ETA,
-    CONTEXT,
-    CORPUS,
-    EVAL_EVERY,
-    EVAL_WINDOWS,
-    FLOOR,
-    GENERATED,
-    HELD_OUT,
-    MATRICES,
-    MAX_CHARS,
-    MAX_VOCAB,
-    MIN_TOKENS,
-    ROLES,
-    SAMPLE_EVERY,
-    STEPS,
-    UNITS,
-    WARMUP,
-)
+from ._allenato_regole import BATCH
+from ._allenato_regole import BIGRAM_ETA
+from ._allenato_regole import CONTEXT
+from ._allenato_regole import CORPUS
+from ._allenato_regole import EVAL_EVERY
+from ._allenato_regole import EVAL_WINDOWS
+from ._allenato_regole import FLOOR
+from ._allenato_regole import GENERATED
+from ._allenato_regole import HELD_OUT
+from ._allenato_regole import MATRICES
+from ._allenato_regole import MAX_CHARS
+from ._allenato_regole import MAX_VOCAB
+from ._allenato_regole import MIN_TOKENS
+from ._allenato_regole import ROLES
+from ._allenato_regole import SAMPLE_EVERY
+from ._allenato_regole import STEPS
+from ._allenato_regole import UNITS
+from ._allenato_regole import WARMUP
 from ._allenato_viste import view as view  # the lab's view, with its sections
 
 TITLE = "Alleniamo un piccolo transformer"

@@ -32,26 +32,27 @@ stesso, anche se la risposta preferita è diventata meno probabile di prima.
 import math
 
 from core.activations import sigmoid
-from core.alignment import dpo_gradient, dpo_loss, dpo_margin, sft_loss
-from labs.kit import (
-    Bar,
-    Edit,
-    Experiment,
-    Group,
-    Handle,
-    Marker,
-    Series,
-    Slider,
-    bars,
-    callout,
-    formula,
-    line_chart,
-    num,
-    stat,
-    stats,
-    tag,
-    the,
-)
+from core.alignment import dpo_gradient
+from core.alignment import dpo_loss
+from core.alignment import dpo_margin
+from core.alignment import sft_loss
+from labs.kit import Bar
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Group
+from labs.kit import Handle
+from labs.kit import Marker
+from labs.kit import Series
+from labs.kit import Slider
+from labs.kit import bars
+from labs.kit import callout
+from labs.kit import formula
+from labs.kit import line_chart
+from labs.kit import num
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import tag
+from labs.kit import the
 
 TITLE = "SFT e DPO"
 REF = "4.3"

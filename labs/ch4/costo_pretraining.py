@@ -28,46 +28,42 @@ sottili B·A per ogni matrice adattata, 2·d·r numeri invece di d² (il rango
 basso del laboratorio 9B.11): scegli r e quali matrici adattare.
 """
 
-from core.model_size import (
-    LLAMA2_7B,
-    TRAINING_BYTES,
-    chinchilla_optimum,
-    chinchilla_tokens,
-    gpu_hours,
-    gpus_needed,
-    lora_params,
-    parameter_counts,
-    training_bytes,
-    training_flops,
-)
-from labs.kit import (
-    Bar,
-    Choice,
-    Edit,
-    Experiment,
-    Follow,
-    Group,
-    Series,
-    Slider,
-    Toggle,
-    bars,
-    big,
-    callout,
-    data_size,
-    duration,
-    formula,
-    line_chart,
-    num,
-    percent,
-    presets,
-    sci,
-    share,
-    significant,
-    stat,
-    stats,
-    tag,
-    the,
-)
+from core.model_size import LLAMA2_7B
+from core.model_size import TRAINING_BYTES
+from core.model_size import chinchilla_optimum
+from core.model_size import chinchilla_tokens
+from core.model_size import gpu_hours
+from core.model_size import gpus_needed
+from core.model_size import lora_params
+from core.model_size import parameter_counts
+from core.model_size import training_bytes
+from core.model_size import training_flops
+from labs.kit import Bar
+from labs.kit import Choice
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Follow
+from labs.kit import Group
+from labs.kit import Series
+from labs.kit import Slider
+from labs.kit import Toggle
+from labs.kit import bars
+from labs.kit import big
+from labs.kit import callout
+from labs.kit import data_size
+from labs.kit import duration
+from labs.kit import formula
+from labs.kit import line_chart
+from labs.kit import num
+from labs.kit import percent
+from labs.kit import presets
+from labs.kit import sci
+from labs.kit import share
+from labs.kit import significant
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import tag
+from labs.kit import the
 
 TITLE = "Il costo del pre-training"
 REF = "4.1"

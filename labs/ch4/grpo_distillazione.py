@@ -30,10 +30,25 @@ guarda la KL scendere verso 0.
 
 import math
 
-from core.alignment import grpo_advantages, reverse_kl
+from core.alignment import grpo_advantages
+from core.alignment import reverse_kl
 from core.softmax import softmax
-from core.stats import fmean, pstdev
-from labs.kit import Bar, Edit, Experiment, Follow, Group, Slider, bars, callout, formula, num, stat, stats, table, tag
+from core.stats import fmean
+from core.stats import pstdev
+from labs.kit import Bar
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Follow
+from labs.kit import Group
+from labs.kit import Slider
+from labs.kit import bars
+from labs.kit import callout
+from labs.kit import formula
+from labs.kit import num
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import table
+from labs.kit import tag
 
 TITLE = "GRPO e distillazione on-policy"
 REF = "4.4"

@@ -26,26 +26,24 @@ fino in fondo; accorcia il training e la stessa curva si comprime.
 from functools import lru_cache
 
 from core.schedules import warmup_cosine_lr
-from labs.kit import (
-    Edit,
-    Experiment,
-    Follow,
-    Group,
-    Handle,
-    Marker,
-    Series,
-    Slider,
-    big,
-    callout,
-    formula,
-    line_chart,
-    num,
-    percent,
-    stat,
-    stats,
-    table,
-    tag,
-)
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Follow
+from labs.kit import Group
+from labs.kit import Handle
+from labs.kit import Marker
+from labs.kit import Series
+from labs.kit import Slider
+from labs.kit import big
+from labs.kit import callout
+from labs.kit import formula
+from labs.kit import line_chart
+from labs.kit import num
+from labs.kit import percent
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import table
+from labs.kit import tag
 
 TITLE = "Warm-up e coseno"
 REF = "4.2"

@@ -44,27 +44,29 @@ al massimo 40 coordinate.
 import math
 from functools import lru_cache
 
-from core.linalg import dot, random_directions, seeded_rng
-from core.stats import bin_counts, fmean, pstdev
-from labs.kit import (
-    Choice,
-    Edit,
-    Experiment,
-    Marker,
-    Series,
-    Slider,
-    Toggle,
-    callout,
-    formula,
-    histogram,
-    line_chart,
-    num,
-    percent,
-    plural,
-    stat,
-    stats,
-    tag,
-)
+from core.linalg import dot
+from core.linalg import random_directions
+from core.linalg import seeded_rng
+from core.stats import bin_counts
+from core.stats import fmean
+from core.stats import pstdev
+from labs.kit import Choice
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Marker
+from labs.kit import Series
+from labs.kit import Slider
+from labs.kit import Toggle
+from labs.kit import callout
+from labs.kit import formula
+from labs.kit import histogram
+from labs.kit import line_chart
+from labs.kit import num
+from labs.kit import percent
+from labs.kit import plural
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import tag
 
 TITLE = "Alte dimensioni"
 REF = "9B.4"

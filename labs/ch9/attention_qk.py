@@ -25,27 +25,29 @@ sono 4 × 4 = 16. Raddoppiando la frase i confronti quadruplicano: è il
 prezzo dell'attention.
 """
 
-from core.attention import MASKED, comparisons, dot_scores, is_visible, softmax_rows
-from labs.kit import (
-    Arrow,
-    Bar,
-    Choice,
-    Edit,
-    Experiment,
-    Slider,
-    Toggle,
-    bars,
-    cell_text,
-    equation,
-    formula,
-    matrix,
-    num,
-    plane,
-    stat,
-    stats,
-    table,
-    tag,
-)
+from core.attention import MASKED
+from core.attention import comparisons
+from core.attention import dot_scores
+from core.attention import is_visible
+from core.attention import softmax_rows
+from labs.kit import Arrow
+from labs.kit import Bar
+from labs.kit import Choice
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Slider
+from labs.kit import Toggle
+from labs.kit import bars
+from labs.kit import cell_text
+from labs.kit import equation
+from labs.kit import formula
+from labs.kit import matrix
+from labs.kit import num
+from labs.kit import plane
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import table
+from labs.kit import tag
 
 TITLE = "Query e key già pronte"
 REF = "9D.1"

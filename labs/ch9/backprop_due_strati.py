@@ -24,29 +24,29 @@ memoria finché il backward non le ha usate.
 
 import math
 
-from core.tanh_chain import descend_chain, forward_backward, update
-from labs.kit import (
-    ChainNode,
-    Curve,
-    Edit,
-    Experiment,
-    Group,
-    Marker,
-    Series,
-    Slider,
-    Steps,
-    callout,
-    chain,
-    formula,
-    line_chart,
-    num,
-    sci,
-    stat,
-    stats,
-    step_machine,
-    table,
-    tag,
-)
+from core.tanh_chain import descend_chain
+from core.tanh_chain import forward_backward
+from core.tanh_chain import update
+from labs.kit import ChainNode
+from labs.kit import Curve
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Group
+from labs.kit import Marker
+from labs.kit import Series
+from labs.kit import Slider
+from labs.kit import Steps
+from labs.kit import callout
+from labs.kit import chain
+from labs.kit import formula
+from labs.kit import line_chart
+from labs.kit import num
+from labs.kit import sci
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import step_machine
+from labs.kit import table
+from labs.kit import tag
 from labs.kit.stepping import ended
 
 TITLE = "Backprop su due strati"

@@ -34,32 +34,28 @@ from functools import lru_cache
 from itertools import islice
 from operator import mul
 
-from core.bpe import (
-    BASE_VOCAB,
-    SPLIT_PATTERN,
-    Trainer,
-    build_vocab,
-    encode_chunks,
-    pretokenize,
-    ranked_pairs,
-    token_text,
-)
-from labs.kit import (
-    Curve,
-    Edit,
-    Experiment,
-    Memo,
-    Steps,
-    Text,
-    callout,
-    num,
-    percent,
-    plural,
-    stat,
-    stats,
-    step_machine,
-    tag,
-)
+from core.bpe import BASE_VOCAB
+from core.bpe import SPLIT_PATTERN
+from core.bpe import Trainer
+from core.bpe import build_vocab
+from core.bpe import encode_chunks
+from core.bpe import pretokenize
+from core.bpe import ranked_pairs
+from core.bpe import token_text
+from labs.kit import Curve
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Memo
+from labs.kit import Steps
+from labs.kit import Text
+from labs.kit import callout
+from labs.kit import num
+from labs.kit import percent
+from labs.kit import plural
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import step_machine
+from labs.kit import tag
 from labs.kit.stepping import ended
 
 TITLE = "Il tokenizer BPE"

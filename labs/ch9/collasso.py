@@ -22,8 +22,21 @@ lineare a pezzi: ogni gomito è un posto dove il comportamento cambia.
 """
 
 from core.activations import relu
-from core.linalg import matmul, matvec
-from labs.kit import Edit, Experiment, Group, Slider, Toggle, callout, equation, matrix, num, stat, stats, tag, vector
+from core.linalg import matmul
+from core.linalg import matvec
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Group
+from labs.kit import Slider
+from labs.kit import Toggle
+from labs.kit import callout
+from labs.kit import equation
+from labs.kit import matrix
+from labs.kit import num
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import tag
+from labs.kit import vector
 
 TITLE = "Il collasso e la piega"
 REF = "9B.9"

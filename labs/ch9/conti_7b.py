@@ -27,42 +27,38 @@ blocchi insieme. Poi muovi d: l'attention cresce con d² (l'MLP pure, se
 allarghi d_ff insieme a d), il vocabolario solo con d.
 """
 
-from core.model_size import (
-    BYTES,
-    Decoder,
-    attention_params,
-    kv_width,
-    mlp_params,
-    mlp_share,
-    parameter_counts,
-    training_bytes,
-    weight_bytes,
-)
-from labs.kit import (
-    Bar,
-    Choice,
-    Edit,
-    Experiment,
-    Follow,
-    Group,
-    Slider,
-    Toggle,
-    bars,
-    big,
-    callout,
-    data_size,
-    formula,
-    num,
-    percent,
-    plural,
-    presets,
-    share,
-    stat,
-    stats,
-    table,
-    tag,
-    the,
-)
+from core.model_size import BYTES
+from core.model_size import Decoder
+from core.model_size import attention_params
+from core.model_size import kv_width
+from core.model_size import mlp_params
+from core.model_size import mlp_share
+from core.model_size import parameter_counts
+from core.model_size import training_bytes
+from core.model_size import weight_bytes
+from labs.kit import Bar
+from labs.kit import Choice
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Follow
+from labs.kit import Group
+from labs.kit import Slider
+from labs.kit import Toggle
+from labs.kit import bars
+from labs.kit import big
+from labs.kit import callout
+from labs.kit import data_size
+from labs.kit import formula
+from labs.kit import num
+from labs.kit import percent
+from labs.kit import plural
+from labs.kit import presets
+from labs.kit import share
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import table
+from labs.kit import tag
+from labs.kit import the
 
 TITLE = "I conti di un 7B"
 REF = "9F"

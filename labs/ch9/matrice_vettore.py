@@ -28,28 +28,28 @@ allo specchio.
 
 import math
 
-from core.linalg import column, matvec, matvec_by_columns
-from labs.kit import (
-    Arrow,
-    Edit,
-    Experiment,
-    Group,
-    Shape,
-    Slider,
-    callout,
-    cell_text,
-    equation,
-    formula,
-    matrix,
-    plane,
-    presets,
-    stat,
-    stats,
-    tag,
-    term,
-    vector,
-    vector_text,
-)
+from core.linalg import column
+from core.linalg import matvec
+from core.linalg import matvec_by_columns
+from labs.kit import Arrow
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Group
+from labs.kit import Shape
+from labs.kit import Slider
+from labs.kit import callout
+from labs.kit import cell_text
+from labs.kit import equation
+from labs.kit import formula
+from labs.kit import matrix
+from labs.kit import plane
+from labs.kit import presets
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import tag
+from labs.kit import term
+from labs.kit import vector
+from labs.kit import vector_text
 
 TITLE = "Matrice × vettore"
 REF = "9B.5"

@@ -24,26 +24,27 @@ direzione, e il coseno non si può calcolare.
 
 import math
 
-from core.linalg import cosine, dot, norm, unit
-from labs.kit import (
-    Arc,
-    Arrow,
-    Circle,
-    Edit,
-    Experiment,
-    Group,
-    Slider,
-    callout,
-    cell_text,
-    formula,
-    plane,
-    presets,
-    stat,
-    stats,
-    tag,
-    term,
-    vector_text,
-)
+from core.linalg import cosine
+from core.linalg import dot
+from core.linalg import norm
+from core.linalg import unit
+from labs.kit import Arc
+from labs.kit import Arrow
+from labs.kit import Circle
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Group
+from labs.kit import Slider
+from labs.kit import callout
+from labs.kit import cell_text
+from labs.kit import formula
+from labs.kit import plane
+from labs.kit import presets
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import tag
+from labs.kit import term
+from labs.kit import vector_text
 
 TITLE = "Norma, vettore unitario, coseno"
 REF = "9B.3"

@@ -21,22 +21,23 @@ prodotto: usa l'ID come indice e legge direttamente la riga. Il risultato è
 lo stesso, il lavoro molto meno.
 """
 
-from core.linalg import matmul, one_hot, scale, shape
-from labs.kit import (
-    Edit,
-    Experiment,
-    Slider,
-    callout,
-    equation,
-    formula,
-    matrix,
-    num,
-    shape_label,
-    stat,
-    stats,
-    tag,
-    vector,
-)
+from core.linalg import matmul
+from core.linalg import one_hot
+from core.linalg import scale
+from core.linalg import shape
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Slider
+from labs.kit import callout
+from labs.kit import equation
+from labs.kit import formula
+from labs.kit import matrix
+from labs.kit import num
+from labs.kit import shape_label
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import tag
+from labs.kit import vector
 
 TITLE = "One-hot × matrice"
 REF = "9B.6"

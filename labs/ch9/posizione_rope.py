@@ -33,27 +33,27 @@ conta solo la distanza tra i due token.
 import math
 import random
 
-from core.attention import rope, rope_frequencies, rope_score
+from core.attention import rope
+from core.attention import rope_frequencies
+from core.attention import rope_score
 from core.linalg import dot
-from labs.kit import (
-    Arc,
-    Arrow,
-    Edit,
-    Experiment,
-    Group,
-    Slider,
-    callout,
-    cell_text,
-    formula,
-    matrix,
-    num,
-    plane,
-    stat,
-    stats,
-    table,
-    tag,
-    vector_text,
-)
+from labs.kit import Arc
+from labs.kit import Arrow
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Group
+from labs.kit import Slider
+from labs.kit import callout
+from labs.kit import cell_text
+from labs.kit import formula
+from labs.kit import matrix
+from labs.kit import num
+from labs.kit import plane
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import table
+from labs.kit import tag
+from labs.kit import vector_text
 
 TITLE = "Embedding e posizione"
 REF = "9C"

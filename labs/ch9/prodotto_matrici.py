@@ -21,25 +21,25 @@ risultato ha m · p caselle e ognuna chiede n moltiplicazioni.
 
 import random
 
-from core.linalg import column, matmul, shape
-from labs.kit import (
-    Edit,
-    Experiment,
-    Follow,
-    Group,
-    Slider,
-    callout,
-    equation,
-    factor,
-    formula,
-    matrix,
-    num,
-    plural,
-    shape_label,
-    stat,
-    stats,
-    tag,
-)
+from core.linalg import column
+from core.linalg import matmul
+from core.linalg import shape
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Follow
+from labs.kit import Group
+from labs.kit import Slider
+from labs.kit import callout
+from labs.kit import equation
+from labs.kit import factor
+from labs.kit import formula
+from labs.kit import matrix
+from labs.kit import num
+from labs.kit import plural
+from labs.kit import shape_label
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import tag
 
 TITLE = "Prodotto tra matrici"
 REF = "9B.8"

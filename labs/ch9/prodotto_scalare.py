@@ -25,27 +25,28 @@ opposta ad a e il prodotto diventa negativo.
 
 import math
 
-from core.linalg import cosine, dot, norm, projection
-from labs.kit import (
-    Arc,
-    Arrow,
-    Choice,
-    Edit,
-    Experiment,
-    Group,
-    Guide,
-    Slider,
-    callout,
-    cell_text,
-    formula,
-    plane,
-    stat,
-    stats,
-    table,
-    tag,
-    term,
-    vector_text,
-)
+from core.linalg import cosine
+from core.linalg import dot
+from core.linalg import norm
+from core.linalg import projection
+from labs.kit import Arc
+from labs.kit import Arrow
+from labs.kit import Choice
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Group
+from labs.kit import Guide
+from labs.kit import Slider
+from labs.kit import callout
+from labs.kit import cell_text
+from labs.kit import formula
+from labs.kit import plane
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import table
+from labs.kit import tag
+from labs.kit import term
+from labs.kit import vector_text
 
 TITLE = "Prodotto scalare"
 REF = "9B.2"

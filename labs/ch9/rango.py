@@ -23,26 +23,28 @@ guarda il rango di B·A crescere con lui.
 
 import random
 
-from core.linalg import dot, matmul, matvec, outer, scale
+from core.linalg import dot
+from core.linalg import matmul
+from core.linalg import matvec
+from core.linalg import outer
+from core.linalg import scale
 from core.rank import matrix_rank
-from labs.kit import (
-    Choice,
-    Edit,
-    Experiment,
-    Group,
-    Slider,
-    callout,
-    equation,
-    formula,
-    matrix,
-    num,
-    shape_label,
-    stat,
-    stats,
-    table,
-    tag,
-    vector,
-)
+from labs.kit import Choice
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Group
+from labs.kit import Slider
+from labs.kit import callout
+from labs.kit import equation
+from labs.kit import formula
+from labs.kit import matrix
+from labs.kit import num
+from labs.kit import shape_label
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import table
+from labs.kit import tag
+from labs.kit import vector
 
 TITLE = "Rango 1 e rango basso"
 REF = "9B.11"

@@ -39,30 +39,32 @@ avvicinarsi ai contorni. Poi abbassa T: «divano» esce quasi sempre.
 
 import math
 
-from core.sampling import counts, draw
-from core.softmax import entropy, naive_exp, softmax, softmax_steps
-from labs.kit import (
-    Bar,
-    Edit,
-    Experiment,
-    Group,
-    Marker,
-    Series,
-    Slider,
-    bars,
-    callout,
-    formula,
-    line_chart,
-    num,
-    percent,
-    plural,
-    share,
-    stat,
-    stats,
-    table,
-    tag,
-    the,
-)
+from core.sampling import counts
+from core.sampling import draw
+from core.softmax import entropy
+from core.softmax import naive_exp
+from core.softmax import softmax
+from core.softmax import softmax_steps
+from labs.kit import Bar
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Group
+from labs.kit import Marker
+from labs.kit import Series
+from labs.kit import Slider
+from labs.kit import bars
+from labs.kit import callout
+from labs.kit import formula
+from labs.kit import line_chart
+from labs.kit import num
+from labs.kit import percent
+from labs.kit import plural
+from labs.kit import share
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import table
+from labs.kit import tag
+from labs.kit import the
 from labs.kit.italian import shares
 
 TITLE = "Softmax e temperatura"

@@ -26,27 +26,30 @@ rete, ogni neurone nascosto con la ReLU porta il suo gomito.
 import math
 from functools import cache
 
-from core.fitting import broken_line, even_elbows, fit_broken_line, from_points, grid, mse
-from labs.kit import (
-    Choice,
-    Edit,
-    Experiment,
-    Follow,
-    Group,
-    Handle,
-    Marker,
-    Series,
-    Slider,
-    Toggle,
-    callout,
-    formula,
-    line_chart,
-    num,
-    plural,
-    stat,
-    stats,
-    tag,
-)
+from core.fitting import broken_line
+from core.fitting import even_elbows
+from core.fitting import fit_broken_line
+from core.fitting import from_points
+from core.fitting import grid
+from core.fitting import mse
+from labs.kit import Choice
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Follow
+from labs.kit import Group
+from labs.kit import Handle
+from labs.kit import Marker
+from labs.kit import Series
+from labs.kit import Slider
+from labs.kit import Toggle
+from labs.kit import callout
+from labs.kit import formula
+from labs.kit import line_chart
+from labs.kit import num
+from labs.kit import plural
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import tag
 
 TITLE = "Tante pieghe, una curva"
 REF = "9B.10"

@@ -25,26 +25,29 @@ dice e usa l'ultimo valore possibile.
 
 import random
 
-from core.tensor import filled, result_shape, selected, size, take, tensor_shape
-from labs.kit import (
-    Choice,
-    Edit,
-    Experiment,
-    Follow,
-    Group,
-    Slider,
-    callout,
-    equation,
-    formula,
-    matrix,
-    num,
-    plural,
-    shape_label,
-    stat,
-    stats,
-    tag,
-    vector,
-)
+from core.tensor import filled
+from core.tensor import result_shape
+from core.tensor import selected
+from core.tensor import size
+from core.tensor import take
+from core.tensor import tensor_shape
+from labs.kit import Choice
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Follow
+from labs.kit import Group
+from labs.kit import Slider
+from labs.kit import callout
+from labs.kit import equation
+from labs.kit import formula
+from labs.kit import matrix
+from labs.kit import num
+from labs.kit import plural
+from labs.kit import shape_label
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import tag
+from labs.kit import vector
 
 TITLE = "Tensori"
 REF = "9B.7"

@@ -33,31 +33,32 @@ cosa guardare»): ogni fase mostra un prodotto con le sue shape e riporta
 all'inizio, in piccolo, quello che arriva dalla fase prima.
 """
 
-from core.attention import comparisons, concat_columns, head, is_visible
+from core.attention import comparisons
+from core.attention import concat_columns
+from core.attention import head
+from core.attention import is_visible
 from core.linalg import transpose
-from labs.kit import (
-    Bar,
-    Choice,
-    Edit,
-    Experiment,
-    Follow,
-    Slider,
-    Toggle,
-    bars,
-    callout,
-    equation,
-    formula,
-    matrix,
-    num,
-    phase_screen,
-    recap,
-    shape_label,
-    stage_buttons,
-    stat,
-    stats,
-    tag,
-    vector_text,
-)
+from labs.kit import Bar
+from labs.kit import Choice
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Follow
+from labs.kit import Slider
+from labs.kit import Toggle
+from labs.kit import bars
+from labs.kit import callout
+from labs.kit import equation
+from labs.kit import formula
+from labs.kit import matrix
+from labs.kit import num
+from labs.kit import phase_screen
+from labs.kit import recap
+from labs.kit import shape_label
+from labs.kit import stage_buttons
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import tag
+from labs.kit import vector_text
 
 TITLE = "Un'intera testa di attention"
 REF = "9D.2"

@@ -20,22 +20,21 @@ Trascina le punte delle frecce a e b (o usa i cursori) e guarda come
 cambiano i conti. Prova k = −1, k = 0,5 e k = 0.
 """
 
-from core.linalg import add, scale
-from labs.kit import (
-    Arrow,
-    Edit,
-    Experiment,
-    Group,
-    Guide,
-    Slider,
-    callout,
-    cell_text,
-    formula,
-    plane,
-    tag,
-    term,
-    vector_text,
-)
+from core.linalg import add
+from core.linalg import scale
+from labs.kit import Arrow
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Group
+from labs.kit import Guide
+from labs.kit import Slider
+from labs.kit import callout
+from labs.kit import cell_text
+from labs.kit import formula
+from labs.kit import plane
+from labs.kit import tag
+from labs.kit import term
+from labs.kit import vector_text
 
 TITLE = "Vettori"
 REF = "9B.1"

@@ -1,9 +1,20 @@
 """I disegni che le schermate di A.6 condividono: un vettore come barre (con il valore di prima tratteggiato e la
 dimensione che è cambiata di più), la striscia dei 64 neuroni del feed-forward, le barre di un token per testa."""
 
-from labs.chA._giro_modello import CONFIG, VOCAB
-from labs.kit import Bar, bars, formula, num, shape_label, tag
-from labs.kit.svg import group, line, quoted, rect, svg, text
+from labs.chA._giro_modello import CONFIG
+from labs.chA._giro_modello import VOCAB
+from labs.kit import Bar
+from labs.kit import bars
+from labs.kit import formula
+from labs.kit import num
+from labs.kit import shape_label
+from labs.kit import tag
+from labs.kit.svg import group
+from labs.kit.svg import line
+from labs.kit.svg import quoted
+from labs.kit.svg import rect
+from labs.kit.svg import svg
+from labs.kit.svg import text
 
 D, DH, H, F = CONFIG.d_model, CONFIG.d_head, CONFIG.n_heads, CONFIG.d_ffn
 DIMS = tuple(f"d{j + 1}" for j in range(D))

@@ -21,8 +21,11 @@ from pathlib import Path
 
 from core.linalg import seeded_rng
 from core.optimizers import OptimizerConfig
-from core.transformer import TransformerConfig, param_count
-from core.transformer_training import batch_for_step, init_state, train_step
+from core.transformer import TransformerConfig
+from core.transformer import param_count
+from core.transformer_training import batch_for_step
+from core.transformer_training import init_state
+from core.transformer_training import train_step
 
 VOCAB = (
     ".",

@@ -5,10 +5,31 @@ import math
 
 from core.linalg import norm
 from labs.chA._giro_modello import VOCAB
-from labs.kit import Bar, bars, factor, formula, num, plural, share, stat, tag, the
+from labs.kit import Bar
+from labs.kit import bars
+from labs.kit import factor
+from labs.kit import formula
+from labs.kit import num
+from labs.kit import plural
+from labs.kit import share
+from labs.kit import stat
+from labs.kit import tag
+from labs.kit import the
 from labs.kit.italian import shares
 
-from ._giro_disegni import DH, DIMS, D, F, cap, head_span, moved, rms_of, shapes, strip, token_bars, vector_bars, word
+from ._giro_disegni import DH
+from ._giro_disegni import DIMS
+from ._giro_disegni import D
+from ._giro_disegni import F
+from ._giro_disegni import cap
+from ._giro_disegni import head_span
+from ._giro_disegni import moved
+from ._giro_disegni import rms_of
+from ._giro_disegni import shapes
+from ._giro_disegni import strip
+from ._giro_disegni import token_bars
+from ._giro_disegni import vector_bars
+from ._giro_disegni import word
 
 
 def screen_embed(s):

@@ -24,29 +24,28 @@ value scende a 128 KiB per token.
 """
 
 from core.attention import comparisons
-from core.kv_cache import kv_cache_bytes, kv_vectors
+from core.kv_cache import kv_cache_bytes
+from core.kv_cache import kv_vectors
 from core.model_size import BYTES
-from labs.kit import (
-    Choice,
-    Edit,
-    Experiment,
-    Group,
-    Marker,
-    Series,
-    Slider,
-    big,
-    data_size,
-    formula,
-    line_chart,
-    num,
-    plural,
-    presets,
-    significant,
-    stat,
-    stats,
-    table,
-    tag,
-)
+from labs.kit import Choice
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Group
+from labs.kit import Marker
+from labs.kit import Series
+from labs.kit import Slider
+from labs.kit import big
+from labs.kit import data_size
+from labs.kit import formula
+from labs.kit import line_chart
+from labs.kit import num
+from labs.kit import plural
+from labs.kit import presets
+from labs.kit import significant
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import table
+from labs.kit import tag
 
 TITLE = "Il costo dell'attention e la KV cache"
 REF = "A.5"

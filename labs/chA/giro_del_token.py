@@ -46,27 +46,27 @@ secondi. Un test lo ripete e trova gli stessi pesi.
 """
 
 from core.transformer_trace import token_trip
-from labs.chA._giro_modello import CONFIG, VOCAB
+from labs.chA._giro_modello import CONFIG
+from labs.chA._giro_modello import VOCAB
 from labs.chA._giro_pesi import WEIGHTS
-from labs.kit import (
-    Choice,
-    Edit,
-    Experiment,
-    Follow,
-    Slider,
-    Steps,
-    Text,
-    callout,
-    phase_screen,
-    read_words,
-    stats,
-    step_machine,
-    tag,
-    token_chips,
-)
+from labs.kit import Choice
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Follow
+from labs.kit import Slider
+from labs.kit import Steps
+from labs.kit import Text
+from labs.kit import callout
+from labs.kit import phase_screen
+from labs.kit import read_words
+from labs.kit import stats
+from labs.kit import step_machine
+from labs.kit import tag
+from labs.kit import token_chips
 from labs.kit.stepping import ended
 
-from ._giro_schermate import SCREENS, word
+from ._giro_schermate import SCREENS
+from ._giro_schermate import word
 
 TITLE = "Il giro di un token nel blocco"
 REF = "A.6"

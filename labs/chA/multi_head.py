@@ -32,25 +32,25 @@ da sole a guardare in modi diversi.
 import math
 from functools import lru_cache
 
-from core.attention import comparisons, is_visible, multi_head
-from labs.kit import (
-    Choice,
-    Edit,
-    Experiment,
-    Slider,
-    Toggle,
-    callout,
-    equation,
-    fold,
-    formula,
-    frozen,
-    matrix,
-    num,
-    opened,
-    shape_label,
-    table,
-    tag,
-)
+from core.attention import comparisons
+from core.attention import is_visible
+from core.attention import multi_head
+from labs.kit import Choice
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Slider
+from labs.kit import Toggle
+from labs.kit import callout
+from labs.kit import equation
+from labs.kit import fold
+from labs.kit import formula
+from labs.kit import frozen
+from labs.kit import matrix
+from labs.kit import num
+from labs.kit import opened
+from labs.kit import shape_label
+from labs.kit import table
+from labs.kit import tag
 
 TITLE = "Più teste, più modi di guardare"
 REF = "A.4"

@@ -30,9 +30,24 @@ la LayerNorm dà solo zeri (il piccolo ε sotto la radice evita di dividere
 per zero).
 """
 
-from core.normalization import layer_norm, rms, rms_norm
-from core.stats import fmean, pstdev
-from labs.kit import Bar, Edit, Experiment, Follow, Group, Slider, bars, callout, num, stat, stats, table, tag
+from core.normalization import layer_norm
+from core.normalization import rms
+from core.normalization import rms_norm
+from core.stats import fmean
+from core.stats import pstdev
+from labs.kit import Bar
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Follow
+from labs.kit import Group
+from labs.kit import Slider
+from labs.kit import bars
+from labs.kit import callout
+from labs.kit import num
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import table
+from labs.kit import tag
 
 TITLE = "LayerNorm e RMSNorm"
 REF = "A.1"

@@ -25,24 +25,22 @@ con d = 4.096 ne servono 16.384. Con meno token pesa di più la feed-forward, co
 token l'attention.
 """
 
-from labs.kit import (
-    Bar,
-    Choice,
-    Edit,
-    Experiment,
-    Marker,
-    Series,
-    bars,
-    big,
-    callout,
-    formula,
-    line_chart,
-    num,
-    percent,
-    stat,
-    stats,
-    tag,
-)
+from labs.kit import Bar
+from labs.kit import Choice
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Marker
+from labs.kit import Series
+from labs.kit import bars
+from labs.kit import big
+from labs.kit import callout
+from labs.kit import formula
+from labs.kit import line_chart
+from labs.kit import num
+from labs.kit import percent
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import tag
 
 TITLE = "Dove stanno i parametri"
 REF = "A.3"

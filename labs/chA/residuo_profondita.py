@@ -35,25 +35,24 @@ tabella dei sei casi](#vista-casi) li riassume.
 import math
 from functools import lru_cache
 
-from core.deep_stack import draw_stack, gradient_sizes
-from labs.kit import (
-    Choice,
-    Edit,
-    Experiment,
-    Series,
-    Slider,
-    callout,
-    formula,
-    line_chart,
-    num,
-    plural,
-    sci,
-    significant,
-    stat,
-    stats,
-    table,
-    tag,
-)
+from core.deep_stack import draw_stack
+from core.deep_stack import gradient_sizes
+from labs.kit import Choice
+from labs.kit import Edit
+from labs.kit import Experiment
+from labs.kit import Series
+from labs.kit import Slider
+from labs.kit import callout
+from labs.kit import formula
+from labs.kit import line_chart
+from labs.kit import num
+from labs.kit import plural
+from labs.kit import sci
+from labs.kit import significant
+from labs.kit import stat
+from labs.kit import stats
+from labs.kit import table
+from labs.kit import tag
 
 TITLE = "Residui e profondità: un esperimento"
 REF = "A.2"

@@ -15,10 +15,21 @@ sign of the value.
 """
 
 import math
-from dataclasses import KW_ONLY, dataclass
+from dataclasses import KW_ONLY
+from dataclasses import dataclass
 
-from .html import digits_apart, labelled, num, tag
-from .svg import counted, description_text, frame, group, line, rect, svg, text
+from .html import digits_apart
+from .html import labelled
+from .html import num
+from .html import tag
+from .svg import counted
+from .svg import description_text
+from .svg import frame
+from .svg import group
+from .svg import line
+from .svg import rect
+from .svg import svg
+from .svg import text
 
 CHAR = 7.8  # width of a character of 14px text, roughly: the columns are sized from it
 TEXT = 14  # the size of every text of the bars (.lab-bar-label, -value, -legend in labs.css), in user units

@@ -4,8 +4,10 @@ screen reader (its shape, its largest and smallest values and where, the cells a
 import math
 import re
 
-from .html import Html, num
-from .svg import counted, quoted
+from .html import Html
+from .html import num
+from .svg import counted
+from .svg import quoted
 
 
 def cell_text(value, digits=2, trim=True):

@@ -9,14 +9,28 @@ in pixels, so when handles are present it carries data-plane="xmin xmax
 ymin ymax" and the runtime turns a drag into data coordinates exactly.
 """
 
-from dataclasses import KW_ONLY, dataclass
+from dataclasses import KW_ONLY
+from dataclasses import dataclass
 
 from .chart_words import describe_chart
-from .html import labelled, tag
-from .label_layout import place_labels, text_box
-from .memory import Memory, typed
-from .scales import Scale, all_finite, data_range, finite
-from .svg import circle, description_text, group, line, path, rect, svg, text
+from .html import labelled
+from .html import tag
+from .label_layout import place_labels
+from .label_layout import text_box
+from .memory import Memory
+from .memory import typed
+from .scales import Scale
+from .scales import all_finite
+from .scales import data_range
+from .scales import finite
+from .svg import circle
+from .svg import description_text
+from .svg import group
+from .svg import line
+from .svg import path
+from .svg import rect
+from .svg import svg
+from .svg import text
 
 # The smallest text of a chart, in user units: .lab-chart-tick, -legend and
 # -caption in labs.css. A chart never shrinks below the width where it reads

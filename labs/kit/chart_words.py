@@ -3,9 +3,11 @@ the handles' places, remembered while the lines do not move."""
 
 from itertools import chain
 
-from .memory import Memory, typed
+from .memory import Memory
+from .memory import typed
 from .scales import finite_points
-from .svg import amount, quoted
+from .svg import amount
+from .svg import quoted
 
 SERIES_TOLD = 3  # a description names this many series at most: a sentence, not the data
 TOLD_LENGTH = 240  # characters: a further series is told only while the sentence stays this short

@@ -11,7 +11,13 @@ import inspect
 import os
 import re
 
-from .errors import ContractError, crash_place, declared_at, describe, line_of, place, traceback_frames
+from .errors import ContractError
+from .errors import crash_place
+from .errors import declared_at
+from .errors import describe
+from .errors import line_of
+from .errors import place
+from .errors import traceback_frames
 from .folds import FOLD_NAME
 from .html import Html
 

@@ -8,9 +8,12 @@ strictly for the command line, where it is an error with an Italian message.
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 
-from .errors import ContractError, ParamError, declared_at
+from .errors import ContractError
+from .errors import ParamError
+from .errors import declared_at
 from .folds import FOLDS_PARAM
 
 # what the page writes in the URL beside the controls (templates/runtime/page/url.js): no control may be called so

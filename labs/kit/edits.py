@@ -11,7 +11,8 @@ and run its `check` on the states before and after (tests/test_code.py).
 """
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Callable
 
 # words that give an English sentence away and are not Italian words

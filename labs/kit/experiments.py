@@ -21,13 +21,17 @@ part, a paragraph that names it); the tests perform it
 import inspect
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Callable
 
-from .controls import flatten, parse_params
+from .controls import flatten
+from .controls import parse_params
 from .edits import sounds_italian
-from .errors import ParamError, declared_at
-from .folds import FOLDS_PARAM, parse_folds
+from .errors import ParamError
+from .errors import declared_at
+from .folds import FOLDS_PARAM
+from .folds import parse_folds
 from .html import esc
 
 PART = re.compile(r"[A-Za-z][A-Za-z0-9-]*")  # an id «vista-…» of the view, or a kit component's part= name

@@ -2,13 +2,26 @@
 operations, callouts and tables. Each takes plain values and strings and
 returns safe Html."""
 
-from dataclasses import KW_ONLY, dataclass
+from dataclasses import KW_ONLY
+from dataclasses import dataclass
 
 from .arithmetic import settle
 from .cells import cell_text
-from .html import Html, join, num, tag
-from .label_layout import place_labels, text_width
-from .svg import arrow_marker, circle, counted, description_text, group, line, rect, svg, text
+from .html import Html
+from .html import join
+from .html import num
+from .html import tag
+from .label_layout import place_labels
+from .label_layout import text_width
+from .svg import arrow_marker
+from .svg import circle
+from .svg import counted
+from .svg import description_text
+from .svg import group
+from .svg import line
+from .svg import rect
+from .svg import svg
+from .svg import text
 
 # Text sizes in user units, as labs.css draws them (network, chain of
 # operations): a figure never shrinks below the width where its smallest

@@ -25,10 +25,12 @@ import json
 import math
 import re
 
-from .cells import describe_matrix, plain_text
+from .cells import describe_matrix
+from .cells import plain_text
 from .html import tag
 from .matrices import heat_class
-from .svg import description_text, svg
+from .svg import description_text
+from .svg import svg
 from .svg import text as svg_text
 
 LEVELS = ("p1", "p2", "p3", "p4", "n1", "n2", "n3", "n4")

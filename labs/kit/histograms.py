@@ -4,13 +4,31 @@ with its count and its tooltip."""
 import bisect
 import math
 
-from core.stats import bin_counts, bin_edges
+from core.stats import bin_counts
+from core.stats import bin_edges
 
-from .chart import TEXT, axes, frame, marker_legend, marker_lines, plot_area
-from .html import Html, attrs_html, digits_apart, escape, labelled, num, svg_number
+from .chart import TEXT
+from .chart import axes
+from .chart import frame
+from .chart import marker_legend
+from .chart import marker_lines
+from .chart import plot_area
+from .html import Html
+from .html import attrs_html
+from .html import digits_apart
+from .html import escape
+from .html import labelled
+from .html import num
+from .html import svg_number
 from .italian import plural
-from .scales import Scale, finite, nice_ticks
-from .svg import amount, counted, description_text, group, svg
+from .scales import Scale
+from .scales import finite
+from .scales import nice_ticks
+from .svg import amount
+from .svg import counted
+from .svg import description_text
+from .svg import group
+from .svg import svg
 
 
 def describe_histogram(counts, edges):

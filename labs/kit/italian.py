@@ -9,7 +9,10 @@ the text a reader sees and the text these helpers look at are the same.
 
 import math
 
-from .html import NBSP, digits_apart, num, percent
+from .html import NBSP
+from .html import digits_apart
+from .html import num
+from .html import percent
 from .quantities import sci
 
 

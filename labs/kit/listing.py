@@ -17,9 +17,14 @@ import textwrap
 
 from .contract import short
 from .controls import parse_params
-from .edits import Edit, sounds_italian
-from .errors import ContractError, ParamError, line_of, place
-from .folds import FOLDS_PARAM, parse_folds
+from .edits import Edit
+from .edits import sounds_italian
+from .errors import ContractError
+from .errors import ParamError
+from .errors import line_of
+from .errors import place
+from .folds import FOLDS_PARAM
+from .folds import parse_folds
 from .stepping import StepMachine
 
 

@@ -18,10 +18,17 @@ numbers, as any other matrix. Nothing is drawn twice: the page stays light.
 
 import math
 
-from .cells import cell_text, describe_matrix, plain_text
-from .html import Html, escape, num, tag
-from .memory import Memory, typed
-from .svg import described, description_text
+from .cells import cell_text
+from .cells import describe_matrix
+from .cells import plain_text
+from .html import Html
+from .html import escape
+from .html import num
+from .html import tag
+from .memory import Memory
+from .memory import typed
+from .svg import described
+from .svg import description_text
 
 HEAT_LEVELS = 4
 PHONE = 340  # px: a table of numbers wider than this does not fit a phone's view, and gets its picture

@@ -1,7 +1,8 @@
 """What a plane draws, in data coordinates: arrows, points, dashed guides, shapes, circles, angle marks and
 labels, each with a style among STYLES (a CSS class of «kit: plane» in labs.css)."""
 
-from dataclasses import KW_ONLY, dataclass
+from dataclasses import KW_ONLY
+from dataclasses import dataclass
 
 STYLES = ("a", "b", "c", "d", "result", "muted")
 

@@ -17,12 +17,35 @@ takes a style among STYLES.
 import math
 
 from .cells import cell_text
-from .html import digits_apart, join, labelled, svg_number, tag
-from .label_layout import OFFSETS, overlap, place_labels, text_box, text_width
-from .memory import Memory, typed
-from .plane_items import STYLES, Arc, Arrow, Circle, Guide, Label, Point, Shape
-from .svg import circle, counted, described, description_text, fit, line, path, text
+from .html import digits_apart
+from .html import join
+from .html import labelled
+from .html import svg_number
+from .html import tag
+from .label_layout import OFFSETS
+from .label_layout import overlap
+from .label_layout import place_labels
+from .label_layout import text_box
+from .label_layout import text_width
+from .memory import Memory
+from .memory import typed
+from .plane_items import STYLES
+from .plane_items import Arc
+from .plane_items import Arrow
+from .plane_items import Circle
+from .plane_items import Guide
+from .plane_items import Label
+from .plane_items import Point
+from .plane_items import Shape
+from .svg import circle
+from .svg import counted
+from .svg import described
+from .svg import description_text
+from .svg import fit
 from .svg import frame as scroll_frame
+from .svg import line
+from .svg import path
+from .svg import text
 
 # Text sizes in user units, as labs.css draws them («kit: plane»): the plane
 # never shrinks below the width where its tick numbers read 11 px (svg.fit);

@@ -7,7 +7,8 @@ the reader is not asked to trust the last ones.
 
 import math
 
-from .html import NBSP, num
+from .html import NBSP
+from .html import num
 
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 

@@ -3,7 +3,8 @@ from data to pixels."""
 
 import math
 
-from .html import digits_apart, num
+from .html import digits_apart
+from .html import num
 
 
 def finite(v):

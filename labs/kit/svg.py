@@ -13,9 +13,16 @@ import math
 import re
 import zlib
 
-from .html import Html, escape, join, num, svg_number, tag
+from .html import Html
+from .html import escape
+from .html import join
+from .html import num
+from .html import svg_number
+from .html import tag
 from .italian import plural
-from .quantities import big, sci, significant
+from .quantities import big
+from .quantities import sci
+from .quantities import significant
 
 MIN_TEXT = 11.0  # CSS px: no text of a figure reads smaller, at any width (tests/browser/test_layout.py)
 GROW = 1.25  # a figure is shown at most this many times its drawn size, so its text does not balloon

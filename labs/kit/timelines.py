@@ -14,9 +14,14 @@ scrubber and «Avanti» there.
 """
 
 from .controls import Jump
-from .html import Html, join, num, svg_number, tag
+from .html import Html
+from .html import join
+from .html import num
+from .html import svg_number
+from .html import tag
 from .stepping import ENDED
-from .svg import amount, described
+from .svg import amount
+from .svg import described
 
 
 def round_length(steps):

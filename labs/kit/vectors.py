@@ -1,6 +1,7 @@
 """A vector as a one-column or one-row table: matrix() with the positions named, highlighted or muted."""
 
-from .matrices import matrix, shape_label
+from .matrices import matrix
+from .matrices import shape_label
 
 
 def vector(
