@@ -57,9 +57,9 @@ BARE.update(
         "bpe-worker.js": (BPE_WORKER, "text/javascript"),
     }
 )
-# issue 11: 1 MB → 2,000 merges in CPython ≤ 2 s, 100 kB → 1,000 in the browser ≤ 3 s
+# the budgets: 1 MB → 2,000 merges in CPython ≤ 2 s, 100 kB → 1,000 in the browser ≤ 3 s
 BPE_BUDGETS = {"cpython_1mb_s": ("1 MB in CPython", 2.0), "chromium_100kb_s": ("100 kB in Chromium", 3.0)}
-NAIVE_MERGES = 300  # the reference recounts the whole text at each merge: ~20 ms a merge on 100 kB here
+NAIVE_MERGES = 300  # the reference recounts the whole text at each merge: only a few of its merges
 
 
 def bench_bpe(browser, base):

@@ -23,7 +23,7 @@ helpers) and timed there, «Avanti» → view updated: the paste, each of the 80
 «Avanti» (every one a merge not learned yet), a jump back to 1, and Play at
 the fastest speed from 0 to 80 on a corpus just pasted.
 
-Budget (issue 7): Play over the 80 merges of a 100 kB corpus ≤ 10 s in the
+Budget: Play over the 80 merges of a 100 kB corpus ≤ 10 s in the
 browser, where Pyodide is 2–4 × slower than CPython; aim ≤ 5 ms per «Avanti»
 here. Times are the process's CPU time unless --wall; nothing asserts.
 """

@@ -85,5 +85,4 @@ def bench_fcp(browser, base, lab, out):
     )
 
 
-# ms: the page's first seconds are over (see bench_steps; after 3 s, the first steps of 3.1, 9A and 9G read
-# 26–36 ms against 16–23 after 5 s)
+# ms: the page's first seconds are over (see bench_steps: the first steps right after «pronto» are slower)

@@ -111,7 +111,7 @@ READER_PAUSE_MS = 300  # between two «Avanti» at a reader's pace: the worker d
 # Between two «Avanti» as fast as a hand goes: 20 clicks a second, with the drawing, more than anyone clicks
 # (about ten a second at most) and about what a held key repeats. The budget is judged at this pace: one
 # click the instant the last view is drawn is a program's pace, and on 3.2 it waits for a real training
-# step (~35 ms in Chromium) that the worker cannot have drawn ahead in the few ms since the last click.
+# step that the worker cannot have drawn ahead in the moment since the last click.
 HAND_PAUSE_MS = 50
 
 
@@ -159,8 +159,8 @@ PLAY = """async (until) => {
   if (play.getAttribute("aria-pressed") === "true") play.click();
   return took;
 }"""
-PLAY_BUDGET = ("bigrammi", "bpe")  # the labs whose Play has a budget (issue 7): always played to the end
-PLAY_LIMIT = 200  # steps: how far the others play (3.2's thousand real training steps would take ~50 s)
+PLAY_BUDGET = ("bigrammi", "bpe")  # the labs whose Play has a budget: always played to the end
+PLAY_LIMIT = 200  # steps: how far the others play (3.2's thousand steps are real trainings)
 
 # The page's first contentful paint, once it has happened.
 FCP = """() => new Promise((resolve) => {

@@ -9,7 +9,7 @@ activation, positions and head, prints the parameter count and the median
 steps; then the same for the 3.2 lab's own default model, on its own text
 and batches. The first line times an empty Python loop of a million turns,
 so that numbers from machines of different speed can be compared.
-The budget (issue 13): ≤ 15 ms in CPython.
+The budget: ≤ 15 ms in CPython.
 
 --lab prints what the lab shows at its default settings: the parameter
 count, the losses of the transformer and of the bigram at steps 0, 100, 300

@@ -9,7 +9,7 @@ experiment's settings (the controller's `drawn`; on a build without it, until th
 busy). The table gives the median over the runs, the slowest run, whether the build shipped the answer
 (data-ready: a view and a checkpoint beside the page) and the page's own bytes (gzip, what it fetches
 before it is ready, bench_page.our_files) next to the bytes of the answers it ships, fetched only on a click.
-The budget (issue 37: 2 s) is printed beside each time; nothing asserts.
+The budget (2 s) is printed beside each time; nothing asserts.
 """
 
 import argparse
