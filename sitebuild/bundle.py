@@ -6,7 +6,7 @@
     editor.js       → assets/labs/vendor/editor.js   CodeMirror, imported only when the reader presses «Modifica»
 
 Minified: their comments, which say why each thing is as it is, stay in templates/runtime/. Every page loads
-runtime.js and worker.js (11.5 kB gzip together). morphdom stays a file of its own (assets/labs/vendor/).
+runtime.js and worker.js (bench.py --bytes prints their size). morphdom stays a file of its own (assets/labs/vendor/).
 """
 
 from . import DOCS, ROOT, run

@@ -41,7 +41,7 @@ machine beside the page (ship / unship, labs/answers.py), and seed() makes it th
 so the browser draws that step without replaying the ones before it.
 
 A lab whose machine is big and whose step is slow (a transformer's training:
-half a megabyte of weights and Adam moments, ~30 ms a step in the browser) says packed=True:
+half a megabyte of weights and Adam moments, a costly step in the browser) says packed=True:
 its checkpoints are kept pickled, about a third of the memory, and bounded by
 PACKED_BYTES rather than by their number, so they stand closer together and a
 jump replays fewer of its slow steps. The bound is for every setting together,

@@ -16,8 +16,7 @@ import { markPart, sameValue } from "./experiments.js";
 
 // A view that takes longer than DIM_AFTER ms is dimmed until it comes (.is-waiting).
 // Only then: dimming every change made the browser paint the dimmed view
-// first, and the answer, back from Python meanwhile, waited behind that frame
-// (12–21 ms of a 40 ms «Avanti» on the BPE lab).
+// first, and the answer, back from Python meanwhile, waited behind that frame.
 const DIM_AFTER = 150; // ms
 
 export class LabController {

@@ -3,8 +3,8 @@ import morphdom from "./vendor/morphdom.js";
 
 // An element with data-screen is one screen of a lab (3.1's «Forward», «Loss», …): another screen in
 // its place shares no more than its tags, so it is put in whole rather than morphed element by element
-// (3.1: 450–600 table cells each «Avanti»). Keyed like morphdom's ids, which stay keys.
-// Asked of every node at every morph: getAttribute, not dataset (a new object each time: 1.3 ms a step on 9A).
+// (a screen of big tables at each «Avanti»). Keyed like morphdom's ids, which stay keys.
+// Asked of every node at every morph: getAttribute, not dataset (which makes a new object each time).
 function screenKey(node) {
   if (node.nodeType !== Node.ELEMENT_NODE) return undefined;
   if (node.id) return node.id;
@@ -39,7 +39,7 @@ export function morphInto(element, html) {
   });
 }
 
-// The first morph of a page is slow (20–30 ms against 5–10: morphdom's code not
+// The first morph of a page is slow (morphdom's code is not
 // compiled yet): it is rehearsed once, off the page, when Python is ready, on
 // a copy of the view morphed into itself with every digit changed.
 export function rehearse(element) {
@@ -47,9 +47,8 @@ export function rehearse(element) {
   morphInto(copy, element.innerHTML.replace(/\d/g, (d) => String((Number(d) + 1) % 10)));
 }
 
-// The first layout of a stepped lab's next step is slow too (3.1: 15–30 ms
-// against 5–10 for the same view laid out again: the browser's caches of
-// text shaped and styles matched are cold): the worker sends that view once
+// The first layout of a stepped lab's next step is slow too (the browser's
+// caches of text shaped and styles matched are cold): the worker sends that view once
 // it has drawn it ahead, before «ready», and the page lays it out once,
 // hidden, in a copy of the view beside it.
 export function rehearseLayout(view, html) {

@@ -7,7 +7,7 @@ export const FOLDS_PARAM = "sezioni"; // the folds a reader has open (no control
 // matrix of the page (controller.js) and so in its link; the picture, the kit's default, is said by no parameter
 export const NUMBERS_PARAM = "numeri";
 // The URL is written when the reader pauses, not at every change: history.replaceState
-// costs about 1 ms in Chromium and, now and then, 15 ms (a slider dragged writes it once).
+// is not free and now and then slow (a slider dragged writes it once).
 const URL_PAUSE = 300; // ms
 
 /** {name: value} of the controls named that the query sets, as written ("0,5", "abc"), or null if none. */

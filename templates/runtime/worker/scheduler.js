@@ -41,7 +41,7 @@ export class Queue {
 // when it is asked; none is drawn while a message from the page waits.
 // After a jump it waits AFTER_A_JUMP_MS first: a reader dragging the scrubber
 // sends the next jump at once, and on 3.2 drawing the step after each one
-// (a training step, ~35 ms) would stand in front of it; one who stops and
+// (a real training step) would stand in front of it; one who stops and
 // presses «Avanti» is far slower than that.
 
 /** {last, next, regular}: the step to draw ahead (null past the ends) after the page asked for step `at`
