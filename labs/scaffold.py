@@ -69,7 +69,8 @@ def view(state):
     """Stato → Html, solo con i componenti del kit (che fanno l'escape del testo).
 
     stat e stats per i numeri, formula per un conto, callout per un messaggio;
-    per le figure bars, line_chart, plane, matrix, network, chain.
+    per le figure bars, line_chart, plane, matrix, network, chain; panel per un riquadro con il suo
+    titolo, columns per due riquadri affiancati.
     """
     x, w, y = state["x"], state["w"], state["product"]
     parts = [

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from labs.kit import Html, Slider, Steps, Text, Toggle, callout, esc, num, table, tag
+from labs.kit import Html, Slider, Steps, Text, Toggle, callout, columns, esc, num, panel, table, tag
 from labs.kit.controls import Choice, ParamError
 
 
@@ -18,6 +18,16 @@ def test_text_is_escaped_and_html_is_kept():
 def test_components_escape_their_text():
     assert "<img" not in callout("<img src=x onerror=alert(1)>")
     assert "<img" not in table(["<img>"], [["<img src=x>"]])
+
+
+def test_a_panel_is_a_section_under_its_title_and_columns_put_panels_side_by_side():
+    titled = panel(callout("ok"), title="<Prima>", part="prima", class_="lab-x-panel", data_row=2)
+    assert titled == (
+        '<section class="lab-panel lab-x-panel" data-part="prima" data-row="2"><h3>&lt;Prima&gt;</h3>'
+        f"{callout('ok')}</section>"
+    )
+    assert panel("solo testo") == '<div class="lab-panel">solo testo</div>'
+    assert columns(titled, None, panel("b")) == f'<div class="lab-columns">{titled}<div class="lab-panel">b</div></div>'
 
 
 def test_numbers_are_written_the_italian_way():

@@ -13,6 +13,7 @@ from labs.kit import formula
 from labs.kit import frozen
 from labs.kit import matrix
 from labs.kit import num
+from labs.kit import panel
 from labs.kit import percent
 from labs.kit import plural
 from labs.kit import quoted
@@ -105,14 +106,8 @@ def buttons(s):
     )
 
 
-def panel(number, title, *content, part):
-    return tag(
-        "section",
-        tag("h3", f"{number} · {title}"),
-        *content,
-        class_="lab-panel lab-transformer-miniatura-panel",
-        data_part=part,
-    )
+def stage(number, title, *content, part):
+    return panel(*content, title=f"{number} · {title}", class_="lab-transformer-miniatura-panel", part=part)
 
 
 def panel_ids(s):
@@ -123,7 +118,7 @@ def panel_ids(s):
         part=None,
     )
     shown = s["ids"][: s["pos"] + 1]
-    return panel(
+    return stage(
         1,
         "Dai token agli ID",
         tag("p", "Il vocabolario: 12 token, ciascuno con il suo numero d'ordine (l'ID)."),
@@ -150,7 +145,7 @@ def w_q_matrix(values):
 def panel_embeddings(s):
     ids, pos = s["ids"], s["pos"]
     labels = [f"{k + 1}. {name(i)}" for k, i in enumerate(ids)]
-    return panel(
+    return stage(
         2,
         "Gli embedding: una riga di E per token",
         matrix(
@@ -196,7 +191,7 @@ def panel_attention(s):
     )
     seen = [k for k in range(pos) if k not in s["ignored"]]
     top = max(seen, key=lambda k: att["weights"][k]) if seen else None
-    return panel(
+    return stage(
         3,
         f"L'attention: {me} guarda indietro",
         tag("p", f"La domanda di {me} è il suo vettore per W_q: dice quali caratteristiche cerca."),
@@ -271,7 +266,7 @@ def panel_mlp(s):
         if not fired
         else f"{'Accesa' if fired == 1 else 'Accese'} {plural(fired, 'regola', 'regole')} su {len(RULES)}."
     )
-    return panel(
+    return stage(
         4,
         "L'MLP: sette regole che si accendono",
         tag(
@@ -336,7 +331,7 @@ def panel_output(s):
             else "Probabilità dei 6 token più probabili"
         )
         before_label = "con temperatura 1" if items[0].before is not None else ""
-    return panel(
+    return stage(
         5,
         "Il confronto con il vocabolario",
         tag(
@@ -402,9 +397,7 @@ def panel_generation(s):
         )
         rows.append([str(k), " ".join(VOCAB[i] for i in sentence) + " …", name(g["id"]), percent(g["p"], 1), how])
         sentence.append(g["id"])
-    return tag(
-        "section",
-        tag("h3", "La generazione, un token alla volta"),
+    return panel(
         table(["Passo", "Il modello legge", "Aggiunge", "Probabilità (T = 1)", "Come"], rows),
         callout(
             f"u è il numero casuale, tra 0 e 1, tirato dal generatore con il seme {s['seed']}: le "
@@ -413,8 +406,9 @@ def panel_generation(s):
             if s["sampling"]
             else "Greedy: nessun caso, la frase è sempre la stessa."
         ),
-        class_="lab-panel lab-transformer-miniatura-panel",
-        data_part="generazione",
+        title="La generazione, un token alla volta",
+        class_="lab-transformer-miniatura-panel",
+        part="generazione",
     )
 
 

@@ -28,9 +28,11 @@ from labs.kit import Group
 from labs.kit import Node
 from labs.kit import Slider
 from labs.kit import callout
+from labs.kit import columns
 from labs.kit import formula
 from labs.kit import network
 from labs.kit import num
+from labs.kit import panel
 from labs.kit import stat
 from labs.kit import stats
 from labs.kit import table
@@ -136,15 +138,13 @@ def view(s):
         label="Il neurone singolo: tre ingressi, tre pesi, una decisione",
     )
     comparison = ">" if single["umbrella"] else "≤"
-    single_panel = tag(
-        "section",
-        tag("h3", "Un neurone solo: sì o no"),
+    single_panel = panel(
         single_fig,
         formula(sum_of_products(x, single["weights"]), f" = {num(single['total'])}"),
         formula(f"{num(single['total'])} {comparison} soglia {num(single['threshold'])}"),
         decision(single["umbrella"]),
-        class_="lab-panel",
-        data_part="singolo",
+        title="Un neurone solo: sì o no",
+        part="singolo",
     )
     hidden_nodes = [Node(name, a, caption=num(a)) for name, a in zip(HIDDEN, net["hidden"])]
     out_node = Node("Ombrello", net["output"], caption=num(net["output"]))
@@ -160,18 +160,16 @@ def view(s):
     rows.append(
         ["Ombrello", sum_of_products(net["hidden"], net["w_out"][0]), num(net["output_total"]), num(net["output"])]
     )
-    net_panel = tag(
-        "section",
-        tag("h3", "La rete 3 → 2 → 1: luci con il regolatore"),
+    net_panel = panel(
         net_fig,
         table(["Neurone", "Totale pesato", "Totale", "Acceso (tra 0 e 1)"], rows),
         stats(stat("Neurone dell'ombrello", num(net["output"])), stat("Soglia di decisione", "0,50")),
         decision(net["umbrella"]),
         callout("Questa rete ha 8 pesi: 6 tra gli ingressi e lo strato nascosto, 2 verso l'uscita."),
-        class_="lab-panel",
-        data_part="rete",
+        title="La rete 3 → 2 → 1: luci con il regolatore",
+        part="rete",
     )
-    return tag("div", single_panel, net_panel, class_="lab-columns")
+    return columns(single_panel, net_panel)
 
 
 EDITS = [

@@ -41,6 +41,7 @@ from labs.kit import Slider
 from labs.kit import callout
 from labs.kit import cell_text
 from labs.kit import formula
+from labs.kit import panel
 from labs.kit import plane
 from labs.kit import stat
 from labs.kit import stats
@@ -196,7 +197,7 @@ def view(s):
         )
     if s["moved"]:
         parts.append(callout("I cerchi vuoti grigi segnano dove stavano le parole che hai spostato."))
-    return tag("div", *parts, class_="lab-panel", data_part="analogia")
+    return panel(*parts, part="analogia")
 
 
 EDITS = [

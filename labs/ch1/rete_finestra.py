@@ -48,6 +48,7 @@ from labs.kit import factor
 from labs.kit import formula
 from labs.kit import matrix
 from labs.kit import num
+from labs.kit import panel
 from labs.kit import percent
 from labs.kit import presets
 from labs.kit import shape_label
@@ -205,8 +206,7 @@ def view(s):
         for (u, v), c in [(e["context"], e["target"])]
     ]
     inputs, weights = s["inputs"], s["weights"]
-    return tag(
-        "div",
+    return panel(
         chips,
         tag("h3", "1. Il contesto diventa un vettore solo"),
         join_,
@@ -254,8 +254,7 @@ def view(s):
             "transformer non mette in fila i vettori: tiene una riga per token e fa passare ogni riga per gli "
             "stessi pesi."
         ),
-        class_="lab-panel",
-        data_part="finestra",
+        part="finestra",
         data_prediction=s["predicted"],
     )
 

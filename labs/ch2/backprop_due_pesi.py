@@ -29,6 +29,7 @@ from labs.kit import callout
 from labs.kit import factor
 from labs.kit import formula
 from labs.kit import num
+from labs.kit import panel
 from labs.kit import stat
 from labs.kit import stats
 from labs.kit import step_machine
@@ -340,7 +341,7 @@ def view(s):
             ],
         )
     )
-    return tag("div", *parts, class_="lab-panel", data_part="catena")
+    return panel(*parts, part="catena")
 
 
 EDITS = [

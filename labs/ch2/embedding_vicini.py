@@ -55,6 +55,7 @@ from labs.kit import formula
 from labs.kit import label_sides
 from labs.kit import line_chart
 from labs.kit import num
+from labs.kit import panel
 from labs.kit import plane
 from labs.kit import plural
 from labs.kit import stat
@@ -242,8 +243,7 @@ def view(s):
             f"{plural(at, 'passo', 'passi')};   cos(gatto, divano): {num(cat_sofa[0], 2)} → "
             f"{num(cat_sofa[at], 2)}"
         )
-    return tag(
-        "div",
+    return panel(
         picture,
         tag(
             "p",
@@ -264,8 +264,7 @@ def view(s):
             "Nessuna regola dice che gatto e cane si somigliano: i loro vettori si avvicinano perché nel corpus "
             "sono seguiti dalle stesse parole, quindi il gradiente li corregge nello stesso modo."
         ),
-        class_="lab-panel",
-        data_part="embedding",
+        part="embedding",
         data_step=at,
     )
 

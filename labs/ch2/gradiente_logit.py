@@ -39,6 +39,7 @@ from labs.kit import bars
 from labs.kit import callout
 from labs.kit import formula
 from labs.kit import num
+from labs.kit import panel
 from labs.kit import percent
 from labs.kit import stat
 from labs.kit import stats
@@ -108,8 +109,7 @@ def view(s):
         for j, (tok, p, q) in enumerate(zip(s["tokens"], s["probs"], s["new_probs"]))
     ]
     p_old, p_new = s["probs"][t], s["new_probs"][t]
-    return tag(
-        "div",
+    return panel(
         tag("p", "La capitale della Francia è … ", tag("strong", f"«{name}»"), class_="lab-formula"),
         stats(
             stat(f"p(«{name}»)", percent(p_old, 1)),
@@ -150,8 +150,7 @@ def view(s):
         callout("Con η = 0 i logit restano fermi: il gradiente indica la direzione, il passo decide quanto muoversi.")
         if s["eta"] == 0
         else None,
-        class_="lab-panel",
-        data_part="logit",
+        part="logit",
     )
 
 

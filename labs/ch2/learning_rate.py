@@ -38,6 +38,7 @@ from labs.kit import formula
 from labs.kit import line_chart
 from labs.kit import nice_ticks
 from labs.kit import num
+from labs.kit import panel
 from labs.kit import plural
 from labs.kit import share
 from labs.kit import stat
@@ -215,8 +216,7 @@ def view(s):
     ]
     head = ["Passo", "w", "gradiente 2(w − 3)", "η · gradiente", "nuovo w", "loss L(w)"]
     bowl, track = charts(s)
-    return tag(
-        "div",
+    return panel(
         tag("div", callout(text, tone=tone), bowl, id="vista-scodella"),
         stats(
             stat("Learning rate η", num(s["eta"])),
@@ -231,8 +231,7 @@ def view(s):
         tag("details", tag("summary", f"Tutti {the(num(len(rows)) + ' passi', plural=True)}"), table(head, rows))
         if len(rows) > 6
         else None,
-        class_="lab-panel",
-        data_part="learning-rate",
+        part="learning-rate",
     )
 
 

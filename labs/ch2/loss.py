@@ -39,6 +39,7 @@ from labs.kit import cell_text
 from labs.kit import formula
 from labs.kit import line_chart
 from labs.kit import num
+from labs.kit import panel
 from labs.kit import percent
 from labs.kit import stat
 from labs.kit import stats
@@ -123,8 +124,7 @@ def chart(s):
 def view(s):
     p, loss, ppl = s["p"], s["loss"], s["perplexity"]
     rows = [[percent(r["p"]), num(r["loss"], 2 if r["p"] != 0.01 else 1), many(r["perplexity"])] for r in s["seeds"]]
-    return tag(
-        "div",
+    return panel(
         stats(stat("Probabilità del token giusto", share(p)), stat("Loss", num(loss)), stat("Perplexity", many(ppl))),
         callout(f"Perplexity {many(ppl)}: {candidates(ppl)}."),
         chart(s),
@@ -136,8 +136,7 @@ def view(s):
         ),
         tag("h3", "Gli esempi della guida"),
         table(["p", "loss = −log p", "perplexity = 1/p"], rows),
-        class_="lab-panel",
-        data_part="loss",
+        part="loss",
     )
 
 

@@ -47,6 +47,7 @@ from labs.kit import equation
 from labs.kit import formula
 from labs.kit import matrix
 from labs.kit import num
+from labs.kit import panel
 from labs.kit import phase_screen
 from labs.kit import recap
 from labs.kit import shape_label
@@ -382,12 +383,10 @@ SCREENS = (view_shapes, view_attention, view_gradient, view_batch)  # one per st
 
 
 def view(s):
-    return tag(
-        "div",
+    return panel(
         stage_buttons(STAGES, s["stage"]),
         *phase_screen(SCREENS, s, [key for key, _ in STAGES].index(s["stage"])),
-        class_="lab-panel",
-        data_part="lunghezze",
+        part="lunghezze",
         data_stage=s["stage"],
         data_masked="si" if s["masked"] else "no",
     )

@@ -49,6 +49,7 @@ from labs.kit import callout
 from labs.kit import formula
 from labs.kit import line_chart
 from labs.kit import num
+from labs.kit import panel
 from labs.kit import stat
 from labs.kit import stats
 from labs.kit import tag
@@ -258,7 +259,7 @@ def dpo_panel(d):
 
 
 def view(s):
-    return tag("div", sft_panel(s), dpo_panel(s["dpo"]), class_="lab-panel", data_part="allineamento")
+    return panel(sft_panel(s), dpo_panel(s["dpo"]), part="allineamento")
 
 
 EDITS = [

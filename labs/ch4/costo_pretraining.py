@@ -55,6 +55,7 @@ from labs.kit import duration
 from labs.kit import formula
 from labs.kit import line_chart
 from labs.kit import num
+from labs.kit import panel
 from labs.kit import percent
 from labs.kit import presets
 from labs.kit import sci
@@ -242,9 +243,7 @@ def view(s):
         Bar("tutti i pesi", 1.0, text=data_size(lo["full_memory"])),
         Bar("con LoRA", lo["memory"] / lo["full_memory"], text=data_size(lo["memory"]), class_="s3"),
     ]
-    return tag(
-        "div",
-        tag("h3", "Il calcolo"),
+    return panel(
         formula(f"6 × N × D = 6 × {big(s['N'])} × {big(s['D'])} = {sci(s['flops'])} operazioni"),
         stats(
             stat("Operazioni", sci(s["flops"])),
@@ -303,8 +302,8 @@ def view(s):
             "pagano i 16 byte.",
             class_="lab-step-counter",
         ),
-        class_="lab-panel",
-        data_part="costo-pretraining",
+        title="Il calcolo",
+        part="costo-pretraining",
     )
 
 

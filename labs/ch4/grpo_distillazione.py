@@ -45,6 +45,7 @@ from labs.kit import bars
 from labs.kit import callout
 from labs.kit import formula
 from labs.kit import num
+from labs.kit import panel
 from labs.kit import stat
 from labs.kit import stats
 from labs.kit import table
@@ -217,7 +218,7 @@ def distill_panel(s):
 
 
 def view(s):
-    return tag("div", grpo_panel(s), distill_panel(s), class_="lab-panel", data_part="grpo-distillazione")
+    return panel(grpo_panel(s), distill_panel(s), part="grpo-distillazione")
 
 
 EDITS = [

@@ -39,6 +39,7 @@ from labs.kit import callout
 from labs.kit import formula
 from labs.kit import line_chart
 from labs.kit import num
+from labs.kit import panel
 from labs.kit import percent
 from labs.kit import stat
 from labs.kit import stats
@@ -171,8 +172,7 @@ def view(s):
         "fine": "Training finito: η resta al suo valore finale.",
     }[s["phase"]]
     rows = [[num(t), f"{num(v / UNIT, 3)} × 10⁻⁴", percent(v / s["peak"])] for t, v in s["checkpoints"]]
-    return tag(
-        "div",
+    return panel(
         stats(
             stat(f"η al passo {num(s['step'])}", f"{num(s['lr'] / UNIT, 3)} × 10⁻⁴"),
             stat("Fine del warm-up", f"{num(s['at_warmup_end'] / UNIT, 2)} × 10⁻⁴"),
@@ -205,8 +205,7 @@ def view(s):
             f"{big(s['total_tokens'])} di token.",
             class_="lab-step-counter",
         ),
-        class_="lab-panel",
-        data_part="schedule-lr",
+        part="schedule-lr",
     )
 
 

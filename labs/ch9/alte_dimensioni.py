@@ -62,6 +62,7 @@ from labs.kit import formula
 from labs.kit import histogram
 from labs.kit import line_chart
 from labs.kit import num
+from labs.kit import panel
 from labs.kit import percent
 from labs.kit import plural
 from labs.kit import stat
@@ -163,8 +164,7 @@ def view(s):
         Marker(-s["theory"], "± 1/√d", class_="s3"),
         Marker(s["theory"], "± 1/√d", class_="s3"),
     ]
-    return tag(
-        "div",
+    return panel(
         stats(
             stat("Dimensione d", num(d)),
             stat("Coppie", num(s["pairs"])),
@@ -205,8 +205,7 @@ def view(s):
         tag("h3", "La larghezza al crescere di d"),
         spread_chart(s),
         tag("p", "Clicca un punto della curva per passare a quella dimensione.", class_="lab-step-counter"),
-        class_="lab-panel",
-        data_part="coseni",
+        part="coseni",
     )
 
 

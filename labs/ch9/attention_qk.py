@@ -39,10 +39,12 @@ from labs.kit import Slider
 from labs.kit import Toggle
 from labs.kit import bars
 from labs.kit import cell_text
+from labs.kit import columns
 from labs.kit import equation
 from labs.kit import formula
 from labs.kit import matrix
 from labs.kit import num
+from labs.kit import panel
 from labs.kit import plane
 from labs.kit import stat
 from labs.kit import stats
@@ -136,18 +138,13 @@ def view(s):
     visible = [(j, s["masked"][r][j]) for j in sees]
     exps = " + ".join(f"e^{cell_text(v)}" for _, v in visible)
     top = max(sees, key=lambda j: s["A"][r][j])
-    return tag(
-        "div",
-        tag(
-            "div",
-            tag(
-                "section",
-                tag("h3", "Le query e le key"),
+    return panel(
+        columns(
+            panel(
                 equation(mx(s["Q"], "Q", ("1", "2"), part="Q"), mx(s["K"], "K", ("1", "2"), part="K")),
-                class_="lab-panel",
+                title="Le query e le key",
             ),
-            tag("section", tag("h3", f"Nel piano, da «{tokens[r]}»"), picture, class_="lab-panel"),
-            class_="lab-columns",
+            panel(picture, title=f"Nel piano, da «{tokens[r]}»"),
         ),
         tag("h3", "Punteggi, maschera, pesi"),
         equation(
@@ -181,8 +178,7 @@ def view(s):
             ["Token nella frase", "Confronti con la maschera", "Senza maschera"],
             [[num(m), num(c), num(f)] for m, c, f in s["costs"]],
         ),
-        class_="lab-panel",
-        data_part="attention-qk",
+        part="attention-qk",
         data_row=r,
     )
 

@@ -41,6 +41,7 @@ from labs.kit import chain
 from labs.kit import formula
 from labs.kit import line_chart
 from labs.kit import num
+from labs.kit import panel
 from labs.kit import sci
 from labs.kit import stat
 from labs.kit import stats
@@ -240,8 +241,7 @@ def view(s):
     back1 = same_decimals(d, w2, s["dh_dz"], x, s["grad_w1"], least=4)
     new1 = same_decimals(w1, eta, s["grad_w1"], s["new_w1"], least=4)
     new2 = same_decimals(w2, eta, s["grad_w2"], s["new_w2"], least=4)
-    return tag(
-        "div",
+    return panel(
         chain(nodes, edges, label="La catena w₁ → z → h → ŷ → L con i valori del forward e i gradienti del backward"),
         *notes,
         tag("h3", "Forward"),
@@ -277,8 +277,7 @@ def view(s):
             "forward al backward, ed è una delle ragioni per cui allenare costa molta più memoria che usare "
             "il modello.",
         ),
-        class_="lab-panel",
-        data_part="due-strati",
+        part="due-strati",
         data_step=s["step"],
     )
 

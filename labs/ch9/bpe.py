@@ -50,6 +50,7 @@ from labs.kit import Steps
 from labs.kit import Text
 from labs.kit import callout
 from labs.kit import num
+from labs.kit import panel
 from labs.kit import percent
 from labs.kit import plural
 from labs.kit import stat
@@ -442,7 +443,7 @@ def view(s):
             ),
             merge_list(s["merges"], newest),
         ]
-    return tag("div", *parts, class_="lab-panel", data_merges=s["done"])
+    return panel(*parts, data_merges=s["done"])
 
 
 EDITS = [

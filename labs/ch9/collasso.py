@@ -30,9 +30,11 @@ from labs.kit import Group
 from labs.kit import Slider
 from labs.kit import Toggle
 from labs.kit import callout
+from labs.kit import columns
 from labs.kit import equation
 from labs.kit import matrix
 from labs.kit import num
+from labs.kit import panel
 from labs.kit import stat
 from labs.kit import stats
 from labs.kit import tag
@@ -130,16 +132,9 @@ def view(s):
         )
     return tag(
         "div",
-        tag(
-            "div",
-            tag(
-                "section",
-                tag("h3", "Due strati" + (" con la ReLU in mezzo" if s["relu"] else " in fila")),
-                *layers,
-                class_="lab-panel",
-            ),
-            tag("section", tag("h3", "Una matrice sola: W₂W₁"), *single, class_="lab-panel"),
-            class_="lab-columns",
+        columns(
+            panel(*layers, title="Due strati" + (" con la ReLU in mezzo" if s["relu"] else " in fila")),
+            panel(*single, title="Una matrice sola: W₂W₁"),
         ),
         verdict,
         stats(

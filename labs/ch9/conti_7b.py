@@ -50,6 +50,7 @@ from labs.kit import callout
 from labs.kit import data_size
 from labs.kit import formula
 from labs.kit import num
+from labs.kit import panel
 from labs.kit import percent
 from labs.kit import plural
 from labs.kit import presets
@@ -228,8 +229,7 @@ def view(s):
     embed = (c["embedding"] + c["head"]) / c["total"]
     bf16 = s["memory"]["bf16"]
     nominal = round(c["total"] / 1e9)  # a «7B» is named after its billions, rounded
-    return tag(
-        "div",
+    return panel(
         presets("Modelli:", PRESETS),
         stats(
             stat("Parametri", big(c["total"])),
@@ -272,8 +272,7 @@ def view(s):
             "(i conti del training sono nel laboratorio 4.1).",
             class_="lab-step-counter",
         ),
-        class_="lab-panel",
-        data_part="conti-7b",
+        part="conti-7b",
     )
 
 

@@ -42,6 +42,7 @@ from labs.kit import cell_text
 from labs.kit import equation
 from labs.kit import formula
 from labs.kit import matrix
+from labs.kit import panel
 from labs.kit import plane
 from labs.kit import presets
 from labs.kit import stat
@@ -189,7 +190,7 @@ def view(s):
     ]
     if not s["in_view"]:
         parts.insert(2, callout(f"Ax = {vector_text(ax)} esce dal disegno.", tone="warn"))
-    return tag("div", *parts, class_="lab-panel", data_part="trasformazione")
+    return panel(*parts, part="trasformazione")
 
 
 EDITS = [

@@ -37,12 +37,13 @@ from labs.kit import Group
 from labs.kit import Slider
 from labs.kit import callout
 from labs.kit import cell_text
+from labs.kit import columns
 from labs.kit import formula
+from labs.kit import panel
 from labs.kit import plane
 from labs.kit import presets
 from labs.kit import stat
 from labs.kit import stats
-from labs.kit import tag
 from labs.kit import term
 from labs.kit import vector_text
 
@@ -139,12 +140,7 @@ def view(s):
     )
     parts = [
         presets("Casi della guida:", CASES),
-        tag(
-            "div",
-            tag("section", tag("h3", "Le frecce"), big, class_="lab-panel"),
-            tag("section", tag("h3", "Portate a lunghezza 1"), small, class_="lab-panel"),
-            class_="lab-columns",
-        ),
+        columns(panel(big, title="Le frecce"), panel(small, title="Portate a lunghezza 1")),
         *length_lines("a", a, s["norm_a"], ua),
         *length_lines("b", b, s["norm_b"], ub),
     ]
@@ -157,7 +153,7 @@ def view(s):
                 tone="warn",
             )
         )
-        return tag("div", *parts, class_="lab-panel", data_part="norma")
+        return panel(*parts, part="norma")
     parts += [
         formula(
             f"cos θ = a · b / (|a| · |b|) = {cell_text(s['dot'])} / ({cell_text(s['norm_a'])} × "
@@ -175,7 +171,7 @@ def view(s):
             stat("Che cosa dice", meaning(s["cos"])),
         ),
     ]
-    return tag("div", *parts, class_="lab-panel", data_part="norma")
+    return panel(*parts, part="norma")
 
 
 EDITS = [

@@ -48,6 +48,7 @@ from labs.kit import cell_text
 from labs.kit import formula
 from labs.kit import matrix
 from labs.kit import num
+from labs.kit import panel
 from labs.kit import plane
 from labs.kit import stat
 from labs.kit import stats
@@ -157,9 +158,7 @@ def view(s):
     rows = [[num(a), num(b), num(a - b), cell_text(x), "adesso" if (a, b) == (m, n) else ""] for a, b, x in s["pairs"]]
     a, b, x = s["other"]
     rows.append([num(a), num(b), num(a - b), cell_text(x), "distanza diversa"])
-    return tag(
-        "div",
-        tag("h3", "1. La tabella E: un ID, una riga"),
+    return panel(
         table_e,
         formula(f"ID {i} → riga {i} di E = «{vocab[i]}»: {vector_text(s['row'], 3)}"),
         formula(
@@ -203,8 +202,8 @@ def view(s):
             ],
         ),
         formula("θᵢ = 10.000^(−2i/d), qui con d = 8"),
-        class_="lab-panel",
-        data_part="posizione",
+        title="1. La tabella E: un ID, una riga",
+        part="posizione",
     )
 
 

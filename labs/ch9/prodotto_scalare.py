@@ -39,7 +39,9 @@ from labs.kit import Guide
 from labs.kit import Slider
 from labs.kit import callout
 from labs.kit import cell_text
+from labs.kit import columns
 from labs.kit import formula
+from labs.kit import panel
 from labs.kit import plane
 from labs.kit import stat
 from labs.kit import stats
@@ -116,9 +118,7 @@ def films_panel(s):
         for film, x, y, xy in zip(FILMS, u, v, products)
     ]
     rows.append([tag("strong", "Somma dei prodotti"), "", "", tag("strong", cell_text(s["total"]))])
-    return tag(
-        "section",
-        tag("h3", f"I voti di {first} e {second}"),
+    return panel(
         table(["Film", first, second, "Prodotto"], rows),
         formula(
             f"{first} · {second} = "
@@ -131,8 +131,8 @@ def films_panel(s):
             stat(f"{first} · {second}", cell_text(s["total"]), tone="ok" if s["total"] > 0 else "warn"),
             stat("Che cosa dice", verdict(s["total"])),
         ),
-        class_="lab-panel",
-        data_part="film",
+        title=f"I voti di {first} e {second}",
+        part="film",
     )
 
 
@@ -164,7 +164,7 @@ def arrows_panel(g):
                 tone="warn",
             )
         )
-        return tag("section", tag("h3", "Con le frecce"), *parts, class_="lab-panel", data_part="frecce")
+        return panel(*parts, title="Con le frecce", part="frecce")
     parts += [
         formula(
             f"cos θ = a · b / (|a| · |b|) = {n(g['dot'])} / {n(g['norm_a'] * g['norm_b'])} = {n(g['cos'])}, "
@@ -191,11 +191,11 @@ def arrows_panel(g):
             ),
         ),
     ]
-    return tag("section", tag("h3", "Con le frecce"), *parts, class_="lab-panel", data_part="frecce")
+    return panel(*parts, title="Con le frecce", part="frecce")
 
 
 def view(s):
-    return tag("div", films_panel(s), arrows_panel(s["plane"]), class_="lab-columns")
+    return columns(films_panel(s), arrows_panel(s["plane"]))
 
 
 EDITS = [

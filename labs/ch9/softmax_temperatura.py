@@ -57,6 +57,7 @@ from labs.kit import callout
 from labs.kit import formula
 from labs.kit import line_chart
 from labs.kit import num
+from labs.kit import panel
 from labs.kit import percent
 from labs.kit import plural
 from labs.kit import share
@@ -233,8 +234,7 @@ def view(s):
         Bar(f"«{n}»", q, text=shown, class_="s1" if i == top else "target", highlight=i == top)
         for i, (n, q, shown) in enumerate(zip(names, s["probs"], shares(s["probs"], 1)))
     ]
-    return tag(
-        "div",
+    return panel(
         stats(
             stat("Temperatura T", num(t)),
             stat(f"p(«{names[top]}»)", percent(s["probs"][top], 1)),
@@ -266,8 +266,7 @@ def view(s):
         sampling(s),
         tag("h3", "Il primo candidato al variare di T"),
         tag("div", chart(s), id="vista-temperatura"),  # the prose links here
-        class_="lab-panel",
-        data_part="softmax",
+        part="softmax",
     )
 
 

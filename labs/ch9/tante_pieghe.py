@@ -46,6 +46,7 @@ from labs.kit import callout
 from labs.kit import formula
 from labs.kit import line_chart
 from labs.kit import num
+from labs.kit import panel
 from labs.kit import plural
 from labs.kit import stat
 from labs.kit import stats
@@ -278,8 +279,7 @@ def view(s):
         )
     if s["target"] in NOTES:
         notes.append(callout(NOTES[s["target"]]))
-    return tag(
-        "div",
+    return panel(
         main_chart(s),
         formula("la tua spezzata: f(x) = ", terms(hand)),
         formula(f"fit automatico ({plural(fit['n'], 'gomito', 'gomiti')}): f(x) = ", terms(fit))
@@ -297,8 +297,7 @@ def view(s):
         tag("h3", "Più gomiti, meno errore"),
         error_chart(s),
         tag("p", "Clicca un punto per vedere quel fit nel grafico della spezzata.", class_="lab-step-counter"),
-        class_="lab-panel",
-        data_part="pieghe",
+        part="pieghe",
     )
 
 

@@ -51,6 +51,7 @@ from labs.kit import equation
 from labs.kit import formula
 from labs.kit import matrix
 from labs.kit import num
+from labs.kit import panel
 from labs.kit import phase_screen
 from labs.kit import recap
 from labs.kit import shape_label
@@ -336,16 +337,7 @@ def view(s):
                 tone="warn",
             )
         )
-    return tag(
-        "div",
-        stage_buttons(STAGES, stage),
-        coming(stage),
-        *parts,
-        class_="lab-panel",
-        data_part="testa",
-        data_row=s["row"],
-        data_stage=stage,
-    )
+    return panel(stage_buttons(STAGES, stage), coming(stage), *parts, part="testa", data_row=s["row"], data_stage=stage)
 
 
 EDITS = [

@@ -30,7 +30,9 @@ from labs.kit import Guide
 from labs.kit import Slider
 from labs.kit import callout
 from labs.kit import cell_text
+from labs.kit import columns
 from labs.kit import formula
+from labs.kit import panel
 from labs.kit import plane
 from labs.kit import tag
 from labs.kit import term
@@ -111,9 +113,7 @@ def view(s):
         SCALE_RANGE,
         label=f"b = {vector_text(b)} e {ks}·b = {vector_text(scaled)}",
     )
-    sum_panel = tag(
-        "section",
-        tag("h3", "Somma: frecce in fila"),
+    sum_panel = panel(
         sum_plane,
         formula(f"a + b = {vector_text(a)} + {vector_text(b)} = {elementwise(a, b, '+')} = {vector_text(total)}"),
         tag(
@@ -121,19 +121,17 @@ def view(s):
             f"Come lista, a è {vector_text(a)}; come punto, {walk(a[0], 'a destra', 'a sinistra')} e "
             f"{walk(a[1], 'in su', 'in giù')}; come freccia, va dall'origine a quel punto.",
         ),
-        class_="lab-panel",
-        data_part="somma",
+        title="Somma: frecce in fila",
+        part="somma",
     )
-    scale_panel = tag(
-        "section",
-        tag("h3", "Per un numero: stessa retta"),
+    scale_panel = panel(
         scale_plane,
         formula(f"{ks} · b = {term(k)} · {vector_text(b)} = {elementwise([k, k], b, '·')} = {vector_text(scaled)}"),
         callout(f"Con k = {ks} la freccia {s['effect']}."),
-        class_="lab-panel",
-        data_part="scala",
+        title="Per un numero: stessa retta",
+        part="scala",
     )
-    return tag("div", sum_panel, scale_panel, class_="lab-columns")
+    return columns(sum_panel, scale_panel)
 
 
 EDITS = [

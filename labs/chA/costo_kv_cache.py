@@ -39,6 +39,7 @@ from labs.kit import data_size
 from labs.kit import formula
 from labs.kit import line_chart
 from labs.kit import num
+from labs.kit import panel
 from labs.kit import plural
 from labs.kit import presets
 from labs.kit import significant
@@ -162,9 +163,7 @@ def view(s):
         ]
         for m in s["models"]
     ]
-    return tag(
-        "div",
-        tag("h3", "Il prezzo di guardare tutti"),
+    return panel(
         stats(
             stat("Confronti n × n, per testa e strato", big(s["full"]), tone="warn"),
             stat("Con la maschera, n(n + 1)/2", big(s["causal"])),
@@ -203,8 +202,8 @@ def view(s):
             ],
         ),
         table(["Modello (bf16)", "strati × teste KV × numeri", "Per token", "Finestra piena"], rows),
-        class_="lab-panel",
-        data_part="costo-kv-cache",
+        title="Il prezzo di guardare tutti",
+        part="costo-kv-cache",
     )
 
 

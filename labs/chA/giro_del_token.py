@@ -57,6 +57,7 @@ from labs.kit import Slider
 from labs.kit import Steps
 from labs.kit import Text
 from labs.kit import callout
+from labs.kit import panel
 from labs.kit import phase_screen
 from labs.kit import read_words
 from labs.kit import stats
@@ -202,9 +203,7 @@ def view(s):
     return tag(
         "div",
         sentence_chips(s),
-        tag(
-            "section",
-            tag("h3", f"{PHASES[s['step']]} · {word(s['ids'][s['position']])}"),
+        panel(
             tag("p", tag("strong", "Perché: "), screen["why"], class_="lab-giro-del-token-why", data_part="perche"),
             tag("div", screen["shapes"], class_="lab-giro-del-token-shapes", data_part="forme"),
             stats(*screen["stats"]),
@@ -216,8 +215,8 @@ def view(s):
                 class_="lab-giro-del-token-changed",
                 data_part="cambiato",
             ),
-            class_="lab-panel",
-            data_part="passo",
+            title=f"{PHASES[s['step']]} · {word(s['ids'][s['position']])}",
+            part="passo",
             data_phase=s["step"],
         ),
         class_="lab-giro-del-token",

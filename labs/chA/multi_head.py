@@ -48,6 +48,7 @@ from labs.kit import frozen
 from labs.kit import matrix
 from labs.kit import num
 from labs.kit import opened
+from labs.kit import panel
 from labs.kit import shape_label
 from labs.kit import table
 from labs.kit import tag
@@ -215,9 +216,7 @@ def view(s):
         for k, h in enumerate(s["heads"])
     ]
     hh = len(s["heads"])
-    return tag(
-        "div",
-        tag("h3", "1. La frase: che cosa è ogni token e dove si trova"),
+    return panel(
         x_matrix(frozen(s["X"]), tuple(tokens), r),
         tag("h3", "2. Tre teste, tre tabelle di pesi"),
         tag(
@@ -255,8 +254,8 @@ def view(s):
             "non per generare.",
             tone="info" if s["causal"] else "warn",
         ),
-        class_="lab-panel",
-        data_part="multi-head",
+        title="1. La frase: che cosa è ogni token e dove si trova",
+        part="multi-head",
         data_row=r,
     )
 

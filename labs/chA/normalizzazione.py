@@ -44,6 +44,7 @@ from labs.kit import Slider
 from labs.kit import bars
 from labs.kit import callout
 from labs.kit import num
+from labs.kit import panel
 from labs.kit import stat
 from labs.kit import stats
 from labs.kit import table
@@ -160,7 +161,7 @@ def row(values):
     return "[" + " ; ".join(num(v) for v in values) + "]"
 
 
-def panel(title, values, before, scale, cls):
+def norm_bars(title, values, before, scale, cls):
     items = [
         Bar(f"x{SUB[i]}", v, class_=cls, before=None if before is None else before[i]) for i, v in enumerate(values)
     ]
@@ -177,8 +178,7 @@ def view(s):
     size = max(1.0, *(abs(v) for v in s["x"]))
     scale = max(2.0, *(abs(v) for key in ("layer", "rms_out", "layer_before", "rms_before") for v in s[key]))
     gb = f"· {num(s['gamma'], 1)} + {num(s['beta'], 1)}"
-    return tag(
-        "div",
+    return panel(
         stats(
             stat("Media μ", num(s["mean"])), stat("Deviazione standard σ", num(s["std"])), stat("RMS", num(s["rms"]))
         ),
@@ -205,9 +205,9 @@ def view(s):
         tag("p", "Sotto le radici c'è anche ε = 0,00001, per non dividere mai per zero.", class_="lab-step-counter"),
         tag(
             "div",
-            panel("Ingresso", s["x"], None, size, "s1"),
-            panel("Dopo la LayerNorm", s["layer"], s["layer_before"] if shifted else None, scale, "s2"),
-            panel("Dopo la RMSNorm", s["rms_out"], s["rms_before"] if shifted else None, scale, "s3"),
+            norm_bars("Ingresso", s["x"], None, size, "s1"),
+            norm_bars("Dopo la LayerNorm", s["layer"], s["layer_before"] if shifted else None, scale, "s2"),
+            norm_bars("Dopo la RMSNorm", s["rms_out"], s["rms_before"] if shifted else None, scale, "s3"),
             data_part="barre",
         ),
         shift_note(s),
@@ -220,8 +220,7 @@ def view(s):
             disabled=doubled(s) is None,
             title=None if doubled(s) else f"Qualche numero supererebbe {num(LIMIT, 0)}, il limite dei cursori",
         ),
-        class_="lab-panel",
-        data_part="normalizzazione",
+        part="normalizzazione",
     )
 
 

@@ -37,6 +37,7 @@ from labs.kit import callout
 from labs.kit import formula
 from labs.kit import line_chart
 from labs.kit import num
+from labs.kit import panel
 from labs.kit import percent
 from labs.kit import stat
 from labs.kit import stats
@@ -126,9 +127,7 @@ def view(s):
     ratio_text = "(8/3)·" if abs(s["ratio"] - 8 / 3) < 1e-12 else num(s["ratio"], 0)
     total = s["projections"] + s["scores"]
     leader = "la feed-forward" if s["ffn"] > total else "l'attention"
-    return tag(
-        "div",
-        tag("h3", "I parametri di un blocco"),
+    return panel(
         formula(f"attention: 4 · d² = 4 · {num(d)}² = {num(s['attention_params'])}"),
         formula(
             f"feed-forward: {s['matrices']} · d · {ratio_text}d = {s['matrices']} · {num(d)} · "
@@ -164,8 +163,8 @@ def view(s):
             "nella media di una frase ogni token guarda circa metà dei precedenti, e l'incrocio si sposta "
             f"a n = {num(round(2 * s['crossover_scores']))}."
         ),
-        class_="lab-panel",
-        data_part="quota",
+        title="I parametri di un blocco",
+        part="quota",
     )
 
 

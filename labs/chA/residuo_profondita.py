@@ -46,6 +46,7 @@ from labs.kit import callout
 from labs.kit import formula
 from labs.kit import line_chart
 from labs.kit import num
+from labs.kit import panel
 from labs.kit import plural
 from labs.kit import sci
 from labs.kit import significant
@@ -189,8 +190,7 @@ def view(s):
         height=300,
     )
     names = dict(NORMS)
-    return tag(
-        "div",
+    return panel(
         formula(f"senza residuo: h ← {RULES[s['norm']][0]}"),
         formula(f"con residuo: h ← {RULES[s['norm']][1]}"),
         stats(
@@ -216,8 +216,7 @@ def view(s):
             ("Normalizzazione", "Senza residuo", "Con residuo"),
             [(names[k] + (" ◀" if k == s["norm"] else ""), size(a), size(b)) for k, (a, b) in s["summary"].items()],
         ),
-        class_="lab-panel",
-        data_part="profondita",
+        part="profondita",
     )
 
 

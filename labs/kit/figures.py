@@ -225,6 +225,25 @@ def callout(*content, tone="info"):
     return tag("div", *content, class_=f"lab-callout is-{tone}", role="status" if tone != "error" else "alert")
 
 
+def panel(*content, title=None, part=None, class_=None, **attributes):
+    """A framed block of a view (class lab-panel): a <section> under an h3 when it has a title, a <div>
+    otherwise. part names it (data-part) for the prose's links and the tests; class_ adds a class of the
+    lab's own, attributes go on the block."""
+    return tag(
+        "section" if title else "div",
+        tag("h3", title) if title else None,
+        *content,
+        class_="lab-panel" + (f" {class_}" if class_ else ""),
+        data_part=part,
+        **attributes,
+    )
+
+
+def columns(*panels):
+    """Panels side by side where the page is wide enough, one under the other on a phone."""
+    return tag("div", *panels, class_="lab-columns")
+
+
 def fold(summary, part, is_open, draw, class_=None, **attributes):
     """A section the reader opens and closes (a <details>), whose content Python draws only while it is open.
 
@@ -289,4 +308,17 @@ def formula(*parts, mistaken=False):
     return tag("p", join(*(settle(p) for p in parts)), class_="lab-formula")
 
 
-__all__ = ["Node", "network", "ChainNode", "chain", "callout", "table", "stat", "stats", "formula", "Html"]
+__all__ = [
+    "Node",
+    "network",
+    "ChainNode",
+    "chain",
+    "callout",
+    "panel",
+    "columns",
+    "table",
+    "stat",
+    "stats",
+    "formula",
+    "Html",
+]

@@ -13,6 +13,17 @@ FIGURES = [
     ("stats", ["stat"], 'stats(stat("loss", "2,12"),\n      stat("perplessità", "8,3", tone="warn"))'),
     ("formula", [], 'formula("loss = −log ", num(0.12), " = ", num(2.12))'),
     ("callout", [], 'callout("Il token giusto aveva solo il 12 %.", tone="warn")'),
+    (
+        "panel",
+        [],
+        'panel(formula("loss = −log ", num(0.12), " = ", num(2.12)),\n      title="La loss di un token", part="loss")',
+    ),
+    (
+        "columns",
+        [],
+        'columns(panel(callout("Prima del passo"), title="Prima"),\n'
+        '        panel(callout("Dopo il passo", tone="ok"), title="Dopo"))',
+    ),
     ("table", [], 'table(["token", "probabilità"],\n      [["«gatto»", "62 %"], ["«cane»", "31 %"]])'),
     (
         "fold",
