@@ -79,7 +79,13 @@ function tryExperiment(lab, box, button) {
   }
   for (const line of document.querySelectorAll(`[data-experiments="${lab.id}"] .lab-experiments-undo`)) line.hidden = line.parentElement !== box;
   unmark(lab);
-  lab.look = { id: button.dataset.look, scroll: true };
+  // pairs: the values the view that answers will show (scrolled to again once drawn); none when it shows them now
+  const changes = controls.some(([name, value]) => !sameValue(name, before[name], value));
+  lab.look = { id: button.dataset.look, scroll: true, pairs: changes ? controls : null };
+  const look = lab.look; // the reader who scrolls or types meanwhile keeps the page where they take it
+  for (const type of ["wheel", "touchstart", "keydown"]) {
+    addEventListener(type, () => { look.pairs = null; }, { once: true, passive: true });
+  }
   const answer = button.dataset.answer;
   lab.answer = answer ? { pairs: controls, at: performance.now(), checkpoint: button.dataset.checkpoint
     ? new URL(button.dataset.checkpoint, location.href).href : null } : null;
@@ -92,6 +98,7 @@ const numeric = (text) => text !== "" && Number.isFinite(Number(text));
 
 /** Whether a control's value as the page holds it and one as the build wrote it are the same. */
 export function sameValue(name, mine, theirs) {
+  if (typeof mine === "boolean") mine = mine ? "1" : "0"; // a toggle as a drawn view's params hold it
   if (name === FOLDS_PARAM) return String(mine ?? "").split(",").filter(Boolean).sort().join() ===
     String(theirs).split(",").filter(Boolean).sort().join();
   mine = String(mine ?? "");
@@ -120,7 +127,8 @@ async function showAnswer(lab, asked, url) {
 }
 
 /** The part the last experiment points at, marked (after every view: a morph drops the class) and, the first
- *  time it is there, opened if a closed section holds it and scrolled to. */
+ *  time it is there, opened if a closed section holds it and scrolled to; scrolled to once more when the view
+ *  that answers the experiment is drawn, if what stands above the part grew or shrank with it. */
 export function markPart(lab) {
   if (!lab.look) return;
   const name = CSS.escape(lab.look.id);
@@ -130,9 +138,19 @@ export function markPart(lab) {
   if (lab.look.scroll) {
     lab.look.scroll = false;
     openAround(part, lab.experimentSaved?.opened ?? []); // a part inside a closed section: opened to be seen
-    const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
-    part.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+    scrollTo(part);
+    return;
   }
+  const drawn = lab.drawn?.params;
+  if (!lab.look.pairs || !drawn || !lab.look.pairs.every(([key, value]) => sameValue(key, drawn[key], value))) return;
+  lab.look.pairs = null;
+  const margin = parseFloat(getComputedStyle(part).scrollMarginTop) || 0;
+  if (Math.abs(part.getBoundingClientRect().top - margin) > 4) scrollTo(part);
+}
+
+function scrollTo(part) {
+  const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  part.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
 }
 
 function unmark(lab) {
