@@ -179,10 +179,9 @@ def axes(f):
         f["ph"],
         f["width"],
         f["gap"],
-        typed([f["x_label"], f["y_label"]]),
+        typed([f["x_label"], f["y_label"], f["x_ticks"], f["y_ticks"]]),
         scale_key(f["sx"]),
         scale_key(f["sy"]),
-        *(tuple(typed(t) for t in f[k]) for k in ("x_ticks", "y_ticks")),
     )
     drawn, boxes = AXES.get(key, lambda: _axes(f))
     f["boxes"].extend(boxes)

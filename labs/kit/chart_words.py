@@ -1,8 +1,6 @@
 """What a line chart says to a screen reader: each series in a sentence (where it starts, ends, peaks),
 the handles' places, remembered while the lines do not move."""
 
-from itertools import chain
-
 from .memory import Memory
 from .memory import typed
 from .scales import finite_points
@@ -73,14 +71,7 @@ def describe_chart(series, x_label, handles=()):
     start to end, with its extremes; the x range once when they share it;
     then the point to drag, where it is. The lines' part is remembered by
     what it reads (TOLD)."""
-    key = (
-        tuple(
-            (typed([s.label]), tuple(map(tuple, s.points)), tuple(map(type, chain.from_iterable(s.points))), s.line)
-            for s in series[:SERIES_TOLD]
-        ),
-        len(series),
-        typed([x_label]),
-    )
+    key = (typed([(s.label, s.points, s.line) for s in series[:SERIES_TOLD]]), len(series), typed(x_label))
     return TOLD.get(key, lambda: describe_lines(series, x_label)) + describe_handles(handles, x_words(x_label))
 
 

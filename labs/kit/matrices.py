@@ -157,54 +157,30 @@ def matrix(
     if pick_row is not None and row_labels is None:
         raise ValueError("matrix(pick_row=…) needs row_labels: the button of a row is its name")
     picks = None if pick_row is None else [pick_row(i) for i in range(len(rows))]
-    key = (
-        None
-        if callable(description)
-        else (  # a lab's own function of the sentence: drawn every time
-            tuple(typed(r) for r in rows),
-            typed([label]),
-            typed(row_labels),
-            typed(col_labels),
-            highlight_rows,
-            highlight_cols,
-            highlight_cells,
-            muted_rows,
-            muted_cols,
-            digits,
-            trim,
-            None if targets is None else tuple(tuple(typed(r)) for r in targets),
-            typed([heat]),
-            typed([shape]),
-            typed([caption]),
-            part,
-            typed([description]),
-            typed(picks),
-        )
+    drawing = dict(
+        rows=rows,
+        n_cols=n_cols,
+        label=label,
+        row_labels=row_labels,
+        col_labels=col_labels,
+        highlight_rows=highlight_rows,
+        highlight_cols=highlight_cols,
+        highlight_cells=highlight_cells,
+        muted_rows=muted_rows,
+        muted_cols=muted_cols,
+        digits=digits,
+        trim=trim,
+        targets=targets,
+        heat=heat,
+        shape=shape,
+        caption=caption,
+        part=part,
+        description=description,
+        picks=picks,
     )
-    return DRAWN.get(
-        key,
-        lambda: _table(
-            rows,
-            n_cols,
-            label,
-            row_labels,
-            col_labels,
-            highlight_rows,
-            highlight_cols,
-            highlight_cells,
-            muted_rows,
-            muted_cols,
-            digits,
-            trim,
-            targets,
-            heat,
-            shape,
-            caption,
-            part,
-            description,
-            picks,
-        ),
-    )
+    # a lab's own function of the sentence as description: drawn every time
+    key = None if callable(description) else typed(tuple(drawing.values()))
+    return DRAWN.get(key, lambda: _table(**drawing))
 
 
 def _inner(value):
@@ -231,7 +207,7 @@ def _table(
     caption,
     part,
     description,
-    picks=None,
+    picks,
 ):
     """matrix()'s markup, from its rows, the cells' targets and the rows' (see matrix)."""
     n_rows = len(rows)

@@ -44,9 +44,12 @@ def forget_all():
         memory.clear()
 
 
-def typed(items):
-    """A hashable record of values or labels with their types: 1 and 1.0, a text and Html, differ."""
-    return None if items is None else tuple((type(v), v) for v in items)
+def typed(value):
+    """A hashable record of a value with its types, for a memory's key: lists and tuples item by item,
+    anything else as (type, value), so 1 and 1.0, a text and Html, differ."""
+    if isinstance(value, (list, tuple)):
+        return tuple(typed(v) for v in value)
+    return (type(value), value)
 
 
 def frozen(rows):
