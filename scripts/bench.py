@@ -43,7 +43,7 @@ counted, for every lab alike). Each change also says where its time went
 (root.labTiming, from scripts/measure.js, which the bench injects): in Python, waiting for the worker (a view still
 being drawn ahead, messages), on the page (morph, controls) and in the layout.
 
-Budgets (issues 7 and 11) are printed beside each number and in the last
+Budgets are printed beside each number and in the last
 table; nothing asserts.
 """
 
@@ -67,7 +67,7 @@ def worst_jump(steps):
 
 
 def misses(lab, r):
-    """The budgets (issues 7 and 11) that a lab's results miss, by a short name each."""
+    """The budgets that a lab's results miss, by a short name each."""
     out = []
     load, steps = r.get("load", {}), r.get("steps")
     if load.get("ratio", 0) > 1.05:

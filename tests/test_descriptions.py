@@ -1,4 +1,4 @@
-"""Every figure says in words what it shows now (issue 10): a short Italian
+"""Every figure says in words what it shows now: a short Italian
 description of its data, computed by the kit (or written by the lab), in the
 SVG's <desc> and in a paragraph for screen readers that aria-describedby
 names. Checked on every lab in several states, and figure by figure against

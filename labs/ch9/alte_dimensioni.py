@@ -88,11 +88,11 @@ def pair_cosines(d, seed):
     """I coseni di ogni coppia tra DIRECTIONS direzioni a caso in d dimensioni.
 
     Written on axes that fit them (random_directions), the 40 directions
-    need 820 random numbers and at most 40 coordinates each, whatever d:
-    with d Gaussian coordinates each, at d = 4.096, it was 163.840 numbers
-    and 780 products of 4.096 terms, 65 ms in CPython. The zoom does not
-    change them, and a reader goes back and forth between a few settings, so
-    they are kept (a tuple, so no caller can change the kept copy)."""
+    need 820 random numbers and at most 40 coordinates each, whatever d,
+    where d Gaussian coordinates each would need, at d = 4.096, 163.840
+    numbers and 780 products of 4.096 terms. The zoom does not change
+    them, and a reader goes back and forth between a few settings, so they
+    are kept (a tuple, so no caller can change the kept copy)."""
     directions = random_directions(DIRECTIONS, d, seeded_rng(seed))
     # unit vectors: their dot product is the cosine (clamped against rounding)
     return tuple(max(-1.0, min(1.0, dot(u, v))) for i, u in enumerate(directions) for v in directions[:i])

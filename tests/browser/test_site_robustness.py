@@ -36,7 +36,7 @@ def warm_page(browser, site_url):
 
 
 def test_a_late_result_never_writes_its_settings_into_the_next_labs_url(warm_page, site_url):
-    """The race of issue 10: a change, then another lab within a few milliseconds.
+    """A race: a change, then another lab within a few milliseconds.
 
     3.2 at step 40 with the other tokens replays 40 training steps (over a
     second), and the second time at step 80 (the worker has kept the first

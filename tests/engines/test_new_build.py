@@ -1,4 +1,4 @@
-"""A new build published while a reader is on the site (issue 36, item 5), in Firefox.
+"""A new build published while a reader is on the site, in Firefox.
 
 Build N is site/; build N+1 is built from a copy of the sources where 9E's text (so its page and its
 wheel) changed. The server serves whichever build its folder link points at, and the link is swapped

@@ -172,7 +172,7 @@ def test_heaviest_settings_render(name):
     assert "lab-bpe" in html
 
 
-# The lab before it became a step machine (issue 7), frozen: every step replayed from zero. The machine must
+# The lab before it became a step machine, frozen: every step replayed from zero. The machine must
 # give the same state at every step (it may add keys, such as the curve of the timeline).
 
 

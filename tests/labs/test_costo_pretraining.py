@@ -75,7 +75,7 @@ def test_known_models_are_clickable_and_in_the_choices():
     assert math.isclose(state(n=405, d=15000)["flops"], 6 * 405e9 * 15e12)
 
 
-# ---------------------------------------------------------------- issue 9: GiB, shares, Chinchilla, labels
+# ---------------------------------------------------------------- GiB, shares, Chinchilla, labels
 
 
 def test_an_80_gb_card_holds_80_gib():
