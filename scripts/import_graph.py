@@ -13,11 +13,13 @@ resolved from its file's package; an import under
 `if __name__ == "__main__"` does not (it runs only as a script).
 """
 
-import ast
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from sitebuild.wheels import import_statements  # noqa: E402
 
 LAYERS = ("core", "kit", "lab", "engine", "code panel", "package labs", "build, CLI, scripts")
 ENGINE = {"labs.registry", "labs.drawing", "labs.worker_api", "labs.answers"}
@@ -55,25 +57,10 @@ def layer(module):
     raise LookupError(f"{module}: no layer for this module (add it to scripts/import_graph.py)")
 
 
-def main_block(node):
-    return (
-        isinstance(node, ast.If)
-        and isinstance(node.test, ast.Compare)
-        and ast.unparse(node.test).replace("'", '"') == '__name__ == "__main__"'
-    )
-
-
-def statements(tree):
-    """Every node of the tree, at any depth, except under «if __name__ == "__main__"»."""
-    yield tree
-    for child in ast.iter_child_nodes(tree):
-        if not main_block(child):
-            yield from statements(child)
-
-
 def imports(module, path, known):
-    """[(imported module, line)]: the modules of ours that module's file imports.
-    «from a import b» is the module a.b when there is one, else a."""
+    """[(imported module, line)]: the modules of ours that module's file imports
+    (sitebuild.wheels.import_statements). «from a import b» is the module a.b when there is one, else a;
+    «import a.b.c» the longest of a.b.c, a.b, a that is ours."""
 
     def ours(name):
         if name.startswith("scripts.") or name in known:
@@ -81,24 +68,16 @@ def imports(module, path, known):
         script = f"scripts.{name}"
         return script if module.startswith("scripts.") and script in known else None
 
-    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
     found = []
-    for node in statements(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                parts = alias.name.split(".")
-                name = next((".".join(parts[:n]) for n in range(len(parts), 0, -1) if ours(".".join(parts[:n]))), None)
-                if name:
-                    found.append((ours(name), node.lineno))
-        elif isinstance(node, ast.ImportFrom):
-            base_parts = (package[: len(package) - node.level + 1] if node.level else []) + (
-                node.module.split(".") if node.module else []
-            )
-            base = ".".join(base_parts)
-            for alias in node.names:
-                name = ours(f"{base}.{alias.name}") or ours(base)
-                if name:
-                    found.append((name, node.lineno))
+    for line, base, names in import_statements(path, module):
+        if names:
+            found += [(name, line) for alias in names if (name := ours(f"{base}.{alias}") or ours(base))]
+        else:
+            parts = base.split(".")
+            prefixes = (".".join(parts[:n]) for n in range(len(parts), 0, -1))
+            name = next(filter(None, map(ours, prefixes)), None)
+            if name:
+                found.append((name, line))
     return sorted(set(found), key=lambda item: (item[1], item[0]))
 
 

@@ -43,9 +43,11 @@ def module_of(arcname):
     return arcname.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
 
 
-def imported_modules(path, module):
-    """Every module a source file imports when imported (relative imports resolved), at any depth
-    in the file except under «if __name__ == "__main__"» (a helper's script part may import its lab)."""
+def import_statements(path, module):
+    """(line, base, names) for every import of a source file, at any depth in it except under
+    «if __name__ == "__main__"» (a helper's script part may import its lab): «import a.b» gives
+    (line, "a.b", ()), «from .x import y, z» in the module p.m gives (line, "p.x", ("y", "z")): a relative
+    import resolved from the file's package (a package's __init__ is its own)."""
 
     def main_block(node):
         return (
@@ -60,17 +62,25 @@ def imported_modules(path, module):
             if not main_block(child):
                 yield from walk(child)
 
-    found = set()
-    for node in walk(ast.parse(path.read_text(encoding="utf-8"))):
+    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+    for node in walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         if isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names}
+            for alias in node.names:
+                yield node.lineno, alias.name, ()
         elif isinstance(node, ast.ImportFrom):
-            # a relative import counts from the file's package: a package's __init__ is its own
-            parts = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
-            package = parts[: len(parts) - node.level + 1] if node.level else []
-            base = ".".join(package + ([node.module] if node.module else []))
-            found.add(base)
-            found |= {f"{base}.{alias.name}" for alias in node.names}  # «from . import _comune» is a module
+            parts = (package[: len(package) - node.level + 1] if node.level else []) + (
+                [node.module] if node.module else []
+            )
+            yield node.lineno, ".".join(parts), tuple(alias.name for alias in node.names)
+
+
+def imported_modules(path, module):
+    """Every module a source file imports when imported (import_statements): «from . import _comune»
+    counts both the package and the module _comune, since either may be what it names."""
+    found = set()
+    for _, base, names in import_statements(path, module):
+        found.add(base)
+        found |= {f"{base}.{name}" for name in names}
     return found
 
 
