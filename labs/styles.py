@@ -68,10 +68,11 @@ def blank_comments(css):
     return re.sub(r"/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group()), css, flags=re.S)
 
 
-def split_top(text, sep=","):
-    """text split at sep, except inside (), [] and strings."""
-    parts, depth, quote, start = [], 0, None, 0
-    for i, ch in enumerate(text):
+def outside_brackets(text, start=0):
+    """(index, character) of each character of text from start that stands outside strings, () and []."""
+    quote, depth = None, 0
+    for i in range(start, len(text)):
+        ch = text[i]
         if quote:
             quote = None if ch == quote else quote
         elif ch in "\"'":
@@ -80,11 +81,14 @@ def split_top(text, sep=","):
             depth += 1
         elif ch in ")]":
             depth -= 1
-        elif ch == sep and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return parts
+        elif depth == 0:
+            yield i, ch
+
+
+def split_top(text, sep=","):
+    """text split at sep, except inside (), [] and strings."""
+    cuts = [i for i, ch in outside_brackets(text) if ch == sep]
+    return [text[a + 1 : b] for a, b in zip([-1, *cuts], [*cuts, len(text)])]
 
 
 def scope_selector(selector, lab_id):
@@ -110,21 +114,7 @@ class Reader:
 
     def stop(self, i, chars):
         """The index of the first of chars at or after i, outside strings and brackets."""
-        quote, depth = None, 0
-        while i < len(self.text):
-            ch = self.text[i]
-            if quote:
-                quote = None if ch == quote else quote
-            elif ch in "\"'":
-                quote = ch
-            elif ch in "([":
-                depth += 1
-            elif ch in ")]":
-                depth -= 1
-            elif depth == 0 and ch in chars:
-                return i
-            i += 1
-        return len(self.text)
+        return next((j for j, ch in outside_brackets(self.text, i) if ch in chars), len(self.text))
 
     def block_end(self, opening):
         """Index of the } that closes the { at opening (a missing one is reported at the opening's line)."""
