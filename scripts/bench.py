@@ -54,8 +54,9 @@ from pathlib import Path
 
 from bench_bpe_browser import BPE_BUDGETS, bench_bpe
 from bench_load import bench_fcp, bench_load, pyodide_bytes
-from bench_page import HAND_PAUSE_MS, PLAY_BUDGET, PLAY_LIMIT, bench_server, launch
+from bench_page import HAND_PAUSE_MS, PLAY_BUDGET, PLAY_LIMIT, bench_server
 from bench_steps import Reader, bench_controls, bench_steps, within
+from chromium import launch
 from playwright.sync_api import sync_playwright
 
 import labs

@@ -143,7 +143,8 @@ def browser(corpus):
     """The same corpus pasted into the built page, timed in Chromium (wall clock of the page)."""
     import threading
 
-    from bench import ACT, PLAY, SITE, launch
+    from bench_page import ACT, PLAY, SITE
+    from chromium import launch
     from playwright.sync_api import sync_playwright
     from serve import make_server
 

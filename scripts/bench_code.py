@@ -22,8 +22,9 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench import IDLE, SITE, launch, open_ready  # noqa: E402
+from bench_page import IDLE, SITE, open_ready  # noqa: E402
 from bench_plan import p95  # noqa: E402
+from chromium import launch  # noqa: E402
 from serve import make_server  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))

@@ -7,7 +7,6 @@ import gzip
 import json
 import os
 import re
-import shutil
 import statistics
 import sys
 from pathlib import Path
@@ -20,16 +19,6 @@ sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT))
 from bench_plan import p95  # noqa: E402
 from serve import make_server  # noqa: E402
-
-FLAGS = [
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-]
 
 # The baseline: a bare page whose worker only starts the site's own copy of
 # Pyodide, with Pyodide's own lockfile (what a page that just loads Pyodide
@@ -181,11 +170,6 @@ LONG_TASKS = """() => { window.__long ??= [];
   window.__longObserver.observe({ type: "longtask" });
   return performance.now(); }"""
 LONG_TASKS_SINCE = """(since) => window.__long.filter((start) => start >= since).length"""
-
-
-def launch(p):
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    return p.chromium.launch(executable_path=chromium, args=FLAGS) if chromium else p.chromium.launch()
 
 
 def stats(values):

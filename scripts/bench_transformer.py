@@ -213,7 +213,8 @@ def browser_numbers(args):
     from playwright.sync_api import sync_playwright
 
     sys.path.insert(0, str(ROOT / "scripts"))
-    from bench import ACT, launch
+    from bench_page import ACT
+    from chromium import launch
     from serve import make_server
 
     import labs

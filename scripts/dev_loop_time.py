@@ -174,6 +174,7 @@ def main():
     parser.add_argument("--saves", type=int, default=10)
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
+    from chromium import launch
     from playwright.sync_api import sync_playwright
 
     import labs
@@ -188,8 +189,7 @@ def main():
         server.wait_for(r"^Laboratori LLM su http", timeout=900)
         print(f"make dev pronto in {time.perf_counter() - started:.1f} s (build completo e stato in memoria)")
         with sync_playwright() as playwright:
-            chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-            browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+            browser = launch(playwright)
             page = browser.new_page()
             page.goto(f"http://127.0.0.1:{port}/{lab.path}")
             lab_times = measure_lab(page, server, lab_file, args.saves)

@@ -24,7 +24,8 @@ from playwright.sync_api import sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench_page import SITE, gzip_size, launch, our_files  # noqa: E402
+from bench_page import SITE, gzip_size, our_files  # noqa: E402
+from chromium import launch  # noqa: E402
 from serve import make_server  # noqa: E402
 
 import labs  # noqa: E402

@@ -31,7 +31,6 @@ font-size 0 that only screen readers read) are not measured.
 
 import argparse
 import os
-import shutil
 import sys
 import threading
 from pathlib import Path
@@ -39,6 +38,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
+
+from chromium import launch  # noqa: E402
 
 import labs  # noqa: E402
 
@@ -258,12 +259,6 @@ def details(failures, limit=3):
         if seen[key] <= limit:
             lines.append(f"  {lab_id} [{state}, {scheme}] {check}: {message}")
     return lines
-
-
-def launch(playwright):
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    args = ["--no-sandbox", "--disable-gpu"]
-    return playwright.chromium.launch(executable_path=chromium, args=args) if chromium else playwright.chromium.launch()
 
 
 def main():

@@ -11,7 +11,6 @@ every mistake is one Italian line and exit status 2, a lab that crashes too
 """
 
 import os
-import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -55,6 +54,7 @@ def failure(lab, result):
 
 
 def screenshot(html_text, out, width):
+    from chromium import launch
     from playwright.sync_api import Error, sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -62,12 +62,7 @@ def screenshot(html_text, out, width):
         html.write_text(html_text, encoding="utf-8")
         try:
             with sync_playwright() as p:
-                chromium = shutil.which("chromium")
-                browser = (
-                    p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
-                    if chromium
-                    else p.chromium.launch()
-                )
+                browser = launch(p)
                 page = browser.new_page(viewport={"width": width + 40, "height": 800})
                 page.goto(html.as_uri())
                 page.screenshot(path=str(out), full_page=True)

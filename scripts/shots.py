@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from layout_check import SETTLED_JS, SIZES, launch, navigate, raw_value, states  # noqa: E402
+from chromium import launch  # noqa: E402
+from layout_check import SETTLED_JS, SIZES, navigate, raw_value, states  # noqa: E402
 
 import labs  # noqa: E402
 

@@ -1,7 +1,6 @@
 """Shared fixtures: the built site served on 127.0.0.1, and Chromium."""
 
 import os
-import shutil
 import statistics
 import sys
 import threading
@@ -18,15 +17,13 @@ settings.load_profile("labs")
 ROOT = Path(__file__).resolve().parent.parent
 SITE = Path(os.environ.get("LABS_SITE_DIR", ROOT / "site")).resolve()
 sys.path.insert(0, str(ROOT / "scripts"))
+from chromium import FLAGS, system_chromium  # noqa: E402
+
 # Every build a test runs (a sub-path, nginx, a next build, a copy of the sources) reads the «Prova» answers of
 # the build under test: the same sources give the same answers, and replaying 3.2's trainings takes minutes.
 os.environ.setdefault(
     "LABS_ANSWERS_DIR", str(Path(os.environ.get("LABS_BUILD_DIR", ROOT / "build")).resolve() / "answers")
 )
-
-
-def system_chromium():
-    return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 @pytest.fixture(scope="session")
@@ -56,16 +53,7 @@ def browser_type_launch_args(browser_type_launch_args):
     path = system_chromium()
     if path:
         args["executable_path"] = path
-        args["args"] = [
-            *args.get("args", []),
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--no-first-run",
-            "--disable-sync",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-        ]
+        args["args"] = [*args.get("args", []), *FLAGS]
     return args
 
 

@@ -71,3 +71,21 @@ def test_make_check_selects_each_test_file_s_tests_of_that_lab_and_no_other(lab_
         ids = [line for line in collected.stdout.splitlines() if "::" in line]
         assert ids, f"«{name}»: nessun test selezionato"
         assert all(lab_id in i and "parole-come-vettori" not in i for i in ids if "[" in i), (name, ids)
+
+
+def test_every_name_a_script_imports_from_another_script_is_there():
+    """A script that moves a name (bench.py into bench_page.py, say) must not leave another script, or the
+    part of one that runs only with a flag, importing it from where it was: read with ast, imports inside
+    functions too."""
+    import importlib
+
+    from sitebuild.wheels import import_statements
+
+    scripts = {path.stem: path for path in (ROOT / "scripts").glob("*.py")}
+    missing = []
+    for name, path in sorted(scripts.items()):
+        for line, base, names in import_statements(path, f"scripts.{name}"):
+            if base in scripts and names:
+                module = importlib.import_module(base)
+                missing += [f"scripts/{name}.py:{line}: {base}.{n}" for n in names if not hasattr(module, n)]
+    assert not missing, "\n".join(missing)

@@ -1,0 +1,26 @@
+"""Debian's Chromium, as the tests and the scripts start it: Playwright cannot download a browser of its own
+here, so where Debian's is installed it is the one, always with the same flags."""
+
+import shutil
+
+# no traffic of the browser's own (updates, sync, QUIC), no GPU, no sandbox (CI runs as root)
+FLAGS = [
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+]
+
+
+def system_chromium():
+    """The path of Debian's chromium, or None (then Playwright's own browser, where it has one)."""
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def launch(playwright):
+    """A Chromium through Playwright: Debian's with FLAGS where installed, otherwise Playwright's own."""
+    path = system_chromium()
+    return playwright.chromium.launch(executable_path=path, args=FLAGS) if path else playwright.chromium.launch()
