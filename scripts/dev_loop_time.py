@@ -104,17 +104,17 @@ def rebuilt(server):
     return printed, float(line.rsplit(" in ", 1)[1].split()[0])
 
 
-def measure_lab(page, server, path, saves):
+def timed_saves(page, server, path, saves, save):
+    """Saves path `saves` times through save(original, n), which writes the file and returns how to wait
+    until the page shows the save; (seconds from each save to the page, the server's rebuild times)."""
     original = path.read_text(encoding="utf-8")
-    end_line = prose_end(path)
     loops, rebuilds = [], []
     try:
         for n in range(1, saves + 1):
-            sentence = f"Misura del ciclo di sviluppo, salvataggio {n}."
             settle(page)
-            path.write_text(with_sentence(original, end_line, sentence), encoding="utf-8")
+            shown = save(original, n)
             saved = time.perf_counter()
-            page.get_by_text(sentence).first.wait_for(timeout=60000)
+            shown()
             loops.append(time.perf_counter() - saved)
             printed, took = rebuilt(server)
             rebuilds.append(took)
@@ -125,6 +125,18 @@ def measure_lab(page, server, path, saves):
     finally:
         path.write_text(original, encoding="utf-8")
     return loops, rebuilds
+
+
+def measure_lab(page, server, path, saves):
+    """A sentence added to the lab's prose at each save: the page is back when it shows the sentence."""
+    end_line = prose_end(path)
+
+    def save(original, n):
+        sentence = f"Misura del ciclo di sviluppo, salvataggio {n}."
+        path.write_text(with_sentence(original, end_line, sentence), encoding="utf-8")
+        return lambda: page.get_by_text(sentence).first.wait_for(timeout=60000)
+
+    return timed_saves(page, server, path, saves, save)
 
 
 def lockfile_of(page):
@@ -135,28 +147,22 @@ def lockfile_of(page):
 
 
 def measure_core(page, server, path, saves):
-    original = path.read_text(encoding="utf-8")
-    loops, rebuilds = [], []
-    try:
-        for n in range(1, saves + 1):
-            settle(page)
-            before = lockfile_of(page)
-            path.write_text(f"{original.rstrip()}\n# misura del ciclo di sviluppo, salvataggio {n}\n", encoding="utf-8")
-            saved = time.perf_counter()
+    """A comment added to a file of core/ at each save: the page is back when it names another lockfile."""
+
+    def save(original, n):
+        before = lockfile_of(page)
+        path.write_text(f"{original.rstrip()}\n# misura del ciclo di sviluppo, salvataggio {n}\n", encoding="utf-8")
+        started = time.perf_counter()
+
+        def shown():
             while lockfile_of(page) in (before, None):
-                if time.perf_counter() - saved > 60:
+                if time.perf_counter() - started > 60:
                     raise RuntimeError("la pagina non si è ricaricata in 60 s")
                 time.sleep(0.01)
-            loops.append(time.perf_counter() - saved)
-            printed, took = rebuilt(server)
-            rebuilds.append(took)
-            print(
-                f"  {path.relative_to(ROOT)} #{n}: pagina {loops[-1]:.2f} s, server pronto {printed - saved:.2f} s, "
-                f"ricostruzione {took:.2f} s"
-            )
-    finally:
-        path.write_text(original, encoding="utf-8")
-    return loops, rebuilds
+
+        return shown
+
+    return timed_saves(page, server, path, saves, save)
 
 
 def summary(name, loops, rebuilds):
