@@ -6,9 +6,10 @@ import re
 from pathlib import Path
 
 import pytest
+from reader_walk import walk
 
 import labs
-from labs.kit.timelines import counter, default_jumps, jump_target, phase_of, phase_target
+from labs.kit.timelines import counter, phase_of
 
 LAB = labs.get("backprop-due-pesi")
 M = LAB.module
@@ -109,19 +110,8 @@ def random_params(rng):
 @pytest.mark.parametrize("seed", range(8))
 def test_the_cached_steps_equal_the_replay_from_step_0(seed):
     rng = random.Random(seed)
-    p, steps = random_params(rng), LAB.steps
-    at = 0
-    for _ in range(40):  # Avanti, Indietro, the phase chips and every named jump
-        move = rng.random()
-        if move < 0.45:
-            at = min(steps.max, at + 1)
-        elif move < 0.6:
-            at = max(0, at - 1)
-        elif move < 0.75:
-            at = phase_target(steps, at, rng.randrange(len(steps.phases)))
-        else:
-            target = jump_target(steps, rng.choice(default_jumps(steps)), at, M.compute(p | {"passo": at}))
-            at = at if target is None else target
+    p = random_params(rng)
+    for at in walk(rng, LAB.steps, lambda k: M.compute(p | {"passo": k}), 40):
         p["passo"] = at
         assert json.dumps(M.compute(p), sort_keys=True) == json.dumps(M.compute.replay(p), sort_keys=True), at
 

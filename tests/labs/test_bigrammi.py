@@ -7,9 +7,10 @@ import re
 
 import numpy as np
 import pytest
+from reader_walk import walk
 
 import labs
-from labs.kit.timelines import default_jumps, jump_target, phase_target
+from labs.kit.timelines import jump_target
 
 LAB = labs.get("bigrammi")
 M = LAB.module
@@ -340,23 +341,6 @@ def test_every_step_gives_the_state_it_gave_before_the_step_machine(seed):
         if "problem" not in now:  # the curve: the dataset loss after each update done so far
             summary = as_json(compute_before(p | {"passo": M.summary_step(now["update"])}))
             assert now["curve"] == summary["curve"][: now["update"] + (now["screen"] == 8)]
-
-
-def walk(rng, steps, state_at, length):
-    """A reader on the timeline: Avanti, Indietro, the phase chips and every named jump."""
-    at = 0
-    for _ in range(length):
-        move = rng.random()
-        if move < 0.45:
-            at = min(steps.max, at + 1)
-        elif move < 0.6:
-            at = max(0, at - 1)
-        elif move < 0.75:
-            at = phase_target(steps, at, rng.randrange(len(steps.phases)))
-        else:
-            target = jump_target(steps, rng.choice(default_jumps(steps)), at, state_at(at))
-            at = at if target is None else target
-        yield at
 
 
 @pytest.mark.parametrize("seed", range(6))
