@@ -13,7 +13,6 @@ serious violation (as the browser tests).
 import argparse
 import collections
 import sys
-import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
-from serve import make_server  # noqa: E402
+from serve import make_server, serve_in_background  # noqa: E402
 
 import labs  # noqa: E402
 
@@ -36,8 +35,7 @@ def main():
     parser.add_argument("--lab", action="append", help="solo questo laboratorio (anche più volte)")
     args = parser.parse_args()
     server = make_server(args.site)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_port}/"
+    base = serve_in_background(server)
     chosen = [
         lab
         for lab in labs.all_labs()

@@ -49,7 +49,6 @@ table; nothing asserts.
 
 import argparse
 import json
-import threading
 from pathlib import Path
 
 from bench_bpe_browser import BPE_BUDGETS, bench_bpe
@@ -58,6 +57,7 @@ from bench_page import HAND_PAUSE_MS, PLAY_BUDGET, PLAY_LIMIT, bench_server
 from bench_steps import Reader, bench_controls, bench_steps, within
 from chromium import launch
 from playwright.sync_api import sync_playwright
+from serve import serve_in_background
 
 import labs
 
@@ -187,8 +187,7 @@ def main():
     sections = set(args.only.split(","))
     chosen = [lab for lab in labs.all_labs() if not args.labs or lab.id in args.labs.split(",")]
     server = bench_server()
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_port}/"
+    base = serve_in_background(server)
     results = {}
     with sync_playwright() as p:
         browser = launch(p)

@@ -141,20 +141,18 @@ def main():
 
 def browser(corpus):
     """The same corpus pasted into the built page, timed in Chromium (wall clock of the page)."""
-    import threading
-
     from bench_page import ACT, PLAY, SITE
     from chromium import launch
     from playwright.sync_api import sync_playwright
-    from serve import make_server
+    from serve import make_server, serve_in_background
 
     server = make_server(SITE)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = serve_in_background(server)
     page_path = labs.get("bpe").path
     with sync_playwright() as p:
         chromium = launch(p)
         page = chromium.new_page()
-        page.goto(f"http://127.0.0.1:{server.server_port}/{page_path}")
+        page.goto(f"{base}{page_path}")
         page.wait_for_selector("[data-lab][data-ready=true]", timeout=120_000)
         paste = page.evaluate(ACT, [{"corpus": corpus}, None])
         avanti = [page.evaluate(ACT, [{}, "+1"]) for _ in range(lab.MAX_MERGES)]

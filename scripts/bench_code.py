@@ -16,7 +16,6 @@ import argparse
 import gzip
 import statistics
 import sys
-import threading
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -25,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_page import IDLE, SITE, open_ready  # noqa: E402
 from bench_plan import p95  # noqa: E402
 from chromium import launch  # noqa: E402
-from serve import make_server  # noqa: E402
+from serve import make_server, serve_in_background  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import labs  # noqa: E402
@@ -73,8 +72,7 @@ def main():
     parser.add_argument("--labs", default="softmax-temperatura,bigrammi")
     args = parser.parse_args()
     server = make_server(SITE)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_port}/"
+    base = serve_in_background(server)
     bundle = SITE / "assets" / "labs" / "vendor" / "editor.js"
     raw = bundle.read_bytes()
     print(f"editor.js: {len(raw) / 1024:.0f} KiB, {len(gzip.compress(raw, 9)) / 1024:.0f} KiB gzip")

@@ -35,7 +35,6 @@ import json
 import os
 import statistics
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -215,7 +214,7 @@ def browser_numbers(args):
     sys.path.insert(0, str(ROOT / "scripts"))
     from bench_page import ACT
     from chromium import launch
-    from serve import make_server
+    from serve import make_server, serve_in_background
 
     import labs
 
@@ -227,8 +226,7 @@ def browser_numbers(args):
     listed = json.loads((site / "pyodide" / lockfile).read_text(encoding="utf-8"))["packages"]
     packages = [name for name in listed if name == package or name.startswith(package + "-")]  # the labs' wheels
     server = make_server(site)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_port}/"
+    base = serve_in_background(server)
     try:
         with sync_playwright() as p:
             browser = launch(p)

@@ -16,7 +16,6 @@ import argparse
 import json
 import statistics
 import sys
-import threading
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -26,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench_page import SITE, gzip_size, our_files  # noqa: E402
 from chromium import launch  # noqa: E402
-from serve import make_server  # noqa: E402
+from serve import make_server, serve_in_background  # noqa: E402
 
 import labs  # noqa: E402
 
@@ -151,8 +150,7 @@ def main():
     args = parser.parse_args()
     chosen = [lab for lab in labs.all_labs() if not args.labs or lab.id in args.labs.split(",")]
     server = make_server(SITE)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_port}/"
+    base = serve_in_background(server)
     rows = []
     with sync_playwright() as p:
         browser = launch(p)

@@ -32,7 +32,6 @@ font-size 0 that only screen readers read) are not measured.
 import argparse
 import os
 import sys
-import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -272,11 +271,10 @@ def main():
         sys.exit(f"{site} non contiene un sito: costruiscilo prima (make build)")
     lab_list = [lab for lab in labs.all_labs() if not args.lab or lab.id in args.lab]
     from playwright.sync_api import sync_playwright
-    from serve import make_server
+    from serve import make_server, serve_in_background
 
     server = make_server(site)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_port}/"
+    base = serve_in_background(server)
     everything = []
     with sync_playwright() as p:
         browser = launch(p)

@@ -218,11 +218,12 @@ class DevHub:
 def make_server(directory, port=0, host="127.0.0.1", base="/", no_cache=False, headers=True, hub=None):
     """A threading server for directory (under the sub-path base), with the headers of its _headers
     unless headers is false; port 0 picks a free one. With a DevHub, the server of make dev."""
+    base = "/" + base.strip("/") + "/" if base.strip("/") else "/"
     handler_class = type(
         "SiteHandler",
         (Handler,),
         {
-            "base": "/" + base.strip("/") + "/" if base.strip("/") else "/",
+            "base": base,
             "no_cache": no_cache,
             "rules": read_headers(directory) if headers else [],
             "headers": headers,
@@ -230,7 +231,16 @@ def make_server(directory, port=0, host="127.0.0.1", base="/", no_cache=False, h
         },
     )
     handler = functools.partial(handler_class, directory=str(directory))
-    return QuietServer((host, port), handler)
+    server = QuietServer((host, port), handler)
+    server.base = base
+    return server
+
+
+def serve_in_background(server):
+    """Starts server on a daemon thread; the URL of the site it serves, its sub-path included."""
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    host, port = server.server_address[:2]
+    return f"http://{host}:{port}{server.base}"
 
 
 class QuietServer(http.server.ThreadingHTTPServer):

@@ -13,7 +13,6 @@ import argparse
 import html
 import os
 import sys
-import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -119,11 +118,10 @@ def main():
     lab_list = [lab for lab in labs.all_labs() if not args.lab or lab.id in args.lab]
     schemes = ["chiaro", "scuro"] if args.dark else ["chiaro"]
     from playwright.sync_api import sync_playwright
-    from serve import make_server
+    from serve import make_server, serve_in_background
 
     server = make_server(site)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_port}/"
+    base = serve_in_background(server)
     written = []
     with sync_playwright() as p:
         browser = launch(p)

@@ -3,7 +3,6 @@
 import os
 import statistics
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -36,12 +35,10 @@ def site_dir():
 @pytest.fixture(scope="session")
 def site_url(site_dir):
     """Base URL of the built site, served by a thread for the whole session."""
-    from serve import make_server
+    from serve import make_server, serve_in_background
 
     server = make_server(site_dir)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/"
+    yield serve_in_background(server)
     server.shutdown()
 
 

@@ -8,7 +8,6 @@ import shutil
 import subprocess
 import sys
 import textwrap
-import threading
 import urllib.request
 from pathlib import Path
 
@@ -121,12 +120,11 @@ def test_a_dev_rebuild_writes_what_build_py_writes_and_a_broken_lab_keeps_the_la
 @pytest.fixture
 def dev_server(site_dir):
     """The dev server's HTTP side over the built site (no rebuilds: the test publishes the news itself)."""
-    from serve import DevHub, make_server
+    from serve import DevHub, make_server, serve_in_background
 
     hub = DevHub()
     server = make_server(site_dir, hub=hub)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield hub, f"http://127.0.0.1:{server.server_port}/"
+    yield hub, serve_in_background(server)
     server.shutdown()
 
 

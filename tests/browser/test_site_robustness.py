@@ -7,7 +7,6 @@ import os
 import re
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
@@ -294,11 +293,10 @@ def test_every_page_works_offline_after_one_visit(context, site_dir, goto_holdin
     """One visit registers sw.js; then the server is stopped (really offline, for
     the service worker too) and every lab page opens, with Python started again
     from the cache. The phases of the first load are shown on the way."""
-    from serve import make_server
+    from serve import make_server, serve_in_background
 
     server = make_server(site_dir)  # its own server, to be switched off
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    site_url = f"http://127.0.0.1:{server.server_port}/"
+    site_url = serve_in_background(server)
     context.add_init_script("""
         window.phases = new Set();
         new MutationObserver(() => {
@@ -349,7 +347,7 @@ def test_every_page_works_offline_after_one_visit(context, site_dir, goto_holdin
 @pytest.fixture(scope="module")
 def sub_path_site(tmp_path_factory):
     """The site built for https://host/sub/ and served at /sub/ by the test server."""
-    from serve import make_server
+    from serve import make_server, serve_in_background
 
     work = tmp_path_factory.mktemp("sub")
     env = {
@@ -360,8 +358,7 @@ def sub_path_site(tmp_path_factory):
     }
     subprocess.run([sys.executable, str(ROOT / "build.py")], env=env, check=True, capture_output=True)
     server = make_server(work / "site", base="/sub/")
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield work / "site", f"http://127.0.0.1:{server.server_port}/sub/"
+    yield work / "site", serve_in_background(server)
     server.shutdown()
 
 

@@ -4,7 +4,6 @@ the labs by instant navigation, as a reader's does, and Pyodide stays warm in it
 An engine that is not installed skips its tests with the reason; in CI (CI=true) it fails them instead."""
 
 import os
-import threading
 
 import drivers
 import pytest
@@ -50,11 +49,10 @@ def engine(request, launched):
 @pytest.fixture(scope="module")
 def engine_site(engine, site_dir):
     """The built site served for this engine alone (its offline test switches the server off)."""
-    from serve import make_server
+    from serve import make_server, serve_in_background
 
     server = make_server(site_dir)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield server, f"http://127.0.0.1:{server.server_port}/"
+    yield server, serve_in_background(server)
     server.shutdown()
     server.server_close()
 

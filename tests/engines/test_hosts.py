@@ -6,7 +6,6 @@ retraining the reader left is stopped where the page is isolated, and runs to it
 import os
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -71,11 +70,10 @@ def nginx_site(tmp_path_factory):
 @pytest.fixture(scope="module")
 def bare_site(site_dir):
     """The built site served with no header from _headers."""
-    from serve import make_server
+    from serve import make_server, serve_in_background
 
     server = make_server(site_dir, headers=False)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}/"
+    yield serve_in_background(server)
     server.shutdown()
     server.server_close()
 

@@ -9,7 +9,6 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -48,7 +47,7 @@ def next_build(tmp_path_factory, site_dir):
 def swappable_server(link, service_worker):
     """The site at the folder link points to, read anew at each request; without service_worker,
     sw.js is missing (a browser that blocks it, or has none)."""
-    from serve import make_server
+    from serve import make_server, serve_in_background
 
     server = make_server(link)
     handler = server.RequestHandlerClass
@@ -60,7 +59,7 @@ def swappable_server(link, service_worker):
             return super().do_GET()
 
     server.RequestHandlerClass = functools.partial(Handler, *handler.args, **handler.keywords)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    serve_in_background(server)
     return server
 
 
