@@ -44,11 +44,15 @@ def forget_all():
         memory.clear()
 
 
+CONTAINERS = (list, tuple)  # typed() goes into these; anything else, a tuple subclass too, is one value
+
+
 def typed(value):
     """A hashable record of a value with its types, for a memory's key: lists and tuples item by item,
     anything else as (type, value), so 1 and 1.0, a text and Html, differ."""
-    if isinstance(value, (list, tuple)):
-        return tuple(typed(v) for v in value)
+    if type(value) in CONTAINERS:
+        # the items inline, not a call each: a matrix's key reads every cell at every draw
+        return tuple(typed(v) if type(v) in CONTAINERS else (type(v), v) for v in value)
     return (type(value), value)
 
 
