@@ -50,6 +50,7 @@ class Experiment:
     after: a few words of the prose's paragraph the button follows (they must
     appear once in the prose, line breaks read as spaces); empty, the button
     closes the prose.
+    predict: a Question (kit.exercises) the reader answers before the «Prova» runs.
     """
 
     sentence: str
@@ -57,6 +58,7 @@ class Experiment:
     look: str
     check: Callable
     after: str = ""
+    predict: "object | None" = None  # a kit Question («Prevedi») asked before the «Prova»
     where: str = field(default="", compare=False, repr=False)
 
     def __post_init__(self):
@@ -187,9 +189,13 @@ def box(lab_id, experiments, answers=None):
     experiments: [(index in EXPERIMENTS, Experiment)]; answers: {index: (answer file, checkpoint file or None)}
     of the answers the build ships beside the page (labs.answers), given to its button as data-answer and
     data-checkpoint."""
+    from .exercises import question_html  # here: only the build writes the prose
+
     answers = answers or {}
     items = "".join(
-        f'<li class="lab-experiment"><button type="button" class="md-button" data-experiment '
+        '<li class="lab-experiment">'
+        + (question_html(e.predict, f"{lab_id}/{i}") if e.predict is not None else "")
+        + '<button type="button" class="md-button" data-experiment '
         f'data-set="{esc(e.data_set)}" data-look="{esc(e.look)}"'
         + "".join(
             f' data-{kind}="{esc(name)}"' for kind, name in zip(("answer", "checkpoint"), answers.get(i, ())) if name
