@@ -9,15 +9,9 @@ import pytest
 
 import labs
 from labs import code_exercises
-from labs.kit import Case
-from labs.kit import Exercise
-from labs.kit import Experiment
-from labs.kit import Question
-from labs.kit import Wrong
+from labs.kit import Case, Exercise, Experiment, Question, Wrong
 from labs.kit.errors import ContractError
-from labs.kit.exercises import MIN_CASES
-from labs.kit.exercises import check_exercises
-from labs.kit.exercises import question_problem
+from labs.kit.exercises import MIN_CASES, check_exercises, question_problem
 from labs.kit.listing import listing
 
 EXERCISES = [(lab, exercise) for lab in labs.all_labs() for exercise in code_exercises.exercises_of(lab)]
