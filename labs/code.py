@@ -142,6 +142,8 @@ def italian(error):
     if isinstance(error, RecursionError):
         return CodeError(f"Troppe chiamate annidate (ricorsione senza fine?){where}.", line)
     text = f"{error}".rstrip()
+    if not text:
+        return CodeError(f"Il codice si è fermato{where} con {type(error).__name__}.", line)
     end = "" if text.endswith((".", "!", "?", "»")) else "."
     return CodeError(f"Il codice si è fermato{where} con {type(error).__name__}: {text}{end}", line)
 
