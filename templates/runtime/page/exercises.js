@@ -143,7 +143,9 @@ export class Exercise {
       return null;
     }
     this.fail(code);
-    this.say(`${check.message}${check.passed ? ` (${check.passed} casi su ${check.total} erano giusti.)` : ""}`,
+    const before = this.passed && this.useBox.checked
+      ? " Il laboratorio usa ancora la tua versione che aveva passato le verifiche." : "";
+    this.say(`${check.message}${check.passed ? ` (${check.passed} casi su ${check.total} erano giusti.)` : ""}${before}`,
              "error", check.remark);
     if (check.line) this.editor.goToLine(check.line);
     if (this.failures >= SOLUTION_AFTER) this.button("solution").classList.add("md-button--primary");

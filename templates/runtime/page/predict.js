@@ -1,7 +1,7 @@
 // «Prevedi»: a question before a «Prova» (labs/kit/exercises.py writes it in the experiment's item). The reader
 // picks, «Rispondi e prova» shows the correction and runs the experiment, so the figure answers too; «Rispondi di
-// nuovo» asks again. The «Prova» button waits until the first answer. Answers are kept in this browser
-// (progress.js). It knows no lab.
+// nuovo» asks again. The «Prova» button stays, for a reader who would rather not guess. Answers are kept in
+// this browser (progress.js). It knows no lab.
 import { progress } from "./progress.js";
 
 function chosen(box) {
@@ -27,7 +27,6 @@ function answer(box, picked, run) {
   box.querySelector("[data-predict-check]").hidden = true;
   box.querySelector("[data-predict-again]").hidden = false;
   const prova = box.parentElement.querySelector("[data-experiment]");
-  if (prova) prova.hidden = false;
   if (run && prova) prova.click();
 }
 
@@ -47,12 +46,11 @@ export function mountQuestions() {
     if (box.predictMounted) continue;
     box.predictMounted = true;
     const key = box.dataset.predict;
-    const prova = box.parentElement.querySelector("[data-experiment]");
     const saved = progress.question(key);
     if (saved?.picked) {
       for (const input of box.querySelectorAll("input")) input.checked = saved.picked.includes(Number(input.value));
       answer(box, saved.picked, false);
-    } else if (prova) prova.hidden = true;
+    }
     box.addEventListener("change", () => {
       box.querySelector("[data-predict-check]").disabled = !chosen(box).length;
     });
