@@ -122,9 +122,9 @@ def kind(value):
 
 
 def shown(value):
-    """A value as Python writes it, floats to 6 significant digits and long lists cut: for a message."""
+    """A value as Python writes it, long floats to 6 significant digits and long lists cut: for a message."""
     if isinstance(value, float):
-        return format(value, ".6g") if math.isfinite(value) else repr(value)
+        return repr(value) if len(repr(value)) <= 9 or not math.isfinite(value) else format(value, ".6g")
     if isinstance(value, (list, tuple)):
         items = [shown(v) for v in value[:SHOWN]] + (["…"] if len(value) > SHOWN else [])
         inner = ", ".join(items) + ("," if isinstance(value, tuple) and len(value) == 1 else "")
