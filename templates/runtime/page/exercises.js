@@ -145,8 +145,9 @@ export class Exercise {
     this.fail(code);
     const before = this.passed && this.useBox.checked
       ? " Il laboratorio usa ancora la tua versione che aveva passato le verifiche." : "";
-    this.say(`${check.message}${check.passed ? ` (${check.passed} casi su ${check.total} erano giusti.)` : ""}${before}`,
-             "error", check.remark);
+    const right = check.passed === 1 ? ` (1 caso su ${check.total} era giusto.)`
+      : check.passed ? ` (${check.passed} casi su ${check.total} erano giusti.)` : "";
+    this.say(`${check.message}${right}${before}`, "error", check.remark);
     if (check.line) this.editor.goToLine(check.line);
     if (this.failures >= SOLUTION_AFTER) this.button("solution").classList.add("md-button--primary");
     return null;
