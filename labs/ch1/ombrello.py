@@ -28,6 +28,7 @@ from labs.kit import Exercise
 from labs.kit import Experiment
 from labs.kit import Group
 from labs.kit import Node
+from labs.kit import Question
 from labs.kit import Slider
 from labs.kit import Wrong
 from labs.kit import callout
@@ -203,6 +204,18 @@ EXPERIMENTS = [
         "singolo",
         lambda s: abs(s["single"]["total"] - 0.16) < 1e-9 and not s["single"]["umbrella"],
         after="gli diamo un peso negativo",
+        predict=Question(
+            "Nuvole a 0,7 e pioggia a 0,6 non cambiano; il vento sale fino a 1, con il suo peso di −0,6. Che cosa "
+            "fa il neurone singolo?",
+            (
+                "Il totale sale: più vento, più motivi per l'ombrello",
+                "Il totale scende sotto la soglia di 0,5 e l'ombrello resta a casa",
+                "Niente: il vento non entra nel conto",
+            ),
+            1,
+            "Un peso negativo toglie dal totale: 0,7 × 0,4 + 0,6 × 0,8 fa 0,76, e il vento a 1 ne porta via 0,6. "
+            "Restano 0,16, meno della soglia, quindi la risposta è no.",
+        ),
     ),
     Experiment(
         "Porta a 0 il peso «è scomodo → ombrello»: anche con il vento a 1 la rete dice di portare l'ombrello.",

@@ -74,6 +74,7 @@ from labs.kit import Experiment
 from labs.kit import Follow
 from labs.kit import Group
 from labs.kit import Jump
+from labs.kit import Question
 from labs.kit import Slider
 from labs.kit import Steps
 from labs.kit import Text
@@ -365,6 +366,14 @@ EXPERIMENTS = [
         "gradiente",
         lambda s: sum(any(g != 0 for g in row) for row in s["G"]) == 2 and len(s["G"]) == 15,
         after="un batch piccolo corregge poche righe",
+        predict=Question(
+            "La tabella W ha 15 righe, una per token. Con un batch di 2 esempi, quante righe ricevono un "
+            "gradiente diverso da zero nel backward?",
+            ("Tutte e 15", "Solo le righe dei token correnti del batch: 2", "Nessuna, finché l'epoch non è finita"),
+            1,
+            "Ogni esempio legge una riga sola, quella del suo token corrente, e solo lì il gradiente p − y non è "
+            "zero. Due esempi con due token diversi toccano due righe; le altre tredici aspettano un altro batch.",
+        ),
     ),
     Experiment(
         "Alla fine dell'ultima epoch la loss su tutto il dataset è scesa a 0,62, ma resta più alta del minimo "

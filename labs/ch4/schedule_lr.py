@@ -34,6 +34,7 @@ from labs.kit import Follow
 from labs.kit import Group
 from labs.kit import Handle
 from labs.kit import Marker
+from labs.kit import Question
 from labs.kit import Series
 from labs.kit import Slider
 from labs.kit import Wrong
@@ -231,6 +232,13 @@ EXPERIMENTS = [
         "schedule-lr",
         lambda s: s["lr"] == s["peak"] and s["step"] == 0,
         after="Prova a togliere il warm-up",
+        predict=Question(
+            "Porta il warm-up a 0 passi. Quanto vale η al primissimo passo, quando i pesi sono ancora casuali?",
+            ("Zero, come sempre alla partenza", "Metà del picco", "Già il picco, 3 × 10⁻⁴"),
+            2,
+            "Senza warm-up non c'è nessuna salita: il coseno parte dal suo punto più alto, quindi il primo passo "
+            "usa già η pieno. È proprio il caso da cui il warm-up protegge, con gradienti grandi e disordinati.",
+        ),
     ),
     Experiment(
         "Porta il minimo a 0: all'ultimo passo la discesa arriva fino a zero.",

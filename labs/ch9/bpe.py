@@ -49,6 +49,7 @@ from labs.kit import Edit
 from labs.kit import Exercise
 from labs.kit import Experiment
 from labs.kit import Memo
+from labs.kit import Question
 from labs.kit import Steps
 from labs.kit import Text
 from labs.kit import Wrong
@@ -476,6 +477,19 @@ EXPERIMENTS = [
         "vista-corpus",
         lambda s: s["tokens_start"] == 628 and s["tokens_now"] == 472,
         after="il corpus si accorcia",
+        predict=Question(
+            "Si parte dai byte, e ogni fusione unisce la coppia di token vicini più frequente. Che cosa saranno "
+            "i primi dieci token nuovi?",
+            (
+                "Pezzi di poche lettere che in italiano stanno spesso insieme, come «la» e «on»",
+                "Parole intere, come «poltrona»",
+                "Coppie di parole vicine, come «della stazione»",
+            ),
+            0,
+            "All'inizio ogni token è un byte, quindi le coppie più frequenti sono lettere vicine: la prima fusione "
+            "unisce «l» e «a», che stanno insieme 21 volte. Poi i pezzi crescono fino a «zione», ma una parola "
+            "rara non vince mai, e nessuna coppia scavalca il confine tra due blocchi.",
+        ),
     ),
     Experiment(
         "Al passo 80 «gattone», mai visto nel corpus, si scrive con due token: «·gatt» e «one».",

@@ -34,6 +34,7 @@ from labs.kit import Exercise
 from labs.kit import Experiment
 from labs.kit import Group
 from labs.kit import Marker
+from labs.kit import Question
 from labs.kit import Series
 from labs.kit import Slider
 from labs.kit import Wrong
@@ -238,6 +239,14 @@ EXPERIMENTS = [
         "costo-kv-cache",
         lambda s: 100 < s["ratio"] < 1000,
         after="il rapporto fra i due conti",
+        predict=Question(
+            "Un prompt di 4.000 token e 1.000 token da scrivere. Senza cache, quante coppie di key e value si "
+            "calcolano rispetto a quelle con la cache?",
+            ("Più o meno le stesse", "Circa il doppio", "Centinaia di volte di più"),
+            2,
+            "Con la cache si calcola una coppia per token: 4.000 + 1.000 = 5.000. Senza, ogni passo rifà tutto il "
+            "testo fin lì, da 4.001 a 5.000 token: in tutto circa 4,5 milioni, novecento volte tanto.",
+        ),
     ),
     Experiment(
         "Con le misure di Llama 2 7B la KV cache tiene mezzo MiB per token: 2 GiB per una finestra di 4.096 token.",
