@@ -200,7 +200,13 @@ def box(lab_id, experiments, answers=None):
         + "".join(
             f' data-{kind}="{esc(name)}"' for kind, name in zip(("answer", "checkpoint"), answers.get(i, ())) if name
         )
-        + f' aria-label="Prova: {esc(e.sentence)}">Prova</button> <span>{esc(e.sentence)}</span></li>'
+        + (
+            # with a question before it, the sentence (which tells the answer) waits for the reader's guess
+            ' aria-label="Prova: fai l\'esperimento della domanda">Prova</button> '
+            f"<span data-predict-sentence hidden>{esc(e.sentence)}</span></li>"
+            if e.predict is not None
+            else f' aria-label="Prova: {esc(e.sentence)}">Prova</button> <span>{esc(e.sentence)}</span></li>'
+        )
         for i, e in experiments
     )
     return (

@@ -185,6 +185,7 @@ def test_a_question_asks_first_then_corrects_and_runs_its_prova(page, site_url):
     item = question.locator("xpath=..")
     prova = item.locator("[data-experiment]")
     expect(question.locator("[data-predict-check]")).to_be_disabled()  # an answer first
+    expect(item.locator("[data-predict-sentence]")).to_be_hidden()  # the sentence tells the answer: not yet
     right = [int(i) for i in question.get_attribute("data-right").split(",")]
     wrong = next(i for i in range(question.locator("input").count()) if i not in right)
     question.locator("input").nth(wrong).check()
@@ -192,6 +193,7 @@ def test_a_question_asks_first_then_corrects_and_runs_its_prova(page, site_url):
     expect(question.locator("[data-predict-verdict]")).to_contain_text("Non proprio")
     expect(question.locator("li.is-right")).to_have_count(len(right))
     expect(question.locator("li.is-wrong")).to_have_count(1)
+    expect(item.locator("[data-predict-sentence]")).to_be_visible()
     idle(page, lab)  # and the «Prova» ran
     look = prova.get_attribute("data-look")
     expect(page.locator(f"#{look}, [data-part='{look}']").first).to_have_class(

@@ -27,7 +27,14 @@ function answer(box, picked, run) {
   box.querySelector("[data-predict-check]").hidden = true;
   box.querySelector("[data-predict-again]").hidden = false;
   const prova = box.parentElement.querySelector("[data-experiment]");
+  reveal(box);
   if (run && prova) prova.click();
+}
+
+// the experiment's sentence tells the answer: shown once the reader has guessed, or has pressed «Prova» instead
+function reveal(box) {
+  const sentence = box.parentElement.querySelector("[data-predict-sentence]");
+  if (sentence) sentence.hidden = false;
 }
 
 function again(box) {
@@ -51,6 +58,7 @@ export function mountQuestions() {
       for (const input of box.querySelectorAll("input")) input.checked = saved.picked.includes(Number(input.value));
       answer(box, saved.picked, false);
     }
+    box.parentElement.querySelector("[data-experiment]")?.addEventListener("click", () => reveal(box));
     box.addEventListener("change", () => {
       box.querySelector("[data-predict-check]").disabled = !chosen(box).length;
     });
