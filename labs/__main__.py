@@ -54,7 +54,11 @@ def parsers():
     new.add_argument("chapter", metavar="capitolo", nargs="?", help="1, 2, … oppure A (con --dopo non serve)")
     new.add_argument("lab", metavar="id", help="con i trattini: prodotto-scalare")
     new.add_argument("title", metavar="titolo", help="il titolo della pagina, tra virgolette")
-    new.add_argument("--dopo", metavar="ID", help="mettilo subito dopo questo laboratorio: 9E → 9E.1, prima di 9F")
+    new.add_argument(
+        "--dopo",
+        metavar="ID",
+        help="mettilo subito dopo questo laboratorio, senza cambiare il REF di nessun altro: 2.4 → 2.4.1 se 2.5 c'è già",
+    )
     return top, {"list": listing, "run": run, "new": new}
 
 

@@ -174,10 +174,11 @@ def next_ref(chapter, refs):
 
 
 def ref_after(ref, refs):
-    """The REF that sorts right after ref and before the next one in refs: the
-    next of its kind if free (1.4 → 1.5, 9G → 9H, A.6 → A.7), else one level
-    down (9E → 9E.1, before 9F). ContractError when there is no room (1.2
-    with 1.3 taken: REF has at most one «.n»)."""
+    """The REF that sorts right after ref and before the next one in refs,
+    without changing any of refs: the next of its kind if that still comes
+    before the next lab (1.4 → 1.5, 9G → 9H, A.6 → A.7), else one level down
+    (2.4 → 2.4.1 before 2.5, 9E → 9E.1 before 9F), and 2.4.0 when 2.4.1 is
+    taken too. ContractError only when even 2.4.0 is taken."""
     from . import ref_key
     from .kit.contract import REF_PATTERN
     from .kit.contract import ref_chapter
@@ -188,9 +189,10 @@ def ref_after(ref, refs):
     if numbered:
         candidates = [f"{numbered.group(1)}{int(numbered.group(2)) + 1}"]
     elif re.fullmatch(r"\d+[A-Y]", ref):
-        candidates = [ref[:-1] + chr(ord(ref[-1]) + 1), f"{ref}.1"]
+        candidates = [ref[:-1] + chr(ord(ref[-1]) + 1)]
     else:
-        candidates = [f"{ref}.1"]
+        candidates = []
+    candidates += [f"{ref}.1", f"{ref}.0"]
     for candidate in candidates:
         fits = (
             REF_PATTERN.fullmatch(candidate)
@@ -202,8 +204,7 @@ def ref_after(ref, refs):
         if fits:
             return candidate
     raise ContractError(
-        f"tra {ref} e {following} non c'è un REF libero (REF ha al più un «.numero»): "
-        "scegli un altro laboratorio per --dopo, o rinumera a mano quelli che seguono"
+        f"tra {ref} e {following} non c'è un REF libero: metti il nuovo laboratorio dopo quello con REF {following}"
     )
 
 

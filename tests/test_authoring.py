@@ -128,14 +128,17 @@ def test_a_ref_of_another_chapter(package, ref, chapter):
     assert f"capitolo {owner}" in line and f"ch{chapter}" in line and f"ch{owner}/" in line
 
 
-@pytest.mark.parametrize("ref, chapter", [("9B.2", "9"), ("9C", "9"), ("A.1", "A"), ("1.3", "1"), ("12.10", "12")])
+@pytest.mark.parametrize(
+    "ref, chapter",
+    [("9B.2", "9"), ("9C", "9"), ("A.1", "A"), ("1.3", "1"), ("12.10", "12"), ("2.4.1", "2"), ("9E.1.2", "9")],
+)
 def test_refs_that_belong_to_their_chapter(package, ref, chapter):
     package.lab(chapter, "dentro", ref=ref)
     found, problems = package.discover()
     assert problems == {} and found[0].ref == ref
 
 
-@pytest.mark.parametrize("ref", ["1,2", "uno", "1.2.3", "9b.1", ""])
+@pytest.mark.parametrize("ref", ["1,2", "uno", "1.2.", "1..2", "9b.1", ""])
 def test_a_malformed_ref(package, ref):
     path = package.lab("1", "malformato", ref=ref)
     _, line = only_problem(package)
