@@ -5,6 +5,7 @@
     python -m labs run --file laboratorio_modificato.py [name=value ...]
     python -m labs new <capitolo> <id> "Titolo"
     python -m labs new --dopo <id di un laboratorio> <id> "Titolo"
+    python -m labs new … --passi          (un laboratorio a passi: start, advance, present)
 
 `run` prints the lab's state as JSON; `new` writes a lab module that already
 builds and passes the contract tests. Flags and name=value go in any order.
@@ -58,6 +59,9 @@ def parsers():
         "--dopo",
         metavar="ID",
         help="mettilo subito dopo questo laboratorio, senza cambiare il REF di nessun altro: 2.4 → 2.4.1 se 2.5 c'è già",
+    )
+    new.add_argument(
+        "--passi", action="store_true", help="un laboratorio a passi (start, advance, present, Avanti e Indietro)"
     )
     return top, {"list": listing, "run": run, "new": new}
 
@@ -117,9 +121,15 @@ def write_lab(args):
     root = Path(__file__).parent.parent
     if args.chapter is None and args.dopo is None:  # two words: the chapter and the id, with no title after
         raise ContractError(f'manca: titolo (python -m labs new {args.lab} {args.title} "Il titolo")')
-    target, ref = new_lab(root / "labs", args.chapter, args.lab, args.title, all_labs(), problems(), after=args.dopo)
+    target, ref = new_lab(
+        root / "labs", args.chapter, args.lab, args.title, all_labs(), problems(), after=args.dopo, stepped=args.passi
+    )
     lab_id = args.lab
-    test = new_test(root / "tests" / "labs", lab_id, ref, args.title) if (root / "tests" / "labs").is_dir() else None
+    test = (
+        new_test(root / "tests" / "labs", lab_id, ref, args.title, args.passi)
+        if (root / "tests" / "labs").is_dir()
+        else None
+    )
     print(
         f"Scritto {target.relative_to(root)} (REF {ref})"
         + (f" e il suo test {test.relative_to(root)}" if test else "")

@@ -49,6 +49,33 @@ def test_the_scaffold_writes_a_lab_that_passes_the_contract(package):
         assert name in path.read_text(), f"lo scheletro non nomina {name}"
 
 
+def test_the_stepped_scaffold_writes_a_stepped_lab_that_passes_the_contract(package, tmp_path):
+    """labs new --passi: start/advance/present through step_machine, a timeline with its curve, an experiment at
+    a later step, and a test; the checks of tests/test_contract.py and the cached steps equal to a replay."""
+    package.lab("2", "vecchio", ref="2.7")
+    path, ref = new_lab(package.dir, "2", "mio-passo", "Il mio passo", package.discover()[0], stepped=True)
+    found, problems = package.discover()
+    assert problems == {}
+    lab = next(lab for lab in found if lab.id == "mio-passo")
+    assert lab.stepped and ref == "2.8"
+    source = path.read_text(encoding="utf-8")
+    for name in ("def start(", "def advance(", "def present(", "step_machine(start, advance, present)", "Curve("):
+        assert name in source, f"lo scheletro a passi non ha {name}"
+    assert any(e.settings.get("passo", 0) > 0 for e in lab.experiments)
+    for control in lab.params_list:
+        for value in extremes(control):
+            assert_renders(lab, {**lab.defaults(), control.name: value})
+    params = {**lab.defaults(), "passo": 17}
+    assert lab.module.compute.replay(params) == lab.compute(params)
+    for experiment in lab.experiments:
+        state = lab.compute(lab.parse({k: str(v) for k, v in experiment.settings.items()}))
+        assert experiment.check(state), experiment.sentence
+    test = new_test(tmp_path, "mio-passo", ref, "Il mio passo", stepped=True)
+    assert "passo=" in test.read_text(encoding="utf-8")
+    assert ruff_findings(source, ROOT / "labs" / "ch2" / "mio_passo.py") == []
+    assert ruff_findings(test.read_text(encoding="utf-8"), ROOT / "tests" / "labs" / "test_mio_passo.py") == []
+
+
 def test_the_scaffold_prose_is_our_own():
     seeds = ROOT.parent / "shared" / "seeds"
     files = sorted(seeds.glob("*.txt"))
@@ -57,8 +84,9 @@ def test_the_scaffold_prose_is_our_own():
     from test_prose import is_prose, shingles
 
     guide = shingles(" ".join(f.read_text(encoding="utf-8") for f in files))
-    prose = labs.scaffold.TEMPLATE.split('"""')[1]
-    assert not {run for run in shingles(prose) & guide if is_prose(run)}
+    for template in (labs.scaffold.TEMPLATE, labs.scaffold.STEPS_TEMPLATE):
+        prose = template.split('"""')[1]
+        assert not {run for run in shingles(prose) & guide if is_prose(run)}
     example = (GUIDE / "esempio.py").read_text(encoding="utf-8").split('"""')[1]
     page = (ROOT / "templates" / "guide.md.j2").read_text(encoding="utf-8")
     for text in (example, page):
