@@ -161,7 +161,7 @@ def reload_labs(known, stale):
     from labs import registry
     from labs.kit.contract import check_module, import_problem
     from labs.kit.errors import place
-    from labs.kit.listing import check_edits
+    from labs.kit.listing import check_captions, check_edits
 
     found = []
     for lab in known:
@@ -172,6 +172,7 @@ def reload_labs(known, stale):
                 module = importlib.import_module(name)
                 check_module(module, lab.chapter.number)
                 check_edits(module)
+                check_captions(module)
             except Exception as error:
                 raise Failed(import_problem(lab.module.__file__, error)) from None
             lab = labs.load(name)

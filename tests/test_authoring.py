@@ -205,6 +205,29 @@ def test_two_controls_with_the_same_name_name_the_second_line(package):
     assert line.startswith(f"{place(path)}, riga {second}:") and f"riga {first}" in line and "«x»" in line
 
 
+@pytest.mark.parametrize(
+    "docstring, says",
+    [
+        ("", "la classe Allenamento non ha una docstring"),
+        ('    """Weights and losses of a training."""\n', "la didascalia di Allenamento è in inglese"),
+    ],
+)
+def test_a_class_in_the_code_panel_without_an_italian_caption_names_its_line(package, docstring, says):
+    """The functions' rule holds for the classes the code panel shows: checked at import, the class's line."""
+
+    def change(source):
+        source = source.replace(
+            "def compute(params):\n",
+            "from dataclasses import dataclass\n\n\n@dataclass(frozen=True)\nclass Allenamento:\n"
+            f"{docstring}    y: float\n\n\ndef compute(params):\n",
+        )
+        return source.replace('    return {"y"', '    Allenamento(0.0)\n    return {"y"')
+
+    path = package.lab("1", "con_classe", change=lambda source: change(source))
+    _, line = only_problem(package)
+    assert line.startswith(f"{place(path)}, riga {line_of(path, 'class Allenamento')}: {says}"), line
+
+
 def test_every_lab_module_passes_the_checks_at_import():
     assert labs.problems() == {}
 
