@@ -6,6 +6,7 @@
     python -m labs new <capitolo> <id> "Titolo"
     python -m labs new --dopo <id di un laboratorio> <id> "Titolo"
     python -m labs new … --passi          (un laboratorio a passi: start, advance, present)
+    python -m labs core [parola]          (le funzioni pubbliche di core/, chi le usa)
 
 `run` prints the lab's state as JSON; `new` writes a lab module that already
 builds and passes the contract tests. Flags and name=value go in any order.
@@ -27,6 +28,7 @@ from .kit.errors import ContractError
 from .kit.errors import LabError
 from .kit.errors import ParamError
 from .kit.errors import place
+from .kit.italian import plural
 from .registry import all_labs
 from .registry import from_file
 from .registry import get
@@ -34,12 +36,12 @@ from .registry import problems
 from .scaffold import new_lab
 from .scaffold import new_test
 
-COMMANDS = ("list", "run", "new")
+COMMANDS = ("list", "run", "new", "core")
 
 
 def parsers():
     top = Parser(prog="python -m labs", description="Laboratori LLM da riga di comando.")
-    top.add_argument("command", choices=COMMANDS, metavar="comando", help="list, run oppure new")
+    top.add_argument("command", choices=COMMANDS, metavar="comando", help="list, run, new oppure core")
     top.add_argument("rest", nargs="...", help="gli argomenti del comando (python -m labs <comando> -h)")
     listing = Parser(prog="python -m labs list", description="Elenca i laboratori.")
     listing.add_argument("--json", action="store_true", help="un oggetto JSON per laboratorio")
@@ -63,7 +65,14 @@ def parsers():
     new.add_argument(
         "--passi", action="store_true", help="un laboratorio a passi (start, advance, present, Avanti e Indietro)"
     )
-    return top, {"list": listing, "run": run, "new": new}
+    core = Parser(
+        prog="python -m labs core",
+        description="Le funzioni pubbliche di core/: firma, prima riga della docstring e i laboratori che le usano.",
+    )
+    core.add_argument(
+        "word", metavar="parola", nargs="?", help="solo le funzioni con questa parola nel nome o nella riga"
+    )
+    return top, {"list": listing, "run": run, "new": new, "core": core}
 
 
 def main(argv=None):
@@ -71,7 +80,7 @@ def main(argv=None):
     first = top.parse_args(sys.argv[1:] if argv is None else argv)
     args = commands[first.command].parse(first.rest)
     try:
-        return {"list": list_labs, "run": run_lab, "new": write_lab}[first.command](args)
+        return {"list": list_labs, "run": run_lab, "new": write_lab, "core": list_core}[first.command](args)
     except (LookupError, ParamError, LabError, ContractError) as error:
         print(f"errore: {error}", file=sys.stderr)
         return 2
@@ -136,6 +145,34 @@ def write_lab(args):
         + ". Provalo con "
         f"«python -m labs run {lab_id}», guardalo con «python scripts/preview.py {lab_id}», "
         f"controllalo tutto con «make check LAB={lab_id}»."
+    )
+    return 0
+
+
+def list_core(args):
+    """core/'s public functions, file by file: signature, caption, and who reads each (labs, then core/)."""
+    from sitebuild.core_rules import core_index  # here: only this command reads core/'s syntax trees
+
+    word = (args.word or "").lower()
+    rows = [row for row in core_index() if word in row[1].lower() or word in row[2].lower()]
+    if not rows:
+        raise LookupError(f"nessuna funzione di core/ con «{args.word}» nel nome o nella descrizione")
+    shown = None
+    for file, signature, caption, lab_ids, callers in rows:
+        if file != shown:
+            print(("\n" if shown else "") + file)
+            shown = file
+        print(f"  {signature}\n      {caption or '(manca la docstring)'}")
+        users = [f"da {', '.join(lab_ids)}"] if lab_ids else []
+        users += [f"in core/ da {', '.join(callers)}"] if callers else []
+        print(
+            f"      usata {'; '.join(users)}"
+            if users
+            else "      non la usa nessun laboratorio né altro codice di core/"
+        )
+    print(
+        f"\n{plural(len(rows), 'funzione', 'funzioni')}. Un nome nuovo in core/ dev'essere diverso da tutti questi "
+        "(una funzione per nome, anche in file diversi)."
     )
     return 0
 
