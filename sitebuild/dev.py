@@ -55,22 +55,28 @@ class DevBuild:
         self.labs = ()
         self.stage = None  # the stages of a rebuild whose finish() is due
         self.whole = True  # the next rebuild is a full one
+        self.files = {}  # the sources as the last build read them: the watcher starts from these
         self.failing = set()  # the files saved since the last good rebuild: they are rebuilt with the next save
 
     # ── the full build ─────────────────────────────────────────────────────────────────────────────
     def full(self):
         """build.py in its own process, then the state the next rebuilds start from. Failed with build.py's lines."""
         started = time.perf_counter()
+        # the sources as this build reads them: a file saved or created while it runs differs from them, so the
+        # watcher (which starts from self.files) rebuilds it next, and a lab added meanwhile is an added lab
+        before = sources()
+        self.files = before
         result = subprocess.run([sys.executable, str(ROOT / "build.py")], cwd=ROOT, capture_output=True, text=True)
         if result.returncode != 0:
             self.whole = True  # build/ is half made: the next save builds everything again
             lines = [line for line in (result.stderr + result.stdout).splitlines() if line.startswith("build.py: ")]
             raise Failed("\n".join(lines) or result.stderr.strip().splitlines()[-1])
-        self.warm()
+        self.warm(before)
         return f"costruito tutto il sito in {time.perf_counter() - started:.1f} s"
 
-    def warm(self):
-        """Read what the last full build left: the labs, the lockfile, the wheels' contents, mkdocs' pages."""
+    def warm(self, files=None):
+        """Read what the last full build left: the labs, the lockfile, the wheels' contents, mkdocs' pages.
+        files: the sources as that build read them (sources() now, without)."""
         forget([name for name in sys.modules if name.split(".")[0] in ("core", "labs")])
         stage = stages()
         import labs
@@ -88,7 +94,7 @@ class DevBuild:
         self.theme = Theme(stage["theme"].mkdocs_config(self.nav, boot_script()))
         self.policy = (SITE / "_headers").read_text(encoding="utf-8").split("Content-Security-Policy: ", 1)[1]
         self.policy = self.policy.split("\n", 1)[0]
-        self.files = sources()
+        self.files = sources() if files is None else files
         self.env = stage["pages"].templates()
         # the templates compiled now, not on the first save: the home page written again, the same bytes
         write_pages(

@@ -25,15 +25,35 @@ class NeedsFull(Exception):
     """What changed reaches beyond the pages being rebuilt: the message says why."""
 
 
+# what tools and editors write beside the sources: never a change of the site
+TOOL_SUFFIXES = ("~", ".pyc", ".pyo", ".swp", ".swo", ".swx", ".tmp", ".bak", ".orig", ".rej")
+
+
+def is_tool_file(relative):
+    """True for a file that a tool or an editor writes beside the sources, not the author: anything under a
+    hidden folder or itself hidden (.ruff_cache/, .pytest_cache/, .mypy_cache/, vim's .x.py.swp, emacs' .#x.py),
+    __pycache__/, a name ending in ~ .swp .swo .swx .pyc .tmp .bak, emacs' #x.py#, and vim's probe file 4913."""
+    parts = Path(relative).parts
+    name = parts[-1]
+    return (
+        any(part.startswith(".") or part == "__pycache__" for part in parts)
+        or name.endswith(TOOL_SUFFIXES)
+        or (name.startswith("#") and name.endswith("#"))
+        or name == "4913"
+    )
+
+
 def sources():
-    """{path relative to the project: (mtime in ns, size)} of every file make dev watches."""
+    """{path relative to the project: (mtime in ns, size)} of every file make dev watches (is_tool_file: not
+    those a tool or an editor writes beside them)."""
     found = {}
     for name in WATCHED:
         top = ROOT / name
         for path in [top] if top.is_file() else top.rglob("*"):
-            if path.is_file() and "__pycache__" not in path.parts and not path.name.endswith((".pyc", "~", ".swp")):
+            relative = path.relative_to(ROOT).as_posix()
+            if not is_tool_file(relative) and path.is_file():
                 info = path.stat()
-                found[path.relative_to(ROOT).as_posix()] = (info.st_mtime_ns, info.st_size)
+                found[relative] = (info.st_mtime_ns, info.st_size)
     return found
 
 
