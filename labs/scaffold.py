@@ -134,8 +134,8 @@ sotto la linea del tempo.
 
 Lo scheletro allena un neurone con un solo peso w: con l'ingresso x = 1,5
 deve rispondere y = 1. A ogni passo calcola la loss (w·x − 1)², il suo
-gradiente rispetto a w, e sposta il peso contro il gradiente di η volte il
-gradiente. La curva della loss cresce sotto la linea del tempo, un passo
+gradiente rispetto a w, e sposta il peso nel verso opposto al gradiente, di
+η volte il gradiente. La curva della loss cresce sotto la linea del tempo, un passo
 alla volta, senza mostrare il futuro.
 
 Con un learning rate piccolo il peso scivola verso 2/3 e la loss si spegne;

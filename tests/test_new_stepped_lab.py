@@ -36,5 +36,5 @@ def test_a_stepped_lab_after_learning_rate_passes_make_check_as_written(copy):  
     assert built.returncode == 0, built.stderr[-3000:]
     checked = run(copy, "scripts/check_lab.py", LAB_ID, timeout=1800)
     assert checked.returncode == 0, checked.stdout[-8000:]
-    assert "controlli su" in checked.stdout and "NO " not in checked.stdout
+    assert "passano tutti i controlli" in checked.stdout and "\nNO " not in checked.stdout
     print(f"\nlabs new --passi → make check verde: {time.monotonic() - start:.0f} s\n{checked.stdout[-1500:]}")
