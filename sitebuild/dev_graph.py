@@ -8,7 +8,7 @@ import linecache
 import sys
 from pathlib import Path
 
-from . import ROOT
+from . import PACKAGE, ROOT
 from .wheels import imported_modules
 
 # a change under these rebuilds everything (build.py in a process of its own, as make build runs it)
@@ -107,15 +107,23 @@ def wheel_key(files, requires):
 
 def changed_wheels(wheels, lock, keys):
     """(the lockfile, the wheels' keys, {package: its new wheel}) with the wheels whose files or requirements
-    changed written again (wheels is the stage module); Failed on a cycle, NeedsFull if the list of wheels
-    changed."""
+    changed written again (wheels is the stage module); Failed on a cycle. A new module of core/ is a new
+    wheel, entered in the lockfile as pyodide enters its siblings (packages sorted by name, tests/test_dev_loop.py
+    compares the bytes with build.py's); NeedsFull if another wheel came or went (a lab, a chapter: the
+    navigation changes too)."""
     version, groups, parents, requires = wheels.plan_wheels()
     cycle = wheels.dependency_cycle(requires)
     if cycle:
         raise Failed(f"le wheel dipendono l'una dall'altra in cerchio: {' → '.join(cycle)}")
-    if set(groups) != set(lock["packages"]):
+    core = f"{PACKAGE}-core"
+    added = set(groups) - set(lock["packages"])
+    if set(lock["packages"]) - set(groups) or any(parents[n] != core for n in added) or core not in lock["packages"]:
         raise NeedsFull("è cambiato l'elenco delle wheel")
     lock, new_keys, new_wheels = json.loads(json.dumps(lock)), dict(keys), {}
+    sibling = next(entry for name, entry in lock["packages"].items() if name.startswith(core + "-"))
+    for name in added:
+        lock["packages"][name] = {**sibling, "name": name, "version": version}
+    lock["packages"] = dict(sorted(lock["packages"].items()))
     for name, files in groups.items():
         new_keys[name] = wheel_key(files, requires[name])
         if new_keys[name] != keys.get(name):

@@ -332,3 +332,63 @@ def test_a_class_without_its_caption_is_in_the_page_banner_when_the_lab_is_saved
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+# run inside a copy: a new module of core/ saved alone, then the lab that starts using it
+NEW_CORE = textwrap.dedent(
+    """
+    import json, time
+    from pathlib import Path
+    from sitebuild.dev import DevBuild
+
+    build = DevBuild()
+    build.warm()
+    report = {}
+    Path("core/prova_nuova.py").write_text(
+        '\"\"\"Un modulo di prova.\"\"\"\\n\\n\\ndef doppio_di(x):\\n    \"\"\"Il doppio di x, per la prova.\"\"\"\\n'
+        '    return 2 * x\\n', encoding="utf-8")
+    started = time.perf_counter()
+    report["core"] = build.rebuild(["core/prova_nuova.py"])
+    report["core_seconds"] = time.perf_counter() - started
+    build.finish()
+    lab = Path("labs/ch9/softmax_temperatura.py")
+    line = "    t, extra = params[\\"temperatura\\"], params[\\"aggiunta\\"]\\n"
+    lab.write_text(lab.read_text(encoding="utf-8").replace(
+        "from core.softmax import entropy\\n", "from core.prova_nuova import doppio_di\\nfrom core.softmax import entropy\\n"
+    ).replace(line, line + "    extra = doppio_di(extra) / 2\\n"), encoding="utf-8")
+    report["lab"] = build.rebuild([str(lab)])
+    build.finish()
+    print(json.dumps(report))
+    """
+)
+
+
+def test_a_new_core_module_is_one_wheel_more_and_no_full_rebuild(tmp_path_factory, site_dir):
+    """A new core/ module rebuilds no page (a wheel and the lockfile, written as build.py writes them); the lab
+    that then imports it rebuilds its own page; the site is the same bytes as build.py's from these sources."""
+    target = copied(tmp_path_factory, site_dir)
+    ran = subprocess.run(
+        [sys.executable, "-c", NEW_CORE], cwd=target, env=clean_env(), capture_output=True, text=True, timeout=900
+    )
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    report = json.loads(ran.stdout.strip().splitlines()[-1])
+    assert report["core"].startswith("ricostruito nulla"), report
+    assert report["lab"].startswith("ricostruito capitolo-9/softmax-temperatura in "), report
+    print(f"\nun modulo nuovo di core/: {report['core_seconds']:.2f} s")
+    full = subprocess.run(
+        [sys.executable, "build.py"],
+        cwd=target,
+        env=clean_env(
+            LABS_SITE_DIR=str(target / "full-site"),
+            LABS_BUILD_DIR=str(target / "full-build"),
+            LABS_ANSWERS_DIR=str(target / "build" / "answers"),
+        ),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert full.returncode == 0, full.stderr[-3000:]
+    dev, built = files_of(target / "site"), files_of(target / "full-site")
+    assert sorted(dev) == sorted(built)
+    assert [name for name in built if dev[name] != built[name]] == []
+    assert any(name.startswith("pyodide/laboratori_llm_core_prova_nuova-") for name in built)
