@@ -183,6 +183,65 @@ def experiments_problem(module, controls):
     return None
 
 
+class Reading(dict):
+    """Uno stato che annota quali chiavi legge il check di un esperimento (per dire che cosa ha visto)."""
+
+    def __init__(self, state):
+        super().__init__(state)
+        self.read = []
+
+    def __getitem__(self, key):
+        self.note(key)
+        return super().__getitem__(key)
+
+    def get(self, key, default=None):
+        self.note(key)
+        return super().get(key, default)
+
+    def note(self, key):
+        if key not in self.read and key in self:
+            self.read.append(key)
+
+
+def shown_value(value):
+    """A value of the state as a failure message shows it: short, a long list by its length and its last items."""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, (list, tuple)) and len(value) > 4:
+        return f"[{len(value)} valori, gli ultimi {', '.join(shown_value(v) for v in value[-3:])}]"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(shown_value(v) for v in value) + "]"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+def parts_of(html):
+    """The names an experiment's look can point at in a drawn view: its ids and its data-part names."""
+    return re.findall(r'\s(?:id|data-part)="([^"]+)"', str(html))
+
+
+def experiment_failure(experiment, state, html):
+    """None if the experiment shows what it promises in this state and view (drawn at its settings), else
+    one Italian line: which part is missing from the view (and which it has), or what its check read
+    in the state and what it answered."""
+    head = f"l'esperimento «{experiment.sentence}», con {experiment.settings}"
+    reading = Reading(state if isinstance(state, dict) else {})
+    try:
+        answer = experiment.check(reading if isinstance(state, dict) else state)
+    except Exception as error:  # a check that breaks says where, not just False
+        return f"{head}: check(stato) si è interrotto: {type(error).__name__}: {error}"
+    if not answer:
+        seen = "; ".join(f"{key} = {shown_value(dict.__getitem__(reading, key))}" for key in reading.read)
+        return f"{head}: check(stato) ha dato {answer!r}" + (
+            f" leggendo {seen}" if seen else " (senza leggere nessuna chiave dello stato)"
+        )
+    names = parts_of(html)
+    if experiment.look not in names:
+        have = ", ".join(sorted(set(names))) or "nessuna"
+        return f"{head}: la parte «{experiment.look}» non è nella vista disegnata (le parti con un nome: {have})"
+    return None
+
+
 def box(lab_id, experiments, answers=None):
     """The «Prova» buttons of some experiments, as one block of raw HTML for the Markdown prose (one line:
     Markdown ends a raw block at a blank line). The runtime (experiments.js) finds it by data-experiments.
@@ -236,6 +295,7 @@ def prose_with_experiments(prose, lab_id, experiments, answers=None):
 __all__ = [
     "Experiment",
     "box",
+    "experiment_failure",
     "experiments_problem",
     "prose_with_experiments",
     "raw_settings",
