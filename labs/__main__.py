@@ -6,6 +6,7 @@
     python -m labs new <capitolo> <id> "Titolo"
     python -m labs new --dopo <id di un laboratorio> <id> "Titolo"
     python -m labs new … --passi          (un laboratorio a passi: start, advance, present)
+    python -m labs new … --esercizio      (con lo scheletro di un «Esercizio» sulla funzione di core/ che usa)
     python -m labs core [parola]          (le funzioni pubbliche di core/, chi le usa)
 
 `run` prints the lab's state as JSON; `new` writes a lab module that already
@@ -64,6 +65,11 @@ def parsers():
     )
     new.add_argument(
         "--passi", action="store_true", help="un laboratorio a passi (start, advance, present, Avanti e Indietro)"
+    )
+    new.add_argument(
+        "--esercizio",
+        action="store_true",
+        help="con uno scheletro di «Esercizio»: il lettore scrive la funzione di core/ che il laboratorio usa",
     )
     core = Parser(
         prog="python -m labs core",
@@ -131,7 +137,15 @@ def write_lab(args):
     if args.chapter is None and args.dopo is None:  # two words: the chapter and the id, with no title after
         raise ContractError(f'manca: titolo (python -m labs new {args.lab} {args.title} "Il titolo")')
     target, ref = new_lab(
-        root / "labs", args.chapter, args.lab, args.title, all_labs(), problems(), after=args.dopo, stepped=args.passi
+        root / "labs",
+        args.chapter,
+        args.lab,
+        args.title,
+        all_labs(),
+        problems(),
+        after=args.dopo,
+        stepped=args.passi,
+        exercise=args.esercizio,
     )
     lab_id = args.lab
     test = (

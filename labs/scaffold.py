@@ -389,11 +389,13 @@ def ref_after(ref, refs):
     )
 
 
-def new_lab(package_dir, chapter, lab_id, title, labs, problems=(), after=None, stepped=False):
+def new_lab(package_dir, chapter, lab_id, title, labs, problems=(), after=None, stepped=False, exercise=False):
     """Write <package_dir>/ch<chapter>/<lab_id with _>.py and return its path and REF.
 
     stepped writes a stepped lab (start/advance/present, Steps, an experiment
-    at a later step) instead of one with sliders and a toggle.
+    at a later step) instead of one with sliders and a toggle. exercise (not
+    with stepped) computes the product with core's dot and asks the reader to
+    write it: an «Esercizio» the author rewrites on the lab's own function.
 
     labs are the labs found so far (for the free REF and the ids in use),
     problems the ids of broken modules. after, a lab id, places the new lab
@@ -426,6 +428,11 @@ def new_lab(package_dir, chapter, lab_id, title, labs, problems=(), after=None, 
         )
     if not title.strip():
         raise ContractError("manca il titolo del laboratorio (tra virgolette)")
+    if stepped and exercise:
+        raise ContractError(
+            "--esercizio va con lo scheletro con i comandi, non con --passi: in un laboratorio a passi aggiungi "
+            "EXERCISES a mano (la guida, «Gli esercizi»)"
+        )
     module = lab_id.replace("-", "_")
     taken = [p for p in package_dir.glob(f"ch*/{module}.py")] + [p for p in package_dir.glob(f"ch*/{module}")]
     if taken or lab_id in {lab.id for lab in labs} or lab_id in problems:
@@ -438,13 +445,62 @@ def new_lab(package_dir, chapter, lab_id, title, labs, problems=(), after=None, 
     refs = [lab.ref for lab in labs if lab.chapter.number == chapter]
     ref = ref_after(anchor.ref, refs) if after is not None else next_ref(chapter, refs)
     target = package_dir / f"ch{chapter}" / f"{module}.py"
-    target.write_text(
-        (STEPS_TEMPLATE if stepped else TEMPLATE).format(
-            title=json.dumps(title.strip(), ensure_ascii=False), ref=json.dumps(ref), lab_id=lab_id
-        ),
-        encoding="utf-8",
+    text = (STEPS_TEMPLATE if stepped else TEMPLATE).format(
+        title=json.dumps(title.strip(), ensure_ascii=False), ref=json.dumps(ref), lab_id=lab_id
     )
+    target.write_text(with_exercise(text) if exercise else text, encoding="utf-8")
     return target, ref
+
+
+def with_exercise(text):
+    """The plain scaffold with its product computed by core's dot, and an «Esercizio» that asks for it."""
+    for old, new in (
+        (
+            "from labs.kit import Edit\n",
+            "from core.linalg import dot\nfrom labs.kit import Case\nfrom labs.kit import Edit\n",
+        ),
+        ("from labs.kit import Experiment\n", "from labs.kit import Exercise\nfrom labs.kit import Experiment\n"),
+        ("from labs.kit import Toggle\n", "from labs.kit import Toggle\nfrom labs.kit import Wrong\n"),
+        (PRODUCT, PRODUCT_BY_DOT),
+        (f"'{PRODUCT}'", f"'{PRODUCT_BY_DOT}'"),
+    ):
+        if old not in text:
+            raise AssertionError(f"lo scheletro non contiene più {old!r}: aggiorna with_exercise")
+        text = text.replace(old, new, 1)
+    return text + EXERCISE_TEMPLATE
+
+
+PRODUCT = '    product = params["ingresso"] * params["peso"]'
+PRODUCT_BY_DOT = '    product = dot([params["ingresso"]], [params["peso"]])'
+
+# «Esercizio»: the reader writes the function of core/ the lab computes with (here dot), checked on the cases
+# against dot itself; once it passes, the lab's numbers come from the reader's dot.
+EXERCISE_TEMPLATE = """
+# «Esercizio»: il lettore scrive una funzione di core/ che il laboratorio usa (qui dot): i casi la confrontano
+# con la funzione stessa, e quando passa i numeri del laboratorio vengono dalla sua. Scrivilo sulla funzione
+# del tuo laboratorio: casi con il loro perché, uno o due sbagli tipici con un commento che aiuta.
+EXERCISES = [
+    Exercise(
+        dot,
+        task="Scrivi il prodotto scalare: moltiplica gli elementi a coppie e somma i prodotti. Quando passa "
+        "le verifiche, il prodotto del laboratorio viene dalla tua funzione.",
+        hints=("Con `zip(a, b)` scorri i due vettori insieme.",),
+        cases=(
+            Case(([1.0, 2.0], [3.0, 4.0]), "due vettori piccoli"),
+            Case(([0.0, 0.0], [5.0, -5.0]), "un vettore nullo"),
+            Case(([1.0], [2.0, 3.0]), "lunghezze diverse: un errore"),
+        ),
+        random=lambda rng: ([rng.uniform(-2, 2) for _ in range(3)], [rng.uniform(-2, 2) for _ in range(3)]),
+        count=10,
+        wrong=(
+            Wrong(
+                "def dot(a, b):\\n    return sum(a) * sum(b)\\n",
+                "Si moltiplica elemento per elemento, nella stessa posizione, e poi si somma.",
+            ),
+        ),
+    ),
+]
+"""
 
 
 def new_test(tests_dir, lab_id, ref, title, stepped=False):

@@ -174,6 +174,13 @@ def checks(lab_id):
             else lambda ok, output: "il laboratorio non importa moduli di core/ che abbiano un test",
         ),
         Check(
+            "esercizi",
+            [[*PYTEST, "-k", only(lab_id), "tests/test_exercises.py"]] if getattr(lab.module, "EXERCISES", ()) else [],
+            tests_said("degli esercizi (il riferimento passa i suoi casi, ogni sbaglio tipico è preso)")
+            if getattr(lab.module, "EXERCISES", ())
+            else lambda ok, output: "il laboratorio non ha esercizi",
+        ),
+        Check(
             "modifiche suggerite",
             [[*PYTEST, "-k", only(lab_id), "tests/test_code.py::test_a_suggested_edit_shows_what_it_promises"]],
             tests_said("delle modifiche suggerite («Prova a cambiare…»)"),

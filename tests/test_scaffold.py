@@ -240,3 +240,24 @@ def test_what_the_scaffold_writes_passes_make_lint_where_it_lands(package, tmp_p
         "from labs.kit import Edit\nfrom labs.kit import Experiment", "from labs.kit import Edit, Experiment"
     )
     assert ruff_findings(merged, ROOT / "labs" / "ch2" / "mio_lab.py")  # the check sees a merged import
+
+
+def test_the_scaffold_with_an_exercise_asks_for_the_function_the_lab_computes_with(package):
+    """labs new --esercizio: the product comes from core's dot, and the «Esercizio» on it passes the contract,
+    its reference passes its cases, its wrong answer is caught, and the lab drawn with it is the same; ruff is clean."""
+    from labs import code_exercises
+
+    package.lab("2", "vecchio", ref="2.7")
+    path, _ = new_lab(package.dir, "2", "mio-esercizio", "Il mio esercizio", package.discover()[0], exercise=True)
+    found, problems = package.discover()
+    assert problems == {}
+    lab = next(lab for lab in found if lab.id == "mio-esercizio")
+    (exercise,) = code_exercises.exercises_of(lab)
+    assert exercise.name == "dot"
+    assert code_exercises.check(lab, exercise, exercise.solution())["ok"]
+    for wrong in exercise.wrong:
+        assert code_exercises.check(lab, exercise, wrong.code)["remark"] == wrong.remark
+    assert lab.compute(lab.defaults())["product"] == 0.5
+    assert ruff_findings(path.read_text(encoding="utf-8"), ROOT / "labs" / "ch2" / "mio_esercizio.py") == []
+    with pytest.raises(ContractError, match="--esercizio"):
+        new_lab(package.dir, "2", "altro", "Altro", found, stepped=True, exercise=True)

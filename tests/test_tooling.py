@@ -140,8 +140,8 @@ def test_every_make_check_summary_line_reads_as_a_sentence(fails, monkeypatch, c
     printed = capsys.readouterr().out.rsplit("\nlearning-rate: ", 1)[1].strip().splitlines()
     assert status == (1 if fails else 0)
     head, lines = printed[0], printed[1:]
-    assert head.startswith("passano 3 controlli su 8" if fails else "passano tutti i controlli (8 su 8)"), head
-    assert len(lines) == 8
+    assert head.startswith("passano 4 controlli su 9" if fails else "passano tutti i controlli (9 su 9)"), head
+    assert len(lines) == 9
     for line in lines:
         assert re.fullmatch(r"(ok |NO ) [A-ZÈ][^{}]*\(\d+ s\)\.", line), line
         assert " / " not in line and "passed" not in line and "error" not in line, line
