@@ -66,7 +66,7 @@ def test_every_lab_suggests_at_least_two_experiments(lab):
 def test_each_experiment_has_its_button_after_its_paragraph(lab):
     parts = lab.page_prose.split("\n\n")
     for e in lab.experiments:
-        at = next(i for i, part in enumerate(parts) if f'aria-label="Prova: {esc(e.sentence)}"' in part)
+        at = next(i for i, part in enumerate(parts) if f">{esc(e.sentence)}</span></li>" in part)
         assert parts[at].startswith('<div class="lab-experiments"') and "\n" not in parts[at]
         if e.after:
             assert flat(e.after) in flat(parts[at - 1]), f"{lab.id}: «Prova» non segue il paragrafo «{e.after}»"
