@@ -99,6 +99,20 @@ def test_every_message_between_page_and_worker_is_declared_and_each_declared_one
     with page.expect_download():
         panel.locator('[data-code="download"]').click()
     messages += page.evaluate("window.__messages")
+
+    # an exercise: «Verifica» of a correct function, then the lab drawn with it
+    exercise_lab = labs.get("softmax-temperatura")
+    page = context.new_page()
+    page.goto(f"{site_url}{exercise_lab.path}")
+    expect(page.locator("[data-lab]")).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
+    exercise = page.locator("[data-exercise]").first
+    exercise.locator("[data-exercise-action=write]").click()
+    expect(exercise.locator(".cm-editor")).to_be_visible()
+    solution = exercise_lab.module.EXERCISES[0].solution()
+    page.evaluate("code => { document.querySelector('[data-exercise]').exercise.editor.text = code; }", solution)
+    exercise.locator("[data-exercise-action=check]").click()
+    expect(page.locator("[data-lab-mine]")).to_be_visible(timeout=READY_TIMEOUT)
+    messages += page.evaluate("window.__messages")
     context.close()
 
     verdict = checked(messages)
