@@ -84,6 +84,21 @@ def raw_settings(experiment):
     return {name: raw_value(value) for name, value in experiment.settings.items()}
 
 
+def after_click(controls, before, experiment):
+    """{name: raw value} the page holds after a «Prova» is clicked, from `before` (the page's raw values):
+    a «Prova» sets the whole state it was written for, whatever the reader did before it. Every control the
+    experiment names takes its value, every other one its default (experiments.js, from each input's
+    data-default); folds it names are opened, the others stay as they were."""
+    named = raw_settings(experiment)
+    after = dict(before)
+    for control in flatten(controls):
+        after[control.name] = named.get(control.name, raw_value(control.default))
+    if FOLDS_PARAM in named:
+        opened = [f for f in str(after.get(FOLDS_PARAM, "")).split(",") if f]
+        after[FOLDS_PARAM] = ",".join(dict.fromkeys(opened + named[FOLDS_PARAM].split(",")))
+    return after
+
+
 def source_of(module):
     """The lab's source and that of its helper modules («_…», beside it) whose functions it uses: the parts of
     the view may be named in a helper module that draws them."""
@@ -223,6 +238,7 @@ def prose_with_experiments(prose, lab_id, experiments, answers=None):
 
 __all__ = [
     "Experiment",
+    "after_click",
     "box",
     "experiments_problem",
     "prose_with_experiments",
