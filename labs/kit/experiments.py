@@ -219,9 +219,25 @@ def box(lab_id, experiments, answers=None):
     )
 
 
+# The prose is Markdown, and Markdown passes HTML through: a token written «<fine>» would become a tag the page
+# swallows. A «<» that opens a tag the prose may use stays; any other is written &lt; and shows as written.
+# Formulas ($…$, $$…$$, read by KaTeX as written) and code (`…`, shown as written by Markdown) are left alone.
+PROSE_TAGS = ("abbr", "br", "code", "em", "kbd", "small", "strong", "sub", "sup")
+AS_WRITTEN = re.compile(
+    r"(\$\$.+?\$\$|(?<![\\$])\$(?=\S)[^$]+?(?<=[^\s\\])\$(?![$\d])|`+[^`]*?`+)"
+    rf"|<(?!/?(?:{'|'.join(PROSE_TAGS)})\b)(?=[/!?A-Za-z])",
+    re.S,
+)
+
+
+def prose_text(prose):
+    """The prose with every «<» that does not open one of PROSE_TAGS written &lt; (see AS_WRITTEN)."""
+    return AS_WRITTEN.sub(lambda m: m.group(1) or "&lt;", prose)
+
+
 def prose_with_experiments(prose, lab_id, experiments, answers=None):
-    """The prose with each experiment's «Prova» after the paragraph its `after` words are in (those without,
-    after the last paragraph): one box per paragraph, the experiments in their declared order. answers:
+    """The prose, its text shown as written (prose_text), with each experiment's «Prova» after the paragraph
+    its `after` words are in (those without, after the last paragraph): one box per paragraph, the experiments in their declared order. answers:
     {index in experiments: (answer file, checkpoint file)} of the answers shipped beside the page (see box)."""
     paragraphs = re.split(r"\n\s*\n", prose)
     boxes = {}
@@ -230,7 +246,7 @@ def prose_with_experiments(prose, lab_id, experiments, answers=None):
         boxes.setdefault(at, []).append((i, e))
     out = []
     for k, paragraph in enumerate(paragraphs):
-        out.append(paragraph)
+        out.append(prose_text(paragraph))
         if k in boxes:
             out.append(box(lab_id, boxes[k], answers))
     return "\n\n".join(out)
@@ -241,6 +257,7 @@ __all__ = [
     "after_click",
     "box",
     "experiments_problem",
+    "prose_text",
     "prose_with_experiments",
     "raw_settings",
     "raw_value",
