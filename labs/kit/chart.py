@@ -9,10 +9,14 @@ in pixels, so when handles are present it carries data-plane="xmin xmax
 ymin ymax" and the runtime turns a drag into data coordinates exactly.
 """
 
+import math
+import re
 from dataclasses import KW_ONLY
 from dataclasses import dataclass
 
 from .chart_words import describe_chart
+from .html import Html
+from .html import esc
 from .html import labelled
 from .html import tag
 from .label_layout import place_labels
@@ -36,6 +40,10 @@ from .svg import text
 # -caption in labs.css. A chart never shrinks below the width where it reads
 # 11 px (svg.fit); the default width, 420, fits a phone's 358 px.
 TEXT = 13
+# A power of ten on a log axis («10¹¹»): the superscript glyphs are drawn at about 0,6 of the font's size, so
+# the exponent gets a bigger font (.lab-chart-exp in labs.css) to read as the tick's digits do, 11 px or more.
+POWER = re.compile(r"([^⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+)([⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+)")
+LABEL_GAP = 2 * TEXT  # y tick numbers closer than this (a log axis of many powers) crowd: fewer are written
 
 
 @dataclass(frozen=True)
@@ -188,17 +196,26 @@ def axes(f):
     return drawn
 
 
+def tick(x, y, label, anchor, value):
+    """A tick's number; a power of ten's exponent in its own, bigger, tspan (POWER)."""
+    power = POWER.fullmatch(label) if isinstance(label, str) else None
+    content = Html(f'{esc(power[1])}<tspan class="lab-chart-exp">{esc(power[2])}</tspan>') if power else label
+    return text(x, y, content, class_="lab-chart-tick", anchor=anchor, data_labelled=labelled(value))
+
+
 def _axes(f):
     """axes()'s markup, and the boxes of the numbers it writes."""
     L, T, pw, ph, sx, sy = f["left"], f["top"], f["pw"], f["ph"], f["sx"], f["sy"]
     x_ticks, y_ticks = f["x_ticks"], f["y_ticks"]
     parts = []
     boxes = []
-    for v, label in y_ticks:
-        y = T + sy(v)
-        if -0.5 <= y - T <= ph + 0.5:
-            parts.append(line(L, y, L + pw, y, class_="lab-chart-grid"))
-            parts.append(text(L - f["gap"], y, label, class_="lab-chart-tick", anchor="end", data_labelled=labelled(v)))
+    inside = [(v, label, T + sy(v)) for v, label in y_ticks if -0.5 <= sy(v) <= ph + 0.5]
+    spacing = min((abs(a[2] - b[2]) for a, b in zip(inside, inside[1:])), default=LABEL_GAP)
+    every = max(1, math.ceil(LABEL_GAP / max(spacing, 1e-9)))  # the grid keeps every line
+    for k, (v, label, y) in enumerate(inside):
+        parts.append(line(L, y, L + pw, y, class_="lab-chart-grid"))
+        if (len(inside) - 1 - k) % every == 0:  # the top one always written: the range's end
+            parts.append(tick(L - f["gap"], y, label, "end", v))
             boxes.append(text_box(L - f["gap"], y, label, TEXT, "end"))
     shown = None  # the box of the last x tick number written: the next one must not touch it
     for v, label in x_ticks:
@@ -211,7 +228,7 @@ def _axes(f):
             box = text_box(at, T + ph + 16, label, TEXT)
             if shown and box[0] < shown[2] + 6:
                 continue
-            parts.append(text(at, T + ph + 16, label, class_="lab-chart-tick", data_labelled=labelled(v)))
+            parts.append(tick(at, T + ph + 16, label, "middle", v))
             boxes.append(shown := box)
     if not sy.log and sy.lo < 0 < sy.hi:
         parts.append(line(L, T + sy(0), L + pw, T + sy(0), class_="lab-chart-zero"))
@@ -259,6 +276,21 @@ def marker_lines(f, markers):
             y = f["sy"](m.at)
             parts.append(line(0, y, f["pw"], y, class_=f"lab-chart-marker {m.class_}{dash}"))
     return group(*parts)
+
+
+def marker_boxes(f, markers):
+    """The boxes of the marker lines, a few units thick, in chart coordinates: a caption never sits on one."""
+    L, T, pw, ph, boxes = f["left"], f["top"], f["pw"], f["ph"], []
+    for m in markers:
+        if not finite(m.at):
+            continue
+        if m.axis == "x" and 0 <= f["sx"](m.at) <= pw:
+            x = L + f["sx"](m.at)
+            boxes.append((x - 3, T, x + 3, T + ph))
+        elif m.axis != "x" and 0 <= f["sy"](m.at) <= ph:
+            y = T + f["sy"](m.at)
+            boxes.append((L, y - 3, L + pw, y + 3))
+    return boxes
 
 
 def marker_legend(markers):
@@ -400,7 +432,7 @@ def line_chart(
             for h in handles
             if h.caption
         ],
-        f["boxes"],
+        f["boxes"] + marker_boxes(f, markers),
         (0, 0, width, height),
     )
     spots = iter(spots)
