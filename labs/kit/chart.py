@@ -19,6 +19,7 @@ from .html import Html
 from .html import esc
 from .html import labelled
 from .html import tag
+from .label_layout import overlap
 from .label_layout import place_labels
 from .label_layout import text_box
 from .memory import Memory
@@ -143,7 +144,7 @@ def frame(width, height, sx, sy, x_ticks, y_ticks, x_label, y_label, legend_item
     """Margins, pixel scales, ticks and legend: what histogram and line_chart
     share. The left margin makes room for the longest y tick label; gap is
     the space between the y axis and its labels (wider under handles)."""
-    left = 4 + gap + 7.5 * max((len(label) for _, label in y_ticks), default=1) + (22 if y_label else 0)
+    left = 4 + gap + 7.5 * max((len(as_wide(label)) for _, label in y_ticks), default=1) + (22 if y_label else 0)
     placed = legend_rows(legend_items, width - 8, left)
     top = (max(y for _, y, _ in placed) + 16) if placed else 12
     bottom = 50 if x_label else 30
@@ -196,6 +197,20 @@ def axes(f):
     return drawn
 
 
+def tick_box(x, y, label, anchor="middle"):
+    """The box of a tick's number as tick() writes it: an exponent's glyph, in its bigger font, is about as wide
+    as two digits."""
+    x0, y0, x1, y1 = text_box(x, y, as_wide(label), TEXT, anchor)
+    if isinstance(label, str) and POWER.fullmatch(label):  # the bigger font's line stands above and below
+        y0, y1 = y - 1.25 * TEXT, y + 0.75 * TEXT
+    return x0, y0, x1, y1
+
+
+def as_wide(label):
+    """A tick's number with each exponent glyph counted as two digits (see tick_box)."""
+    return POWER.sub(lambda m: m[1] + "00" * len(m[2]), label) if isinstance(label, str) else label
+
+
 def tick(x, y, label, anchor, value):
     """A tick's number; a power of ten's exponent in its own, bigger, tspan (POWER)."""
     power = POWER.fullmatch(label) if isinstance(label, str) else None
@@ -216,18 +231,19 @@ def _axes(f):
         parts.append(line(L, y, L + pw, y, class_="lab-chart-grid"))
         if (len(inside) - 1 - k) % every == 0:  # the top one always written: the range's end
             parts.append(tick(L - f["gap"], y, label, "end", v))
-            boxes.append(text_box(L - f["gap"], y, label, TEXT, "end"))
+            boxes.append(tick_box(L - f["gap"], y, label, "end"))
+    y_boxes = list(boxes)
     shown = None  # the box of the last x tick number written: the next one must not touch it
     for v, label in x_ticks:
         x = L + sx(v)
         if -0.5 <= x - L <= pw + 0.5:
             parts.append(line(x, T + ph, x, T + ph + 5, class_="lab-chart-axis"))
             # a number that would leave the drawing slides back inside; one that would touch its neighbour is left out
-            box = text_box(x, T + ph + 16, label, TEXT)
+            box = tick_box(x, T + ph + 16, label)
             at = x - max(0.0, box[2] - (f["width"] - 2)) + max(0.0, 2 - box[0])
-            box = text_box(at, T + ph + 16, label, TEXT)
-            if shown and box[0] < shown[2] + 6:
-                continue
+            box = tick_box(at, T + ph + 16, label)
+            if (shown and box[0] < shown[2] + 6) or any(overlap(box, b) > 0 for b in y_boxes):
+                continue  # touching its neighbour, or the y axis's lowest number in the corner
             parts.append(tick(at, T + ph + 16, label, "middle", v))
             boxes.append(shown := box)
     if not sy.log and sy.lo < 0 < sy.hi:
