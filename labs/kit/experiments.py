@@ -11,7 +11,9 @@ the prose's paragraph it belongs after.
 
 One declaration, three uses: the page puts a «Prova» button after that
 paragraph (prose_with_experiments, below; the runtime's experiments.js
-sets the controls, opens their group, scrolls to the part and marks it,
+sets the controls, every one it does not name to its default so that it
+shows its promise whatever the reader did before (after_click), opens
+their group, scrolls to the part and marks it,
 and «Ripristina» puts the reader's settings back); the contract checks it at
 import (experiments_problem: known controls, valid values, an existing
 part, a paragraph that names it); the tests perform it
