@@ -309,6 +309,23 @@ def marker_boxes(f, markers):
     return boxes
 
 
+def series_boxes(f, series):
+    """Small boxes along each series' line, every few units, in chart coordinates: a caption never sits on a
+    curve (4.2's «η = …» on the dashed «η costante al picco»)."""
+    L, T, pw, ph, boxes = f["left"], f["top"], f["pw"], f["ph"], []
+    for s in series:
+        if not s.line:
+            continue
+        points = [(f["sx"](x), f["sy"](y)) for x, y in s.points if finite(x) and finite(y)]
+        for (x0, y0), (x1, y1) in zip(points, points[1:]):
+            steps = max(1, math.ceil(math.hypot(x1 - x0, y1 - y0) / 6))
+            for k in range(steps + 1):
+                x, y = x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps
+                if 0 <= x <= pw and 0 <= y <= ph:
+                    boxes.append((L + x - 1, T + y - 1, L + x + 1, T + y + 1))  # cheaper to cross than a text
+    return boxes
+
+
 def marker_legend(markers):
     seen, items = set(), []
     for m in markers:
@@ -442,13 +459,15 @@ def line_chart(
                         (-12, -12, "end"),
                         (12, 12, "start"),
                         (-12, 12, "end"),
+                        (0, 36, "middle"),  # farther, where a curve or a line passes close by
+                        (0, -34, "middle"),
                     )
                 ],
             )
             for h in handles
             if h.caption
         ],
-        f["boxes"] + marker_boxes(f, markers),
+        f["boxes"] + marker_boxes(f, markers) + (series_boxes(f, series) if handles else []),
         (0, 0, width, height),
     )
     spots = iter(spots)

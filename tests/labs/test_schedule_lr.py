@@ -1,6 +1,7 @@
 """4.2 Warm-up e coseno: Llama 2's schedule by default."""
 
 import math
+import re
 
 import pytest
 
@@ -97,3 +98,12 @@ def test_states_remembered_are_the_states_computed_afresh():
     assert lab.curves.cache_info().hits > 0
     for params, state_ in remembered:
         assert state_ == fresh(params)
+
+
+def test_the_handle_caption_is_not_written_on_a_line():
+    """«η = 2,750 × 10⁻⁴» sat across the dashed «η costante al picco» (kit: a caption avoids curves and markers)."""
+    html = str(LAB.view(state()))
+    caption = re.search(r'<text x="[^"]*" y="([^"]*)" class="lab-chart-caption"[^>]*>(η = [^<]*)</text>', html)
+    flat = float(re.search(r'<path d="M0\.00,([\d.]+) L[\d.]+,\1" class="lab-chart-line muted is-dashed"', html)[1])
+    y = float(caption[1])
+    assert not (y - 0.6 * 13 - 2 < flat < y + 0.6 * 13 + 2), (caption[2], y, flat)
