@@ -61,6 +61,7 @@ test-fast: build
 
 bench: build browser
 	$(PY) scripts/bench.py
+	$(PY) scripts/bench_limits.py
 
 # a screenshot of every lab, phone and desktop, light and dark, in shots/ (open shots/index.html)
 shots: build browser

@@ -5,6 +5,9 @@
     python -m labs run --file laboratorio_modificato.py [name=value ...]
     python -m labs new <capitolo> <id> "Titolo"
     python -m labs new --dopo <id di un laboratorio> <id> "Titolo"
+    python -m labs new … --passi          (un laboratorio a passi: start, advance, present)
+    python -m labs new … --esercizio      (con lo scheletro di un «Esercizio» sulla funzione di core/ che usa)
+    python -m labs core [parola]          (le funzioni pubbliche di core/, chi le usa)
 
 `run` prints the lab's state as JSON; `new` writes a lab module that already
 builds and passes the contract tests. Flags and name=value go in any order.
@@ -26,6 +29,7 @@ from .kit.errors import ContractError
 from .kit.errors import LabError
 from .kit.errors import ParamError
 from .kit.errors import place
+from .kit.italian import plural
 from .registry import all_labs
 from .registry import from_file
 from .registry import get
@@ -33,12 +37,12 @@ from .registry import problems
 from .scaffold import new_lab
 from .scaffold import new_test
 
-COMMANDS = ("list", "run", "new")
+COMMANDS = ("list", "run", "new", "core")
 
 
 def parsers():
     top = Parser(prog="python -m labs", description="Laboratori LLM da riga di comando.")
-    top.add_argument("command", choices=COMMANDS, metavar="comando", help="list, run oppure new")
+    top.add_argument("command", choices=COMMANDS, metavar="comando", help="list, run, new oppure core")
     top.add_argument("rest", nargs="...", help="gli argomenti del comando (python -m labs <comando> -h)")
     listing = Parser(prog="python -m labs list", description="Elenca i laboratori.")
     listing.add_argument("--json", action="store_true", help="un oggetto JSON per laboratorio")
@@ -54,8 +58,27 @@ def parsers():
     new.add_argument("chapter", metavar="capitolo", nargs="?", help="1, 2, … oppure A (con --dopo non serve)")
     new.add_argument("lab", metavar="id", help="con i trattini: prodotto-scalare")
     new.add_argument("title", metavar="titolo", help="il titolo della pagina, tra virgolette")
-    new.add_argument("--dopo", metavar="ID", help="mettilo subito dopo questo laboratorio: 9E → 9E.1, prima di 9F")
-    return top, {"list": listing, "run": run, "new": new}
+    new.add_argument(
+        "--dopo",
+        metavar="ID",
+        help="mettilo subito dopo questo laboratorio, senza cambiare il REF di nessun altro: 2.4 → 2.4.1 se 2.5 c'è già",
+    )
+    new.add_argument(
+        "--passi", action="store_true", help="un laboratorio a passi (start, advance, present, Avanti e Indietro)"
+    )
+    new.add_argument(
+        "--esercizio",
+        action="store_true",
+        help="con uno scheletro di «Esercizio»: il lettore scrive la funzione di core/ che il laboratorio usa",
+    )
+    core = Parser(
+        prog="python -m labs core",
+        description="Le funzioni pubbliche di core/: firma, prima riga della docstring e i laboratori che le usano.",
+    )
+    core.add_argument(
+        "word", metavar="parola", nargs="?", help="solo le funzioni con questa parola nel nome o nella riga"
+    )
+    return top, {"list": listing, "run": run, "new": new, "core": core}
 
 
 def main(argv=None):
@@ -63,7 +86,7 @@ def main(argv=None):
     first = top.parse_args(sys.argv[1:] if argv is None else argv)
     args = commands[first.command].parse(first.rest)
     try:
-        return {"list": list_labs, "run": run_lab, "new": write_lab}[first.command](args)
+        return {"list": list_labs, "run": run_lab, "new": write_lab, "core": list_core}[first.command](args)
     except (LookupError, ParamError, LabError, ContractError) as error:
         print(f"errore: {error}", file=sys.stderr)
         return 2
@@ -113,15 +136,57 @@ def write_lab(args):
     root = Path(__file__).parent.parent
     if args.chapter is None and args.dopo is None:  # two words: the chapter and the id, with no title after
         raise ContractError(f'manca: titolo (python -m labs new {args.lab} {args.title} "Il titolo")')
-    target, ref = new_lab(root / "labs", args.chapter, args.lab, args.title, all_labs(), problems(), after=args.dopo)
+    target, ref = new_lab(
+        root / "labs",
+        args.chapter,
+        args.lab,
+        args.title,
+        all_labs(),
+        problems(),
+        after=args.dopo,
+        stepped=args.passi,
+        exercise=args.esercizio,
+    )
     lab_id = args.lab
-    test = new_test(root / "tests" / "labs", lab_id, ref, args.title) if (root / "tests" / "labs").is_dir() else None
+    test = (
+        new_test(root / "tests" / "labs", lab_id, ref, args.title, args.passi)
+        if (root / "tests" / "labs").is_dir()
+        else None
+    )
     print(
         f"Scritto {target.relative_to(root)} (REF {ref})"
         + (f" e il suo test {test.relative_to(root)}" if test else "")
         + ". Provalo con "
         f"«python -m labs run {lab_id}», guardalo con «python scripts/preview.py {lab_id}», "
         f"controllalo tutto con «make check LAB={lab_id}»."
+    )
+    return 0
+
+
+def list_core(args):
+    """core/'s public functions, file by file: signature, caption, and who reads each (labs, then core/)."""
+    from sitebuild.core_rules import core_index  # here: only this command reads core/'s syntax trees
+
+    word = (args.word or "").lower()
+    rows = [row for row in core_index() if word in row[1].lower() or word in row[2].lower()]
+    if not rows:
+        raise LookupError(f"nessuna funzione di core/ con «{args.word}» nel nome o nella descrizione")
+    shown = None
+    for file, signature, caption, lab_ids, callers in rows:
+        if file != shown:
+            print(("\n" if shown else "") + file)
+            shown = file
+        print(f"  {signature}\n      {caption or '(manca la docstring)'}")
+        users = [f"da {', '.join(lab_ids)}"] if lab_ids else []
+        users += [f"in core/ da {', '.join(callers)}"] if callers else []
+        print(
+            f"      usata {'; '.join(users)}"
+            if users
+            else "      non la usa nessun laboratorio né altro codice di core/"
+        )
+    print(
+        f"\n{plural(len(rows), 'funzione', 'funzioni')}. Un nome nuovo in core/ dev'essere diverso da tutti questi "
+        "(una funzione per nome, anche in file diversi)."
     )
     return 0
 

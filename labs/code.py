@@ -142,6 +142,8 @@ def italian(error):
     if isinstance(error, RecursionError):
         return CodeError(f"Troppe chiamate annidate (ricorsione senza fine?){where}.", line)
     text = f"{error}".rstrip()
+    if not text:
+        return CodeError(f"Il codice si è fermato{where} con {type(error).__name__}.", line)
     end = "" if text.endswith((".", "!", "?", "»")) else "."
     return CodeError(f"Il codice si è fermato{where} con {type(error).__name__}: {text}{end}", line)
 
@@ -198,11 +200,18 @@ def draw_edited(lab, text, raw=None):
     return draw(edited, raw, explain=explain, finite=True)
 
 
-def render_edited(lab_id, text, raw=None):
+def render_edited(lab_id, text, raw=None, fallback=False):
     """The page's render() with the reader's edited code: {"ok": True, "html", "params", …}, or
-    {"ok": False, "error", "line", "params"} (the page keeps the last good view)."""
-    drawing = draw_edited(get(lab_id), text, raw)
-    return drawing.page() if drawing.ok else {**drawing.page(), "line": drawing.line}
+    {"ok": False, "error", "line", "params"} (the page keeps the last good view). With fallback, a failure
+    draws the lab as written instead, and says why in "fallback" (an exercise the reader passed that fails
+    on a state the lab reaches)."""
+    lab = get(lab_id)
+    drawing = draw_edited(lab, text, raw)
+    if drawing.ok:
+        return drawing.page()
+    if fallback:
+        return {**draw(lab, raw).page(), "fallback": drawing.error}
+    return {**drawing.page(), "line": drawing.line}
 
 
 def render_edited_json(lab_id, text, raw_json):

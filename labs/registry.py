@@ -187,7 +187,10 @@ def discover(package):
     the modules that break the contract: (labs, {id: Italian line})."""
     import pkgutil  # here: the browser loads labs one by one (load()) and need not pay for its import
 
-    from .kit.listing import check_edits  # the suggested edits' contract: the browser never discovers
+    from .kit.exercises import check_exercises  # the exercises' and questions' contract
+    from .kit.listing import check_captions  # the code panel's contract: the browser never discovers
+    from .kit.listing import check_edits
+    from .kit.listing import listing
 
     found, problems = [], {}
     for chapter_info in pkgutil.iter_modules(package.__path__):
@@ -209,6 +212,8 @@ def discover(package):
                 module = importlib.import_module(f"{chapter_package.__name__}.{info.name}")
                 check_module(module, match.group(1).upper())
                 check_edits(module)
+                check_captions(module)
+                check_exercises(module, {name for _, name, _, _ in listing(module)})
             except Exception as error:
                 problems[lab_id] = import_problem(f"{info.module_finder.path}/{info.name}.py", error)
                 continue

@@ -9,7 +9,10 @@ activation, positions and head, prints the parameter count and the median
 steps; then the same for the 3.2 lab's own default model, on its own text
 and batches. The first line times an empty Python loop of a million turns,
 so that numbers from machines of different speed can be compared.
-The budget: ≤ 15 ms in CPython.
+The budget: ≤ 15 ms in CPython. Below the step, the same step cut down
+to its math.sumprod calls (the same rows, recorded once, timed alone): every
+product is one sumprod per cell and tests/test_core_transformer_bits.py
+pins their bits, so no change that keeps the numbers goes below that line.
 
 --lab prints what the lab shows at its default settings: the parameter
 count, the losses of the transformer and of the bigram at steps 0, 100, 300
@@ -89,6 +92,43 @@ def lab_step_times_ms(steps):
     return step_times_ms(config, opt, batch, steps, ids, seed)
 
 
+def lab_sumprod_floor_ms(steps):
+    """The lab's training step cut down to its math.sumprod calls: the same calls on the same rows, timed alone.
+
+    Every product of the step is one math.sumprod per cell (core.transformer_layers) and the equality
+    fixture pins their bits, so no change that keeps the numbers can take a step below this.
+    Returns (ms of the calls alone, median over `steps` repetitions; calls; numbers multiplied)."""
+    import math
+
+    from core import optimizers, transformer_layers
+
+    config, opt, batch, ids, seed = lab_model()
+    state = training.init_state(config)
+    data = training.batch_for_step(ids, config, batch, seed=seed, step=0)
+    firsts, seconds = [], []
+
+    def recorded(a, b):
+        a, b = list(a), list(b)
+        firsts.append(a)
+        seconds.append(b)
+        return math.sumprod(a, b)
+
+    modules = (transformer_layers, optimizers)
+    try:
+        for module in modules:
+            module.sumprod = recorded
+        training.train_step(state, data, config, opt)
+    finally:
+        for module in modules:
+            module.sumprod = math.sumprod
+    times = []
+    for _ in range(steps):
+        start = CLOCK()
+        list(map(math.sumprod, firsts, seconds))
+        times.append(1000 * (CLOCK() - start))
+    return times, len(firsts), sum(map(len, firsts))
+
+
 def lab_avanti_ms(steps):
     """The lab's compute for «Avanti» (labs.render, as the worker calls it) from step 1 to steps, warm machine."""
     import labs
@@ -147,6 +187,8 @@ def cpython_table(args):
         f"{tr.param_count(config)['total']} params"
     )
     show("training step, CPython", summary(lab_step_times_ms(args.steps)), 15)
+    floor, calls, numbers = lab_sumprod_floor_ms(args.steps)
+    show(f"  its {calls:,} sumprods ({numbers:,} terms) alone", summary(floor))
     show("«Avanti» compute + view (labs.render), CPython", summary(lab_avanti_ms(args.steps)))
 
 
@@ -204,7 +246,7 @@ sys.path.insert(0, "/tmp")
 import bench_transformer as b
 b.CLOCK = time.perf_counter
 json.dumps({"version": sys.version.split()[0], "step": b.lab_step_times_ms(%(steps)d),
-            "avanti": b.lab_avanti_ms(%(steps)d)})
+            "floor": b.lab_sumprod_floor_ms(%(steps)d), "avanti": b.lab_avanti_ms(%(steps)d)})
 """
 
 
@@ -243,6 +285,8 @@ def browser_numbers(args):
             out = json.loads(answer["out"])
             print(f"Pyodide (Python {out['version']}) in a Web Worker, wall clock:")
             show("training step, Pyodide", summary(out["step"]), 40)
+            floor, calls, numbers = out["floor"]
+            show(f"  its {calls:,} sumprods ({numbers:,} terms) alone", summary(floor))
             show("«Avanti» compute + view (labs.render), Pyodide", summary(out["avanti"]))
 
             page = browser.new_page()

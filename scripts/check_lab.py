@@ -1,28 +1,46 @@
-"""Every check that concerns one lab, one after the other, with one summary line each.
+"""Every check that concerns one lab, one after the other, with one summary sentence each.
 
     python scripts/check_lab.py <lab-id>        (make check LAB=<lab-id> builds the site first)
 
 The checks: the contract (the module imports, renders at its defaults and
-prints its state), its Python tests (pytest -k <id>: the contract tests over
+prints its state), ruff (check and format --check, the rules of make lint)
+on the lab's own files (its module, the helper modules beside it that it
+imports, its test), its Python tests (pytest -k <id>: the contract tests over
 every lab, its own tests/labs/test_<id>.py, its figures' descriptions, its
-Italian), its suggested edits («Prova a cambiare…»), its page in Chromium
-(tests/browser/test_every_lab.py), the layout at a phone and a desktop size
-in the light and the dark scheme (scripts/layout_check.py --lab) and axe-core
-(scripts/axe_report.py --lab). The site must be built. Exit status 1 if a
-check fails; each failing check's output is printed before the summary.
+Italian), the tests of the core/ modules it imports (tests/test_core_<name>.py,
+those modules' own imports of core/ included), its suggested edits («Prova a
+cambiare…»), its page in Chromium (tests/browser/test_every_lab.py), the
+layout at a phone and a desktop size in the light and the dark scheme
+(scripts/layout_check.py --lab) and axe-core (scripts/axe_report.py --lab).
+The site must be built. Exit status 1 if a check fails; each failing check's
+output is printed before the summary.
 """
 
 import os
+import re
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 PY = sys.executable
 PYTEST = [PY, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider"]
+RUFF = str(Path(PY).parent / "ruff")
+
+
+@dataclass(frozen=True)
+class Check:
+    """One check of a lab: its name, the commands it runs from ROOT one after the other (it passes when
+    every one exits 0), and said(ok, output) → the summary sentence, in Italian."""
+
+    name: str
+    commands: list
+    said: Callable
 
 
 def only(lab_id):
@@ -31,40 +49,153 @@ def only(lab_id):
     return f"[{lab_id}] or [{lab_id}- or [{lab_id}: or chromium-{lab_id}] or test_{lab_id.replace('-', '_')}.py"
 
 
+def counts(output):
+    """{"passed": n, "failed": n, …} read off pytest's closing line (-q): «3 passed, 1 skipped in 2.0s»."""
+    line = closing_line(output)
+    return {word: int(n) for n, word in re.findall(r"(\d+) (passed|failed|skipped|errors?|deselected)", line)}
+
+
+def tests_said(what):
+    """said() for a pytest check: «passano i 12 test Python …» or «falliscono 2 test Python su 12 …»."""
+
+    def said(ok, output):
+        n = counts(output)
+        passed, failed = n.get("passed", 0), n.get("failed", 0) + n.get("error", 0) + n.get("errors", 0)
+        skipped = {0: "", 1: ", 1 saltato"}.get(n.get("skipped", 0), f", {n.get('skipped')} saltati")
+        if ok:
+            return f"{'passa 1 test' if passed == 1 else f'passano {passed} test'} {what}{skipped}"
+        if failed:
+            return f"{'fallisce 1 test' if failed == 1 else f'falliscono {failed} test'} {what} su {passed + failed}"
+        return f"i test {what} non sono partiti: {closing_line(output)[:100]}"
+
+    return said
+
+
+def lab_files(lab):
+    """The lab's module and the helper modules of its chapter («_…») it imports, as paths from ROOT."""
+    from sitebuild.wheels import import_statements
+
+    module = Path(lab.module.__file__).resolve()
+    chapter = lab.module.__name__.rpartition(".")[0]
+    files = [module]
+    for _, base, names in import_statements(module, lab.module.__name__):
+        for name in (base, *(f"{base}.{n}" for n in names)):
+            helper = ROOT / Path(*name.split(".")).with_suffix(".py")
+            if name.startswith(f"{chapter}._") and helper.exists() and helper not in files:
+                files.append(helper)
+    return [f.relative_to(ROOT) for f in files]
+
+
+def core_modules(files):
+    """The core/ modules the files import, and those these import in turn: their names («descent», …)."""
+    from sitebuild.wheels import import_statements
+
+    found, todo = [], [(ROOT / f, ".".join(Path(f).with_suffix("").parts)) for f in files]
+    while todo:
+        path, module = todo.pop()
+        for _, base, names in import_statements(path, module):
+            for name in (base, *(f"{base}.{n}" for n in names)):
+                parts = name.split(".")
+                source = ROOT / Path(*parts).with_suffix(".py")
+                if parts[0] == "core" and len(parts) == 2 and source.exists() and parts[1] not in found:
+                    found.append(parts[1])
+                    todo.append((source, name))
+    return sorted(found)
+
+
+def ruff_said(files):
+    def said(ok, output):
+        if ok:
+            return f"ruff (check e format) non trova niente da correggere in {', '.join(map(str, files))}"
+        first = next((line.strip() for line in output.splitlines() if line.strip()), "")
+        return f"ruff trova da correggere ({first[:90]}): «ruff format» e «ruff check --fix» sistemano quasi tutto"
+
+    return said
+
+
+def contract_said(ok, output):
+    if ok:
+        return "il contratto è rispettato: il modulo si importa, si disegna ai valori iniziali e stampa il suo stato"
+    return f"il contratto non è rispettato: {closing_line(output)[:160]}"
+
+
+def layout_said(ok, output):
+    if ok:
+        return "l'impaginazione va bene su telefono e desktop, nel tema chiaro e in quello scuro"
+    total = output.split("in totale", 1)[-1]
+    broken = [m.group(1) for m in re.finditer(r"^(\S+)\s+(\d+) / \d+", total, re.M) if int(m.group(2))]
+    return f"l'impaginazione non va: {', '.join(broken) or closing_line(output)[:100]} (i dettagli sono sopra)"
+
+
+def axe_said(ok, output):
+    if ok:
+        return "axe-core non trova problemi gravi di accessibilità, nel tema chiaro e in quello scuro"
+    return "axe-core trova problemi gravi di accessibilità (le regole sono sopra)"
+
+
 def checks(lab_id):
-    """(name, command) of each check of one lab, in the order they run."""
+    """The checks of one lab, in the order they run."""
+    import labs
+
+    lab = labs.get(lab_id)
     own = ROOT / "tests" / "labs" / f"test_{lab_id.replace('-', '_')}.py"
+    files = lab_files(lab) + ([own.relative_to(ROOT)] if own.exists() else [])
+    core = core_modules(lab_files(lab))
+    core_tests = [f"tests/test_core_{name}.py" for name in core if (ROOT / "tests" / f"test_core_{name}.py").exists()]
     return [
-        ("contratto", [PY, "-m", "labs", "run", lab_id, "--html"]),
-        (
+        Check("contratto", [[PY, "-m", "labs", "run", lab_id, "--html"]], contract_said),
+        Check(
+            "ruff",
+            [[RUFF, "check", "--quiet", *map(str, files)], [RUFF, "format", "--check", "--quiet", *map(str, files)]],
+            ruff_said(files),
+        ),
+        Check(
             "test Python",
             [
-                *PYTEST,
-                "-n",
-                "2",
-                "-m",
-                "not browser",
-                "-k",
-                only(lab_id),
-                "tests",
-                *([str(own)] if own.exists() else []),
+                [
+                    *PYTEST,
+                    "-n",
+                    "2",
+                    "-m",
+                    "not browser",
+                    "-k",
+                    only(lab_id),
+                    "tests",
+                    *([str(own)] if own.exists() else []),
+                ]
             ],
+            tests_said("Python del laboratorio"),
         ),
-        (
+        Check(
+            "test di core/",
+            [[*PYTEST, "-n", "2", *core_tests]] if core_tests else [],
+            tests_said(f"di core/ che il laboratorio usa ({', '.join(core)})")
+            if core_tests
+            else lambda ok, output: "il laboratorio non importa moduli di core/ che abbiano un test",
+        ),
+        Check(
+            "esercizi",
+            [[*PYTEST, "-k", only(lab_id), "tests/test_exercises.py"]] if getattr(lab.module, "EXERCISES", ()) else [],
+            tests_said("degli esercizi (il riferimento passa i suoi casi, ogni sbaglio tipico è preso)")
+            if getattr(lab.module, "EXERCISES", ())
+            else lambda ok, output: "il laboratorio non ha esercizi",
+        ),
+        Check(
             "modifiche suggerite",
-            [
-                *PYTEST,
-                "-k",
-                only(lab_id),
-                "tests/test_code.py::test_a_suggested_edit_shows_what_it_promises",
-            ],
+            [[*PYTEST, "-k", only(lab_id), "tests/test_code.py::test_a_suggested_edit_shows_what_it_promises"]],
+            tests_said("delle modifiche suggerite («Prova a cambiare…»)"),
         ),
-        ("pagina nel browser", [*PYTEST, "-k", only(lab_id), "tests/browser/test_every_lab.py"]),
-        (
+        Check(
+            "pagina nel browser",
+            [[*PYTEST, "-k", only(lab_id), "tests/browser/test_every_lab.py"]],
+            tests_said("della pagina nel browser"),
+        ),
+        Check(
             "impaginazione (telefono e desktop, chiaro e scuro)",
-            [PY, "scripts/layout_check.py", "--lab", lab_id, "--verbose"],
+            [[PY, "scripts/layout_check.py", "--lab", lab_id, "--verbose"]],
+            layout_said,
         ),
-        ("accessibilità (axe-core, chiaro e scuro)", [PY, "scripts/axe_report.py", "--lab", lab_id]),
+        Check("accessibilità (axe-core, chiaro e scuro)", [[PY, "scripts/axe_report.py", "--lab", lab_id]], axe_said),
     ]
 
 
@@ -88,21 +219,28 @@ def main(argv=None):
     if not (ROOT / "site" / "index.html").exists() and "LABS_SITE_DIR" not in os.environ:
         sys.exit("errore: manca il sito: make build (make check LAB=… lo costruisce da sé)")
     start, results = time.monotonic(), []
-    for name, command in checks(lab_id):
-        began = time.monotonic()
-        run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
-        seconds = time.monotonic() - began
-        ok = run.returncode == 0
-        if not ok:
-            print(f"── {name}: {' '.join(command[1:])}\n{run.stdout[-6000:]}{run.stderr[-3000:]}", flush=True)
-        results.append((ok, name, seconds, closing_line(run.stdout) or closing_line(run.stderr)))
-    print(
-        f"\n{lab_id}: {sum(ok for ok, *_ in results)} controlli su {len(results)} passati "
-        f"in {time.monotonic() - start:.0f} s"
-    )
-    for ok, name, seconds, last in results:
-        print(f"{'ok  ' if ok else 'NO  '} {name} ({seconds:.0f} s): {last[:110]}")
-    return 0 if all(ok for ok, *_ in results) else 1
+    for check in checks(lab_id):
+        began, ok, output = time.monotonic(), True, ""
+        for command in check.commands:
+            run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+            output += run.stdout + run.stderr
+            if run.returncode:
+                ok = False
+                print(f"── {check.name}: {' '.join(command[1:])}\n{run.stdout[-6000:]}{run.stderr[-3000:]}", flush=True)
+                break
+        results.append((ok, check.said(ok, output), time.monotonic() - began))
+    passed = sum(ok for ok, *_ in results)
+    print(f"\n{lab_id}: {summary_head(passed, len(results))}, in {time.monotonic() - start:.0f} s.")
+    for ok, sentence, seconds in results:
+        print(f"{'ok ' if ok else 'NO '} {sentence[:1].upper()}{sentence[1:]} ({seconds:.0f} s).")
+    return 0 if passed == len(results) else 1
+
+
+def summary_head(passed, total):
+    """«passano tutti i controlli (8 su 8)» or «passano 6 controlli su 8»."""
+    if passed == total:
+        return f"passano tutti i controlli ({total} su {total})"
+    return f"{'passa 1 controllo' if passed == 1 else f'passano {passed} controlli'} su {total}"
 
 
 if __name__ == "__main__":

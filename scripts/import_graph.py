@@ -48,7 +48,7 @@ def layer(module):
         return 2
     if module in ENGINE:
         return 3
-    if module == "labs.code":
+    if module in ("labs.code", "labs.code_exercises"):
         return 4
     if module == "labs":
         return 5

@@ -256,7 +256,7 @@ def watch(build, hub, server, interval=0.05):
     """Poll the sources; rebuild what changed (sitebuild/dev.py), tell the pages, print one line."""
     from sitebuild.dev import Failed, changed_files, sources
 
-    seen = sources()
+    seen = dict(build.files) or sources()  # as the first build read them: what changed during it is rebuilt next
     while True:
         time.sleep(interval)
         if changed_files(seen, sources()):

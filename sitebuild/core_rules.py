@@ -146,3 +146,66 @@ def core_problems(root=ROOT):
             f"sitebuild/core_rules.py: ogni funzione di core/{module}.py ormai serve: toglilo da PENDING_FILES"
         )
     return problems
+
+
+def lab_users(root=ROOT):
+    """{(core module, function): {lab ids}} for every core function a lab reads, in its module or in a helper
+    module of its chapter («_…») that it imports; a module of the kit that reads one counts as «kit/name.py»."""
+    chapters = sorted(p for p in (root / "labs").glob("ch*") if p.is_dir())
+    found = defaultdict(set)
+    for chapter in chapters:
+        trees = {path.stem: parse(path) for path in sorted(chapter.glob("*.py")) if path.stem != "__init__"}
+        for stem, tree in trees.items():
+            if stem.startswith("_"):
+                continue
+            lab_id = stem.replace("_", "-")
+            read = set(uses(tree, "labs"))
+            for node in ast.walk(tree):  # the helpers it imports: from labs.chN._x import …, from ._x import …
+                if isinstance(node, ast.ImportFrom):
+                    helper = (node.module or "").rpartition(".")[2]
+                    helpers = [helper] if helper in trees else [a.name for a in node.names if a.name in trees]
+                    for name in helpers:
+                        if name.startswith("_"):
+                            read |= uses(trees[name], "labs")
+            for used in read:
+                found[used].add(lab_id)
+    for path in sorted((root / "labs" / "kit").glob("*.py")):  # the kit draws with a few functions of core/
+        for used in uses(parse(path), "labs"):
+            found[used].add(f"kit/{path.name}")
+    return found
+
+
+def core_index(root=ROOT):
+    """[(file, signature, caption, lab ids, core functions)] for every public function of core/, in file order:
+    its first docstring line, the labs that read it (labs_users) and the functions of core/ that call it."""
+    core_users = defaultdict(set)
+    trees = core_modules(root)
+    for module, tree in trees.items():
+        names, modules = imports(tree, "core")
+        own = {f.name for f in public_functions(tree)}
+        callers = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))]
+        for function in callers:  # a class's methods call functions too (Value calls as_value)
+            for node in ast.walk(function):
+                used = None
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                    used = names.get(node.id) or ((module, node.id) if node.id in own else None)
+                elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules:
+                    used = (modules[node.value.id], node.attr)
+                if used and used != (module, function.name):
+                    core_users[used].add(function.name)
+    labs_of = lab_users(root)
+    index = []
+    for module, tree in trees.items():
+        for function in public_functions(tree):
+            doc = (ast.get_docstring(function) or "").split("\n\n")[0]
+            key = (module, function.name)
+            index.append(
+                (
+                    f"core/{module}.py",
+                    f"{function.name}({ast.unparse(function.args)})",
+                    " ".join(doc.split()),
+                    sorted(labs_of.get(key, ())),
+                    sorted(core_users.get(key, ())),
+                )
+            )
+    return index

@@ -7,9 +7,10 @@ core/ or of the kit rebuilds every lab whose imports reach it, or whose wheels d
 What the full build makes differently comes from the same stage functions (sitebuild/), so the files are the
 same bytes as build.py's for the same sources (tests/test_dev_loop.py compares them).
 
-What one page cannot change alone is left to a full build: a template, the build itself, a lab added or
-removed, a title or REF (every page's navigation), a formula that KaTeX has not rendered yet, an inline script
-the CSP does not know.
+A new module of core/ is one wheel more, entered in the lockfile as build.py's pyodide enters it, and no page
+changes until a lab imports the module. What one page cannot change alone is left to a full
+build: a template, the build itself, a lab added or removed, a title or REF (every page's navigation), a
+formula that KaTeX has not rendered yet, an inline script the CSP does not know.
 
 A rebuild that fails raises Failed with the Italian line of the contract (file and line); nothing is written,
 so the site keeps its last good pages.
@@ -55,22 +56,28 @@ class DevBuild:
         self.labs = ()
         self.stage = None  # the stages of a rebuild whose finish() is due
         self.whole = True  # the next rebuild is a full one
+        self.files = {}  # the sources as the last build read them: the watcher starts from these
         self.failing = set()  # the files saved since the last good rebuild: they are rebuilt with the next save
 
     # ── the full build ─────────────────────────────────────────────────────────────────────────────
     def full(self):
         """build.py in its own process, then the state the next rebuilds start from. Failed with build.py's lines."""
         started = time.perf_counter()
+        # the sources as this build reads them: a file saved or created while it runs differs from them, so the
+        # watcher (which starts from self.files) rebuilds it next, and a lab added meanwhile is an added lab
+        before = sources()
+        self.files = before
         result = subprocess.run([sys.executable, str(ROOT / "build.py")], cwd=ROOT, capture_output=True, text=True)
         if result.returncode != 0:
             self.whole = True  # build/ is half made: the next save builds everything again
             lines = [line for line in (result.stderr + result.stdout).splitlines() if line.startswith("build.py: ")]
             raise Failed("\n".join(lines) or result.stderr.strip().splitlines()[-1])
-        self.warm()
+        self.warm(before)
         return f"costruito tutto il sito in {time.perf_counter() - started:.1f} s"
 
-    def warm(self):
-        """Read what the last full build left: the labs, the lockfile, the wheels' contents, mkdocs' pages."""
+    def warm(self, files=None):
+        """Read what the last full build left: the labs, the lockfile, the wheels' contents, mkdocs' pages.
+        files: the sources as that build read them (sources() now, without)."""
         forget([name for name in sys.modules if name.split(".")[0] in ("core", "labs")])
         stage = stages()
         import labs
@@ -88,7 +95,7 @@ class DevBuild:
         self.theme = Theme(stage["theme"].mkdocs_config(self.nav, boot_script()))
         self.policy = (SITE / "_headers").read_text(encoding="utf-8").split("Content-Security-Policy: ", 1)[1]
         self.policy = self.policy.split("\n", 1)[0]
-        self.files = sources()
+        self.files = sources() if files is None else files
         self.env = stage["pages"].templates()
         # the templates compiled now, not on the first save: the home page written again, the same bytes
         write_pages(
@@ -106,10 +113,13 @@ class DevBuild:
         changed = sorted(set(changed) | self.failing)
         self.failing = set(changed)
         added_or_removed = (set(now) ^ set(self.files)) & {p for p in changed if p.endswith((".py", ".css"))}
+        # a new module of core/ is one wheel more, entered in the lockfile (changed_wheels): no page changes
+        # until a lab imports it; a lab added or removed changes every page's navigation
+        new_core = {p for p in added_or_removed if p.startswith("core/") and p.endswith(".py") and p in now}
         try:
             if self.whole:
                 raise NeedsFull("l'ultimo build completo non è riuscito")
-            if any(p.startswith(FULL) for p in changed) or added_or_removed:
+            if any(p.startswith(FULL) for p in changed) or added_or_removed - new_core:
                 raise NeedsFull("un file del build, un template o un laboratorio aggiunto o tolto")
             pages = self.pages_for(changed)
         except NeedsFull as reason:
@@ -177,7 +187,7 @@ class DevBuild:
             markdown = self.markdown(stage, env, lock, affected, all_labs, stale)
         except BaseException:
             for name, wheel in new_wheels.items():  # DIST as it was: only the wheels of the last good build
-                if wheel.name != self.lock["packages"][name]["file_name"]:
+                if wheel.name != self.lock["packages"].get(name, {}).get("file_name"):
                     wheel.unlink(missing_ok=True)
             raise
 
@@ -195,7 +205,7 @@ class DevBuild:
             for root in (DOCS, SITE):
                 (root / pages.LAB_STYLES).write_text(styles, encoding="utf-8")
             written.append("gli stili dei laboratori")
-        for name in new_wheels:
+        for name in new_wheels.keys() & self.lock["packages"].keys():  # a new core/ module had no wheel before
             old = self.lock["packages"][name]["file_name"]
             for root in (DIST, runtime_dir):
                 (root / old).unlink(missing_ok=True)

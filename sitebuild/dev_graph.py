@@ -8,7 +8,7 @@ import linecache
 import sys
 from pathlib import Path
 
-from . import ROOT
+from . import PACKAGE, ROOT
 from .wheels import imported_modules
 
 # a change under these rebuilds everything (build.py in a process of its own, as make build runs it)
@@ -25,15 +25,35 @@ class NeedsFull(Exception):
     """What changed reaches beyond the pages being rebuilt: the message says why."""
 
 
+# what tools and editors write beside the sources: never a change of the site
+TOOL_SUFFIXES = ("~", ".pyc", ".pyo", ".swp", ".swo", ".swx", ".tmp", ".bak", ".orig", ".rej")
+
+
+def is_tool_file(relative):
+    """True for a file that a tool or an editor writes beside the sources, not the author: anything under a
+    hidden folder or itself hidden (.ruff_cache/, .pytest_cache/, .mypy_cache/, vim's .x.py.swp, emacs' .#x.py),
+    __pycache__/, a name ending in ~ .swp .swo .swx .pyc .tmp .bak, emacs' #x.py#, and vim's probe file 4913."""
+    parts = Path(relative).parts
+    name = parts[-1]
+    return (
+        any(part.startswith(".") or part == "__pycache__" for part in parts)
+        or name.endswith(TOOL_SUFFIXES)
+        or (name.startswith("#") and name.endswith("#"))
+        or name == "4913"
+    )
+
+
 def sources():
-    """{path relative to the project: (mtime in ns, size)} of every file make dev watches."""
+    """{path relative to the project: (mtime in ns, size)} of every file make dev watches (is_tool_file: not
+    those a tool or an editor writes beside them)."""
     found = {}
     for name in WATCHED:
         top = ROOT / name
         for path in [top] if top.is_file() else top.rglob("*"):
-            if path.is_file() and "__pycache__" not in path.parts and not path.name.endswith((".pyc", "~", ".swp")):
+            relative = path.relative_to(ROOT).as_posix()
+            if not is_tool_file(relative) and path.is_file():
                 info = path.stat()
-                found[path.relative_to(ROOT).as_posix()] = (info.st_mtime_ns, info.st_size)
+                found[relative] = (info.st_mtime_ns, info.st_size)
     return found
 
 
@@ -87,15 +107,23 @@ def wheel_key(files, requires):
 
 def changed_wheels(wheels, lock, keys):
     """(the lockfile, the wheels' keys, {package: its new wheel}) with the wheels whose files or requirements
-    changed written again (wheels is the stage module); Failed on a cycle, NeedsFull if the list of wheels
-    changed."""
+    changed written again (wheels is the stage module); Failed on a cycle. A new module of core/ is a new
+    wheel, entered in the lockfile as pyodide enters its siblings (packages sorted by name, tests/test_dev_loop.py
+    compares the bytes with build.py's); NeedsFull if another wheel came or went (a lab, a chapter: the
+    navigation changes too)."""
     version, groups, parents, requires = wheels.plan_wheels()
     cycle = wheels.dependency_cycle(requires)
     if cycle:
         raise Failed(f"le wheel dipendono l'una dall'altra in cerchio: {' → '.join(cycle)}")
-    if set(groups) != set(lock["packages"]):
+    core = f"{PACKAGE}-core"
+    added = set(groups) - set(lock["packages"])
+    if set(lock["packages"]) - set(groups) or any(parents[n] != core for n in added) or core not in lock["packages"]:
         raise NeedsFull("è cambiato l'elenco delle wheel")
     lock, new_keys, new_wheels = json.loads(json.dumps(lock)), dict(keys), {}
+    sibling = next(entry for name, entry in lock["packages"].items() if name.startswith(core + "-"))
+    for name in added:
+        lock["packages"][name] = {**sibling, "name": name, "version": version}
+    lock["packages"] = dict(sorted(lock["packages"].items()))
     for name, files in groups.items():
         new_keys[name] = wheel_key(files, requires[name])
         if new_keys[name] != keys.get(name):
@@ -161,7 +189,7 @@ def reload_labs(known, stale):
     from labs import registry
     from labs.kit.contract import check_module, import_problem
     from labs.kit.errors import place
-    from labs.kit.listing import check_edits
+    from labs.kit.listing import check_captions, check_edits
 
     found = []
     for lab in known:
@@ -172,6 +200,7 @@ def reload_labs(known, stale):
                 module = importlib.import_module(name)
                 check_module(module, lab.chapter.number)
                 check_edits(module)
+                check_captions(module)
             except Exception as error:
                 raise Failed(import_problem(lab.module.__file__, error)) from None
             lab = labs.load(name)

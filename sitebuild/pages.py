@@ -4,6 +4,7 @@ with each lab's code highlighted by Pygments, and the assets they use."""
 import html
 import importlib.util
 import json
+import re
 import shutil
 
 import jinja2
@@ -12,7 +13,7 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
 
 import labs
-from labs import code
+from labs import code, code_exercises
 from labs.kit.experiments import prose_with_experiments
 from labs.kit.italian import control_value
 from labs.registry import split_more
@@ -25,6 +26,7 @@ from .contract import prerender
 VENDOR = {"morphdom/dist/morphdom-esm.js": "assets/labs/vendor/morphdom.js"}
 LAB_STYLES = "assets/labs/lab-styles.css"  # every lab's own stylesheet, scoped (labs/styles.py); mkdocs.yml links it
 GUIDE_PAGE = "scrivere-un-laboratorio.md"
+PROGRESS_PAGE = "i-tuoi-esercizi.md"
 
 
 def templates():
@@ -75,6 +77,33 @@ def code_panel(lab):
     return {"functions": functions, "edits": suggested_edits(lab)}
 
 
+def inline(text):
+    """A short Italian text with `code` and **bold** marks as HTML, everything else escaped."""
+    escaped = html.escape(text, quote=False)
+    escaped = re.sub(r"`([^`]+)`", r"<code>\1</code>", escaped)
+    return re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", escaped)
+
+
+def exercise_blocks(lab):
+    """«Esercizio»: each exercise of the lab as its block needs it: the task and hints as HTML, the code the
+    reader starts from (as text, and highlighted), how many cases «Verifica» runs."""
+    formatter = HtmlFormatter(cssclass="highlight")
+    blocks = []
+    for exercise in getattr(lab.module, "EXERCISES", ()):
+        starter = exercise.starter()
+        blocks.append(
+            {
+                "name": exercise.name,
+                "task": inline(exercise.task),
+                "hints": [inline(hint) for hint in exercise.hints],
+                "starter": starter,
+                "starter_html": pygments.highlight(starter, PythonLexer(), formatter).replace("\n", "&#10;"),
+                "cases": len(code_exercises.cases(exercise)),
+            }
+        )
+    return blocks
+
+
 def suggested_edits(lab):
     """«Prova a cambiare…»: each edit of the lab's EDITS as the panel's button needs it (the text to
     replace and its replacement, the line to go to, the controls to set as name=value;…)."""
@@ -106,6 +135,7 @@ def lab_page(env, lab, download_bytes, answers=None):
         parts=split_more(prose_with_experiments(lab.prose, lab.id, lab.experiments, answers)),
         result=prerender(lab),
         code=code_panel(lab),
+        exercises=exercise_blocks(lab),
         package=PACKAGE,
         download_bytes=download_bytes,
     )
@@ -124,6 +154,16 @@ def index_page(env, all_labs):
     return env.get_template("index.md.j2").render(chapters=chapters_of(all_labs).items())
 
 
+def progress_page(env, all_labs):
+    """«I tuoi esercizi»: every exercise and every «Prevedi» of the site, with a link; the reader's progress,
+    kept in their browser, is filled in by the runtime (page/progress-page.js)."""
+    exercises = [(lab, exercise) for lab in all_labs for exercise in getattr(lab.module, "EXERCISES", ())]
+    questions = [
+        (lab, f"{lab.id}/{i}", e.predict) for lab in all_labs for i, e in enumerate(lab.experiments) if e.predict
+    ]
+    return env.get_template("progress.md.j2").render(exercises=exercises, questions=questions)
+
+
 def navigation(all_labs):
     """The navigation mkdocs gets: the home, a section per chapter, the guide."""
     nav = [{"Tutti i laboratori": "index.md"}]
@@ -131,6 +171,7 @@ def navigation(all_labs):
         nav.append(
             {chapter.label: [{f"{lab.ref} {lab.title}": f"{lab.chapter.slug}/{lab.id}.md"} for lab in chapter_labs]}
         )
+    nav.append({"I tuoi esercizi": PROGRESS_PAGE})
     nav.append({"Scrivere un laboratorio": GUIDE_PAGE})
     return nav
 
@@ -148,5 +189,6 @@ def write_pages(env, download_bytes, answers=None):
         page.parent.mkdir(parents=True, exist_ok=True)
         page.write_text(lab_page(env, lab, download_bytes[lab.id], (answers or {}).get(lab.id)), encoding="utf-8")
     (DOCS / "index.md").write_text(index_page(env, labs.all_labs()), encoding="utf-8")
+    (DOCS / PROGRESS_PAGE).write_text(progress_page(env, labs.all_labs()), encoding="utf-8")
     write_guide(env)
     return navigation(labs.all_labs())

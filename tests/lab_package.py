@@ -28,6 +28,7 @@ CONTROLS = [
 
 
 def compute(params):
+    """L'ingresso, raddoppiato se «Raddoppia» è acceso."""
     return {{"y": params["x"] * (2 if params["doppio"] else 1)}}
 
 

@@ -128,14 +128,17 @@ def test_a_ref_of_another_chapter(package, ref, chapter):
     assert f"capitolo {owner}" in line and f"ch{chapter}" in line and f"ch{owner}/" in line
 
 
-@pytest.mark.parametrize("ref, chapter", [("9B.2", "9"), ("9C", "9"), ("A.1", "A"), ("1.3", "1"), ("12.10", "12")])
+@pytest.mark.parametrize(
+    "ref, chapter",
+    [("9B.2", "9"), ("9C", "9"), ("A.1", "A"), ("1.3", "1"), ("12.10", "12"), ("2.4.1", "2"), ("9E.1.2", "9")],
+)
 def test_refs_that_belong_to_their_chapter(package, ref, chapter):
     package.lab(chapter, "dentro", ref=ref)
     found, problems = package.discover()
     assert problems == {} and found[0].ref == ref
 
 
-@pytest.mark.parametrize("ref", ["1,2", "uno", "1.2.3", "9b.1", ""])
+@pytest.mark.parametrize("ref", ["1,2", "uno", "1.2.", "1..2", "9b.1", ""])
 def test_a_malformed_ref(package, ref):
     path = package.lab("1", "malformato", ref=ref)
     _, line = only_problem(package)
@@ -200,6 +203,29 @@ def test_two_controls_with_the_same_name_name_the_second_line(package):
     _, line = only_problem(package)
     first, second = line_of(path, 'Slider("x"'), line_of(path, 'Toggle("x"')
     assert line.startswith(f"{place(path)}, riga {second}:") and f"riga {first}" in line and "«x»" in line
+
+
+@pytest.mark.parametrize(
+    "docstring, says",
+    [
+        ("", "la classe Allenamento non ha una docstring"),
+        ('    """Weights and losses of a training."""\n', "la didascalia di Allenamento è in inglese"),
+    ],
+)
+def test_a_class_in_the_code_panel_without_an_italian_caption_names_its_line(package, docstring, says):
+    """The functions' rule holds for the classes the code panel shows: checked at import, the class's line."""
+
+    def change(source):
+        source = source.replace(
+            "def compute(params):\n",
+            "from dataclasses import dataclass\n\n\n@dataclass(frozen=True)\nclass Allenamento:\n"
+            f"{docstring}    y: float\n\n\ndef compute(params):\n",
+        )
+        return source.replace('    return {"y"', '    Allenamento(0.0)\n    return {"y"')
+
+    path = package.lab("1", "con_classe", change=lambda source: change(source))
+    _, line = only_problem(package)
+    assert line.startswith(f"{place(path)}, riga {line_of(path, 'class Allenamento')}: {says}"), line
 
 
 def test_every_lab_module_passes_the_checks_at_import():

@@ -181,3 +181,31 @@ def test_serve_on_a_busy_port_says_so_in_one_italian_line(site_dir):
         )
     assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr
     assert out.stderr.strip() == out.stderr.strip().splitlines()[0] and f"PORT={port + 1}" in out.stderr, out.stderr
+
+
+def test_core_lists_every_public_function_with_its_caption_and_who_uses_it():
+    """python -m labs core: what core/ has, so a new function's name is not one already taken."""
+    from sitebuild.core_rules import core_modules, public_functions
+
+    out = cli("core")
+    assert out.returncode == 0, out.stderr
+    names = [f.name for tree in core_modules().values() for f in public_functions(tree)]
+    listed = [
+        line.strip().split("(")[0]
+        for line in out.stdout.splitlines()
+        if line.startswith("  ") and not line.startswith("   ")
+    ]
+    assert listed == names
+    assert out.stdout.strip().endswith("diverso da tutti questi (una funzione per nome, anche in file diversi).")
+    found = cli("core", "naive_exp").stdout.splitlines()
+    assert found[:4] == [
+        "core/softmax.py",
+        "  naive_exp(x)",
+        "      e^x, o None dove va in overflow: ciò che troverebbe la softmax senza togliere il massimo.",
+        "      usata da softmax-temperatura",
+    ]
+    softmax = cli("core", "softmax(logits").stdout
+    assert "usata da bigrammi, gradiente-logit" in softmax and "; in core/ da attention_weights" in softmax
+    assert "usata in core/ da Value" in cli("core", "as_value").stdout  # a class's methods are its callers
+    missing = cli("core", "nessuna-parola")
+    assert missing.returncode == 2 and "nessuna funzione di core/ con «nessuna-parola»" in missing.stderr

@@ -59,6 +59,11 @@ def files_of(folder):
 @pytest.fixture(scope="module")
 def copy(tmp_path_factory, site_dir):
     """The sources and the last full build (site/ and build/, as make build left them) in a temporary folder."""
+    return copied(tmp_path_factory, site_dir)
+
+
+def copied(tmp_path_factory, site_dir):
+    """The sources and the last full build in a new temporary folder."""
     from sitebuild import WORK
 
     target = tmp_path_factory.mktemp("dev") / "repo"
@@ -189,3 +194,201 @@ def test_an_open_lab_page_reloads_keeping_its_url_and_shows_a_failed_rebuild_ove
     hub.publish()
     page.wait_for_function("() => !document.getElementById('labs-dev-error')")
     assert not [p for p in problems if "Content Security Policy" in p or "__labs_dev__" in p]
+
+
+def test_tool_caches_and_editor_files_are_never_a_change(tmp_path, monkeypatch):
+    """ruff's and pytest's caches, bytecode, and what vim and emacs write beside a file while it is edited are
+    not sources: writing them changes nothing make dev watches; a lab written beside them does."""
+    from sitebuild import dev_graph
+
+    monkeypatch.setattr(dev_graph, "ROOT", tmp_path)
+    chapter = tmp_path / "labs" / "ch2"
+    chapter.mkdir(parents=True)
+    (chapter / "loss.py").write_text("x = 1\n")
+    before = dev_graph.sources()
+    assert list(before) == ["labs/ch2/loss.py"]
+    tools = [
+        "labs/.ruff_cache/0.9.0/123456",
+        ".ruff_cache/CACHEDIR.TAG",
+        "labs/ch2/.pytest_cache/v/cache/nodeids",
+        "labs/ch2/__pycache__/loss.cpython-312.pyc",
+        "core/__pycache__/neuron.cpython-314.pyc",
+        "labs/ch2/.loss.py.swp",
+        "labs/ch2/.loss.py.swx",
+        "labs/ch2/loss.py.swp",
+        "labs/ch2/loss.py~",
+        "labs/ch2/4913",
+        "labs/ch2/#loss.py#",
+        "labs/ch2/.#loss.py",
+        "templates/.DS_Store",
+    ]
+    for name in tools:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("cache")
+        assert dev_graph.is_tool_file(name), name
+    assert dev_graph.changed_files(before, dev_graph.sources()) == []
+    (chapter / "nuovo.py").write_text("x = 2\n")
+    (tmp_path / "core").joinpath("nuovo.py").write_text("x = 3\n")
+    assert dev_graph.changed_files(before, dev_graph.sources()) == ["core/nuovo.py", "labs/ch2/nuovo.py"]
+
+
+# run inside a copy: make dev's first build, with a lab written while build.py runs (after it has read the
+# labs), then what the watcher does next: the files changed since the sources the build read, rebuilt
+DURING = textwrap.dedent(
+    """
+    import json, subprocess
+    from pathlib import Path
+    from labs.scaffold import TEMPLATE
+    from sitebuild.dev import DevBuild
+    from sitebuild.dev_graph import changed_files, sources
+
+    new = Path("labs/ch2/creato_durante.py")
+    real_run = subprocess.run
+
+    def build_py_while_the_author_saves(*args, **kwargs):
+        done = real_run(*args, **kwargs)
+        new.write_text(TEMPLATE.format(title='"Creato durante la build"', ref='"2.4.1"', lab_id="creato-durante"))
+        return done
+
+    subprocess.run = build_py_while_the_author_saves
+    build = DevBuild()
+    first = build.full()
+    subprocess.run = real_run
+    changed = changed_files(build.files, sources())
+    then = build.rebuild(changed)
+    build.finish()
+    print(json.dumps({"first": first, "changed": changed, "then": then}))
+    """
+)
+
+
+def test_a_lab_created_during_the_first_build_is_built_after_it(tmp_path_factory, site_dir):
+    target = copied(tmp_path_factory, site_dir)
+    ran = subprocess.run(
+        [sys.executable, "-c", DURING],
+        cwd=target,
+        env=clean_env(LABS_ANSWERS_DIR=str(target / "build" / "answers")),
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    report = json.loads(ran.stdout.strip().splitlines()[-1])
+    assert report["changed"] == ["labs/ch2/creato_durante.py"], report
+    page = target / "site" / "capitolo-2" / "creato-durante" / "index.html"
+    assert page.exists(), report
+    home = (target / "site" / "index.html").read_text(encoding="utf-8")
+    assert home.index('data-lab-card="learning-rate"') < home.index('data-lab-card="creato-durante"')
+    assert "2.4.1 Creato durante la build" in (target / "site" / "capitolo-2" / "loss" / "index.html").read_text(
+        encoding="utf-8"
+    )  # every page's navigation lists it
+
+
+# run inside a copy: make dev without its first build (the copied one is the last good build), its watcher on
+SERVE_DEV = textwrap.dedent(
+    """
+    import sys
+    sys.path.insert(0, "scripts")
+    from serve import DevHub, make_server, serve_in_background, watch
+    from sitebuild import SITE
+    from sitebuild.dev import DevBuild
+
+    build = DevBuild()
+    build.warm()
+    hub = DevHub()
+    server = make_server(SITE, port=0, hub=hub)
+    print(serve_in_background(server), flush=True)
+    watch(build, hub, server)
+    """
+)
+
+
+@pytest.mark.browser
+def test_a_class_without_its_caption_is_in_the_page_banner_when_the_lab_is_saved(tmp_path_factory, site_dir, page):
+    """The code panel's caption rule holds for classes too, at save time: the banner over the open page names the
+    file and the line of the class, as the terminal does."""
+    target = copied(tmp_path_factory, site_dir)
+    server = subprocess.Popen(
+        [sys.executable, "-c", SERVE_DEV], cwd=target, env=clean_env(), stdout=subprocess.PIPE, text=True
+    )
+    try:
+        url = server.stdout.readline().strip()
+        assert url.startswith("http://"), url
+        page.goto(f"{url}capitolo-2/learning-rate/")
+        page.wait_for_function("() => document.querySelector('script[src$=\"/__labs_dev__/client.js\"]')")
+        page.wait_for_timeout(300)  # the event stream is open
+        lab = target / "labs" / "ch2" / "learning_rate.py"
+        source = lab.read_text(encoding="utf-8")
+        source = source.replace(
+            "def compute(params):\n",
+            "from dataclasses import dataclass  # noqa: E402\n\n\n@dataclass(frozen=True)\nclass Discesa:\n"
+            "    weights: list\n\n\ndef compute(params):\n",
+        ).replace('    eta, w0, n = params["eta"]', '    Discesa(weights=[])\n    eta, w0, n = params["eta"]')
+        lab.write_text(source, encoding="utf-8")
+        line = next(i for i, text in enumerate(source.splitlines(), 1) if text.startswith("class Discesa"))
+        overlay = page.locator("#labs-dev-error")
+        overlay.wait_for(timeout=60_000)
+        assert f"labs/ch2/learning_rate.py, riga {line}: la classe Discesa non ha una docstring" in overlay.inner_text()
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+# run inside a copy: a new module of core/ saved alone, then the lab that starts using it
+NEW_CORE = textwrap.dedent(
+    """
+    import json, time
+    from pathlib import Path
+    from sitebuild.dev import DevBuild
+
+    build = DevBuild()
+    build.warm()
+    report = {}
+    Path("core/prova_nuova.py").write_text(
+        '\"\"\"Un modulo di prova.\"\"\"\\n\\n\\ndef doppio_di(x):\\n    \"\"\"Il doppio di x, per la prova.\"\"\"\\n'
+        '    return 2 * x\\n', encoding="utf-8")
+    started = time.perf_counter()
+    report["core"] = build.rebuild(["core/prova_nuova.py"])
+    report["core_seconds"] = time.perf_counter() - started
+    build.finish()
+    lab = Path("labs/ch9/softmax_temperatura.py")
+    line = "    t, extra = params[\\"temperatura\\"], params[\\"aggiunta\\"]\\n"
+    lab.write_text(lab.read_text(encoding="utf-8").replace(
+        "from core.softmax import entropy\\n", "from core.prova_nuova import doppio_di\\nfrom core.softmax import entropy\\n"
+    ).replace(line, line + "    extra = doppio_di(extra) / 2\\n"), encoding="utf-8")
+    report["lab"] = build.rebuild([str(lab)])
+    build.finish()
+    print(json.dumps(report))
+    """
+)
+
+
+def test_a_new_core_module_is_one_wheel_more_and_no_full_rebuild(tmp_path_factory, site_dir):
+    """A new core/ module rebuilds no page (a wheel and the lockfile, written as build.py writes them); the lab
+    that then imports it rebuilds its own page; the site is the same bytes as build.py's from these sources."""
+    target = copied(tmp_path_factory, site_dir)
+    ran = subprocess.run(
+        [sys.executable, "-c", NEW_CORE], cwd=target, env=clean_env(), capture_output=True, text=True, timeout=900
+    )
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    report = json.loads(ran.stdout.strip().splitlines()[-1])
+    assert report["core"].startswith("ricostruito nulla"), report
+    assert report["lab"].startswith("ricostruito capitolo-9/softmax-temperatura in "), report
+    print(f"\nun modulo nuovo di core/: {report['core_seconds']:.2f} s")
+    full = subprocess.run(
+        [sys.executable, "build.py"],
+        cwd=target,
+        env=clean_env(
+            LABS_SITE_DIR=str(target / "full-site"),
+            LABS_BUILD_DIR=str(target / "full-build"),
+            LABS_ANSWERS_DIR=str(target / "build" / "answers"),
+        ),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert full.returncode == 0, full.stderr[-3000:]
+    dev, built = files_of(target / "site"), files_of(target / "full-site")
+    assert sorted(dev) == sorted(built)
+    assert [name for name in built if dev[name] != built[name]] == []
+    assert any(name.startswith("pyodide/laboratori_llm_core_prova_nuova-") for name in built)

@@ -49,6 +49,33 @@ def test_the_scaffold_writes_a_lab_that_passes_the_contract(package):
         assert name in path.read_text(), f"lo scheletro non nomina {name}"
 
 
+def test_the_stepped_scaffold_writes_a_stepped_lab_that_passes_the_contract(package, tmp_path):
+    """labs new --passi: start/advance/present through step_machine, a timeline with its curve, an experiment at
+    a later step, and a test; the checks of tests/test_contract.py and the cached steps equal to a replay."""
+    package.lab("2", "vecchio", ref="2.7")
+    path, ref = new_lab(package.dir, "2", "mio-passo", "Il mio passo", package.discover()[0], stepped=True)
+    found, problems = package.discover()
+    assert problems == {}
+    lab = next(lab for lab in found if lab.id == "mio-passo")
+    assert lab.stepped and ref == "2.8"
+    source = path.read_text(encoding="utf-8")
+    for name in ("def start(", "def advance(", "def present(", "step_machine(start, advance, present)", "Curve("):
+        assert name in source, f"lo scheletro a passi non ha {name}"
+    assert any(e.settings.get("passo", 0) > 0 for e in lab.experiments)
+    for control in lab.params_list:
+        for value in extremes(control):
+            assert_renders(lab, {**lab.defaults(), control.name: value})
+    params = {**lab.defaults(), "passo": 17}
+    assert lab.module.compute.replay(params) == lab.compute(params)
+    for experiment in lab.experiments:
+        state = lab.compute(lab.parse({k: str(v) for k, v in experiment.settings.items()}))
+        assert experiment.check(state), experiment.sentence
+    test = new_test(tmp_path, "mio-passo", ref, "Il mio passo", stepped=True)
+    assert "passo=" in test.read_text(encoding="utf-8")
+    assert ruff_findings(source, ROOT / "labs" / "ch2" / "mio_passo.py") == []
+    assert ruff_findings(test.read_text(encoding="utf-8"), ROOT / "tests" / "labs" / "test_mio_passo.py") == []
+
+
 def test_the_scaffold_prose_is_our_own():
     seeds = ROOT.parent / "shared" / "seeds"
     files = sorted(seeds.glob("*.txt"))
@@ -57,8 +84,9 @@ def test_the_scaffold_prose_is_our_own():
     from test_prose import is_prose, shingles
 
     guide = shingles(" ".join(f.read_text(encoding="utf-8") for f in files))
-    prose = labs.scaffold.TEMPLATE.split('"""')[1]
-    assert not {run for run in shingles(prose) & guide if is_prose(run)}
+    for template in (labs.scaffold.TEMPLATE, labs.scaffold.STEPS_TEMPLATE):
+        prose = template.split('"""')[1]
+        assert not {run for run in shingles(prose) & guide if is_prose(run)}
     example = (GUIDE / "esempio.py").read_text(encoding="utf-8").split('"""')[1]
     page = (ROOT / "templates" / "guide.md.j2").read_text(encoding="utf-8")
     for text in (example, page):
@@ -103,13 +131,19 @@ def test_the_next_free_ref(chapter, refs, expected):
         ("1.4", ["1.1", "1.4"], "1.5"),
         ("9B.11", ["9B.10", "9B.11", "9C"], "9B.12"),
         ("A.6", ["A.5", "A.6"], "A.7"),
-        ("9E", ["9E", "9E.1", "9F"], None),
-        ("1.2", ["1.2", "1.3"], None),
+        ("9E", ["9E", "9E.1", "9F"], "9E.0"),
+        ("1.2", ["1.2", "1.3"], "1.2.1"),
+        ("2.4", ["2.3", "2.4", "2.5", "2.6"], "2.4.1"),
+        ("2.4.1", ["2.4", "2.4.1", "2.5"], "2.4.2"),
+        ("2.4.1", ["2.4", "2.4.1", "2.4.2", "2.5"], "2.4.1.1"),
+        ("2.4", ["2.4", "2.4.1", "2.4.5"], "2.4.0"),
+        ("A.5", ["A.5", "A.6", "A.7"], "A.5.1"),
+        ("9E", ["9E", "9E.0", "9E.1"], None),
     ],
 )
 def test_the_ref_right_after_a_lab(ref, refs, expected):
     if expected is None:
-        with pytest.raises(ContractError, match=f"tra {re.escape(ref)} e .* non c'è un REF libero"):
+        with pytest.raises(ContractError, match=f"tra {re.escape(ref)} e 9E.0 non c'è un REF libero"):
             ref_after(ref, refs)
         return
     found = ref_after(ref, refs)
@@ -138,6 +172,38 @@ def test_dopo_places_the_scaffold_after_that_lab_and_writes_its_test(package, tm
     assert test.name == "test_nuovo.py" and 'labs.get("nuovo")' in test.read_text(encoding="utf-8")
     compile(test.read_text(encoding="utf-8"), str(test), "exec")
     assert new_test(tmp_path, "nuovo", ref, "Il nuovo") is None  # an author's test is never overwritten
+
+
+def test_dopo_finds_a_place_after_every_real_lab_without_renumbering():
+    """Between any lab and the next one of its chapter there is a REF the contract accepts."""
+    from labs.kit.contract import REF_PATTERN
+
+    for lab in labs.all_labs():
+        refs = [other.ref for other in labs.all_labs() if other.chapter == lab.chapter]
+        found = ref_after(lab.ref, refs)
+        assert REF_PATTERN.fullmatch(found) and found not in refs, (lab.id, found)
+        order = sorted([*refs, found], key=labs.ref_key)
+        assert order[order.index(lab.ref) + 1] == found, (lab.id, found)
+
+
+def test_a_second_level_ref_sorts_in_the_navigation_and_the_home(package):
+    """2.4.1 goes between 2.4 and 2.5 in the menu and on the home page (sitebuild/pages.py)."""
+    from jinja2 import Environment, FileSystemLoader
+
+    from sitebuild.pages import index_page, navigation
+
+    package.lab("2", "quarto", ref="2.4")
+    package.lab("2", "quinto", ref="2.5")
+    package.lab("2", "decimo", ref="2.10")
+    path, ref = new_lab(package.dir, None, "in-mezzo", "In mezzo", package.discover()[0], after="quarto")
+    assert ref == "2.4.1"
+    found, problems = package.discover()
+    assert problems == {}
+    entries = [next(iter(entry)) for entry in next(iter(navigation(found)[1].values()))]
+    assert entries == ["2.4 Prova", "2.4.1 In mezzo", "2.5 Prova", "2.10 Prova"]
+    home = index_page(Environment(loader=FileSystemLoader(ROOT / "templates")), found)
+    cards = re.findall(r'data-lab-card="([^"]+)"', home)
+    assert cards == ["quarto", "in-mezzo", "quinto", "decimo"]
 
 
 def test_the_next_free_ref_of_the_real_chapters():
@@ -174,3 +240,24 @@ def test_what_the_scaffold_writes_passes_make_lint_where_it_lands(package, tmp_p
         "from labs.kit import Edit\nfrom labs.kit import Experiment", "from labs.kit import Edit, Experiment"
     )
     assert ruff_findings(merged, ROOT / "labs" / "ch2" / "mio_lab.py")  # the check sees a merged import
+
+
+def test_the_scaffold_with_an_exercise_asks_for_the_function_the_lab_computes_with(package):
+    """labs new --esercizio: the product comes from core's dot, and the «Esercizio» on it passes the contract,
+    its reference passes its cases, its wrong answer is caught, and the lab drawn with it is the same; ruff is clean."""
+    from labs import code_exercises
+
+    package.lab("2", "vecchio", ref="2.7")
+    path, _ = new_lab(package.dir, "2", "mio-esercizio", "Il mio esercizio", package.discover()[0], exercise=True)
+    found, problems = package.discover()
+    assert problems == {}
+    lab = next(lab for lab in found if lab.id == "mio-esercizio")
+    (exercise,) = code_exercises.exercises_of(lab)
+    assert exercise.name == "dot"
+    assert code_exercises.check(lab, exercise, exercise.solution())["ok"]
+    for wrong in exercise.wrong:
+        assert code_exercises.check(lab, exercise, wrong.code)["remark"] == wrong.remark
+    assert lab.compute(lab.defaults())["product"] == 0.5
+    assert ruff_findings(path.read_text(encoding="utf-8"), ROOT / "labs" / "ch2" / "mio_esercizio.py") == []
+    with pytest.raises(ContractError, match="--esercizio"):
+        new_lab(package.dir, "2", "altro", "Altro", found, stepped=True, exercise=True)

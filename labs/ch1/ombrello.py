@@ -22,11 +22,15 @@ della rete e, finito l'allenamento, restano gli stessi tutti i giorni.
 from core.neuron import clamp
 from core.neuron import dense
 from core.neuron import threshold_neuron
+from labs.kit import Case
 from labs.kit import Edit
+from labs.kit import Exercise
 from labs.kit import Experiment
 from labs.kit import Group
 from labs.kit import Node
+from labs.kit import Question
 from labs.kit import Slider
+from labs.kit import Wrong
 from labs.kit import callout
 from labs.kit import columns
 from labs.kit import formula
@@ -200,6 +204,18 @@ EXPERIMENTS = [
         "singolo",
         lambda s: abs(s["single"]["total"] - 0.16) < 1e-9 and not s["single"]["umbrella"],
         after="gli diamo un peso negativo",
+        predict=Question(
+            "Nuvole a 0,7 e pioggia a 0,6 non cambiano; il vento sale fino a 1, con il suo peso di −0,6. Che cosa "
+            "fa il neurone singolo?",
+            (
+                "Il totale sale: più vento, più motivi per l'ombrello",
+                "Il totale scende sotto la soglia di 0,5 e l'ombrello resta a casa",
+                "Niente: il vento non entra nel conto",
+            ),
+            1,
+            "Un peso negativo toglie dal totale: 0,7 × 0,4 + 0,6 × 0,8 fa 0,76, e il vento a 1 ne porta via 0,6. "
+            "Restano 0,16, meno della soglia, quindi la risposta è no.",
+        ),
     ),
     Experiment(
         "Porta a 0 il peso «è scomodo → ombrello»: anche con il vento a 1 la rete dice di portare l'ombrello.",
@@ -207,5 +223,65 @@ EXPERIMENTS = [
         "rete",
         lambda s: s["network"]["umbrella"] and s["network"]["hidden"][1] > 0.9,
         after="l'ombrello viene con te",
+    ),
+]
+
+EXERCISES = [
+    Exercise(
+        threshold_neuron,
+        task="Scrivi il neurone a soglia: moltiplica ogni ingresso per il suo peso, somma i prodotti e dì se il "
+        "totale supera la soglia (con ingressi e pesi di lunghezza diversa, un errore). Restituisci due cose, il totale e la decisione (`True` o `False`). Quando la tua "
+        "funzione passa le verifiche, il pannello del neurone singolo, con il suo sì o no, viene calcolato da lei.",
+        doc="Il totale Σ xᵢ·wᵢ degli ingressi per i loro pesi e se supera la soglia: (totale, decisione).",
+        hints=(
+            "Prima controlla le lunghezze: se ingressi e pesi non sono tanti quanti, `raise ValueError(...)`.",
+            "Il totale è la somma dei prodotti, presi a coppie: `sum(x * w for x, w in zip(inputs, weights))`.",
+            "«Supera» vuol dire strettamente maggiore: con un totale uguale alla soglia il neurone resta spento. "
+            "Alla fine scrivi `return total, total > threshold`.",
+        ),
+        cases=(
+            Case(([0.7, 0.6, 0.3], [0.4, 0.8, -0.6], 0.5), "la giornata di partenza del laboratorio"),
+            Case(([0.7, 0.6, 1.0], [0.4, 0.8, -0.6], 0.5), "vento forte: il peso negativo spinge verso il no"),
+            Case(([1.0, 1.0, 0.0], [0.25, 0.25, 2.0], 0.5), "un totale uguale alla soglia"),
+            Case(([0.0, 0.0, 0.0], [0.4, 0.8, -0.6], 0.0), "nessun ingresso e soglia zero"),
+            Case(([1.0, 1.0, 1.0], [-1.0, -1.0, -1.0], -4.0), "pesi e soglia negativi"),
+            Case(([0.5, 0.5], [1.0, 1.0, 1.0], 1.0), "tre pesi per due ingressi: va rifiutato"),
+        ),
+        random=lambda rng: (
+            [round(rng.uniform(0, 1), 2) for _ in range(3)],
+            [round(rng.uniform(-2, 2), 1) for _ in range(3)],
+            round(rng.uniform(-1, 1), 1),
+        ),
+        count=14,
+        tolerance=1e-9,
+        wrong=(
+            Wrong(
+                """
+def threshold_neuron(inputs, weights, threshold):
+    total = sum(x * w for x, w in zip(inputs, weights))
+    return total, total >= threshold
+""",
+                "Con un totale esattamente uguale alla soglia il neurone non si accende: la soglia va superata, "
+                "quindi il confronto è total > threshold, non ≥.",
+            ),
+            Wrong(
+                """
+def threshold_neuron(inputs, weights, threshold):
+    total = sum(x * w for x, w in zip(inputs, weights))
+    return total > threshold
+""",
+                "Il laboratorio mostra anche il totale, non solo il sì o il no: restituisci la coppia "
+                "(totale, decisione).",
+            ),
+            Wrong(
+                """
+def threshold_neuron(inputs, weights, threshold):
+    total = sum(x * w for x, w in zip(inputs, weights))
+    return total, total > threshold
+""",
+                "Ingressi e pesi devono essere tanti quanti: zip si ferma al più corto e butta via un peso senza "
+                "dirlo. Controlla le lunghezze e solleva un errore (ValueError) se sono diverse.",
+            ),
+        ),
     ),
 ]

@@ -31,10 +31,13 @@ from core.losses import cross_entropy_from_logits
 from core.losses import softmax_cross_entropy_grad
 from core.softmax import softmax
 from labs.kit import Bar
+from labs.kit import Case
 from labs.kit import Choice
 from labs.kit import Edit
+from labs.kit import Exercise
 from labs.kit import Experiment
 from labs.kit import Slider
+from labs.kit import Wrong
 from labs.kit import bars
 from labs.kit import callout
 from labs.kit import formula
@@ -180,5 +183,57 @@ EXPERIMENTS = [
         "dopo",
         lambda s: round(s["new_probs"][0], 2) == 0.77 and round(s["new_loss"], 2) == 0.26,
         after="La probabilità del token giusto cresce",
+    ),
+]
+
+EXERCISES = [
+    Exercise(
+        softmax_cross_entropy_grad,
+        task="Scrivi il gradiente della loss rispetto ai logit: calcola le probabilità con la softmax e togli 1 "
+        "solo nella posizione del token giusto, cioè p − y con y il vettore one-hot. Quando la tua funzione passa "
+        "le verifiche, le frecce del gradiente e i logit dopo il passo vengono da lei.",
+        doc="Il gradiente p − y della cross-entropy rispetto ai logit: la softmax meno il one-hot del token giusto.",
+        hints=(
+            "Le probabilità le dà la softmax, che qui puoi chiamare: `p = softmax(logits)`.",
+            "y è tutto zeri tranne un 1 nella posizione `target`: `one_hot(target, len(logits))`.",
+            "Il risultato è la differenza, elemento per elemento: `[pj - yj for pj, yj in zip(p, y)]`.",
+        ),
+        cases=(
+            Case(([1.0, 2.0, 3.0], 2), "il token giusto è già il più probabile"),
+            Case(([1.0, 2.0, 3.0], 0), "il token giusto è il meno probabile"),
+            Case(([0.0, 0.0, 0.0, 0.0], 1), "logit tutti uguali"),
+            Case(([5.0], 0), "un solo token: niente da correggere"),
+            Case(([1000.0, 0.0, -1000.0], 1), "logit enormi"),
+            Case(([1.0, 2.0, 3.0], 3), "un indice che non esiste: va rifiutato"),
+        ),
+        random=lambda rng: (lambda n: ([rng.uniform(-5, 5) for _ in range(n)], rng.randrange(n)))(rng.randint(2, 8)),
+        count=14,
+        tolerance=1e-9,
+        wrong=(
+            Wrong(
+                """
+def softmax_cross_entropy_grad(logits, target):
+    return [p + y for p, y in zip(softmax(logits), one_hot(target, len(logits)))]
+""",
+                "È p − y, non p + y: il token giusto deve avere un gradiente negativo, così il passo contro il "
+                "gradiente alza il suo logit.",
+            ),
+            Wrong(
+                """
+def softmax_cross_entropy_grad(logits, target):
+    return [y - p for p, y in zip(softmax(logits), one_hot(target, len(logits)))]
+""",
+                "Il segno è rovesciato: il gradiente è p − y (quanto ogni probabilità è troppo alta), non y − p. "
+                "Con y − p il passo abbasserebbe proprio il token giusto.",
+            ),
+            Wrong(
+                """
+def softmax_cross_entropy_grad(logits, target):
+    return softmax(logits)
+""",
+                "Manca il one-hot: alla probabilità del token giusto va tolto 1. Così tutti i gradienti sono "
+                "positivi e nessun logit sale.",
+            ),
+        ),
     ),
 ]

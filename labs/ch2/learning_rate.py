@@ -31,6 +31,7 @@ from labs.kit import Edit
 from labs.kit import Experiment
 from labs.kit import Handle
 from labs.kit import Marker
+from labs.kit import Question
 from labs.kit import Series
 from labs.kit import Slider
 from labs.kit import callout
@@ -291,5 +292,17 @@ EXPERIMENTS = [
         "vista-scodella",
         lambda s: s["verdict"] == "diverge" and round(s["weights"][-1], 2) == 64.63,
         after=AT,
+        predict=Question(
+            "Si parte da w = −1, a distanza 4 dal fondo, con η = 1,1. Dopo 15 passi dove sarà la loss, che alla "
+            "partenza vale 16?",
+            (
+                "Vicina a zero: il peso è arrivato sul fondo",
+                "Più o meno a 16: il peso rimbalza tra due punti",
+                "Molto più in alto, migliaia: il peso si allontana a ogni salto",
+            ),
+            2,
+            "Il fattore 1 − 2η vale −1,2: a ogni passo il peso salta dall'altra parte del fondo e la distanza "
+            "cresce di un quinto. Dopo 15 salti è diventata circa 62 e la loss, il suo quadrato, quasi 3.800.",
+        ),
     ),
 ]

@@ -28,12 +28,15 @@ import math
 
 from core.losses import cross_entropy
 from core.losses import perplexity
+from labs.kit import Case
 from labs.kit import Edit
+from labs.kit import Exercise
 from labs.kit import Experiment
 from labs.kit import Handle
 from labs.kit import Marker
 from labs.kit import Series
 from labs.kit import Slider
+from labs.kit import Wrong
 from labs.kit import callout
 from labs.kit import cell_text
 from labs.kit import formula
@@ -165,5 +168,63 @@ EXPERIMENTS = [
         "loss",
         lambda s: round(s["loss"], 2) == 0.69 and round(s["perplexity"], 9) == 2,
         after="come tirare a indovinare",
+    ),
+]
+
+EXERCISES = [
+    Exercise(
+        cross_entropy,
+        task="Scrivi la cross-entropy di una previsione: dalla probabilità che il modello ha dato al token giusto "
+        "ricava la loss −log p, con il logaritmo naturale. Una probabilità fuori da (0, 1] non ha senso: "
+        "rifiutala con un errore. Quando la tua funzione passa le verifiche, la curva della loss e i numeri "
+        "della tabella vengono da lei.",
+        doc="La loss −log p della probabilità p data al token giusto (p in (0, 1], altrimenti un errore).",
+        hints=(
+            "Il logaritmo naturale è `math.log`: `math.log(0.5)` vale circa −0,69.",
+            "Il logaritmo di un numero tra 0 e 1 è negativo: cambiagli il segno, così la loss è positiva.",
+            "Prima di tutto controlla l'intervallo: `if not 0 < p_correct <= 1: raise ValueError(...)`.",
+        ),
+        cases=(
+            Case((0.5,), "metà della probabilità"),
+            Case((0.12,), "il valore di partenza del laboratorio"),
+            Case((1.0,), "certezza sul token giusto: nessuna loss"),
+            Case((1e-300,), "una probabilità minuscola"),
+            Case((0.0,), "probabilità zero: va rifiutata"),
+            Case((1.5,), "più di 1: va rifiutata"),
+            Case((-0.2,), "negativa: va rifiutata"),
+        ),
+        random=lambda rng: (rng.uniform(0.001, 1.0),),
+        count=13,
+        tolerance=1e-9,
+        wrong=(
+            Wrong(
+                """
+def cross_entropy(p_correct):
+    if not 0 < p_correct <= 1:
+        raise ValueError("la probabilità deve stare in (0, 1]")
+    return math.log(p_correct)
+""",
+                "Manca il segno meno: il logaritmo di una probabilità è negativo, mentre la loss deve crescere "
+                "quando p scende. Restituisci −log p.",
+            ),
+            Wrong(
+                """
+def cross_entropy(p_correct):
+    if not 0 < p_correct <= 1:
+        raise ValueError("la probabilità deve stare in (0, 1]")
+    return -math.log10(p_correct)
+""",
+                "Il logaritmo della loss è quello naturale, in base e (math.log): con p = 0,5 la loss vale "
+                "0,69, non 0,30.",
+            ),
+            Wrong(
+                """
+def cross_entropy(p_correct):
+    return -math.log(p_correct)
+""",
+                "Una probabilità maggiore di 1 non esiste, ma qui dà una loss negativa senza protestare: "
+                "controlla che p stia in (0, 1] e altrimenti solleva un errore.",
+            ),
+        ),
     ),
 ]

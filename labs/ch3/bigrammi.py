@@ -66,15 +66,19 @@ from core.bigram import top_k
 from core.descent import sgd_update
 from core.losses import softmax_cross_entropy_grad
 from core.softmax import softmax
+from labs.kit import Case
 from labs.kit import Curve
 from labs.kit import Edit
+from labs.kit import Exercise
 from labs.kit import Experiment
 from labs.kit import Follow
 from labs.kit import Group
 from labs.kit import Jump
+from labs.kit import Question
 from labs.kit import Slider
 from labs.kit import Steps
 from labs.kit import Text
+from labs.kit import Wrong
 from labs.kit import callout
 from labs.kit import corpus_problem
 from labs.kit import phase_screen
@@ -362,6 +366,14 @@ EXPERIMENTS = [
         "gradiente",
         lambda s: sum(any(g != 0 for g in row) for row in s["G"]) == 2 and len(s["G"]) == 15,
         after="un batch piccolo corregge poche righe",
+        predict=Question(
+            "La tabella W ha 15 righe, una per token. Con un batch di 2 esempi, quante righe ricevono un "
+            "gradiente diverso da zero nel backward?",
+            ("Tutte e 15", "Solo le righe dei token correnti del batch: 2", "Nessuna, finché l'epoch non è finita"),
+            1,
+            "Ogni esempio legge una riga sola, quella del suo token corrente, e solo lì il gradiente p − y non è "
+            "zero. Due esempi con due token diversi toccano due righe; le altre tredici aspettano un altro batch.",
+        ),
     ),
     Experiment(
         "Alla fine dell'ultima epoch la loss su tutto il dataset è scesa a 0,62, ma resta più alta del minimo "
@@ -377,5 +389,68 @@ EXPERIMENTS = [
         "vista-curva",
         lambda s: s["curve"][-1] > 2.5 and s["screen"] == 8,
         after="si mette a saltare",
+    ),
+]
+
+EXERCISES = [
+    Exercise(
+        next_frequencies,
+        task="Scrivi come si passa dai conteggi dei bigrammi alle probabilità: tra le coppie (corrente, "
+        "successivo) tieni quelle che cominciano con il token `cur`, conta quante volte compare ogni successivo "
+        "e dividi per quante sono in tutto. Se `cur` non è mai seguito da niente, restituisci n zeri. Quando la "
+        "tua funzione passa le verifiche, la colonna «nei dati» del riepilogo viene da lei.",
+        doc="Le frequenze dei token che seguono cur nelle coppie: una quota per ciascuno degli n token.",
+        hints=(
+            "Tieni solo i successivi delle coppie giuste: `[nxt for c, nxt in pairs if c == cur]`.",
+            "Conta con una lista di n zeri (o con `Counter`), e dividi ogni conteggio per quante coppie hai "
+            "tenuto, non per n.",
+            "Se non hai tenuto nessuna coppia il totale è zero: restituisci `[0.0] * n` invece di dividere.",
+        ),
+        cases=(
+            Case(([(0, 1), (0, 2), (0, 1), (1, 0), (2, 2)], 0, 4), "tre successivi su quattro token"),
+            Case(([(0, 1), (1, 2), (2, 0)], 1, 3), "un solo successivo possibile"),
+            Case(([(0, 1), (0, 1), (0, 2), (0, 2)], 0, 4), "due successivi alla pari"),
+            Case(([(0, 1), (0, 2)], 2, 3), "un token che non è mai seguito da niente"),
+            Case(([], 0, 2), "nessuna coppia"),
+            Case(([(0, 0), (0, 0)], 0, 1), "un token che segue sé stesso"),
+        ),
+        random=lambda rng: (
+            lambda n: (
+                [(rng.randrange(n), rng.randrange(n)) for _ in range(rng.randint(0, 12))],
+                rng.randrange(n),
+                n,
+            )
+        )(rng.randint(2, 6)),
+        count=14,
+        tolerance=1e-9,
+        wrong=(
+            Wrong(
+                """
+def next_frequencies(pairs, cur, n):
+    counts = Counter(nxt for c, nxt in pairs if c == cur)
+    total = sum(counts.values())
+    return [counts[j] / total for j in range(n)]
+""",
+                "Quando il token non è mai seguito da niente il totale è zero e la divisione fallisce: in quel "
+                "caso le quote sono tutte 0.",
+            ),
+            Wrong(
+                """
+def next_frequencies(pairs, cur, n):
+    counts = Counter(nxt for c, nxt in pairs if c == cur)
+    return [counts[j] / n for j in range(n)]
+""",
+                "Hai diviso per n, la taglia del vocabolario: si divide per quante volte cur è seguito da "
+                "qualcosa, così le quote sommano a 1.",
+            ),
+            Wrong(
+                """
+def next_frequencies(pairs, cur, n):
+    counts = Counter(nxt for c, nxt in pairs if c == cur)
+    return [counts[j] / len(pairs) if pairs else 0.0 for j in range(n)]
+""",
+                "Hai diviso per tutte le coppie del dataset: contano solo quelle che cominciano con cur.",
+            ),
+        ),
     ),
 ]

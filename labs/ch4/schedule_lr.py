@@ -26,14 +26,18 @@ fino in fondo; accorcia il training e la stessa curva si comprime.
 from functools import lru_cache
 
 from core.schedules import warmup_cosine_lr
+from labs.kit import Case
 from labs.kit import Edit
+from labs.kit import Exercise
 from labs.kit import Experiment
 from labs.kit import Follow
 from labs.kit import Group
 from labs.kit import Handle
 from labs.kit import Marker
+from labs.kit import Question
 from labs.kit import Series
 from labs.kit import Slider
+from labs.kit import Wrong
 from labs.kit import big
 from labs.kit import callout
 from labs.kit import formula
@@ -233,6 +237,13 @@ EXPERIMENTS = [
         "schedule-lr",
         lambda s: s["lr"] == s["peak"] and s["step"] == 0,
         after="Prova a togliere il warm-up",
+        predict=Question(
+            "Porta il warm-up a 0 passi. Quanto vale η al primissimo passo, quando i pesi sono ancora casuali?",
+            ("Zero, come sempre alla partenza", "Metà del picco", "Già il picco, 3 × 10⁻⁴"),
+            2,
+            "Senza warm-up non c'è nessuna salita: il coseno parte dal suo punto più alto, quindi il primo passo "
+            "usa già η pieno. È proprio il caso da cui il warm-up protegge, con gradienti grandi e disordinati.",
+        ),
     ),
     Experiment(
         "Porta il minimo a 0: all'ultimo passo la discesa arriva fino a zero.",
@@ -240,5 +251,87 @@ EXPERIMENTS = [
         "schedule-lr",
         lambda s: s["final"] == 0 and s["lr"] == 0,
         after="Prova a togliere il warm-up",
+    ),
+]
+
+EXERCISES = [
+    Exercise(
+        warmup_cosine_lr,
+        task="Scrivi lo schedule del learning rate: nei primi `warmup` passi η sale in linea retta da 0 al "
+        "picco, poi scende lungo mezzo coseno fino a `floor · peak` al passo `total`, e da lì resta fermo. Se "
+        "il warm-up dura quanto tutto l'allenamento non c'è posto per il coseno: alla fine η resta al picco. "
+        "Quando la tua funzione passa le verifiche, le curve e la tabella dei passi vengono da lei.",
+        hints=(
+            "Nel warm-up, cioè con `step < warmup`, η vale `peak * step / warmup`.",
+            "Nel coseno conta i passi da dopo il warm-up: `progress = (step - warmup) / (total - warmup)`, che "
+            "va da 0 a 1, e η = `low + (peak - low) * 0.5 * (1 + math.cos(math.pi * progress))` con "
+            "`low = floor * peak`.",
+            "Da `total` in poi restituisci `low`, o `peak` se il warm-up arriva fino a `total`.",
+        ),
+        cases=(
+            Case((0, 1.0, 100, 1000), "il primo passo del warm-up"),
+            Case((50, 1.0, 100, 1000), "metà del warm-up"),
+            Case((100, 1.0, 100, 1000), "la fine del warm-up: il picco"),
+            Case((550, 1.0, 100, 1000), "metà del coseno"),
+            Case((1000, 1.0, 100, 1000), "l'ultimo passo"),
+            Case((2000, 1.0, 100, 1000), "oltre la fine"),
+            Case((0, 1.0, 0, 1000), "nessun warm-up"),
+            Case((550, 1.0, 100, 1000, 0.0), "un minimo zero"),
+            Case((1000, 1.0, 1000, 1000), "un warm-up lungo quanto tutto"),
+        ),
+        random=lambda rng: (
+            lambda total, warmup: (
+                rng.randint(0, total + total // 10),
+                rng.uniform(0.5, 2.0),
+                warmup,
+                total,
+                rng.choice((0.0, 0.1, 0.2, 0.5)),
+            )
+        )(*(lambda t: (t, rng.randint(0, t // 5)))(rng.randint(1000, 100000))),
+        count=12,
+        tolerance=1e-12,
+        wrong=(
+            Wrong(
+                """
+def warmup_cosine_lr(step, peak, warmup, total, floor=0.1):
+    warmup = min(warmup, total)
+    if step < warmup:
+        return peak * step / warmup
+    if step >= total:
+        return 0.0 if total > warmup else peak
+    progress = (step - warmup) / (total - warmup)
+    return peak * 0.5 * (1 + math.cos(math.pi * progress))
+""",
+                "Il coseno non scende fino a zero ma fino a floor · peak: il minimo è low = floor · peak, e "
+                "la formula è low + (peak − low) · ½ · (1 + cos(π · progress)).",
+            ),
+            Wrong(
+                """
+def warmup_cosine_lr(step, peak, warmup, total, floor=0.1):
+    warmup = min(warmup, total)
+    low = floor * peak
+    if step < warmup:
+        return peak * step / warmup
+    if step >= total:
+        return low if total > warmup else peak
+    progress = step / total
+    return low + (peak - low) * 0.5 * (1 + math.cos(math.pi * progress))
+""",
+                "Il coseno parte dalla fine del warm-up, non dal passo 0: il progresso è "
+                "(step − warmup) / (total − warmup), così alla fine del warm-up η è proprio il picco.",
+            ),
+            Wrong(
+                """
+def warmup_cosine_lr(step, peak, warmup, total, floor=0.1):
+    warmup = min(warmup, total)
+    low = floor * peak
+    if step < warmup:
+        return peak * step / warmup
+    progress = (step - warmup) / (total - warmup)
+    return low + (peak - low) * 0.5 * (1 + math.cos(math.pi * progress))
+""",
+                "Dopo l'ultimo passo il coseno torna a salire: da total in poi η deve restare fermo al minimo.",
+            ),
+        ),
     ),
 ]

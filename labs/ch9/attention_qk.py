@@ -32,11 +32,14 @@ from core.attention import is_visible
 from core.attention import softmax_rows
 from labs.kit import Arrow
 from labs.kit import Bar
+from labs.kit import Case
 from labs.kit import Choice
 from labs.kit import Edit
+from labs.kit import Exercise
 from labs.kit import Experiment
 from labs.kit import Slider
 from labs.kit import Toggle
+from labs.kit import Wrong
 from labs.kit import bars
 from labs.kit import cell_text
 from labs.kit import columns
@@ -207,5 +210,56 @@ EXPERIMENTS = [
         "masked",
         lambda s: not s["causal"] and s["comparisons"] == 16,
         after="il prezzo dell'attention",
+    ),
+]
+
+EXERCISES = [
+    Exercise(
+        dot_scores,
+        task="Scrivi i punteggi dell'attention: la cella (i, j) è il prodotto scalare della query i con la "
+        "chiave j, cioè la tabella Q·Kᵀ, con una riga per query e una colonna per chiave. Quando la tua "
+        "funzione passa le verifiche, i punteggi grezzi e da lì i pesi della softmax vengono da lei.",
+        hints=(
+            "Il risultato ha una riga per ogni query e, in ogni riga, un numero per ogni chiave.",
+            "Ogni numero è `dot(q, k)`: `[[dot(q, k) for k in K] for q in Q]`.",
+            "Con le funzioni che qui puoi chiamare è anche `matmul(Q, transpose(K))`: la trasposta mette le "
+            "chiavi in colonna.",
+        ),
+        cases=(
+            Case(([[0.0, 1.0], [2.0, -0.5]], [[0.0, 2.0], [2.0, 0.5]]), "due query e due chiavi"),
+            Case(
+                ([[0.0, 1.0], [0.5, 1.5], [1.5, 0.5], [2.0, -0.5]], [[0, 2], [2, 0.5], [1, 1], [0.5, -1.5]]),
+                "le query e le chiavi del laboratorio",
+            ),
+            Case(([[1.0, 0.0, 2.0]], [[1.0, 1.0, 1.0], [0.0, 3.0, 0.0]]), "una query, due chiavi in tre dimensioni"),
+            Case(([[0.0, 0.0], [0.0, 0.0]], [[1.0, 2.0], [3.0, 4.0]]), "query nulle"),
+            Case(([[1.0, 2.0]], [[1.0, 2.0, 3.0]]), "query e chiavi di lunghezza diversa: va rifiutato"),
+        ),
+        random=lambda rng: (
+            lambda n, m, d: (
+                [[round(rng.uniform(-2, 2), 1) for _ in range(d)] for _ in range(n)],
+                [[round(rng.uniform(-2, 2), 1) for _ in range(d)] for _ in range(m)],
+            )
+        )(rng.randint(1, 5), rng.randint(1, 5), rng.randint(1, 4)),
+        count=15,
+        tolerance=1e-9,
+        wrong=(
+            Wrong(
+                """
+def dot_scores(Q, K):
+    return [[dot(q, k) for q in Q] for k in K]
+""",
+                "La tabella è trasposta: hai messo una riga per chiave. Nella riga i ci sono i punteggi della "
+                "query i con tutte le chiavi, così la softmax di una riga dice dove guarda quel token.",
+            ),
+            Wrong(
+                """
+def dot_scores(Q, K):
+    return matmul(Q, K)
+""",
+                "K va trasposta: Q·K moltiplica le righe di Q per le colonne di K, che non sono chiavi. Le chiavi "
+                "devono stare in colonna, Q·Kᵀ.",
+            ),
+        ),
     ),
 ]

@@ -39,15 +39,20 @@ from core.bpe import SPLIT_PATTERN
 from core.bpe import Trainer
 from core.bpe import build_vocab
 from core.bpe import encode_chunks
+from core.bpe import merge_pair
 from core.bpe import pretokenize
 from core.bpe import ranked_pairs
 from core.bpe import token_text
+from labs.kit import Case
 from labs.kit import Curve
 from labs.kit import Edit
+from labs.kit import Exercise
 from labs.kit import Experiment
 from labs.kit import Memo
+from labs.kit import Question
 from labs.kit import Steps
 from labs.kit import Text
+from labs.kit import Wrong
 from labs.kit import callout
 from labs.kit import num
 from labs.kit import panel
@@ -472,6 +477,19 @@ EXPERIMENTS = [
         "vista-corpus",
         lambda s: s["tokens_start"] == 628 and s["tokens_now"] == 472,
         after="il corpus si accorcia",
+        predict=Question(
+            "Si parte dai byte, e ogni fusione unisce la coppia di token vicini più frequente. Che cosa saranno "
+            "i primi dieci token nuovi?",
+            (
+                "Pezzi di poche lettere che in italiano stanno spesso insieme, come «la» e «on»",
+                "Parole intere, come «poltrona»",
+                "Coppie di parole vicine, come «della stazione»",
+            ),
+            0,
+            "All'inizio ogni token è un byte, quindi le coppie più frequenti sono lettere vicine: la prima fusione "
+            "unisce «l» e «a», che stanno insieme 21 volte. Poi i pezzi crescono fino a «zione», ma una parola "
+            "rara non vince mai, e nessuna coppia scavalca il confine tra due blocchi.",
+        ),
     ),
     Experiment(
         "Al passo 80 «gattone», mai visto nel corpus, si scrive con due token: «·gatt» e «one».",
@@ -479,5 +497,84 @@ EXPERIMENTS = [
         "vista-testo-nuovo",
         lambda s: [[t for _, t in word] for word in s["unseen"]] == [["·gatt", "one"]],
         after="si spezza nei pezzi che il BPE conosce",
+    ),
+]
+
+EXERCISES = [
+    Exercise(
+        merge_pair,
+        task="Scrivi una fusione del BPE: scorri gli ID da sinistra a destra e, ogni volta che trovi la coppia "
+        "(a, b), metti al suo posto il token nuovo e salta i due elementi. Le occorrenze non si sovrappongono: "
+        "in [97, 97, 97] la coppia (97, 97) si fonde una volta sola. Quando la tua funzione passa le verifiche, "
+        "il testo nuovo viene tokenizzato con lei, regola dopo regola.",
+        doc="Gli ID con ogni occorrenza della coppia, letta da sinistra a destra senza sovrapposizioni, "
+        "sostituita da new_id.",
+        hints=(
+            "Usa un indice `i` e un ciclo `while i < len(ids)`, non un `for`: a volte devi saltare due posti.",
+            "Se `ids[i]` e `ids[i + 1]` sono la coppia (attento a non uscire dalla lista), aggiungi `new_id` e "
+            "fai `i += 2`; altrimenti aggiungi `ids[i]` e fai `i += 1`.",
+            "L'ultimo elemento, se non fa parte di una coppia fusa, va copiato anche lui.",
+        ),
+        cases=(
+            Case(([97, 98, 99, 97, 98], (97, 98), 256), "due occorrenze separate"),
+            Case(([97, 97, 97], (97, 97), 256), "tre uguali: le coppie si sovrappongono"),
+            Case(([97, 97, 97, 97], (97, 97), 256), "quattro uguali"),
+            Case(([2, 1, 2, 1], (1, 2), 256), "la coppia in mezzo"),
+            Case(([1, 2, 3], (3, 4), 256), "una coppia che non c'è"),
+            Case(([1, 2], (1, 2), 300), "la coppia è tutta la lista"),
+            Case(([5], (5, 5), 256), "un solo ID"),
+            Case(([], (1, 2), 256), "nessun ID"),
+        ),
+        random=lambda rng: (
+            [rng.randint(1, 3) for _ in range(rng.randint(0, 12))],
+            (rng.randint(1, 3), rng.randint(1, 3)),
+            256,
+        ),
+        count=12,
+        tolerance=0.0,
+        wrong=(
+            Wrong(
+                """
+def merge_pair(ids, pair, new_id):
+    out = []
+    for i in range(len(ids)):
+        if i + 1 < len(ids) and (ids[i], ids[i + 1]) == pair:
+            out.append(new_id)
+        elif i > 0 and (ids[i - 1], ids[i]) == pair:
+            continue
+        else:
+            out.append(ids[i])
+    return out
+""",
+                "Le occorrenze si sovrappongono: in [97, 97, 97] il secondo 97 è già stato usato dalla prima "
+                "fusione e non può aprirne un'altra. Dopo una fusione salta due posti, e il terzo 97 resta solo.",
+            ),
+            Wrong(
+                """
+def merge_pair(ids, pair, new_id):
+    out, i = [], 0
+    while i < len(ids) - 1:
+        if (ids[i], ids[i + 1]) == pair:
+            out.append(new_id)
+            i += 2
+        else:
+            out.append(ids[i])
+            i += 1
+    return out
+""",
+                "Il ciclo si ferma un passo prima della fine e l'ultimo ID, quando non è stato fuso, va perso: "
+                "scorri fino a len(ids) e controlla che ci sia un elemento dopo prima di guardarlo.",
+            ),
+            Wrong(
+                """
+def merge_pair(ids, pair, new_id):
+    for i in range(len(ids) - 1):
+        if (ids[i], ids[i + 1]) == pair:
+            return ids[:i] + [new_id] + ids[i + 2 :]
+    return list(ids)
+""",
+                "Hai fuso solo la prima occorrenza: la regola vale per tutte quelle che trovi scorrendo la lista.",
+            ),
+        ),
     ),
 ]

@@ -32,11 +32,14 @@ from core.linalg import column
 from core.linalg import matvec
 from core.linalg import matvec_by_columns
 from labs.kit import Arrow
+from labs.kit import Case
 from labs.kit import Edit
+from labs.kit import Exercise
 from labs.kit import Experiment
 from labs.kit import Group
 from labs.kit import Shape
 from labs.kit import Slider
+from labs.kit import Wrong
 from labs.kit import callout
 from labs.kit import cell_text
 from labs.kit import equation
@@ -217,5 +220,54 @@ EXPERIMENTS = [
         "trasformazione",
         lambda s: s["det"] == 0 and s["columns"][1] == [0.0, 0.0],
         after="non si può più",
+    ),
+]
+
+EXERCISES = [
+    Exercise(
+        matvec,
+        task="Scrivi il prodotto di una matrice per un vettore: ogni riga della matrice fa il prodotto scalare "
+        "con il vettore, e quei numeri, uno per riga, sono il risultato. Se le colonne della matrice non sono "
+        "tante quanti gli elementi del vettore, solleva un errore. Quando la tua funzione passa le verifiche, "
+        "il vettore A·x e la sua freccia nel piano vengono da lei.",
+        hints=(
+            "Il risultato ha un numero per ogni riga: `[... for row in m]`.",
+            "Il numero della riga è il suo prodotto scalare con il vettore: qui puoi chiamare `dot(row, v)`.",
+            "Le colonne sono `len(m[0])`: se non sono `len(v)`, `raise ShapeError(...)` prima di fare i conti.",
+        ),
+        cases=(
+            Case(([[2.0, 1.0], [0.0, 1.0]], [1.0, 2.0]), "una matrice 2 × 2 non simmetrica"),
+            Case(([[1.0, 0.0], [0.0, 1.0]], [3.0, -4.0]), "l'identità lascia il vettore com'è"),
+            Case(([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], [1.0, 1.0]), "tre righe e due colonne"),
+            Case(([[1.0, 2.0, 3.0]], [1.0, 0.0, -1.0]), "una riga sola"),
+            Case(([[2.0, 1.0], [0.0, 1.0]], [0.0, 0.0]), "il vettore nullo"),
+            Case(([[1.0, 2.0], [3.0, 4.0]], [1.0, 2.0, 3.0]), "forme che non combaciano: va rifiutato"),
+        ),
+        random=lambda rng: (
+            lambda r, c: (
+                [[round(rng.uniform(-3, 3), 1) for _ in range(c)] for _ in range(r)],
+                [round(rng.uniform(-3, 3), 1) for _ in range(c)],
+            )
+        )(rng.randint(1, 4), rng.randint(1, 4)),
+        count=14,
+        tolerance=1e-9,
+        wrong=(
+            Wrong(
+                """
+def matvec(m, v):
+    return [sum(m[i][j] * v[i] for i in range(len(m))) for j in range(len(v))]
+""",
+                "Hai moltiplicato il vettore per le colonne invece che per le righe: è il prodotto con la "
+                "trasposta. Ogni numero del risultato è una riga di M per v.",
+            ),
+            Wrong(
+                """
+def matvec(m, v):
+    return [sum(a * b for a, b in zip(row, v)) for row in m]
+""",
+                "Se la matrice ha meno colonne degli elementi del vettore, zip ne butta via qualcuno senza dirlo: "
+                "controlla che le colonne siano tante quanti gli elementi e altrimenti solleva un errore.",
+            ),
+        ),
     ),
 ]

@@ -30,11 +30,14 @@ from core.linalg import norm
 from core.linalg import unit
 from labs.kit import Arc
 from labs.kit import Arrow
+from labs.kit import Case
 from labs.kit import Circle
 from labs.kit import Edit
+from labs.kit import Exercise
 from labs.kit import Experiment
 from labs.kit import Group
 from labs.kit import Slider
+from labs.kit import Wrong
 from labs.kit import callout
 from labs.kit import cell_text
 from labs.kit import columns
@@ -210,5 +213,51 @@ EXPERIMENTS = [
         "norma",
         lambda s: s["norm_b"] == 0 and s["cos"] is None,
         after="il coseno non si può calcolare",
+    ),
+]
+
+EXERCISES = [
+    Exercise(
+        cosine,
+        task="Scrivi il coseno tra due vettori: il prodotto scalare diviso per il prodotto delle due norme. "
+        "Dice quanto puntano nella stessa direzione, da −1 (opposti) a 1 (paralleli), qualunque sia la loro "
+        "lunghezza. Con un vettore nullo il coseno non esiste: solleva un errore. Quando la tua funzione passa "
+        "le verifiche, il coseno e l'angolo del laboratorio vengono da lei.",
+        hints=(
+            "Qui puoi chiamare `dot(a, b)` e `norm(a)`, che è la radice di `dot(a, a)`.",
+            "Se una delle due norme è zero, `raise ZeroDivisionError(...)` prima di dividere.",
+            "Gli arrotondamenti possono dare 1,0000000000000002: tieni il risultato tra −1 e 1 con "
+            "`max(-1.0, min(1.0, c))`, o l'arcocoseno dell'angolo protesterà.",
+        ),
+        cases=(
+            Case(([1.0, 0.0], [0.0, 1.0]), "vettori perpendicolari"),
+            Case(([1.0, 1.0], [2.0, 2.0]), "stessa direzione, lunghezze diverse"),
+            Case(([1.0, 0.0], [-3.0, 0.0]), "direzioni opposte"),
+            Case(([3.0, 4.0], [4.0, 3.0]), "un angolo piccolo"),
+            Case(([1.0, 2.0, 2.0], [2.0, 0.0, 1.0]), "tre dimensioni"),
+            Case(([0.0, 0.0], [1.0, 2.0]), "il vettore nullo: va rifiutato"),
+        ),
+        random=lambda rng: (lambda n: ([rng.uniform(-4, 4) for _ in range(n)], [rng.uniform(-4, 4) for _ in range(n)]))(
+            rng.randint(2, 5)
+        ),
+        count=14,
+        tolerance=1e-9,
+        wrong=(
+            Wrong(
+                """
+def cosine(a, b):
+    return dot(a, b) / norm(a)
+""",
+                "Hai diviso solo per la norma di a: così il risultato cresce con la lunghezza di b. Dividi per "
+                "il prodotto delle due norme, |a|·|b|.",
+            ),
+            Wrong(
+                """
+def cosine(a, b):
+    return dot(a, b) / (dot(a, a) * dot(b, b))
+""",
+                "a · a è il quadrato della norma, non la norma: manca la radice quadrata. La norma è √(a · a).",
+            ),
+        ),
     ),
 ]

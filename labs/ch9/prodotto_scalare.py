@@ -31,12 +31,15 @@ from core.linalg import norm
 from core.linalg import projection
 from labs.kit import Arc
 from labs.kit import Arrow
+from labs.kit import Case
 from labs.kit import Choice
 from labs.kit import Edit
+from labs.kit import Exercise
 from labs.kit import Experiment
 from labs.kit import Group
 from labs.kit import Guide
 from labs.kit import Slider
+from labs.kit import Wrong
 from labs.kit import callout
 from labs.kit import cell_text
 from labs.kit import columns
@@ -225,5 +228,64 @@ EXPERIMENTS = [
         "frecce",
         lambda s: s["plane"]["dot"] == 0 and s["plane"]["angle"] == 90,
         after="il prodotto diventa negativo",
+    ),
+]
+
+EXERCISES = [
+    Exercise(
+        dot,
+        task="Scrivi il prodotto scalare di due vettori: moltiplica gli elementi a coppie, nella stessa "
+        "posizione, e somma i prodotti. Due vettori di lunghezza diversa non si moltiplicano: in quel caso "
+        "solleva un errore. Quando la tua funzione passa le verifiche, il totale dei voti e le frecce nel "
+        "piano vengono da lei.",
+        hints=(
+            "Con `zip(a, b)` scorri i due vettori insieme, una coppia di elementi alla volta.",
+            "La somma dei prodotti si scrive `sum(x * y for x, y in zip(a, b))`.",
+            "`zip` si ferma al vettore più corto senza dirlo: prima controlla che `len(a) == len(b)`, "
+            "altrimenti `raise ShapeError(...)`.",
+        ),
+        cases=(
+            Case(([1.0, 2.0, 3.0], [4.0, 5.0, 6.0]), "tre elementi"),
+            Case(([1.0, 0.0], [0.0, 1.0]), "vettori perpendicolari"),
+            Case(([2.0, 1.0], [-2.0, -1.0]), "vettori opposti"),
+            Case(([0.0, 0.0, 0.0], [1.0, 2.0, 3.0]), "il vettore nullo"),
+            Case(([], []), "due vettori vuoti"),
+            Case(([1.0, 2.0, 3.0], [1.0, 2.0]), "lunghezze diverse: va rifiutato"),
+        ),
+        random=lambda rng: (
+            lambda n: (
+                [round(rng.uniform(-5, 5), 1) for _ in range(n)],
+                [round(rng.uniform(-5, 5), 1) for _ in range(n)],
+            )
+        )(rng.randint(1, 8)),
+        count=14,
+        tolerance=1e-9,
+        wrong=(
+            Wrong(
+                """
+def dot(a, b):
+    return sum(x * y for x, y in zip(a, b))
+""",
+                "Con vettori di lunghezza diversa zip si ferma al più corto e il conto sembra riuscire: controlla "
+                "le lunghezze e solleva un errore se sono diverse.",
+            ),
+            Wrong(
+                """
+def dot(a, b):
+    check_same_length(a, b)
+    return sum(a) * sum(b)
+""",
+                "Non si moltiplicano le due somme: si moltiplicano gli elementi nella stessa posizione, a coppie, "
+                "e poi si sommano i prodotti.",
+            ),
+            Wrong(
+                """
+def dot(a, b):
+    check_same_length(a, b)
+    return [x * y for x, y in zip(a, b)]
+""",
+                "Il prodotto scalare è un numero solo: dopo i prodotti a coppie manca la somma.",
+            ),
+        ),
     ),
 ]

@@ -46,12 +46,16 @@ from core.softmax import naive_exp
 from core.softmax import softmax
 from core.softmax import softmax_steps
 from labs.kit import Bar
+from labs.kit import Case
 from labs.kit import Edit
+from labs.kit import Exercise
 from labs.kit import Experiment
 from labs.kit import Group
 from labs.kit import Marker
+from labs.kit import Question
 from labs.kit import Series
 from labs.kit import Slider
+from labs.kit import Wrong
 from labs.kit import bars
 from labs.kit import callout
 from labs.kit import formula
@@ -110,7 +114,7 @@ def compute(params):
     t, extra = params["temperatura"], params["aggiunta"]
     z = [params[name] + extra for name in NAMES]
     steps = softmax_steps(z, t)
-    p = steps["probs"]
+    p = softmax(z, t)
     top = max(range(len(p)), key=p.__getitem__)
     naive = [naive_exp(s) for s in steps["scaled"]]
     drawn = draw(p, params["estrazioni"], params["seme"])
@@ -120,6 +124,7 @@ def compute(params):
         "names": list(NAMES),
         "logits": z,
         **steps,
+        "probs": p,
         "top": top,
         "seed": params["seme"],
         "drawn": drawn,
@@ -307,6 +312,13 @@ EXPERIMENTS = [
         "vista-temperatura",
         lambda s: s["probs"][0] > 0.99,
         after="il primo candidato si prende quasi tutto",
+        predict=Question(
+            "Con T = 1 «divano» ha il 49 % della probabilità. Che cosa gli succede se abbassi T fino a 0,1?",
+            ("scende verso un sesto, come gli altri", "resta più o meno al 49 %", "sale oltre il 99 %"),
+            2,
+            "Dividere per 0,1 moltiplica per dieci le distanze tra i logit: mezzo punto di vantaggio su «letto» "
+            "diventa cinque, e e⁻⁵ è meno di un centesimo. Il primo si prende quasi tutto.",
+        ),
     ),
     Experiment(
         "Con 500 estrazioni ogni frequenza sta a meno di 2 punti percentuali dalla sua probabilità.",
@@ -314,5 +326,62 @@ EXPERIMENTS = [
         "conteggi",
         lambda s: all(abs(c / 500 - p) < 0.02 for c, p in zip(s["counts"], s["probs"])),
         after="avvicinarsi ai contorni",
+    ),
+]
+
+EXERCISES = [
+    Exercise(
+        softmax,
+        task="Scrivi la softmax con temperatura: dividi ogni logit per T, togli il più grande, eleva e a ogni "
+        "numero e dividi ciascuno per la somma. Quando passa le verifiche, le barre delle probabilità e la curva "
+        "della temperatura vengono dalla tua funzione.",
+        doc="Le probabilità exp(zᵢ/T) / Σⱼ exp(zⱼ/T) dei logit, con la temperatura T.",
+        hints=(
+            "Comincia da una lista: `scaled = [z / temperature for z in logits]`.",
+            "Togli il massimo a ogni elemento prima di `math.exp`: così nessun esponenziale supera 1.",
+            "Alla fine dividi ogni esponenziale per la loro somma (`sum` o `math.fsum`).",
+        ),
+        cases=(
+            Case(([1.0, 2.0, 3.0],), "tre logit diversi"),
+            Case(([0.0, 0.0, 0.0, 0.0],), "tutti uguali: un pareggio"),
+            Case(([5.0],), "un solo logit"),
+            Case(([1000.0, 999.0, 0.0],), "logit enormi"),
+            Case(([-1000.0, -1001.0],), "logit molto negativi"),
+            Case(([3.0, 2.5, 1.5, 1.0, 0.0, -1.0], 0.1), "temperatura bassa"),
+            Case(([3.0, 2.5, 1.5, 1.0, 0.0, -1.0], 5.0), "temperatura alta"),
+        ),
+        random=lambda rng: ([rng.uniform(-8, 8) for _ in range(rng.randint(2, 8))], rng.choice((0.5, 1.0, 2.0))),
+        count=20,
+        tolerance=1e-9,
+        wrong=(
+            Wrong(
+                """
+def softmax(logits, temperature=1.0):
+    exps = [math.exp(z / temperature) for z in logits]
+    total = sum(exps)
+    return [e / total for e in exps]
+""",
+                "Senza togliere il massimo, e elevato a un logit grande non sta in un numero del computer "
+                "(overflow). Togli il logit più grande a tutti prima di math.exp: il risultato non cambia.",
+            ),
+            Wrong(
+                """
+def softmax(logits, temperature=1.0):
+    top = max(logits)
+    exps = [math.exp((z - top) * temperature) for z in logits]
+    total = sum(exps)
+    return [e / total for e in exps]
+""",
+                "La temperatura divide i logit, non li moltiplica: con T = 2 la distribuzione deve appiattirsi.",
+            ),
+            Wrong(
+                """
+def softmax(logits, temperature=1.0):
+    top = max(logits)
+    return [math.exp((z - top) / temperature) for z in logits]
+""",
+                "Gli esponenziali vanno divisi per la loro somma: solo così le probabilità sommano a 1.",
+            ),
+        ),
     ),
 ]

@@ -33,18 +33,22 @@ cosa guardare»): ogni fase mostra un prodotto con le sue shape e riporta
 all'inizio, in piccolo, quello che arriva dalla fase prima.
 """
 
+from core.attention import causal_mask
 from core.attention import comparisons
 from core.attention import concat_columns
 from core.attention import head
 from core.attention import is_visible
 from core.linalg import transpose
 from labs.kit import Bar
+from labs.kit import Case
 from labs.kit import Choice
 from labs.kit import Edit
+from labs.kit import Exercise
 from labs.kit import Experiment
 from labs.kit import Follow
 from labs.kit import Slider
 from labs.kit import Toggle
+from labs.kit import Wrong
 from labs.kit import bars
 from labs.kit import callout
 from labs.kit import equation
@@ -375,5 +379,56 @@ EXPERIMENTS = [
         "concat",
         lambda s: all(len(row) == 4 for row in s["second"]["concat"]),
         after="tornano a 4",
+    ),
+]
+
+EXERCISES = [
+    Exercise(
+        causal_mask,
+        task="Scrivi la maschera causale per n token: una tabella n × n in cui la riga i dice che cosa può "
+        "guardare il token i. Le celle sulla diagonale e a sinistra (i token già letti e sé stesso) valgono 0, "
+        "quelle a destra (il futuro) valgono −∞, così la softmax dà loro peso zero. Quando la tua funzione "
+        "passa le verifiche, i pesi dell'attention con la maschera accesa vengono da lei.",
+        hints=(
+            "Due cicli annidati: la riga `i` e, dentro, la colonna `j`, tutte e due in `range(n)`.",
+            "Il token `i` vede il token `j` quando `j <= i`: lì metti `0.0`.",
+            "Per il futuro usa `MASKED`, che vale `float('-inf')`.",
+        ),
+        cases=(
+            Case((3,), "tre token"),
+            Case((1,), "un token solo"),
+            Case((4,), "quattro token"),
+            Case((2,), "due token"),
+            Case((0,), "nessun token"),
+        ),
+        random=lambda rng: (rng.randint(5, 8),),
+        count=3,
+        tolerance=0.0,
+        wrong=(
+            Wrong(
+                """
+def causal_mask(n):
+    return [[0.0 if j >= i else MASKED for j in range(n)] for i in range(n)]
+""",
+                "Questa maschera lascia entrare il futuro e nasconde il passato: è la trasposta. Il token i "
+                "deve vedere i token j con j ≤ i, cioè la diagonale e quello che sta a sinistra.",
+            ),
+            Wrong(
+                """
+def causal_mask(n):
+    return [[0.0 if j < i else MASKED for j in range(n)] for i in range(n)]
+""",
+                "Hai nascosto anche la diagonale: un token può guardare sé stesso. Il primo token, poi, non "
+                "vedrebbe niente e la sua softmax non avrebbe senso.",
+            ),
+            Wrong(
+                """
+def causal_mask(n):
+    return [[0.0] * n for _ in range(n)]
+""",
+                "Una tabella di soli zeri non nasconde niente: ogni token vedrebbe anche quelli dopo. Sopra la "
+                "diagonale ci vuole −∞.",
+            ),
+        ),
     ),
 ]

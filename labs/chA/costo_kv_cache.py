@@ -27,13 +27,17 @@ from core.attention import comparisons
 from core.kv_cache import kv_cache_bytes
 from core.kv_cache import kv_vectors
 from core.model_size import BYTES
+from labs.kit import Case
 from labs.kit import Choice
 from labs.kit import Edit
+from labs.kit import Exercise
 from labs.kit import Experiment
 from labs.kit import Group
 from labs.kit import Marker
+from labs.kit import Question
 from labs.kit import Series
 from labs.kit import Slider
+from labs.kit import Wrong
 from labs.kit import big
 from labs.kit import data_size
 from labs.kit import formula
@@ -239,6 +243,14 @@ EXPERIMENTS = [
         "costo-kv-cache",
         lambda s: 100 < s["ratio"] < 1000,
         after="il rapporto fra i due conti",
+        predict=Question(
+            "Un prompt di 4.000 token e 1.000 token da scrivere. Senza cache, quante coppie di key e value si "
+            "calcolano rispetto a quelle con la cache?",
+            ("Più o meno le stesse", "Circa il doppio", "Centinaia di volte di più"),
+            2,
+            "Con la cache si calcola una coppia per token: 4.000 + 1.000 = 5.000. Senza, ogni passo rifà tutto il "
+            "testo fin lì, da 4.001 a 5.000 token: in tutto circa 4,5 milioni, novecento volte tanto.",
+        ),
     ),
     Experiment(
         "Con le misure di Llama 2 7B la KV cache tiene mezzo MiB per token: 2 GiB per una finestra di 4.096 token.",
@@ -246,5 +258,54 @@ EXPERIMENTS = [
         "costo-kv-cache",
         lambda s: s["per_token"] == 2**19 and binary(s["cache"]) == "2 GiB",
         after="scende a 128 KiB per token",
+    ),
+]
+
+EXERCISES = [
+    Exercise(
+        kv_cache_bytes,
+        task="Scrivi la memoria della KV cache in byte: per ogni token tenuto, in ogni strato e in ogni testa "
+        "di key e value, la cache conserva una chiave e un valore di `d_head` numeri ciascuno, e ogni numero "
+        "occupa `bytes_per_number` byte. Quando la tua funzione passa le verifiche, la memoria per token, la "
+        "cache intera e la tabella dei modelli vengono da lei.",
+        doc="I byte della cache KV: una chiave e un valore per ogni testa, ogni strato e ogni token tenuto.",
+        hints=(
+            "È una moltiplicazione sola: tutti i fattori insieme.",
+            "Non dimenticare che per ogni token si tengono due vettori, la chiave e il valore: un fattore `2`.",
+        ),
+        cases=(
+            Case((32, 32, 128, 4096, 2), "Llama 2 7B sulla sua finestra"),
+            Case((32, 8, 128, 8192, 2), "Llama 3 8B: meno teste di key e value"),
+            Case((80, 8, 128, 4096, 2), "Llama 2 70B"),
+            Case((32, 32, 128, 1, 4), "un token in fp32"),
+            Case((1, 1, 1, 1, 1), "tutto a 1"),
+            Case((32, 32, 128, 0, 2), "nessun token"),
+        ),
+        random=lambda rng: (
+            rng.randint(1, 96),
+            rng.choice((1, 2, 4, 8, 16, 32, 40, 64)),
+            rng.choice((64, 96, 128, 256)),
+            rng.randint(0, 128_000),
+            rng.choice((1, 2, 4)),
+        ),
+        count=10,
+        tolerance=0.0,
+        wrong=(
+            Wrong(
+                """
+def kv_cache_bytes(layers, kv_heads, d_head, tokens, bytes_per_number):
+    return layers * kv_heads * d_head * tokens * bytes_per_number
+""",
+                "Manca il 2: per ogni token la cache tiene una chiave e anche un valore, due vettori, non uno.",
+            ),
+            Wrong(
+                """
+def kv_cache_bytes(layers, kv_heads, d_head, tokens, bytes_per_number):
+    return 2 * kv_heads * d_head * tokens * bytes_per_number
+""",
+                "Hai contato uno strato solo: ogni strato ha la sua attention, e quindi la sua cache. "
+                "Moltiplica anche per layers.",
+            ),
+        ),
     ),
 ]

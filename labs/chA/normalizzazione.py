@@ -38,11 +38,14 @@ from core.normalization import rms_norm
 from core.stats import fmean
 from core.stats import pstdev
 from labs.kit import Bar
+from labs.kit import Case
 from labs.kit import Edit
+from labs.kit import Exercise
 from labs.kit import Experiment
 from labs.kit import Follow
 from labs.kit import Group
 from labs.kit import Slider
+from labs.kit import Wrong
 from labs.kit import bars
 from labs.kit import callout
 from labs.kit import num
@@ -266,5 +269,72 @@ EXPERIMENTS = [
         "barre",
         lambda s: s["layer"] == [0.0, 0.0, 0.0],
         after="evita di dividere",
+    ),
+]
+
+EXERCISES = [
+    Exercise(
+        layer_norm,
+        task="Scrivi la LayerNorm di un vettore: togli a ogni numero la media, dividi per la radice della "
+        "varianza più ε, poi moltiplica per il gain e aggiungi il bias, elemento per elemento. La varianza è "
+        "la media dei quadrati degli scarti, divisa per n. Se gain e bias mancano valgono 1 e 0. Quando la tua "
+        "funzione passa le verifiche, le barre della LayerNorm vengono da lei.",
+        hints=(
+            "La media è `m = sum(x) / len(x)`; la varianza `sum((v - m) ** 2 for v in x) / len(x)`.",
+            "Aggiungi `eps` alla varianza prima della radice: `s = math.sqrt(var + eps)`. Senza, un vettore di "
+            "numeri tutti uguali darebbe una divisione per zero.",
+            "Per gain e bias assenti: `gain = gain or [1.0] * len(x)`, e lo stesso per bias con `0.0`.",
+        ),
+        cases=(
+            Case(([2.0, 2.0, 2.0],), "numeri tutti uguali: varianza zero"),
+            Case(([1.0, 2.0, 3.0],), "tre numeri"),
+            Case(([2.0, 4.0, 6.0, 8.0, -3.0, 1.0], 1e-5, [1.5] * 6, [0.5] * 6), "con gain e bias"),
+            Case(([1000.0, 1001.0, 1002.0],), "numeri grandi, stessi scarti"),
+            Case(([5.0],), "un numero solo"),
+            Case(([0.001, -0.002, 0.003], 0.0), "numeri piccoli e nessun ε"),
+        ),
+        random=lambda rng: (lambda n, g, b: ([rng.uniform(-20, 20) for _ in range(n)], 1e-5, [g] * n, [b] * n))(
+            rng.randint(2, 8), rng.uniform(-3, 3), rng.uniform(-3, 3)
+        ),
+        count=14,
+        tolerance=1e-9,
+        wrong=(
+            Wrong(
+                """
+def layer_norm(x, eps=1e-5, gain=None, bias=None):
+    m = sum(x) / len(x)
+    s = math.sqrt(sum((v - m) ** 2 for v in x) / len(x))
+    gain = gain or [1.0] * len(x)
+    bias = bias or [0.0] * len(x)
+    return [g * (v - m) / s + b for v, g, b in zip(x, gain, bias)]
+""",
+                "Manca ε: con numeri tutti uguali la varianza è zero e si divide per zero. Si divide per "
+                "√(varianza + ε), e ε sposta di poco anche gli altri risultati.",
+            ),
+            Wrong(
+                """
+def layer_norm(x, eps=1e-5, gain=None, bias=None):
+    m = sum(x) / len(x)
+    s = math.sqrt(sum((v - m) ** 2 for v in x) / len(x) + eps)
+    gain = gain or [1.0] * len(x)
+    bias = bias or [0.0] * len(x)
+    return [g * v / s + b for v, g, b in zip(x, gain, bias)]
+""",
+                "Hai diviso per la deviazione standard senza togliere la media: ogni numero va prima centrato, "
+                "v − media, altrimenti un vettore di numeri uguali non diventa zero.",
+            ),
+            Wrong(
+                """
+def layer_norm(x, eps=1e-5, gain=None, bias=None):
+    m = sum(x) / len(x)
+    s = math.sqrt(sum((v - m) ** 2 for v in x) / (len(x) - 1) + eps)
+    gain = gain or [1.0] * len(x)
+    bias = bias or [0.0] * len(x)
+    return [g * (v - m) / s + b for v, g, b in zip(x, gain, bias)]
+""",
+                "La varianza della LayerNorm divide per n, non per n − 1: è la varianza di questi numeri, non "
+                "una stima per un campione.",
+            ),
+        ),
     ),
 ]

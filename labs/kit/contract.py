@@ -21,9 +21,10 @@ from .errors import traceback_frames
 from .folds import FOLD_NAME
 from .html import Html
 
-# 1.2, 9B.10, 9C, A.3: the chapter (digits, or a letter for a group outside
-# the numbered chapters), an optional section letter, an optional number
-REF_PATTERN = re.compile(r"(\d+[A-Z]?|[A-Z])(\.\d+)?")
+# 1.2, 9B.10, 9C, A.3, 2.4.1: the chapter (digits, or a letter for a group outside
+# the numbered chapters), an optional section letter, then any number of «.n»
+# (a lab placed between 2.4 and 2.5 is 2.4.1, and nobody else's REF changes)
+REF_PATTERN = re.compile(r"(\d+[A-Z]?|[A-Z])(\.\d+)*")
 CONTROL_KINDS = ("slider", "choice", "text", "toggle", "steps", "group")
 
 
@@ -69,7 +70,7 @@ def check_module(module, chapter):
         refuse("TITLE", f"TITLE dev'essere il titolo della pagina, una stringa non vuota (è {short(title)})")
     ref = require("REF", 'il numero del laboratorio nella guida (per esempio "1.2")')
     if not isinstance(ref, str) or not REF_PATTERN.fullmatch(ref):
-        refuse("REF", f'REF dev\'essere una stringa come "1.2", "9B.3", "9C" o "A.1" (è {short(ref)})')
+        refuse("REF", f'REF dev\'essere una stringa come "1.2", "9B.3", "9C", "A.1" o "2.4.1" (è {short(ref)})')
     if ref_chapter(ref) != chapter:
         folder = os.path.dirname(place(file))
         refuse(

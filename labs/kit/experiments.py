@@ -52,6 +52,7 @@ class Experiment:
     after: a few words of the prose's paragraph the button follows (they must
     appear once in the prose, line breaks read as spaces); empty, the button
     closes the prose.
+    predict: a Question (kit.exercises) the reader answers before the «Prova» runs.
     """
 
     sentence: str
@@ -59,6 +60,7 @@ class Experiment:
     look: str
     check: Callable
     after: str = ""
+    predict: "object | None" = None  # a kit Question («Prevedi») asked before the «Prova»
     where: str = field(default="", compare=False, repr=False)
 
     def __post_init__(self):
@@ -198,20 +200,89 @@ def experiments_problem(module, controls):
     return None
 
 
+class Reading(dict):
+    """Uno stato che annota quali chiavi legge il check di un esperimento (per dire che cosa ha visto)."""
+
+    def __init__(self, state):
+        super().__init__(state)
+        self.read = []
+
+    def __getitem__(self, key):
+        self.note(key)
+        return super().__getitem__(key)
+
+    def get(self, key, default=None):
+        self.note(key)
+        return super().get(key, default)
+
+    def note(self, key):
+        if key not in self.read and key in self:
+            self.read.append(key)
+
+
+def shown_value(value):
+    """A value of the state as a failure message shows it: short, a long list by its length and its last items."""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, (list, tuple)) and len(value) > 4:
+        return f"[{len(value)} valori, gli ultimi {', '.join(shown_value(v) for v in value[-3:])}]"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(shown_value(v) for v in value) + "]"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+def parts_of(html):
+    """The names an experiment's look can point at in a drawn view: its ids and its data-part names."""
+    return re.findall(r'\s(?:id|data-part)="([^"]+)"', str(html))
+
+
+def experiment_failure(experiment, state, html):
+    """None if the experiment shows what it promises in this state and view (drawn at its settings), else
+    one Italian line: which part is missing from the view (and which it has), or what its check read
+    in the state and what it answered."""
+    head = f"l'esperimento «{experiment.sentence}», con {experiment.settings}"
+    reading = Reading(state if isinstance(state, dict) else {})
+    try:
+        answer = experiment.check(reading if isinstance(state, dict) else state)
+    except Exception as error:  # a check that breaks says where, not just False
+        return f"{head}: check(stato) si è interrotto: {type(error).__name__}: {error}"
+    if not answer:
+        seen = "; ".join(f"{key} = {shown_value(dict.__getitem__(reading, key))}" for key in reading.read)
+        return f"{head}: check(stato) ha dato {answer!r}" + (
+            f" leggendo {seen}" if seen else " (senza leggere nessuna chiave dello stato)"
+        )
+    names = parts_of(html)
+    if experiment.look not in names:
+        have = ", ".join(sorted(set(names))) or "nessuna"
+        return f"{head}: la parte «{experiment.look}» non è nella vista disegnata (le parti con un nome: {have})"
+    return None
+
+
 def box(lab_id, experiments, answers=None):
     """The «Prova» buttons of some experiments, as one block of raw HTML for the Markdown prose (one line:
     Markdown ends a raw block at a blank line). The runtime (experiments.js) finds it by data-experiments.
     experiments: [(index in EXPERIMENTS, Experiment)]; answers: {index: (answer file, checkpoint file or None)}
     of the answers the build ships beside the page (labs.answers), given to its button as data-answer and
     data-checkpoint."""
+    from .exercises import question_html  # here: only the build writes the prose
+
     answers = answers or {}
     items = "".join(
-        f'<li class="lab-experiment"><button type="button" class="md-button" data-experiment '
+        '<li class="lab-experiment">'
+        + (question_html(e.predict, f"{lab_id}/{i}") if e.predict is not None else "")
+        + '<button type="button" class="md-button" data-experiment '
         f'data-set="{esc(e.data_set)}" data-look="{esc(e.look)}"'
         + "".join(
             f' data-{kind}="{esc(name)}"' for kind, name in zip(("answer", "checkpoint"), answers.get(i, ())) if name
         )
-        + f' aria-label="Prova: {esc(e.sentence)}">Prova</button> <span>{esc(e.sentence)}</span></li>'
+        + (
+            # with a question before it, the sentence (which tells the answer) waits for the reader's guess
+            ' aria-label="Prova: fai l\'esperimento della domanda">Prova</button> '
+            f"<span data-predict-sentence hidden>{esc(e.sentence)}</span></li>"
+            if e.predict is not None
+            else f' aria-label="Prova: {esc(e.sentence)}">Prova</button> <span>{esc(e.sentence)}</span></li>'
+        )
         for i, e in experiments
     )
     return (
@@ -258,6 +329,7 @@ __all__ = [
     "Experiment",
     "after_click",
     "box",
+    "experiment_failure",
     "experiments_problem",
     "prose_text",
     "prose_with_experiments",

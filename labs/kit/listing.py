@@ -6,6 +6,10 @@ and every function or class of core/ reached from them, following the
 names each one uses. The reader reads (and edits, labs/code.py) all of it
 as one text, each part introduced by the file it comes from.
 
+Each shown function and class is introduced by its caption, the first line
+of its docstring: one Italian sentence of at most CAPTION_MAX characters
+(check_captions, at import like the rest of the contract).
+
 A lab's EDITS («Prova a cambiare…») are changes of that text: discovery
 (labs/registry.py) checks them here, so a suggested edit that no longer
 applies is a contract problem naming the lab's file, like a missing TITLE.
@@ -18,6 +22,7 @@ import textwrap
 from .contract import short
 from .controls import parse_params
 from .edits import Edit
+from .edits import english_words
 from .edits import sounds_italian
 from .errors import ContractError
 from .errors import ParamError
@@ -26,6 +31,8 @@ from .errors import place
 from .folds import FOLDS_PARAM
 from .folds import parse_folds
 from .stepping import StepMachine
+
+CAPTION_MAX = 120
 
 
 def entry_points(module):
@@ -81,6 +88,54 @@ def caption(obj):
     """The first line of a docstring: the function's one-line caption."""
     doc = inspect.getdoc(obj) or ""
     return doc.split("\n\n")[0].replace("\n", " ").strip()
+
+
+def own_doc(obj):
+    """obj's docstring as written: None for a class without one (a dataclass's generated «Nome(campo: tipo)»
+    and a base class's docstring are not its own)."""
+    doc = obj.__doc__ if inspect.isclass(obj) else inspect.getdoc(obj)
+    if inspect.isclass(obj) and doc and "__dataclass_fields__" in vars(obj) and doc.startswith(f"{obj.__name__}("):
+        return None
+    return inspect.cleandoc(doc) if doc else None
+
+
+def caption_problem(obj):
+    """None if obj (a function or class of the panel) has a one-line Italian caption, else what is wrong."""
+    what = "la classe" if inspect.isclass(obj) else "la funzione"
+    doc = own_doc(obj)
+    if not doc or not doc.strip():
+        return f"{what} {obj.__name__} non ha una docstring: la sua prima riga è la didascalia nel pannello del codice"
+    caption = doc.split("\n\n")[0].replace("\n", " ").strip()
+    if "\n" in doc.split("\n\n")[0]:
+        return (
+            f"la prima riga della docstring di {obj.__name__} dev'essere una frase sola, seguita da una riga vuota: "
+            f"«{caption}»"
+        )
+    if len(caption) > CAPTION_MAX:
+        return f"la didascalia di {obj.__name__} è di {len(caption)} caratteri (al massimo {CAPTION_MAX}): «{caption}»"
+    english = english_words(caption)
+    if english:
+        return f"la didascalia di {obj.__name__} è in inglese ({', '.join(english)}): «{caption}»"
+    if not sounds_italian(caption):
+        return f"la didascalia di {obj.__name__} non ha una parola italiana: «{caption}»"
+    return None
+
+
+def object_place(obj):
+    """«labs/ch2/x.py, riga 12»: where a function or class of the panel is written."""
+    line = line_of(inspect.getmodule(obj), obj.__name__)  # the «def» or «class» line, below its decorators
+    return place(inspect.getsourcefile(obj) or source_file(obj), line)
+
+
+def check_captions(module):
+    """Raise ContractError, naming the file and line of the function or class, unless everything the code panel
+    shows of the lab (its own functions and classes and core's) has a one-line Italian caption."""
+    for obj in shown_objects(module):
+        problem = caption_problem(obj)
+        if problem:
+            lab_id = module.__name__.rpartition(".")[2].replace("_", "-")
+            whose = "" if obj.__module__ == module.__name__ else f" («Il codice Python» di {lab_id} la mostra)"
+            raise ContractError(f"{object_place(obj)}: {problem}{whose}")
 
 
 def source_file(obj):
@@ -207,6 +262,8 @@ def check_edits(module):
 __all__ = [
     "apply_edit",
     "caption",
+    "caption_problem",
+    "check_captions",
     "check_edits",
     "edit_change",
     "edit_problem",

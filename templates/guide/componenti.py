@@ -169,5 +169,8 @@ STEPPED = ["Steps", "Jump", "Curve", "step_machine", "Memo", "timeline", "phase_
 # The experiments the prose suggests («Prova») and the edits a lab suggests to its own code («Prova a cambiare…»).
 CODE = ["Experiment", "Edit"]
 
+# What a lab declares for the reader to do: exercises and «Prevedi» questions.
+EXERCISES = ["Exercise", "Case", "Wrong", "Question"]
+
 # Errors a lab raises or meets.
 ERRORS = ["LabError", "ParamError"]

@@ -15,6 +15,7 @@ from pathlib import Path
 import labs
 import labs.kit
 from labs.kit.contract import check_module
+from labs.kit.exercises import MAX_CASES, MIN_CASES
 
 HERE = Path(__file__).resolve().parent
 EXAMPLE_CHAPTER = "1"
@@ -117,7 +118,7 @@ def documented(catalogue):
     """Every kit name the catalogue covers."""
     names = [n for name, parts, _ in catalogue.FIGURES for n in (name, *parts)]
     names += [name for name, _ in catalogue.TEXT] + catalogue.CONTROLS + catalogue.STEPPED + catalogue.CODE
-    names += catalogue.ERRORS
+    names += catalogue.ERRORS + catalogue.EXERCISES
     return names
 
 
@@ -151,6 +152,9 @@ def context():
         "stepped": [entry(name) for name in catalogue.STEPPED],
         "errors": [entry(name) for name in catalogue.ERRORS],
         "code": [entry(name) for name in catalogue.CODE],
+        "exercises": [entry(name) for name in catalogue.EXERCISES],
         "sample_error": sample_error(),
         "swatches": swatches(),
+        "min_cases": MIN_CASES,
+        "max_cases": MAX_CASES,
     }

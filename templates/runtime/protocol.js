@@ -12,6 +12,9 @@ export const MESSAGES = {
   // the URL of the machine the build shipped for a «Prova» at these params (labs/answers.py), to draw from
   render: [["id", "lab", "module", "params"], ["step", "checkpoint"]],
   edited: [["id", "lab", "module", "params", "code"], []], // with the reader's code (labs/code.py)
+  // with the functions of the reader's passed exercises, {name: code} (labs/code_exercises.py)
+  exercised: [["id", "lab", "module", "params", "exercises"], []],
+  exercise: [["id", "lab", "module", "function", "code"], []], // «Verifica»: the reader's function on the cases
   source: [["id", "lab", "module", "code"], []], // the edited module's text, to download
   // worker → page
   progress: [["loaded"], []], // bytes downloaded so far
@@ -23,7 +26,7 @@ export const MESSAGES = {
   working: [["id", "at", "target"], []], // how far a long replay has got
   // the answer to id: took (ms in Python), ahead (drawn before it was asked), unwanted (stopped: nothing else)
   result: [["id"], ["ok", "took", "html", "error", "params", "controls", "timeline", "summary", "ahead",
-                          "unwanted", "source", "line", "stopped"]],
+                          "unwanted", "source", "line", "stopped", "fallback", "check"]],
 };
 
 export const STALL_SECONDS = 15;
@@ -33,11 +36,17 @@ export function initMessage({ indexURL, pkg, lockfile, module, revalidate = fals
   return { type: "init", indexURL, package: pkg, lockfile, module, stallSeconds: STALL_SECONDS, revalidate };
 }
 
-/** The message that asks for a lab's view: as written (code null), or with the reader's code. */
-export function viewMessage(id, { lab, module, params, code = null, step = null, checkpoint = null }) {
-  return code === null
-    ? { type: "render", id, lab, module, params, ...(step ? { step } : {}), ...(checkpoint ? { checkpoint } : {}) }
-    : { type: "edited", id, lab, module, params, code };
+/** The message that asks for a lab's view: as written (code null), with the reader's code, or with the
+ * functions of the reader's passed exercises. */
+export function viewMessage(id, { lab, module, params, code = null, exercises = null, step = null, checkpoint = null }) {
+  if (code !== null) return { type: "edited", id, lab, module, params, code };
+  if (exercises) return { type: "exercised", id, lab, module, params, exercises };
+  return { type: "render", id, lab, module, params, ...(step ? { step } : {}), ...(checkpoint ? { checkpoint } : {}) };
+}
+
+/** «Verifica»: the message that runs the reader's function on the exercise's cases. */
+export function exerciseMessage(id, { lab, module, function: name, code }) {
+  return { type: "exercise", id, lab, module, function: name, code };
 }
 
 /** The message that asks for the edited module's text. */

@@ -47,7 +47,7 @@ def test_the_server_sends_the_strict_policy_and_every_page_carries_it(csp_page, 
 
 
 def test_axe_finds_nothing_serious_on_any_lab_light_or_dark_and_csp_is_never_violated(csp_page, site_url):
-    """axe-core (npm) on every lab page once Python has drawn it: every rule in the
+    """axe-core (npm) on every lab page once Python has drawn it, and on «I tuoi esercizi»: every rule in the
     light scheme, the contrast again in the dark one. Also: no CSP violation on any page."""
     page = csp_page
     page.goto(f"{site_url}{LABS[0].path}")
@@ -58,14 +58,17 @@ def test_axe_finds_nothing_serious_on_any_lab_light_or_dark_and_csp_is_never_vio
         page.evaluate(f"""async () => {{ localStorage.setItem('__palette', JSON.stringify({{index: {int(scheme == "dark")}}}));
             document.body.dataset.mdColorScheme = '{"default" if scheme == "light" else "slate"}';
             await new Promise(r => setTimeout(r, 400)); }}""")
-        for lab in LABS:
-            go(page, f"{site_url}{lab.path}")
-            ready(page, lab.id)
+        for path, lab_id in [*((lab.path, lab.id) for lab in LABS), ("i-tuoi-esercizi/", None)]:
+            go(page, f"{site_url}{path}")
+            if lab_id:
+                ready(page, lab_id)
+            else:
+                page.wait_for_url(f"**/{path}")
             violations = page.evaluate(f"""async () => (await axe.run(document, {options})).violations
                 .filter(v => v.impact === 'critical' || v.impact === 'serious')
                 .map(v => `${{v.id}} ×${{v.nodes.length}}: ${{v.nodes[0].target.join(' ')}}`)""")
             if violations:
-                found[scheme][lab.id] = violations
+                found[scheme][lab_id or path] = violations
     print("\naxe-core, pagine con violazioni gravi:", found)
     assert found == {"light": {}, "dark": {}}
     assert page.evaluate("window.cspViolations") == []

@@ -48,6 +48,17 @@ CHANGE = """async (id, action, name, value) => {
 
 IDLE = 'id => document.querySelector(`[data-lab="${id}"]`).dataset.busy === undefined'
 
+# an exercise's code typed in and «Verifica» pressed (page/exercises.js): the result line and the ms it took
+VERIFY = """async (id, name, code) => {
+  const block = document.querySelector(`[data-exercise-lab="${id}"][data-exercise="${name}"]`);
+  if (!block.exercise.editor) await block.exercise.open();
+  block.exercise.editor.text = code;
+  await block.exercise.check();
+  return { said: block.querySelector("[data-exercise-result]").textContent, ms: Number(block.dataset.took) };
+}"""
+MINE = """id => { const line = document.querySelector(`[data-lab="${id}"] [data-lab-mine]`);
+  return !line.hidden && line.textContent; }"""
+
 
 def first_change(lab):
     """(action, control, value): the first control set to a value a reader would pick."""
@@ -111,10 +122,33 @@ def code_panel(page, lab_id):
     assert error is None, error
 
 
+def exercises(page, lab):
+    """Each exercise of the lab: every declared wrong answer gets its remark, the reference passes and the lab
+    is drawn with it (its mark), «Ricomincia» gives the lab back its own function."""
+    from labs.code_exercises import exercises_of
+
+    for exercise in exercises_of(lab):
+        for wrong in exercise.wrong:
+            said = page.evaluate(VERIFY, lab.id, exercise.name, wrong.code)["said"]
+            assert said.startswith(f"Con {exercise.name}(") and wrong.remark in said, said
+        said = page.evaluate(VERIFY, lab.id, exercise.name, exercise.solution())["said"]
+        assert said.startswith("Giusto"), said
+        assert page.wait_for(MINE, lab.id, timeout=60).startswith("Calcolato con la tua")
+        page.wait_for(IDLE, lab.id, timeout=60)
+        page.evaluate(
+            """([id, name]) => document.querySelector(`[data-exercise-lab="${id}"][data-exercise="${name}"]`)
+              .exercise.reset()""",
+            [lab.id, exercise.name],
+        )
+        page.wait_for(f"() => !({MINE})({json.dumps(lab.id)})")
+        page.wait_for(IDLE, lab.id, timeout=60)
+
+
 def check_lab(page, site_url, lab, isolated=True):
     """The lab opened by instant navigation as a reader meets it: «ready», Python's arrival changing no
     number, no sideways scroll, the first control changing the view, a stepped lab's «Avanti», «Indietro»,
-    Play and Pause, the code panel's «Prova» and «Ripristina», no error and no CSP violation.
+    Play and Pause, the code panel's «Prova» and «Ripristina», each exercise's wrong answers and solution, no
+    error and no CSP violation.
     Returns the ms from the link's click to «ready» and from the change to its view."""
     page.clear_errors()
     loaded = page.evaluate(GO_AND_WAIT_READY, f"{site_url}{lab.path}", lab.id)
@@ -129,5 +163,6 @@ def check_lab(page, site_url, lab, isolated=True):
     if page.evaluate(f'() => Boolean(document.querySelector(\'[data-lab="{lab.id}"] [data-step="play"]\'))'):
         steps(page, lab.id)
     code_panel(page, lab.id)
+    exercises(page, lab)
     assert page.errors() == []
     return loaded["ms"], changed["ms"]

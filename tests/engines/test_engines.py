@@ -9,9 +9,10 @@ their medians printed at the end of the run: tests/conftest.py) are the page's o
 to «ready», and from a control's change to its view drawn."""
 
 import pytest
-from reader import GO_AND_WAIT_READY, check_lab
+from reader import CHANGE, GO_AND_WAIT_READY, MINE, VERIFY, check_lab
 
 import labs
+from labs.code_exercises import exercise_of
 
 LABS = labs.all_labs()
 SMALL_PHONE_BYTES = 48 * 1024 * 1024  # labs.kit.stepping.fit_memory when the device's memory is unknown
@@ -36,6 +37,27 @@ def test_without_device_memory_the_checkpoints_are_bounded_as_on_a_small_phone(e
     assert page.wait_for("() => window.__ready?.checkpointBytes", timeout=600) == SMALL_PHONE_BYTES
 
 
+def test_a_runaway_exercise_is_stopped_and_the_progress_comes_back(engine, engine_site, engine_page):
+    """«Verifica» of a `while True: pass` stops within 5 s, Python restarts and a control answers; then a
+    correct softmax passes, and after a full reload the lab is drawn with it again (the offline test below
+    finds it too)."""
+    page, url = engine_page, engine_site[1]
+    lab = labs.get("softmax-temperatura")
+    page.evaluate(GO_AND_WAIT_READY, f"{url}{lab.path}", lab.id)
+    runaway = page.evaluate(
+        VERIFY, lab.id, "softmax", "def softmax(logits, temperature=1.0):\n    while True:\n        pass\n"
+    )
+    assert "Fermato dopo 5 secondi" in runaway["said"], runaway
+    assert runaway["ms"] < 8000, runaway
+    page.wait_for(f"() => document.querySelector('[data-lab=\"{lab.id}\"]').dataset.ready === 'true'", timeout=600)
+    assert page.evaluate(CHANGE, lab.id, "set", "temperatura", "2")["error"] is None
+    solution = exercise_of(lab, "softmax").solution()
+    assert page.evaluate(VERIFY, lab.id, "softmax", solution)["said"].startswith("Giusto")
+    page.goto(f"{url}{lab.path}")
+    page.wait_for(f"() => document.querySelector('[data-lab=\"{lab.id}\"]')?.dataset.ready === 'true'", timeout=600)
+    assert page.wait_for(MINE, lab.id, timeout=60) == "Calcolato con la tua softmax."
+
+
 def test_offline_after_one_visit(engine, engine_site, engine_page):
     """After the visit above, sw.js controls the page; with the server switched off, a full load of a
     lab page starts Python again from the cache, and every lab opens by instant navigation."""
@@ -58,3 +80,7 @@ def test_offline_after_one_visit(engine, engine_site, engine_page):
         except RuntimeError as error:
             missed.append(f"{lab.id}: {error}")
     assert missed == []
+    # the reader's passed softmax (the test above), back from the browser's storage offline
+    lab = labs.get("softmax-temperatura")
+    page.evaluate(GO_AND_WAIT_READY, f"{url}{lab.path}", lab.id)
+    assert page.wait_for(MINE, lab.id, timeout=60) == "Calcolato con la tua softmax."

@@ -13,6 +13,7 @@ import { startDrag } from "./drag.js";
 import { statusChanged } from "./status.js";
 import { markPart, sameValue } from "./experiments.js";
 import { mountDrawer } from "./drawer.js";
+import { mineFor, showMine } from "./exercises.js";
 
 
 // A view that takes longer than DIM_AFTER ms is dimmed until it comes (.is-waiting).
@@ -162,7 +163,9 @@ export class LabController {
                                DIM_AFTER);
     const step = this.stepInput && { name: this.stepInput.name, max: Number(this.stepInput.max) };
     const params = { ...this.params(), ...raw };
-    const answer = python.render({ lab: this.id, module: this.module, params, code: this.code?.running ?? null,
+    const code = this.code?.running ?? null;
+    const mine = code === null ? mineFor(this) : null; // the reader's passed exercises, where no edit runs
+    const answer = python.render({ lab: this.id, module: this.module, params, code, exercises: mine,
                                    step, checkpoint: this.checkpointFor(params) },
                                  (at, target) => this.working(at, target, asked));
     this.asked = python.lastId;
@@ -179,6 +182,7 @@ export class LabController {
       this.view.removeAttribute("aria-busy");
       return;
     }
+    if (result.ok) showMine(this, mine, result);
     this.show(result, !raw); // raw: a link's or a «Prova»'s settings, drawn as they are (no keepEnds)
     this.busy = false;
     delete this.root.dataset.busy;

@@ -6,6 +6,9 @@ import { python } from "./python.js";
 import { LabController } from "./controller.js";
 import { CodePanel } from "./code-panel.js";
 import { mountExperiments } from "./experiments.js";
+import { mountExercises } from "./exercises.js";
+import { mountQuestions } from "./predict.js";
+import { mountProgressPage } from "./progress-page.js";
 import { startTheme, watchTheme } from "./theme.js";
 import { keepOffline, keepOfflineWhenLoaded } from "./offline.js";
 import { writeUrlOnLeaving } from "./url.js";
@@ -35,12 +38,15 @@ function ownBuild() {
 }
 
 function mountLabs() {
+  mountProgressPage();
+  mountQuestions();
   if (!ownBuild()) return;
   python.listeners.clear();
   for (const root of document.querySelectorAll("[data-lab]")) {
     if (!root.labController) root.labController = new LabController(root);
     else python.listeners.add(root.labController.onStatus);
     mountExperiments(root.labController);
+    mountExercises(root.labController);
     const panel = document.querySelector(`[data-lab-code="${root.dataset.lab}"]`);
     if (panel && !panel.codePanel) panel.codePanel = root.labController.code = new CodePanel(panel, root.labController);
   }

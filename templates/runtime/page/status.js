@@ -2,6 +2,7 @@
 import { python } from "./python.js";
 import { formatNumber } from "./inputs.js";
 import { rehearse } from "./morph.js";
+import { mineFor } from "./exercises.js";
 
 /** The lab's status line, controls and first view as Python's status says. */
 export function statusChanged(lab) {
@@ -38,7 +39,8 @@ export function statusChanged(lab) {
     lab.showOutputs();
     root.dataset.ready = "true";
     if (lab.fromUrl) lab.update(lab.fromUrl);
-    else if (lab.restarted || lab.view.querySelector("details[data-fold][open]")) lab.update(); // opened while Python loaded
+    // a fold opened while Python loaded, or the reader's passed exercises: the prerendered view is not theirs
+    else if (lab.restarted || mineFor(lab) || lab.view.querySelector("details[data-fold][open]")) lab.update();
   }
   if (python.status === "loading" && root.dataset.ready === "true") {
     // a new worker after «Ferma»: the controls wait for it, then the view is drawn again

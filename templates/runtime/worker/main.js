@@ -67,6 +67,8 @@ async function init({ indexURL, package: base, lockfile, module, stallSeconds, r
     py.renderEdited = pyodide.runPython("labs.render_edited_json");
     py.seed = pyodide.runPython("from labs.worker_api import seed_checkpoint; seed_checkpoint");
     py.editedSource = () => pyodide.runPython("import labs.code; labs.code.edited_source"); // the code panel's
+    py.importExercises = () => ({ check: pyodide.runPython("import labs.code_exercises as e; e.check_json"),
+                                  render: pyodide.runPython("import labs.code_exercises as e; e.render_exercises_json") });
     // a long replay (a retraining) says how far it got, to the page that asked (none while drawing ahead)
     pyodide.runPython("from labs.kit.stepping import on_progress; on_progress")((at, target) => {
       if (queue.asking) self.postMessage({ type: "working", id: queue.asking, at, target });
@@ -96,11 +98,17 @@ async function init({ indexURL, package: base, lockfile, module, stallSeconds, r
   }
 }
 
-// render: the lab as written; edited: with the reader's code (labs/code.py); source: the edited module's text
+// render: the lab as written; edited: with the reader's code (labs/code.py); exercised: with the reader's passed
+// exercises, exercise: «Verifica» (labs/code_exercises.py); source: the edited module's text
 function answer(data) {
   const lab = data.module ? py.load(data.module) : null;
   if (data.type === "render") return JSON.parse(py.render(data.lab, JSON.stringify(data.params)));
   if (data.type === "edited") return JSON.parse(py.renderEdited(data.lab, data.code, JSON.stringify(data.params)));
+  if (data.type === "exercised" || data.type === "exercise") {
+    py.exercises ??= py.importExercises(); // imported with the first exercise, not before
+    if (data.type === "exercise") return { ok: true, check: JSON.parse(py.exercises.check(data.lab, data.function, data.code)) };
+    return JSON.parse(py.exercises.render(data.lab, JSON.stringify(data.exercises), JSON.stringify(data.params)));
+  }
   if (data.type === "source") {
     py.source ??= py.editedSource(); // imported with the code panel's first download, not before
     return { source: py.source(lab.module, data.code) };
