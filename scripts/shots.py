@@ -26,7 +26,7 @@ import labs  # noqa: E402
 
 READY_TIMEOUT = 120_000
 # A full-page shot draws a sticky element where it sticks in the first screen, over what is there (the phone's
-# bar of controls over the view's first heading), and leaves its own place empty (a gap above «La tua frase»):
+# drawer of controls over the view's first heading), and leaves its own place empty (a gap above «La tua frase»):
 # neither is on the page a reader scrolls. In the shot it stands in its own place (set through the CSSOM: the
 # site's CSP refuses a <style> of ours, and Playwright's screenshot style with it).
 # Likewise a big matrix the page skips off screen (content-visibility: auto) would come out blank: drawn for the shot.
@@ -34,6 +34,7 @@ IN_PLACE = """on => {
   const put = (selector, name, value) => document.querySelectorAll(selector).forEach((el) => on
     ? el.style.setProperty(name, value, 'important') : el.style.removeProperty(name));
   put('.lab-bar', 'position', 'static');
+  put('.lab > .lab-controls', 'position', 'static');
   put('.lab-mx.is-big > .lab-mx-scroll', 'content-visibility', 'visible');
 }"""
 

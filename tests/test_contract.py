@@ -6,6 +6,7 @@ No lab is listed here: a new module under labs/ is picked up by itself.
 import json
 import random
 import re
+from html import unescape
 from html.parser import HTMLParser
 
 import pytest
@@ -18,6 +19,9 @@ ALL = labs.all_labs()
 IDS = [lab.id for lab in ALL]
 XSS = "<script>alert(1)</script><img src=x onerror=alert(1)>"
 NOT_A_NUMBER = re.compile(r"(?<![\w])(nan|inf|infinity)(?![\w])", re.IGNORECASE)
+# An integer of four digits or more written without its thousands point (1000 for 1.000): not after a comma (the
+# decimals of 0,0001) nor inside a word or a number already grouped
+UNGROUPED = re.compile(r"(?<![\w.,/#&])\d{4,}(?![\w]|[.,]\d)")
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
 
@@ -55,7 +59,18 @@ def assert_renders(lab, params):
     checker.close()
     assert not checker.stack, f"tag non chiusi: {checker.stack}"
     assert not NOT_A_NUMBER.search(html), "NaN o infinito visibile nella vista"
+    shown = text_of(html)
+    ungrouped = UNGROUPED.search(shown)
+    assert not ungrouped, (
+        f"«{ungrouped.group()}» senza il punto delle migliaia: …{shown[max(0, ungrouped.start() - 40) : ungrouped.end() + 10]}…"
+    )
     return state, html
+
+
+def text_of(html):
+    """The words a view shows: its text, without tags, styles or scripts, entities read."""
+    html = re.sub(r"<(style|script)\b.*?</\1>", " ", html, flags=re.S)
+    return unescape(re.sub(r"<[^>]+>", " ", html))
 
 
 def extremes(control):

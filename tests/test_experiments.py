@@ -6,18 +6,29 @@ drawn. The sentence beside the button meets the prose's rules (Italian agreement
 Ids are «lab-id:sentence», so `-k <lab id>` selects one lab's experiments.
 """
 
+import html
 import re
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
 import labs
+from labs.answers import page_raw
 from labs.drawing import draw
 from labs.kit import Experiment, esc
 from labs.kit.contract import check_module
+from labs.kit.controls import flatten
 from labs.kit.errors import ContractError, place
-from labs.kit.experiments import experiment_failure, experiments_problem, flat, prose_with_experiments, raw_settings
+from labs.kit.experiments import (
+    after_click,
+    experiment_failure,
+    experiments_problem,
+    flat,
+    prose_with_experiments,
+    raw_settings,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "labs"))
@@ -139,3 +150,138 @@ def test_the_prose_places_each_box_after_its_paragraph():
 def test_a_slider_setting_is_written_as_the_page_writes_it():
     e = Experiment("Con η = 1 rimbalza.", {"eta": 1.0, "passi": 30, "mostra": True}, "vista-a", lambda s: True)
     assert e.data_set == "eta=1;passi=30;mostra=1"
+
+
+# Experiments in any order: the page after «Prova» A, then «Prova» B, shows B's promise.
+
+
+@lru_cache(maxsize=None)
+def drawn(lab_id, raw_items):
+    drawing = draw(lab_named(lab_id), dict(raw_items))
+    assert drawing.ok, f"{lab_id}: {drawing.error}"
+    return drawing
+
+
+def click(lab, before, experiment, rule=after_click):
+    """The page's raw values and drawing after a click on the experiment's «Prova», from the raw values before
+    (the view's follow() may narrow what the click set, as the page's controls are narrowed)."""
+    raw = rule(lab.controls, before, experiment)
+    drawing = drawn(lab.id, tuple(sorted(raw.items())))
+    return page_raw(lab, drawing.params), drawing
+
+
+def out_of_order(lab, rule=after_click):
+    """[(A, B)] of the lab's experiments whose B, clicked right after A, does not show its promise or shows
+    another state than clicked first."""
+    start = page_raw(lab, lab.defaults())
+    alone = {b.sentence: click(lab, start, b, rule)[1] for b in lab.experiments}
+    wrong = []
+    for a in lab.experiments:
+        after_a, _ = click(lab, start, a, rule)
+        for b in lab.experiments:
+            if b is a:
+                continue
+            drawing = click(lab, after_a, b, rule)[1]
+            if not b.check(drawing.state) or drawing.state != alone[b.sentence].state:
+                wrong.append((a.sentence, b.sentence))
+    return wrong
+
+
+@pytest.mark.parametrize("lab", [lab for lab in ALL if len(lab.experiments) > 1], ids=lambda lab: lab.id)
+def test_an_experiment_shows_its_promise_whatever_came_before(lab):
+    wrong = out_of_order(lab)
+    assert not wrong, f"{lab.id}: dopo «{wrong[0][0]}», «{wrong[0][1]}» non si vede ({len(wrong)} coppie così)"
+
+
+def test_an_experiment_that_set_only_its_own_controls_depended_on_the_one_before():
+    """The rule the page had (the named controls set, the others left as the reader or the last «Prova» had
+    them) fails the test above on A.5: after «Genera 1.000 token» the others showed T = 1.000."""
+
+    def named_only(controls, before, experiment):
+        return before | raw_settings(experiment)
+
+    lab = lab_named("costo-kv-cache")
+    assert out_of_order(lab, named_only)
+    assert not out_of_order(lab)
+
+
+def test_a_click_resets_what_it_does_not_name():
+    lab = lab_named("costo-kv-cache")
+    before = page_raw(lab, lab.defaults()) | {"generati": "1000", "strati": "80"}
+    after = after_click(lab.controls, before, lab.experiments[0])
+    assert after["n"] == "4000" and after["generati"] == "100" and after["strati"] == "32"
+
+
+# Every number an experiment's sentence promises is on screen after the click, written the Italian way.
+
+NUMBER = re.compile(r"(?<![\w.,])−?\d{1,3}(?:\.\d{3})+(?:,\d+)?(?!\w)|(?<![\w.,])−?\d+(?:,\d+)?(?!\w)")
+# a number after these words is a bound («sotto 0,01», «tra 1 e 2.000»), not a value the view must show
+BOUND = re.compile(
+    r"(?:sotto|sopra|supera|superano|meno d\w*|più d\w*|circa|oltre|almeno|quasi|fino a|tra|tra \S+ e)\s*$"
+)
+
+
+def text_of(markup):
+    """The words a page shows: tags dropped, entities read, minus signs as the view writes them."""
+    text = html.unescape(re.sub(r"<[^>]+>", " ", str(markup)))
+    return " ".join(text.replace("-", "−").split())
+
+
+def value_of(number):
+    return float(number.replace(".", "").replace(",", ".").replace("−", "-"))
+
+
+def decimals(number):
+    return len(number.partition(",")[2])
+
+
+def shown(promised, numbers, percent=False):
+    """Whether a number on screen reads as the promised one: the same at the promised decimals (0,62 is
+    0,621 rounded; 12 % is 12,0 %; 77 % is 0,774 as a probability)."""
+    wanted = value_of(promised), decimals(promised)
+    targets = [wanted] + ([(wanted[0] / 100, wanted[1] + 2)] if percent else [])
+    for number in numbers:
+        v, k = value_of(number), decimals(number)
+        if any(k >= d and round(v, d) == round(w, d) for w, d in targets):
+            return True
+    return False
+
+
+def control_texts(lab, experiment):
+    """What the controls an experiment sets show: each value as its output writes it and a choice's label."""
+    controls = {c.name: c for c in flatten(lab.controls)}
+    texts = []
+    for name, raw in raw_settings(experiment).items():
+        texts.append(raw.replace(".", ",").replace("-", "−"))
+        options = getattr(controls.get(name), "options", ())
+        texts += [label for value, label in options if value == raw] if isinstance(options, tuple) else []
+    return " ".join(texts)
+
+
+def promised_numbers(sentence):
+    """[(number, followed by «%»)] of the values a sentence promises, bounds left out."""
+    sentence = sentence.replace("-", "−")
+    return [
+        (m.group(), sentence[m.end() :].lstrip().startswith("%"))
+        for m in NUMBER.finditer(sentence)
+        if not BOUND.search(sentence[: m.start()])
+    ]
+
+
+def unseen_numbers(lab, experiment):
+    drawing, _ = perform(lab, experiment)
+    on_screen = NUMBER.findall(text_of(drawing.html) + " " + control_texts(lab, experiment))
+    return [n for n, percent in promised_numbers(experiment.sentence) if not shown(n, on_screen, percent)]
+
+
+@pytest.mark.parametrize(("lab", "experiment"), CASES, ids=IDS)
+def test_every_number_a_sentence_promises_is_on_screen(lab, experiment):
+    missing = unseen_numbers(lab, experiment)
+    assert not missing, f"{lab.id}: «{experiment.sentence}» promette {missing}, che la vista non mostra"
+
+
+def test_the_promised_numbers_are_read_the_italian_way():
+    found = promised_numbers("Con 4.000 token i confronti sono 8.002.000, sotto 0,01 e tra 1 e 2.000: −0,70 e 12 %.")
+    assert found == [("4.000", False), ("8.002.000", False), ("−0,70", False), ("12", True)]
+    assert shown("0,62", ["0,621"]) and shown("12", ["0,12"], percent=True) and shown("8.002.000", ["8.002.000"])
+    assert not shown("8.002.000", ["8", "16"]) and not shown("2,49", ["2,05"]) and not shown("0,621", ["0,62"])

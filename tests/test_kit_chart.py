@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from labs.kit import Handle, Marker, Series, histogram, line_chart, nice_ticks, tag
+from labs.kit.chart import LABEL_GAP
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 
@@ -32,7 +33,11 @@ def path_points(d):
 
 
 def tick_labels(root):
-    return [t.text for t in root.iter("{http://www.w3.org/2000/svg}text") if t.get("class") == "lab-chart-tick"]
+    return [
+        "".join(t.itertext())
+        for t in root.iter("{http://www.w3.org/2000/svg}text")
+        if t.get("class") == "lab-chart-tick"
+    ]
 
 
 @pytest.mark.parametrize(
@@ -90,6 +95,18 @@ def test_log_axis_ticks_powers_of_ten_and_survives_zero():
     assert {"10⁻⁶", "10⁻⁵", "0,001", "1", "1.000", "10.000", "due"} <= set(labels)
     x_log = parse(line_chart([Series("a", ((2, 1), (4096, 2)))], label="x", x_log=True, x_ticks=(2, 10, 4096)))
     assert {"2", "10", "4.096"} <= set(tick_labels(x_log))
+
+
+def test_a_log_axis_of_many_powers_writes_them_apart_and_legible():
+    """A.5's y axis, 1 to 10¹¹ in 320 px: twelve powers would touch; every line is drawn, the numbers written
+    at least LABEL_GAP apart, the top one kept, and each exponent in its bigger tspan (.lab-chart-exp)."""
+    svg = line_chart([Series("a", ((1, 1.0), (10, 1e11)))], label="x", y_log=True, x_log=True, height=320)
+    root = parse(svg)
+    ticks = [t for t in root.iter("{http://www.w3.org/2000/svg}text") if t.get("class") == "lab-chart-tick"]
+    ys = sorted(float(t.get("y")) for t in ticks if t.get("text-anchor") == "end")
+    assert len(ys) < 12 and all(b - a >= LABEL_GAP for a, b in zip(ys, ys[1:]))
+    assert "10¹¹" in tick_labels(root) and str(svg).count("lab-chart-grid") >= 12
+    assert '10<tspan class="lab-chart-exp">¹¹</tspan>' in str(svg)
 
 
 def test_labels_are_escaped():
@@ -353,3 +370,27 @@ def test_a_curve_without_gaps_is_the_path_drawn_point_by_point(points):
 
     f = {"sx": Scale(-50, 50, 0, 400), "sy": Scale(-5, 5, 300, 0)}
     assert _series_path(f, points) == _pen_path(f, points)
+
+
+def test_a_handle_caption_never_sits_on_a_marker_line():
+    """4.3: «loss 0,513» was written across the dashed log 2 line just above the handle."""
+    from labs.kit.label_layout import text_box
+
+    chart = line_chart(
+        [Series("a", ((0, 0.3), (10, 0.9)))],
+        handles=[Handle(5, 0.62, x_name="x", y_name=None, label="h", caption="loss 0,620")],
+        markers=[Marker(0.693, "log 2", axis="y")],
+        x_range=(0, 10),
+        y_range=(0, 1),
+        label="x",
+        height=280,
+    )
+    root = parse(chart)
+    ns = "{http://www.w3.org/2000/svg}"
+    marker = next(el for el in root.iter(f"{ns}line") if "lab-chart-marker" in (el.get("class") or ""))
+    caption = next(el for el in root.iter(f"{ns}text") if el.get("class") == "lab-chart-caption")
+    plot = next(el for el in root.iter(f"{ns}svg") if el.get("data-plane"))
+    # both in the plot's coordinates (the caption's group is the plot area's)
+    box = text_box(float(caption.get("x")), float(caption.get("y")), caption.text, 13, caption.get("text-anchor"))
+    line_y = float(marker.get("y1"))
+    assert plot is not None and not (box[1] - 3 < line_y < box[3] + 3), (box, line_y)

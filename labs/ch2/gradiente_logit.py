@@ -127,7 +127,7 @@ def view(s):
             part="gradiente",
             label=f"Gradiente p − y di ogni logit quando il token giusto è «{name}»",
         ),
-        table(["Token", "Logit z", "p", "y", "p − y", "z dopo il passo"], rows),
+        table(["Token", "Logit z", "p", "y", "p − y", "z dopo"], rows),
         formula(f"somma dei gradienti = Σp − 1 = {num(math.fsum(s['probs']), 3)} − 1 = {small(s['grad_sum'])}"),
         tag("h3", f"Un passo: z ← z − {num(s['eta'], 1)} · (p − y)"),
         bars(

@@ -12,8 +12,9 @@ causale, softmax). Più token, tabella più grande, niente di nuovo da
 imparare.
 
 Anche il training non si accorge della lunghezza. Ogni riga ha il suo
-bersaglio (qui il vettore del token che la segue) e il suo errore; il
-gradiente di W è Xᵀ per gli errori, (2 × n)(n × 2) = 2 × 2: la **somma dei
+bersaglio (qui il vettore del token che la segue) e il suo errore, una riga
+della matrice E degli errori; la loss L è la metà della somma dei loro
+quadrati. Il gradiente di W è Xᵀ per gli errori, (2 × n)(n × 2) = 2 × 2: la **somma dei
 suggerimenti** di tutte le righe, ognuno della forma di W. Le due frasi
 stanno una accanto all'altra: quella lunga porta il doppio dei
 suggerimenti, ma il gradiente resta 2 × 2. Clicca una riga di X per
@@ -26,7 +27,7 @@ righe di riempimento, che non dicono niente sulla lingua, si mettono a votare
 nel gradiente.
 
 Il laboratorio va per fasi, una alla volta: scegline una con i pulsanti delle
-fasi; in cima resta, in piccolo, il risultato della fase prima.
+fasi, in cima alla vista; in cima resta, in piccolo, il risultato della fase prima.
 """
 
 from core.attention import attention_weights
@@ -83,7 +84,7 @@ STAGES = (
 )
 
 CONTROLS = [
-    Choice("fase", "Che cosa guardare", STAGES, "forme", primary=True),
+    Choice("fase", "Che cosa guardare", STAGES, "forme"),  # chosen with the view's phase buttons (follow: hidden)
     Slider("riga", "Riga da seguire (o clicca una riga di X)", 1, LENGTH, 1, 3),
     Toggle("maschera", "Maschera del padding nel batch", True),
 ]
@@ -147,10 +148,14 @@ def compute(p):
 
 
 def follow(s):
-    """The mask is a matter of the batch: in the other stages it says so."""
+    """The phase is chosen with the view's phase buttons, one selector: the control stays hidden (it carries the
+    phase in the URL). The mask is a matter of the batch: in the other stages it says so."""
+    hidden = {"fase": Follow(hidden=True)}
     if s["stage"] != "batch":
-        return {"maschera": Follow(disabled="Conta nella fase 4, quando le due frasi stanno nello stesso batch.")}
-    return {}
+        return hidden | {
+            "maschera": Follow(disabled="Conta nella fase 4, quando le due frasi stanno nello stesso batch.")
+        }
+    return hidden
 
 
 # ---------------------------------------------------------------- view
@@ -266,7 +271,7 @@ def view_gradient(s):
                 "−",
                 matrix(one["T"], label="T", row_labels=one["targets"], highlight_rows=hl),
                 "=",
-                matrix(one["E"], label="E", highlight_rows=hl),
+                matrix(one["E"], label="E, gli errori", highlight_rows=hl),
             ),
             equation(
                 matrix(transpose(one["X"]), label="Xᵀ", col_labels=tok, highlight_cols=hl),
@@ -275,7 +280,9 @@ def view_gradient(s):
                 "=",
                 matrix(one["G"], label="∂L/∂W", part=f"G{n}"),
             ),
-            formula(f"{shape_label(2, n)} · {shape_label(n, 2)} = {shape_label(2, 2)};   L = {num(one['loss'], 2)}"),
+            formula(
+                f"{shape_label(2, n)} · {shape_label(n, 2)} = {shape_label(2, 2)};   loss L = ½ Σ e² = {num(one['loss'], 2)}"
+            ),
             tag("p", f"La stessa ∂L/∂W come somma dei {n} suggerimenti, uno per riga:"),
             equation(*parts, "=", matrix(one["G"], label="∂L/∂W", shape=False)),
         ]

@@ -69,7 +69,7 @@ def loss_chart(s):
         x_label="passo di training",
         y_label="loss",
         height=320,
-        label=f"La loss dei due modelli fino al passo {s['step']}",
+        label=f"La loss dei due modelli fino al passo {num(s['step'])}",
     )
 
 
@@ -77,7 +77,7 @@ def headline(s):
     e = last_eval(s)
     below = e["train"] < s["bigram_best"]
     return stats(
-        stat(f"Loss sul training (passo {e['step']})", num(e["train"], 3), tone="ok" if below else None),
+        stat(f"Loss sul training (passo {num(e['step'])})", num(e["train"], 3), tone="ok" if below else None),
         stat("Il meglio di un bigramma", num(s["bigram_best"], 3)),
         stat("Loss sul testo da parte", num(e["held"], 3)),
         stat("Pesi del transformer", num(s["counts"]["total"])),
@@ -103,7 +103,7 @@ def comparison(s):
         ),
         tag(
             "p",
-            f"Loss misurate al passo {e['step']} (ogni {EVAL_EVERY} passi); la perplexity è e elevato alla "
+            f"Loss misurate al passo {num(e['step'])} (ogni {EVAL_EVERY} passi); la perplexity è e elevato alla "
             "loss: tra quanti token, in media, il modello esita.",
             class_="lab-transformer-allenato-note",
         ),
@@ -129,7 +129,7 @@ def comparison(s):
     parts.append(
         tag(
             "p",
-            f"Testo generato con i pesi del passo {g['at']}: si rigenera ogni {SAMPLE_EVERY} passi, "
+            f"Testo generato con i pesi del passo {num(g['at'])}: si rigenera ogni {SAMPLE_EVERY} passi, "
             f"{plural(GENERATED[s['kind']], 'token', 'token')} per modello.",
             class_="lab-transformer-allenato-note",
         )
@@ -205,7 +205,7 @@ def embedding_section(s):
             (-reach, reach),
             width=400,
             grid=grid,
-            label=f"Gli embedding dei token proiettati su due dimensioni, al passo {s['step']}",
+            label=f"Gli embedding dei token proiettati su due dimensioni, al passo {num(s['step'])}",
         ),
         tag(
             "p",
@@ -297,12 +297,12 @@ def matrix_section(s):
         notes.append(callout(f"Questo modello non ha {matrix_label(mx['asked'])}: qui c'è {what}.", tone="warn"))
     weights = tag(
         "figure",
-        heat(W, f"I pesi di {what} al passo {at}", row_labels, part="pesi"),
+        heat(W, f"I pesi di {what} al passo {num(at)}", row_labels, part="pesi"),
         tag("figcaption", f"I pesi: il più grande in valore assoluto vale {num(W[wi][wj], 3)}"),
     )
     grads = tag(
         "figure",
-        heat(G, f"Il gradiente di {what} al passo {at}", row_labels, part="gradiente"),
+        heat(G, f"Il gradiente di {what} al passo {num(at)}", row_labels, part="gradiente"),
         tag(
             "figcaption", f"Il gradiente di questo passo: il più forte, {num(G[i][j], 4)}, in {where}, colonna {j + 1}"
         ),

@@ -286,7 +286,7 @@ def view_summary(s):
             Series("sul batch di turno", tuple(zip(xs, s["batch_curve"])), class_="s2", markers=True, line=False),
         ],
         markers=[
-            Marker(s["best"], "minimo possibile", class_="s3", axis="y"),
+            Marker(s["best"], f"minimo possibile, {num(s['best'])}", class_="s3", axis="y"),
             Marker(s["uniform"], f"tirando a caso (log {len(vocab)})", class_="muted", axis="y"),
         ],
         label="La loss dopo ogni aggiornamento",

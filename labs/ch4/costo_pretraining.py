@@ -321,7 +321,7 @@ EDITS = [
 LLAMA = {"n": "7", "d": "2000", "gpu": "a100", "utilizzo": 40}
 EXPERIMENTS = [
     Experiment(
-        "Passa da 1.024 a 4.096 GPU: il calendario si accorcia a un quarto, le ore di GPU restano circa 187.000.",
+        "Quadruplica le GPU, fino a 4.096: il calendario si accorcia a un quarto, le ore di GPU restano circa 187.000.",
         {**LLAMA, "schede": "4096"},
         "costo-pretraining",
         lambda s: round(s["gpu_hours"], -3) == 187_000 and abs(s["wall_hours"] * 4096 - s["gpu_hours"]) < 1e-6,

@@ -141,7 +141,7 @@ def chart(s, curve, x_max, label, height):
                 y_name=None,
                 label="Passo da guardare: trascinalo lungo la curva",
                 class_="s2",
-                caption=f"η = {num(s['lr'] / UNIT)} × 10⁻⁴",
+                caption=f"η = {eta(s['lr'])}",
             )
         ]
         if step_in
@@ -169,18 +169,23 @@ def chart(s, curve, x_max, label, height):
     )
 
 
+def eta(value):
+    """A learning rate as every figure of the view writes it, with the same three decimals: 2,750 beside 3,000."""
+    return f"{num(value / UNIT, 3)} × 10⁻⁴"
+
+
 def view(s):
     phase = {
         "warm-up": f"Warm-up: η sale in linea retta, ed è al {percent(s['share'])} del picco.",
         "coseno": f"Discesa a coseno: η è al {percent(s['share'])} del picco.",
         "fine": "Training finito: η resta al suo valore finale.",
     }[s["phase"]]
-    rows = [[num(t), f"{num(v / UNIT, 3)} × 10⁻⁴", percent(v / s["peak"])] for t, v in s["checkpoints"]]
+    rows = [[num(t), eta(v), percent(v / s["peak"])] for t, v in s["checkpoints"]]
     return panel(
         stats(
-            stat(f"η al passo {num(s['step'])}", f"{num(s['lr'] / UNIT, 3)} × 10⁻⁴"),
-            stat("Fine del warm-up", f"{num(s['at_warmup_end'] / UNIT, 2)} × 10⁻⁴"),
-            stat("Ultimo passo", f"{num(s['final'] / UNIT, 2)} × 10⁻⁴"),
+            stat(f"η al passo {num(s['step'])}", eta(s["lr"])),
+            stat("Fine del warm-up", eta(s["at_warmup_end"])),
+            stat("Ultimo passo", eta(s["final"])),
             stat("Token visti fin qui", big(s["tokens"])),
         ),
         callout(phase, tone="ok" if s["phase"] == "coseno" else "info"),

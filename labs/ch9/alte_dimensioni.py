@@ -183,7 +183,7 @@ def view(s):
             hi=s["reach"],
             markers=markers,
             bar_label="coppie",
-            label=f"Istogramma dei coseni tra {s['pairs']} coppie di direzioni a caso in {d} dimensioni",
+            label=f"Istogramma dei coseni tra {num(s['pairs'])} coppie di direzioni a caso in {num(d)} dimensioni",
             x_label="coseno tra due direzioni a caso",
             y_label="coppie",
         ),

@@ -138,7 +138,7 @@ def view(s):
         s["E"],
         label="E",
         row_labels=names,
-        col_labels=[str(c + 1) for c in range(D)],
+        col_labels=[str(c) for c in range(D)],  # from 0, as the rows' IDs and the pairs i below
         highlight_rows=[i],
         digits=3,
         trim=False,
@@ -202,6 +202,11 @@ def view(s):
             ],
         ),
         formula("θᵢ = 10.000^(−2i/d), qui con d = 8"),
+        tag(
+            "p",
+            "Qui d = 8, cioè 4 coppie, e non 6 come le colonne di E: con d = 8 ogni velocità è esattamente "
+            "un decimo della precedente.",
+        ),
         title="1. La tabella E: un ID, una riga",
         part="posizione",
     )

@@ -173,6 +173,10 @@ def view(s):
             stat("Con la maschera, n(n + 1)/2", big(s["causal"])),
             stat("Con 4 token", f"1 + 2 + 3 + 4 = {s['four']}"),
         ),
+        formula(
+            f"con la maschera: n(n + 1)/2 = {num(n)} × {num(n + 1)} / 2 = {num(s['causal'])} confronti;"
+            f" senza: n × n = {num(n)} × {num(n)} = {num(s['full'])}"
+        ),
         chart(s),
         tag("h3", f"Generare {num(t)} token dopo {num(n)}"),
         formula(
@@ -250,9 +254,9 @@ EXPERIMENTS = [
     ),
     Experiment(
         "Con le misure di Llama 2 7B la KV cache tiene mezzo MiB per token: 2 GiB per una finestra di 4.096 token.",
-        {"n": "4096", **LLAMA2},
+        {"n": "4096", "generati": "1", **LLAMA2},
         "costo-kv-cache",
-        lambda s: s["per_token"] == 2**19 and s["per_token"] * 4096 == 2 * 2**30,
+        lambda s: s["per_token"] == 2**19 and binary(s["cache"]) == "2 GiB",
         after="scende a 128 KiB per token",
     ),
 ]

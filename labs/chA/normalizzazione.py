@@ -30,6 +30,8 @@ la LayerNorm dà solo zeri (il piccolo ε sotto la radice evita di dividere
 per zero).
 """
 
+import math
+
 from core.normalization import layer_norm
 from core.normalization import rms
 from core.normalization import rms_norm
@@ -48,6 +50,7 @@ from labs.kit import bars
 from labs.kit import callout
 from labs.kit import num
 from labs.kit import panel
+from labs.kit import significant
 from labs.kit import stat
 from labs.kit import stats
 from labs.kit import table
@@ -109,10 +112,12 @@ def compute(p):
         "mean": m,
         "centred": [v - m for v in x],
         "std": pstdev(x),
+        "divisor": math.sqrt(pstdev(x) ** 2 + EPS),  # what LayerNorm divides by: never 0
         "unit": layer_norm(x, EPS),
         "layer": ln,
         "mean_square": fmean([v * v for v in x]),
         "rms": rms(x),
+        "rms_divisor": rms(x, EPS),
         "rms_unit": rms_norm(x, EPS),
         "rms_out": rn,
         "layer_before": ln0,
@@ -123,11 +128,15 @@ def compute(p):
 
 
 def follow(s):
-    """The numbers beyond «Quanti numeri» are not in the vector: they say so."""
-    return {
-        f"x{i + 1}": Follow(disabled=f"Con {s['n']} numeri x{SUB[i]} non entra nel vettore: alza «Quanti numeri».")
-        for i in range(s["n"], len(DEFAULTS))
-    }
+    """The numbers beyond «Quanti numeri» are not in the vector: the first says so, once, the others are hidden."""
+    left_out = range(s["n"], len(DEFAULTS))
+    names = [f"x{SUB[i]}" for i in left_out]
+    if not names:
+        return {}
+    them = names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" e {names[-1]}"
+    verb = "entra" if len(names) == 1 else "entrano"
+    reason = f"Con {s['n']} numeri {them} non {verb} nel vettore: alza «Quanti numeri»."
+    return {f"x{i + 1}": Follow(disabled=reason) if i == s["n"] else Follow(hidden=True) for i in left_out}
 
 
 def doubled(s):
@@ -185,13 +194,19 @@ def view(s):
         stats(
             stat("Media μ", num(s["mean"])), stat("Deviazione standard σ", num(s["std"])), stat("RMS", num(s["rms"]))
         ),
+        tag(
+            "p",
+            "Sotto le radici c'è anche ε = 0,00001, per non dividere mai per zero: con i numeri tutti uguali σ = 0, "
+            "e si divide per √ε ≈ 0,0032.",
+            class_="lab-step-counter",
+        ),
         tag("h3", "LayerNorm, passo per passo"),
         table(
             ("Passo", "Conto", "Vettore"),
             [
                 ("ingresso", "x", row(s["x"])),
                 ("1. togli la media", f"x − {num(s['mean'])}", row(s["centred"])),
-                ("2. dividi per σ", f"÷ {num(s['std'])}", row(s["unit"])),
+                ("2. dividi per √(σ² + ε)", f"÷ {significant(s['divisor'])}", row(s["unit"])),
                 ("3. scala e sposta", f"{gb}", row(s["layer"])),
             ],
         ),
@@ -201,11 +216,10 @@ def view(s):
             [
                 ("ingresso", "x", row(s["x"])),
                 ("1. media dei quadrati", f"{num(s['mean_square'])} → radice {num(s['rms'])}", "—"),
-                ("2. dividi per la RMS", f"÷ {num(s['rms'])}", row(s["rms_unit"])),
+                ("2. dividi per √(media + ε)", f"÷ {significant(s['rms_divisor'])}", row(s["rms_unit"])),
                 ("3. scala", f"· {num(s['gamma'], 1)}", row(s["rms_out"])),
             ],
         ),
-        tag("p", "Sotto le radici c'è anche ε = 0,00001, per non dividere mai per zero.", class_="lab-step-counter"),
         tag(
             "div",
             norm_bars("Ingresso", s["x"], None, size, "s1"),

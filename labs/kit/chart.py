@@ -9,12 +9,17 @@ in pixels, so when handles are present it carries data-plane="xmin xmax
 ymin ymax" and the runtime turns a drag into data coordinates exactly.
 """
 
+import math
+import re
 from dataclasses import KW_ONLY
 from dataclasses import dataclass
 
 from .chart_words import describe_chart
+from .html import Html
+from .html import esc
 from .html import labelled
 from .html import tag
+from .label_layout import overlap
 from .label_layout import place_labels
 from .label_layout import text_box
 from .memory import Memory
@@ -36,6 +41,10 @@ from .svg import text
 # -caption in labs.css. A chart never shrinks below the width where it reads
 # 11 px (svg.fit); the default width, 420, fits a phone's 358 px.
 TEXT = 13
+# A power of ten on a log axis («10¹¹»): the superscript glyphs are drawn at about 0,6 of the font's size, so
+# the exponent gets a bigger font (.lab-chart-exp in labs.css) to read as the tick's digits do, 11 px or more.
+POWER = re.compile(r"([^⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+)([⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+)")
+LABEL_GAP = 2 * TEXT  # y tick numbers closer than this (a log axis of many powers) crowd: fewer are written
 
 
 @dataclass(frozen=True)
@@ -135,7 +144,7 @@ def frame(width, height, sx, sy, x_ticks, y_ticks, x_label, y_label, legend_item
     """Margins, pixel scales, ticks and legend: what histogram and line_chart
     share. The left margin makes room for the longest y tick label; gap is
     the space between the y axis and its labels (wider under handles)."""
-    left = 4 + gap + 7.5 * max((len(label) for _, label in y_ticks), default=1) + (22 if y_label else 0)
+    left = 4 + gap + 7.5 * max((len(as_wide(label)) for _, label in y_ticks), default=1) + (22 if y_label else 0)
     placed = legend_rows(legend_items, width - 8, left)
     top = (max(y for _, y, _ in placed) + 16) if placed else 12
     bottom = 50 if x_label else 30
@@ -188,30 +197,54 @@ def axes(f):
     return drawn
 
 
+def tick_box(x, y, label, anchor="middle"):
+    """The box of a tick's number as tick() writes it: an exponent's glyph, in its bigger font, is about as wide
+    as two digits."""
+    x0, y0, x1, y1 = text_box(x, y, as_wide(label), TEXT, anchor)
+    if isinstance(label, str) and POWER.fullmatch(label):  # the bigger font's line stands above and below
+        y0, y1 = y - 1.25 * TEXT, y + 0.75 * TEXT
+    return x0, y0, x1, y1
+
+
+def as_wide(label):
+    """A tick's number with each exponent glyph counted as two digits (see tick_box)."""
+    return POWER.sub(lambda m: m[1] + "00" * len(m[2]), label) if isinstance(label, str) else label
+
+
+def tick(x, y, label, anchor, value):
+    """A tick's number; a power of ten's exponent in its own, bigger, tspan (POWER)."""
+    power = POWER.fullmatch(label) if isinstance(label, str) else None
+    content = Html(f'{esc(power[1])}<tspan class="lab-chart-exp">{esc(power[2])}</tspan>') if power else label
+    return text(x, y, content, class_="lab-chart-tick", anchor=anchor, data_labelled=labelled(value))
+
+
 def _axes(f):
     """axes()'s markup, and the boxes of the numbers it writes."""
     L, T, pw, ph, sx, sy = f["left"], f["top"], f["pw"], f["ph"], f["sx"], f["sy"]
     x_ticks, y_ticks = f["x_ticks"], f["y_ticks"]
     parts = []
     boxes = []
-    for v, label in y_ticks:
-        y = T + sy(v)
-        if -0.5 <= y - T <= ph + 0.5:
-            parts.append(line(L, y, L + pw, y, class_="lab-chart-grid"))
-            parts.append(text(L - f["gap"], y, label, class_="lab-chart-tick", anchor="end", data_labelled=labelled(v)))
-            boxes.append(text_box(L - f["gap"], y, label, TEXT, "end"))
+    inside = [(v, label, T + sy(v)) for v, label in y_ticks if -0.5 <= sy(v) <= ph + 0.5]
+    spacing = min((abs(a[2] - b[2]) for a, b in zip(inside, inside[1:])), default=LABEL_GAP)
+    every = max(1, math.ceil(LABEL_GAP / max(spacing, 1e-9)))  # the grid keeps every line
+    for k, (v, label, y) in enumerate(inside):
+        parts.append(line(L, y, L + pw, y, class_="lab-chart-grid"))
+        if (len(inside) - 1 - k) % every == 0:  # the top one always written: the range's end
+            parts.append(tick(L - f["gap"], y, label, "end", v))
+            boxes.append(tick_box(L - f["gap"], y, label, "end"))
+    y_boxes = list(boxes)
     shown = None  # the box of the last x tick number written: the next one must not touch it
     for v, label in x_ticks:
         x = L + sx(v)
         if -0.5 <= x - L <= pw + 0.5:
             parts.append(line(x, T + ph, x, T + ph + 5, class_="lab-chart-axis"))
             # a number that would leave the drawing slides back inside; one that would touch its neighbour is left out
-            box = text_box(x, T + ph + 16, label, TEXT)
+            box = tick_box(x, T + ph + 16, label)
             at = x - max(0.0, box[2] - (f["width"] - 2)) + max(0.0, 2 - box[0])
-            box = text_box(at, T + ph + 16, label, TEXT)
-            if shown and box[0] < shown[2] + 6:
-                continue
-            parts.append(text(at, T + ph + 16, label, class_="lab-chart-tick", data_labelled=labelled(v)))
+            box = tick_box(at, T + ph + 16, label)
+            if (shown and box[0] < shown[2] + 6) or any(overlap(box, b) > 0 for b in y_boxes):
+                continue  # touching its neighbour, or the y axis's lowest number in the corner
+            parts.append(tick(at, T + ph + 16, label, "middle", v))
             boxes.append(shown := box)
     if not sy.log and sy.lo < 0 < sy.hi:
         parts.append(line(L, T + sy(0), L + pw, T + sy(0), class_="lab-chart-zero"))
@@ -259,6 +292,38 @@ def marker_lines(f, markers):
             y = f["sy"](m.at)
             parts.append(line(0, y, f["pw"], y, class_=f"lab-chart-marker {m.class_}{dash}"))
     return group(*parts)
+
+
+def marker_boxes(f, markers):
+    """The boxes of the marker lines, a few units thick, in chart coordinates: a caption never sits on one."""
+    L, T, pw, ph, boxes = f["left"], f["top"], f["pw"], f["ph"], []
+    for m in markers:
+        if not finite(m.at):
+            continue
+        if m.axis == "x" and 0 <= f["sx"](m.at) <= pw:
+            x = L + f["sx"](m.at)
+            boxes.append((x - 3, T, x + 3, T + ph))
+        elif m.axis != "x" and 0 <= f["sy"](m.at) <= ph:
+            y = T + f["sy"](m.at)
+            boxes.append((L, y - 3, L + pw, y + 3))
+    return boxes
+
+
+def series_boxes(f, series):
+    """Small boxes along each series' line, every few units, in chart coordinates: a caption never sits on a
+    curve (4.2's «η = …» on the dashed «η costante al picco»)."""
+    L, T, pw, ph, boxes = f["left"], f["top"], f["pw"], f["ph"], []
+    for s in series:
+        if not s.line:
+            continue
+        points = [(f["sx"](x), f["sy"](y)) for x, y in s.points if finite(x) and finite(y)]
+        for (x0, y0), (x1, y1) in zip(points, points[1:]):
+            steps = max(1, math.ceil(math.hypot(x1 - x0, y1 - y0) / 6))
+            for k in range(steps + 1):
+                x, y = x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps
+                if 0 <= x <= pw and 0 <= y <= ph:
+                    boxes.append((L + x - 1, T + y - 1, L + x + 1, T + y + 1))  # cheaper to cross than a text
+    return boxes
 
 
 def marker_legend(markers):
@@ -394,13 +459,15 @@ def line_chart(
                         (-12, -12, "end"),
                         (12, 12, "start"),
                         (-12, 12, "end"),
+                        (0, 36, "middle"),  # farther, where a curve or a line passes close by
+                        (0, -34, "middle"),
                     )
                 ],
             )
             for h in handles
             if h.caption
         ],
-        f["boxes"],
+        f["boxes"] + marker_boxes(f, markers) + (series_boxes(f, series) if handles else []),
         (0, 0, width, height),
     )
     spots = iter(spots)

@@ -11,7 +11,9 @@ the prose's paragraph it belongs after.
 
 One declaration, three uses: the page puts a «Prova» button after that
 paragraph (prose_with_experiments, below; the runtime's experiments.js
-sets the controls, opens their group, scrolls to the part and marks it,
+sets the controls, every one it does not name to its default so that it
+shows its promise whatever the reader did before (after_click), opens
+their group, scrolls to the part and marks it,
 and «Ripristina» puts the reader's settings back); the contract checks it at
 import (experiments_problem: known controls, valid values, an existing
 part, a paragraph that names it); the tests perform it
@@ -84,6 +86,21 @@ def raw_value(value):
 def raw_settings(experiment):
     """{name: raw value}: the settings as the URL carries them, for labs.render and the lab's parse."""
     return {name: raw_value(value) for name, value in experiment.settings.items()}
+
+
+def after_click(controls, before, experiment):
+    """{name: raw value} the page holds after a «Prova» is clicked, from `before` (the page's raw values):
+    a «Prova» sets the whole state it was written for, whatever the reader did before it. Every control the
+    experiment names takes its value, every other one its default (experiments.js, from each input's
+    data-default); folds it names are opened, the others stay as they were."""
+    named = raw_settings(experiment)
+    after = dict(before)
+    for control in flatten(controls):
+        after[control.name] = named.get(control.name, raw_value(control.default))
+    if FOLDS_PARAM in named:
+        opened = [f for f in str(after.get(FOLDS_PARAM, "")).split(",") if f]
+        after[FOLDS_PARAM] = ",".join(dict.fromkeys(opened + named[FOLDS_PARAM].split(",")))
+    return after
 
 
 def source_of(module):
@@ -275,9 +292,25 @@ def box(lab_id, experiments, answers=None):
     )
 
 
+# The prose is Markdown, and Markdown passes HTML through: a token written «<fine>» would become a tag the page
+# swallows. A «<» that opens a tag the prose may use stays; any other is written &lt; and shows as written.
+# Formulas ($…$, $$…$$, read by KaTeX as written) and code (`…`, shown as written by Markdown) are left alone.
+PROSE_TAGS = ("abbr", "br", "code", "em", "kbd", "small", "strong", "sub", "sup")
+AS_WRITTEN = re.compile(
+    r"(\$\$.+?\$\$|(?<![\\$])\$(?=\S)[^$]+?(?<=[^\s\\])\$(?![$\d])|`+[^`]*?`+)"
+    rf"|<(?!/?(?:{'|'.join(PROSE_TAGS)})\b)(?=[/!?A-Za-z])",
+    re.S,
+)
+
+
+def prose_text(prose):
+    """The prose with every «<» that does not open one of PROSE_TAGS written &lt; (see AS_WRITTEN)."""
+    return AS_WRITTEN.sub(lambda m: m.group(1) or "&lt;", prose)
+
+
 def prose_with_experiments(prose, lab_id, experiments, answers=None):
-    """The prose with each experiment's «Prova» after the paragraph its `after` words are in (those without,
-    after the last paragraph): one box per paragraph, the experiments in their declared order. answers:
+    """The prose, its text shown as written (prose_text), with each experiment's «Prova» after the paragraph
+    its `after` words are in (those without, after the last paragraph): one box per paragraph, the experiments in their declared order. answers:
     {index in experiments: (answer file, checkpoint file)} of the answers shipped beside the page (see box)."""
     paragraphs = re.split(r"\n\s*\n", prose)
     boxes = {}
@@ -286,7 +319,7 @@ def prose_with_experiments(prose, lab_id, experiments, answers=None):
         boxes.setdefault(at, []).append((i, e))
     out = []
     for k, paragraph in enumerate(paragraphs):
-        out.append(paragraph)
+        out.append(prose_text(paragraph))
         if k in boxes:
             out.append(box(lab_id, boxes[k], answers))
     return "\n\n".join(out)
@@ -294,9 +327,11 @@ def prose_with_experiments(prose, lab_id, experiments, answers=None):
 
 __all__ = [
     "Experiment",
+    "after_click",
     "box",
     "experiment_failure",
     "experiments_problem",
+    "prose_text",
     "prose_with_experiments",
     "raw_settings",
     "raw_value",

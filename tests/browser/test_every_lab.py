@@ -10,8 +10,11 @@ READY_TIMEOUT = 90_000
 
 
 def first_change(lab):
-    """A control and a new value for it, as a reader would set it."""
+    """A control and a new value for it, as a reader would set it: one the lab does not hide or disable."""
+    follows = lab.follow(lab.compute(lab.defaults()))
     for c in lab.params_list:
+        if c.name in follows and (follows[c.name].hidden or follows[c.name].disabled):
+            continue
         if c.kind == "steps":
             return c.name, "step"
         if c.kind == "slider":

@@ -132,4 +132,17 @@ def test_one_stage_at_a_time_with_the_one_before_kept_small():
 
 def test_the_mask_says_when_it_does_nothing():
     assert LAB.follow(state(fase="forme"))["maschera"].disabled
-    assert LAB.follow(state(fase="batch")) == {}
+    assert "maschera" not in LAB.follow(state(fase="batch"))
+
+
+def test_the_phase_has_one_selector_the_view_buttons():
+    """2.5 had two: «Che cosa guardare» and the phase buttons; the control stays hidden, carrying the URL's phase."""
+    for key, _ in MOD.STAGES:
+        assert LAB.follow(state(fase=key))["fase"].hidden
+
+
+def test_every_symbol_of_the_gradient_is_named():
+    """2.5 showed «L = 3,50» without saying what L is, and E (the errors; 9C's E is the embedding table) unnamed."""
+    html = unescape(str(LAB.view(state(fase="gradiente"))))
+    assert "loss L = ½ Σ e² = " in html and "E, gli errori" in html
+    assert "la loss L è la metà della somma dei loro" in LAB.prose and "matrice E degli errori" in LAB.prose

@@ -82,9 +82,17 @@ def test_doubling_with_six_numbers_and_a_shift():
 
 
 def test_ignored_numbers_say_so():
+    """Once: x₄ says why x₄, x₅ and x₆ do not count, the two after it are hidden (the hint was written three times)."""
     rules = LAB.module.follow(state())
-    assert set(rules) == {"x4", "x5", "x6"} and all("alza «Quanti numeri»" in r.disabled for r in rules.values())
+    assert set(rules) == {"x4", "x5", "x6"}
+    assert rules["x4"].disabled == "Con 3 numeri x₄, x₅ e x₆ non entrano nel vettore: alza «Quanti numeri»."
+    assert rules["x5"].hidden and rules["x6"].hidden and not rules["x5"].disabled
+    assert (
+        LAB.module.follow(state(n=5))["x6"].disabled == "Con 5 numeri x₆ non entra nel vettore: alza «Quanti numeri»."
+    )
     assert set(LAB.module.follow(state(n=5))) == {"x6"} and LAB.module.follow(state(n=6)) == {}
+    equal = str(LAB.view(state(x1=5, x2=5, x3=5)))
+    assert "÷ 0,00316" in equal and "÷ 0,00 " not in equal  # the division by σ = 0 is by √ε, as the text says
     assert state(x4=-7)["x"] == state()["x"]  # it really is ignored
 
 

@@ -69,3 +69,13 @@ def test_random_settings_against_numpy(seed):
 
 def test_frequencies_of_a_real_rope():
     assert state()["frequencies"] == pytest.approx([1, 0.1, 0.01, 0.001], rel=1e-12)
+
+
+def test_table_e_counts_rows_and_columns_from_zero_and_says_why_d_is_8_below():
+    """9C numbered E's rows from 0 (the IDs) and its columns from 1; and wrote d = 6 for E, then «qui con d = 8»
+    for the speeds without saying why."""
+    html = str(LAB.view(state()))
+    table_e = html[html.index('data-part="E"') :]
+    columns = re.findall(r'class="lab-mx-col">(\d+)</th>', table_e[: table_e.index("</thead>")])
+    assert columns == [str(j) for j in range(6)]
+    assert "Qui d = 8, cioè 4 coppie, e non 6 come le colonne di E" in html

@@ -1,6 +1,7 @@
 """4.2 Warm-up e coseno: Llama 2's schedule by default."""
 
 import math
+import re
 
 import pytest
 
@@ -20,7 +21,8 @@ def test_llama2_defaults_and_seed_figures():
     assert s["final"] == pytest.approx(3e-5, abs=1e-18)  # 10 % of the peak
     assert s["total_tokens"] == 2e12  # 500,000 steps of 4 million tokens
     html = str(LAB.view(s))
-    assert "3,00 × 10⁻⁴" in html and "0,30 × 10⁻⁴" in html and "2.000 miliardi" in html
+    assert "3,000 × 10⁻⁴" in html and "0,300 × 10⁻⁴" in html and "2.000 miliardi" in html
+    assert "3,00 × 10⁻⁴" not in html  # one quantity, one way of writing it: three decimals everywhere
 
 
 def test_curve_rises_then_falls_and_contains_the_warmup_end():
@@ -96,3 +98,12 @@ def test_states_remembered_are_the_states_computed_afresh():
     assert lab.curves.cache_info().hits > 0
     for params, state_ in remembered:
         assert state_ == fresh(params)
+
+
+def test_the_handle_caption_is_not_written_on_a_line():
+    """«η = 2,750 × 10⁻⁴» sat across the dashed «η costante al picco» (kit: a caption avoids curves and markers)."""
+    html = str(LAB.view(state()))
+    caption = re.search(r'<text x="[^"]*" y="([^"]*)" class="lab-chart-caption"[^>]*>(η = [^<]*)</text>', html)
+    flat = float(re.search(r'<path d="M0\.00,([\d.]+) L[\d.]+,\1" class="lab-chart-line muted is-dashed"', html)[1])
+    y = float(caption[1])
+    assert not (y - 0.6 * 13 - 2 < flat < y + 0.6 * 13 + 2), (caption[2], y, flat)

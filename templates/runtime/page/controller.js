@@ -12,6 +12,7 @@ import { STEP_BUTTON, keepTallest, showSteps, step, stepInput, stopPlay, timelin
 import { startDrag } from "./drag.js";
 import { statusChanged } from "./status.js";
 import { markPart, sameValue } from "./experiments.js";
+import { mountDrawer } from "./drawer.js";
 import { mineFor, showMine } from "./exercises.js";
 
 
@@ -32,6 +33,7 @@ export class LabController {
     this.fieldset = root.querySelector("[data-lab-fieldset]");
     this.timeline = root.querySelector("[data-lab-timeline]");
     this.inputs = [...root.querySelectorAll("[data-param]")];
+    mountDrawer(root);
     this.stepInput = stepInput(this.inputs);
     this.busy = false;
     this.again = false;

@@ -1,7 +1,8 @@
 // «Prova»: the experiments a lab's prose suggests. The build puts their buttons after the paragraph that
 // suggests them, outside the lab (labs/kit/experiments.py: a [data-experiments="<lab id>"] box, each button
 // with data-set="name=value;…" as a view's setters have, and data-look, the part to look at: its id or data-part).
-// A click sets the controls, opens the closed groups that hold them, scrolls to the part and marks it;
+// A click sets the controls (those it names, every other one to its default), opens the closed groups that hold
+// the named ones, scrolls to the part and marks it;
 // «Ripristina» puts the controls back as the reader had them. It knows no lab.
 // A costly experiment (a long training) has its answer shipped beside the page (labs/answers.py): its button's
 // data-answer names the view drawn by the build, fetched on the click and morphed in at once if the controls are
@@ -57,8 +58,18 @@ function openAround(element, opened) {
   }
 }
 
+/** The pairs a «Prova» sets: the whole state it was written for, whatever the reader did before it. Every
+ *  control it names takes its value, every other one its default (labs/kit/experiments.py: after_click).
+ *  named: [[name, value]] of data-set; defaults: [[name, default]] of the lab's inputs. */
+function wholeState(named, defaults) {
+  const names = new Set(named.map(([name]) => name));
+  return [...named, ...defaults.filter(([name]) => !names.has(name))];
+}
+
 function tryExperiment(lab, box, button) {
-  const pairs = pairsOf(button.dataset.set);
+  const named = pairsOf(button.dataset.set);
+  const pairs = wholeState(named, lab.inputs.map((i) => [i.name, i.dataset.default]));
+  const shown = new Set(named.map(([name]) => name)); // the controls the sentence is about: their groups opened
   const before = lab.params();
   // what the reader had before the first experiment: «Ripristina» goes back there, past any later one
   const saved = lab.experimentSaved ??= { values: new Map(), opened: [] };
@@ -74,7 +85,7 @@ function tryExperiment(lab, box, button) {
     const input = lab.inputs.find((i) => i.name === name);
     if (!input) continue;
     if (!saved.values.has(name)) saved.values.set(name, before[name]);
-    openAround(input, saved.opened);
+    if (shown.has(name)) openAround(input, saved.opened);
     controls.push([name, value]);
   }
   for (const line of document.querySelectorAll(`[data-experiments="${lab.id}"] .lab-experiments-undo`)) line.hidden = line.parentElement !== box;

@@ -8,7 +8,9 @@ export function formatNumber(value) {
   if (!Number.isFinite(number)) return String(value);
   const digits = (String(value).split(".")[1] || "").length;
   if (!FORMATS.has(digits)) {
-    FORMATS.set(digits, new Intl.NumberFormat("it-IT", { minimumFractionDigits: digits, maximumFractionDigits: digits }));
+    // useGrouping "always": Italian leaves a four-digit number ungrouped (2000), the views write 2.000
+    FORMATS.set(digits, new Intl.NumberFormat("it-IT", { minimumFractionDigits: digits, maximumFractionDigits: digits,
+                                                          useGrouping: "always" }));
   }
   return FORMATS.get(digits).format(number).replace("-", "−");
 }
