@@ -97,7 +97,10 @@ def exercise_blocks(lab):
                 "task": inline(exercise.task),
                 "hints": [inline(hint) for hint in exercise.hints],
                 "starter": starter,
-                "starter_html": pygments.highlight(starter, PythonLexer(), formatter).replace("\n", "&#10;"),
+                # a wide line scrolls inside the block: the keyboard can reach it (tabindex)
+                "starter_html": pygments.highlight(starter, PythonLexer(), formatter)
+                .replace("<pre>", '<pre tabindex="0">', 1)
+                .replace("\n", "&#10;"),
                 "cases": len(code_exercises.cases(exercise)),
             }
         )

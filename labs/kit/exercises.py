@@ -261,10 +261,11 @@ def question_html(question, key):
     )
     how = "Scegli tutte le risposte giuste" if question.multiple else "Scegli una risposta"
     return (
-        f'<div class="lab-predict" data-predict="{esc(key)}" data-right="{",".join(map(str, question.right))}">'
+        f'<div class="lab-predict" data-predict="{esc(key)}" data-right="{",".join(map(str, question.right))}" '
+        f'role="group" aria-label="Prevedi: {esc(question.prompt)}">'
         f'<p class="lab-predict-prompt"><strong>Prevedi.</strong> {esc(question.prompt)} '
         f'<span class="lab-predict-how">({how}, poi guarda la figura.)</span></p>'
-        f'<ul class="lab-predict-options" role="group" aria-label="{esc(question.prompt)}">{options}</ul>'
+        f'<ul class="lab-predict-options">{options}</ul>'
         f'<p class="lab-predict-actions"><button type="button" class="md-button md-button--primary" '
         f"data-predict-check disabled>Rispondi e prova</button> "
         f'<button type="button" class="md-button" data-predict-again hidden>Rispondi di nuovo</button></p>'
