@@ -258,7 +258,7 @@ EDITS = [
 # «passo»), la parte della vista da guardare e la prova che lo stato mostra l'effetto.
 EXPERIMENTS = [
     Experiment(
-        "Vai al passo 20: il peso è arrivato vicino a 2/3 e la loss è quasi zero.",
+        "Vai al passo 20: il peso è arrivato quasi in fondo alla scodella e la loss è quasi zero.",
         {{"eta": 0.1, "w0": -1.0, "passo": 20}},
         "vista-neurone",
         lambda s: abs(s["w"] - 2 / 3) < 0.01 and s["loss"] < 1e-4,

@@ -57,7 +57,7 @@ VERIFY = """async (id, name, code) => {
   return { said: block.querySelector("[data-exercise-result]").textContent, ms: Number(block.dataset.took) };
 }"""
 MINE = """id => { const line = document.querySelector(`[data-lab="${id}"] [data-lab-mine]`);
-  return !line.hidden && line.textContent; }"""
+  return Boolean(line) && !line.hidden && line.textContent; }"""
 
 
 def first_change(lab):
