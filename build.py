@@ -13,7 +13,7 @@ import time
 
 import labs
 from sitebuild import DIST, DOCS, PYODIDE, SITE, fail
-from sitebuild.answers import answer_names, prepare_answers, write_answers
+from sitebuild.answers import answer_names, link_manifests, prepare_answers, write_answers
 from sitebuild.bundle import boot_script, bundle_runtime
 from sitebuild.contract import check_labs, prerender  # noqa: F401 (tests call them through build.py)
 from sitebuild.formulas import render_formulas, tex_filter, write_katex
@@ -49,13 +49,15 @@ def main():
     copy_assets()
     bundle_runtime()
     prepared = prepare_answers(labs.all_labs())
-    nav = write_pages(env, download_bytes, answer_names(prepared))
+    nav = write_pages(env, download_bytes, answer_names(prepared), link_manifests(prepared))
     write_katex(formulas_css)
     run_mkdocs(nav, boot_script())
     search_index()
     copy_runtime(SITE, wheels, lockfile)
     shipped, shipped_bytes = write_answers(prepared)
-    print(f"build.py: {shipped} file di risposte pronte ai «Prova» lunghi, {shipped_bytes / 1e6:.1f} MB")
+    print(
+        f"build.py: {shipped} file di risposte ai «Prova» lunghi e di checkpoint per i link, {shipped_bytes / 1e6:.1f} MB"
+    )
     secure_pages()
     build, count, size = write_service_worker()
     print(

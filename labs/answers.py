@@ -15,10 +15,27 @@ fetched only when the reader clicks:
 The page morphs the answer in at once when its controls, after the click, are the answer's; the
 worker takes the checkpoint (labs.worker_api.seed_checkpoint) and draws from it: the live machine is then
 at that step, «Avanti» costs one step and «Indietro» none (the machine a step before joins its trail). The answer is the drawing a replay gives (tests/test_answers.py).
+
+A shared link, a jump or a drag on the timeline asks for any step, not an experiment's: for those the build
+ships every stepped lab's default run too (Checkpoints), its machine every `every` steps in a folder
+passi-<hash of the files>/<step>.bin, fetched only when asked. The page asks for a step at the default
+training with the checkpoint at the multiple of `every` at or below it, so the worker replays `every` - 1
+steps at most (labs.worker_api.seed_checkpoint, the same file format and path as a «Prova»'s). The interval
+is chosen by the files and their bytes, the same for every lab and no timing (the same sources build the
+same site): the densest that ships at most LINK_FILES files and LINK_BYTES bytes a lab, that is
+every = ceil(steps / LINK_FILES), doubled while the files weigh more than LINK_BYTES. LINK_FILES is set by
+the slowest step: 3.2's (10–13 ms in CPython, 27–38 ms in Chromium, about 3×): 1,000 steps in 50 files,
+one every 20, a replay of 19 steps at most, ≈ 0.7 s in Chromium on a quiet machine (a link's budget is 1 s
+from «pronto» to the drawn step). Its files weigh about 9 MB on the host; the page fetches one (about 180 kB)
+for a link and none before (the service worker does not keep them either: sitebuild.offline). A lab whose
+steps cost less than a fetch gets its files too; the worker fetches one only when the steps it saves cost
+more than the fetch (kit.stepping.StepMachine.worth_seeding).
 This module is the build's (sitebuild/answers.py): the browser's wheels leave it out.
 """
 
+import hashlib
 import json
+import math
 import time
 from dataclasses import dataclass
 
@@ -77,38 +94,117 @@ def replay(machine, params):
 def replay_pair(machine, params):
     """(the machine a step before params[step], or None at step 0; the machine at params[step]), from step 0
     with no cache."""
-    before, m = None, machine.start(params)
-    for _ in range(params[machine.step]):
-        before, m = m, machine.advance(m, params)
-    return before, m
+    return replay_steps(machine, params, [params[machine.step]])[params[machine.step]][:2]
+
+
+def replay_steps(machine, params, steps):
+    """{s: (the machine a step before s or None, the machine at s, seconds from step 0)} for each s of steps:
+    one replay from step 0 with no cache, to the last of them (params' own step is not read)."""
+    out, before, m, at = {}, None, machine.start(params), 0
+    started = time.perf_counter()
+    for s in sorted(set(steps)):
+        while at < s:
+            before, m, at = m, machine.advance(m, params), at + 1
+        out[s] = (before if s else None, m, time.perf_counter() - started)
+    return out
 
 
 def answers(lab):
-    """[Answer] of the lab's costly experiments (see the module docstring), in their declared order.
+    """[Answer] of the lab's costly experiments (see the module docstring), in their declared order."""
+    return shipment(lab)[0]
 
-    The machine is replayed once for each training and step its experiments share, timed, and seeded into
-    the lab's cache (kit.stepping.seed), which the drawing then reads: the same path the browser's worker
-    takes with the shipped checkpoint."""
+
+def shipment(lab):
+    """([Answer] of the lab's costly experiments, Checkpoints of its default run or None): each training
+    replayed once, to the last step anything asks of it (3.2's default training to 1,000 steps gives four
+    experiments' checkpoints and the links' ones).
+
+    Each experiment's machine is seeded into the lab's cache (kit.stepping.seed), which the drawing then
+    reads: the same path the browser's worker takes with the shipped checkpoint."""
     machine = machine_of(lab)
-    out, replayed = [], {}
-    for index, experiment in enumerate(lab.experiments):
-        params = settings_params(lab, experiment)
-        if machine is None or not params[machine.step]:
-            continue
+    if machine is None or lab.steps is None or not lab.steps.max:
+        return [], None
+    runs = {}  # training key → (parameters, steps wanted)
+    experiments = [(index, settings_params(lab, e)) for index, e in enumerate(lab.experiments)]
+    experiments = [(index, params) for index, params in experiments if params[machine.step]]
+    for _, params in experiments:
+        runs.setdefault(machine.key(params), (params, set()))[1].add(params[machine.step])
+    defaults = lab.defaults() | {machine.step: lab.steps.max}
+    every = math.ceil(lab.steps.max / LINK_FILES)
+    link_steps = range(every, lab.steps.max + 1, every)
+    runs.setdefault(machine.key(defaults), (defaults, set()))[1].update(link_steps)
+    replayed = {key: replay_steps(machine, params, steps) for key, (params, steps) in runs.items()}
+    out = []
+    for index, params in experiments:
+        before, m, seconds = replayed[machine.key(params)][params[machine.step]]
         name = machine.training(params)
-        if name not in replayed:
-            started = time.perf_counter()
-            before, m = replay_pair(machine, params)
-            replayed[name] = (before, m, time.perf_counter() - started)
-        before, m, seconds = replayed[name]
         machine.seed(params, m, before)
-        checkpoint, blob = f"prova-{name}.bin", ship(shipped_machines(name, m, before), f"{lab.id}:{name}")
+        blob = ship(shipped_machines(name, m, before), f"{lab.id}:{name}")
         drawing = draw(lab, page_raw(lab, params))
         if not drawing.ok:
             raise ValueError(f"{lab.id}: l'esperimento {index + 1} non si disegna: {drawing.error}")
-        answer = {"raw": page_raw(lab, params), "result": drawing.page(), "checkpoint": checkpoint}
-        out.append(Answer(index, f"prova-{index + 1}.json", answer, checkpoint, blob, seconds))
-    return out
+        answer = {"raw": page_raw(lab, params), "result": drawing.page(), "checkpoint": f"prova-{name}.bin"}
+        out.append(Answer(index, f"prova-{index + 1}.json", answer, f"prova-{name}.bin", blob, seconds))
+    default_run = replayed[machine.key(defaults)]
+    files = {s: ship_step(lab, machine, defaults, s, default_run[s][1]) for s in link_steps}
+    return out, Checkpoints.thinned(every, files, training_names(lab, machine), default_run[max(link_steps)][2])
+
+
+# a lab's default run ships a checkpoint every ceil(steps / LINK_FILES) steps, at most LINK_BYTES in all
+# (the rule and its reasons: the module docstring)
+LINK_FILES = 50
+LINK_BYTES = 10_000_000
+
+
+def ship_step(lab, machine, params, step, m):
+    """A checkpoint of a training at a step, as a link's file holds it: its name (for that step), the step, the
+    machine; its Memo named after the training at step 0, shared by every file of the run (a Memo belongs to
+    a training, whatever step its machines are at)."""
+    run = machine.training(params | {machine.step: 0})
+    return ship(
+        {"name": machine.training(params | {machine.step: step}), "step": step, "machine": m}, f"{lab.id}:{run}"
+    )
+
+
+def training_names(lab, machine):
+    """The parameters a training depends on (every one but the step and those only present() reads): the page
+    asks for a checkpoint of the default run while these are at their defaults."""
+    return [c.name for c in lab.params_list if c.name != machine.step and c.name not in machine.view_only]
+
+
+@dataclass
+class Checkpoints:
+    """A stepped lab's default run as the build ships it: {step: file} every `every` steps."""
+
+    every: int
+    files: dict  # {step: bytes}
+    training: list  # the parameters that must be at their defaults (training_names)
+    seconds: float = 0.0  # the replay to the last of them, in CPython (bench's report)
+
+    @classmethod
+    def thinned(cls, every, files, training, seconds):
+        """Every other file left out, the interval doubled, while they weigh more than LINK_BYTES."""
+        while len(files) > 1 and sum(map(len, files.values())) > LINK_BYTES:
+            every *= 2
+            files = {s: data for s, data in files.items() if s % every == 0}
+        return cls(every, files, training, seconds)
+
+    @property
+    def folder(self):
+        """passi-<hash>/: named by its files' content, so that a new build's never meets an old one's."""
+        digest = hashlib.sha256()
+        for step, data in sorted(self.files.items()):
+            digest.update(f"{step}\0".encode() + hashlib.sha256(data).digest())
+        return f"passi-{digest.hexdigest()[:12]}/"
+
+    def manifest(self):
+        """What the page needs to ask for them (its data-checkpoints): the folder, the interval, the last step
+        with a file, the parameters that must be at their defaults."""
+        return {"url": self.folder, "every": self.every, "last": max(self.files), "training": self.training}
+
+    def named_files(self):
+        """{path beside the page: bytes}."""
+        return {f"{self.folder}{step}.bin": data for step, data in self.files.items()}
 
 
 def shipped_machines(name, machine, before):
@@ -117,12 +213,19 @@ def shipped_machines(name, machine, before):
 
 
 __all__ = [
+    "LINK_BYTES",
+    "LINK_FILES",
     "Answer",
+    "Checkpoints",
     "answers",
     "machine_of",
     "page_raw",
     "replay",
     "replay_pair",
+    "replay_steps",
     "settings_params",
+    "ship_step",
+    "shipment",
     "shipped_machines",
+    "training_names",
 ]

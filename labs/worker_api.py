@@ -72,21 +72,36 @@ def render_json(lab_id, raw_json):
 
 
 def seed_checkpoint(lab_id, raw_json, data):
-    """Il checkpoint di un «Prova» lungo, spedito accanto alla pagina: la macchina del laboratorio riparte da lì.
+    """Il checkpoint spedito accanto alla pagina (un «Prova» lungo, un link): la macchina del laboratorio riparte da lì.
 
-    The worker gives the bytes of a prova-<key>.bin (labs/answers.py; a JavaScript Uint8Array) and the
-    parameters of the view it is about to draw (raw, as the page sends them): the lab's machine keeps the
-    shipped one if it is the machine of this training at this step and its cache does not reach that step
-    already. Returns whether it was kept."""
+    The worker gives the bytes of a file the build shipped (labs/answers.py: a prova-<key>.bin, or a
+    passi-<hash>/<step>.bin of the default run; a JavaScript Uint8Array) and the parameters of the view it is
+    about to draw (raw, as the page sends them): the lab's machine keeps the shipped one if it is the machine
+    of this training at its step (the file's, or the view's for a «Prova»), at or below the view's, and it
+    saves steps on the way there (kit.stepping.StepMachine.seed). Returns whether it was kept."""
     lab = get(lab_id)
     machine = getattr(lab.module, "compute", None)
     if not isinstance(machine, StepMachine):
         return False
     params = lab.parse(json.loads(raw_json))
     shipped = unship(data.to_bytes() if hasattr(data, "to_bytes") else bytes(data))
-    if shipped.get("name") != machine.training(params):
+    at = params | {machine.step: shipped.get("step", params[machine.step])}
+    if shipped.get("name") != machine.training(at) or at[machine.step] > params[machine.step]:
         return False
-    return machine.seed(params, shipped["machine"], shipped.get("before"))
+    return machine.seed(at, shipped["machine"], shipped.get("before"), toward=params[machine.step])
 
 
-__all__ = ["AHEAD", "render_ahead", "render_json", "seed_checkpoint", "warm_up"]
+def wants_checkpoint(lab_id, raw_json, step):
+    """Se conviene scaricare il checkpoint al passo step per disegnare questa vista (prima di scaricarlo).
+
+    True when the lab's machine, for the view's parameters (raw, as the page sends them), has no machine
+    between step and the view's step and the steps a shipped one would save cost more than fetching it
+    (kit.stepping.StepMachine.worth_seeding)."""
+    lab = get(lab_id)
+    machine = getattr(lab.module, "compute", None)
+    if not isinstance(machine, StepMachine):
+        return False
+    return machine.worth_seeding(lab.parse(json.loads(raw_json)), int(step))
+
+
+__all__ = ["AHEAD", "render_ahead", "render_json", "seed_checkpoint", "wants_checkpoint", "warm_up"]

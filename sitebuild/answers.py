@@ -1,10 +1,10 @@
-"""Stage 2b: the answers of the costly «Prova» (labs.answers), computed once and kept between builds,
-written beside each lab's page after mkdocs.
+"""Stage 2b: the answers of the costly «Prova» and the checkpoints of each stepped lab's default run
+(labs.answers), computed once and kept between builds, written beside each lab's page after mkdocs.
 
-Computing them replays long trainings (3.2: four of them, a minute and a half in all), so each lab's
-answers are kept in WORK/answers/, under a name made from everything they depend on: the Python that
-made them, the sources of core/ and labs/ (the kit, the engine, the lab's module). A change to any of
-them computes that lab's answers again; the next build reads them back.
+Computing them replays long trainings (3.2: three of them, about a minute in all: its default run gives
+four answers and the links' checkpoints), so each lab's are kept in WORK/answers/, under a name made from
+everything they depend on: the Python that made them, the sources of core/ and labs/ (the kit, the engine,
+the lab's module). A change to any of them computes that lab's again; the next build reads them back.
 """
 
 import hashlib
@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import labs
-from labs.answers import answers
+from labs.answers import shipment
 
 from . import ROOT, SITE, WORK
 from .wheels import imported_modules
@@ -62,14 +62,14 @@ def sources_hash(lab):
     return digest.hexdigest()[:20]
 
 
-def lab_answers(lab):
-    """[Answer] of the lab, from the cache or computed (and kept)."""
+def lab_shipment(lab):
+    """([Answer], Checkpoints or None) of the lab (labs.answers.shipment), from the cache or computed (and kept)."""
     kept = CACHE / f"{lab.id}-{sources_hash(lab)}.pickle"
     try:
         return pickle.loads(kept.read_bytes())
     except FileNotFoundError:  # not made yet, or made for other sources by a build sharing the cache
         pass
-    computed = answers(lab)
+    computed = shipment(lab)
     CACHE.mkdir(parents=True, exist_ok=True)
     for old in CACHE.glob(f"{lab.id}-*.pickle"):
         old.unlink(missing_ok=True)
@@ -79,23 +79,35 @@ def lab_answers(lab):
     return computed
 
 
+def lab_answers(lab):
+    """[Answer] of the lab's costly experiments."""
+    return lab_shipment(lab)[0]
+
+
 def prepare_answers(all_labs):
-    """{lab id: [Answer]} for the labs that have costly experiments."""
-    return {lab.id: found for lab in all_labs if lab.experiments and (found := lab_answers(lab))}
+    """{lab id: ([Answer], Checkpoints or None)} for the labs that have costly experiments or steps."""
+    return {lab.id: found for lab in all_labs if (lab.experiments or lab.steps) and any(found := lab_shipment(lab))}
 
 
 def answer_names(prepared):
     """{lab id: {experiment index: (answer file, checkpoint file)}}: what the «Prova» buttons name."""
-    return {lab_id: {a.index: (a.name, a.checkpoint) for a in found} for lab_id, found in prepared.items()}
+    return {lab_id: {a.index: (a.name, a.checkpoint) for a in found} for lab_id, (found, _) in prepared.items()}
+
+
+def link_manifests(prepared):
+    """{lab id: the manifest of its default run's checkpoints}: what the page's data-checkpoints says."""
+    return {lab_id: links.manifest() for lab_id, (_, links) in prepared.items() if links}
 
 
 def write_answers(prepared, site=SITE):
     """Every answer and checkpoint beside its lab's page; returns the number of files and their bytes."""
     count = size = 0
-    for lab_id, found in prepared.items():
+    for lab_id, (found, links) in prepared.items():
         folder = site / labs.get(lab_id).path
-        for answer in found:
-            for name, data in answer.files().items():
-                (folder / name).write_bytes(data)
-                count, size = count + 1, size + len(data)
+        files = {name: data for answer in found for name, data in answer.files().items()}
+        files |= links.named_files() if links else {}
+        for name, data in files.items():
+            (folder / name).parent.mkdir(exist_ok=True)
+            (folder / name).write_bytes(data)
+            count, size = count + 1, size + len(data)
     return count, size

@@ -130,10 +130,12 @@ def copy_assets():
         shutil.copy2(ROOT / "node_modules" / source, DOCS / target)
 
 
-def lab_page(env, lab, download_bytes, answers=None):
+def lab_page(env, lab, download_bytes, answers=None, checkpoints=None):
     """A lab's page as Markdown: its prose with the «Prova» of its experiments (answers: {index: file} of
-    those whose answer the build ships, sitebuild/answers.py), its prerendered view and controls, its code panel."""
+    those whose answer the build ships, sitebuild/answers.py), its prerendered view and controls, its code panel;
+    checkpoints: the manifest of its default run's checkpoints (labs.answers.Checkpoints), for its data-checkpoints."""
     return env.get_template("lab.md.j2").render(
+        checkpoints=json.dumps(checkpoints, separators=(",", ":")) if checkpoints else "",
         lab=lab,
         parts=split_more(prose_with_experiments(lab.prose, lab.id, lab.experiments, answers)),
         result=prerender(lab),
@@ -184,13 +186,14 @@ def lab_page_path(lab):
     return f"{lab.chapter.slug}/{lab.id}.md"
 
 
-def write_pages(env, download_bytes, answers=None):
-    """Every page into DOCS (answers: {lab id: {experiment index: answer file}}); the navigation mkdocs
-    gets: the home, a section per chapter, the guide."""
+def write_pages(env, download_bytes, answers=None, checkpoints=None):
+    """Every page into DOCS (answers: {lab id: {experiment index: answer file}}, checkpoints: {lab id: manifest});
+    the navigation mkdocs gets: the home, a section per chapter, the guide."""
     for lab in labs.all_labs():
         page = DOCS / lab_page_path(lab)
         page.parent.mkdir(parents=True, exist_ok=True)
-        page.write_text(lab_page(env, lab, download_bytes[lab.id], (answers or {}).get(lab.id)), encoding="utf-8")
+        text = lab_page(env, lab, download_bytes[lab.id], (answers or {}).get(lab.id), (checkpoints or {}).get(lab.id))
+        page.write_text(text, encoding="utf-8")
     (DOCS / "index.md").write_text(index_page(env, labs.all_labs()), encoding="utf-8")
     (DOCS / PROGRESS_PAGE).write_text(progress_page(env, labs.all_labs()), encoding="utf-8")
     write_guide(env)

@@ -170,10 +170,10 @@ def test_only_experiments_that_train_ship_an_answer():
 
 def test_write_answers_puts_the_files_beside_the_page(tmp_path, shipped):
     (tmp_path / TRANSFORMER.path).mkdir(parents=True)
-    count, size = write_answers({TRANSFORMER.id: shipped[:1]}, site=tmp_path)
+    count, size = write_answers({TRANSFORMER.id: (shipped[:1], None)}, site=tmp_path)
     files = shipped[0].files()
     assert count == len(files) and size == sum(map(len, files.values()))
-    assert answer_names({TRANSFORMER.id: shipped[:1]}) == {
+    assert answer_names({TRANSFORMER.id: (shipped[:1], None)}) == {
         TRANSFORMER.id: {shipped[0].index: (shipped[0].name, shipped[0].checkpoint)}
     }
     listed = {url for url, _, _ in offline_files(tmp_path)}

@@ -36,9 +36,11 @@ it, whatever step it is at, and a packed checkpoint leaves it out and finds
 it again when it is unpacked. A Memo is a cache: the same answers come
 from an empty one.
 
-A machine can also come from elsewhere: the build replays a long experiment's training once and ships the
-machine beside the page (ship / unship, labs/answers.py), and seed() makes it the live machine of its setting,
-so the browser draws that step without replaying the ones before it.
+A machine can also come from elsewhere: the build replays a long experiment's training, and every lab's
+default run, once and ships machines beside the page (ship / unship, labs/answers.py), and seed() makes one
+the live machine of its setting, so the browser draws that step, or one a few steps after it, without
+replaying the ones before it. worth_seeding() says, before the file is fetched, whether it would save steps
+that cost more than the fetch (a step's cost as measured here, in this Python).
 
 A lab whose machine is big and whose step is slow (a transformer's training:
 half a megabyte of weights and Adam moments, a costly step in the browser) says packed=True:
@@ -75,6 +77,9 @@ BYTES_PER_GIB = 24 * 1024 * 1024  # on a device with less memory, the bound shri
 UNKNOWN_GIB = 2  # a device that does not say its memory (Firefox, Safari) is taken for a small phone
 # a replay longer than REPORT_AFTER seconds tells how far it got, every REPORT_EVERY seconds (see on_progress)
 REPORT_AFTER, REPORT_EVERY = 0.3, 0.2
+# a machine shipped beside the page is worth fetching when the steps it saves cost more than this, in seconds
+# (a same-site file of up to 200 kB, unpickled and kept: see StepMachine.worth_seeding)
+WORTH_A_FETCH = 0.1
 PROGRESS = None  # the function on_progress was given
 UNWANTED = None  # the function on_unwanted was given
 
@@ -124,6 +129,7 @@ class StepMachine:
         # parameters that only present() reads: changing them keeps the machine (the open folds always are)
         self.view_only = set(view_only) | {FOLDS_PARAM}
         self.cache = OrderedDict()  # key → {"every", "checkpoints": {step: machine}, "live": (step, machine)}
+        self.step_seconds = None  # what a step of the last replay cost here (worth_seeding), None before any
 
     def __call__(self, params):
         return self.present(self.machine_at(params), params)
@@ -176,6 +182,7 @@ class StepMachine:
             if isinstance(kept[nearest], Packed):  # unpickled once: the trail keeps it for the way back
                 entry["trail"][at] = machine
         started = shown = time.monotonic()
+        first = at
         while at < target:
             machine = self.advance(machine, params)
             at += 1
@@ -192,6 +199,8 @@ class StepMachine:
                 raise Unwanted(f"{self.step} {at} di {target}")
         entry["live"] = (at, machine)
         self.trim(entry, target)
+        if target > first:
+            self.step_seconds = (time.monotonic() - started) / (target - first)
         return machine
 
     @staticmethod
@@ -250,17 +259,18 @@ class StepMachine:
 
         return hashlib.sha256(f"{self.key(params)}\n{params[self.step]}".encode()).hexdigest()[:16]
 
-    def seed(self, params, machine, before=None):
+    def seed(self, params, machine, before=None, toward=None):
         """Takes machine as the one at params[step], made elsewhere (the build replayed it and ships it beside
-        the page, see labs.answers), unless this cache reaches that step already: it becomes the live machine
-        and a checkpoint, so the next step costs one step. The machine the reader leaves joins the trail, and
-        before, the machine a step earlier, too: one step back costs no replay from step 0.
+        the page, see labs.answers), unless it would save no step on the way to toward (params[step] if None,
+        see reaches): it becomes the live machine and a checkpoint, so the step after it costs one step. The
+        machine the reader leaves joins the trail, and before, the machine a step earlier, too: one step back
+        costs no replay from step 0.
         Returns whether it was taken."""
         target = params[self.step]
+        if self.reaches(params, toward):
+            return False
         entry = self.entry(params, target)
         at, live = entry["live"]
-        if at == target or target in entry["checkpoints"] or target in entry["trail"]:
-            return False
         entry["trail"].setdefault(at, live)
         if before is not None and target > 0:
             entry["trail"][target - 1] = before
@@ -268,6 +278,28 @@ class StepMachine:
         entry["live"] = (target, machine)
         self.trim(entry, target)
         return True
+
+    def reaches(self, params, toward=None):
+        """Whether this cache holds a machine of these parameters' training from step params[step] to step
+        toward (params[step] if None), both included: a machine made elsewhere at params[step] would then
+        save no step of the way to toward."""
+        entry = self.cache.get(self.key(params))
+        if entry is None:
+            return False
+        low = params[self.step]
+        high = low if toward is None else toward
+        return any(low <= s <= high for s in (*entry["checkpoints"], *entry["trail"], entry["live"][0]))
+
+    def worth_seeding(self, params, step):
+        """Whether a machine of these parameters' training at step (at most params[step]), shipped beside the
+        page, is worth fetching: it saves steps on the way to params[step] (see reaches), and they cost more
+        than WORTH_A_FETCH at the cost a step has had here (before any step has been timed, it is)."""
+        if step > params[self.step] or self.reaches(params | {self.step: step}, params[self.step]):
+            return False
+        entry = self.cache.get(self.key(params))
+        kept = () if entry is None else (*entry["checkpoints"], *entry["trail"], entry["live"][0])
+        nearest = max((s for s in kept if s <= step), default=0)
+        return self.step_seconds is None or (step - nearest) * self.step_seconds > WORTH_A_FETCH
 
     def cache_bytes(self):
         """Size of every kept machine, pickled: an honest measure of the cache's memory (of a lab as written:

@@ -9,7 +9,7 @@ export const MESSAGES = {
   // stallSeconds: a download with no new byte for that long fails; revalidate: after «Riprova»
   init: [["indexURL", "package", "lockfile", "module", "stallSeconds", "revalidate"], []],
   // a lab's view; step: a stepped lab's {name, max}, so the worker can draw the next step ahead; checkpoint:
-  // the URL of the machine the build shipped for a «Prova» at these params (labs/answers.py), to draw from
+  // {url, step} of a machine the build shipped (labs/answers.py: a «Prova»'s, the default run's), to draw from
   render: [["id", "lab", "module", "params"], ["step", "checkpoint"]],
   edited: [["id", "lab", "module", "params", "code"], []], // with the reader's code (labs/code.py)
   // with the functions of the reader's passed exercises, {name: code} (labs/code_exercises.py)

@@ -150,7 +150,7 @@ def test_play_20_steps_pause_open_an_attention_map_and_generate_text(measured, s
     wait_idle(page, lab)
     working = lab.locator("[data-lab-working]")
     working.evaluate("""line => { window.__said = []; new MutationObserver(() => { if (!line.hidden)
-        window.__said.push(line.textContent.trim()); }).observe(line, { subtree: true, childList: true,
+        window.__said.push(line.querySelector("[data-lab-working-text]").textContent); }).observe(line, { subtree: true, childList: true,
         characterData: true, attributeFilter: ["hidden"] }); }""")
     lab.locator('[data-param="lr"]').evaluate(
         "el => { el.value = '0.01'; el.dispatchEvent(new Event('input', {bubbles: true})); }"

@@ -21,6 +21,25 @@ import { mineFor, showMine } from "./exercises.js";
 // first, and the answer, back from Python meanwhile, waited behind that frame.
 const DIM_AFTER = 150; // ms
 
+// A stepped lab's default run, as the build ships it beside the page (labs/answers.py: Checkpoints, the lab's
+// data-checkpoints): {url of its folder, every, last step with a file, training: the parameters at their defaults}.
+function defaultRun(root) {
+  if (!root.dataset.checkpoints) return null;
+  const run = JSON.parse(root.dataset.checkpoints);
+  return { ...run, url: new URL(run.url, location.href).href }; // the page's own URL, before a navigation moves it
+}
+
+// The default run's checkpoint at the multiple of its interval at or below the step asked, {url, step}, while every
+// parameter of the training is at its default; null at step 0 or off the defaults.
+function runCheckpoint(lab, params) {
+  const run = lab.run;
+  if (!run || !lab.stepInput) return null;
+  const atDefault = (name) => sameValue(name, params[name], lab.inputs.find((i) => i.name === name)?.dataset.default);
+  if (!run.training.every(atDefault)) return null;
+  const step = Math.min(run.last, Math.floor(Number(params[lab.stepInput.name]) / run.every) * run.every);
+  return step > 0 ? { url: `${run.url}${step}.bin`, step } : null;
+}
+
 export class LabController {
   constructor(root) {
     this.root = root;
@@ -35,6 +54,7 @@ export class LabController {
     this.inputs = [...root.querySelectorAll("[data-param]")];
     mountDrawer(root);
     this.stepInput = stepInput(this.inputs);
+    this.run = defaultRun(root);
     this.busy = false;
     this.again = false;
     this.playing = false;
@@ -69,6 +89,7 @@ export class LabController {
   listen() {
     this.root.addEventListener("input", (event) => {
       if (event.target.matches("[data-param]")) {
+        this.stopAt = null; // the reader's own move, not «Ferma qui»'s, is the one drawn next
         if (event.target === this.stepInput && !this.playing) stopPlay(this);
         this.showOutputs();
         this.update();
@@ -80,6 +101,7 @@ export class LabController {
       // and a click there must not step by that much
       const button = event.target.closest(STEP_BUTTON);
       if (button) return step(this, button.dataset.step);
+      if (event.target.closest("[data-lab-stop]")) return this.stopReplay();
       const retry = event.target.closest("[data-lab-retry]");
       if (retry) python.start(this.root.dataset.package, this.module);
       // a view element with data-set="name=value;other=value" sets controls when clicked
@@ -155,6 +177,7 @@ export class LabController {
       return;
     }
     this.busy = true;
+    this.pending = raw; // a link's or a «Prova»'s values, not in the controls yet (stopReplay keeps them)
     this.root.dataset.busy = "true";
     this.view.setAttribute("aria-busy", "true");
     const asked = performance.now();
@@ -171,6 +194,7 @@ export class LabController {
     this.asked = python.lastId;
     const result = await answer;
     if (this.workingLine) this.workingLine.hidden = true;
+    this.reached = undefined;
     // the reader may have left the page meanwhile: a late result must not touch the new one
     // (instant navigation moves the URL to the next page before it swaps the content:
     // a lab still on screen whose page is no longer the URL's is leaving too)
@@ -189,7 +213,9 @@ export class LabController {
     this.view.removeAttribute("aria-busy");
     if (this.again) {
       this.again = false;
-      await this.update();
+      const raw = this.stopAt;
+      this.stopAt = null;
+      await this.update(raw);
     }
   }
 
@@ -219,14 +245,18 @@ export class LabController {
     }
   }
 
-  // The checkpoint of the last «Prova» with a shipped answer (experiments.js), while the controls are still at its
-  // settings: the worker takes it and draws from there instead of replaying the training.
+  // The machine the worker draws from instead of replaying the training, {url, step}, or null: the checkpoint of the
+  // last «Prova» with a shipped answer (experiments.js) while the controls are still at its settings, else the
+  // default run's at or below the step (a link, a jump, a drag; the worker fetches it only if it saves time).
   checkpointFor(params) {
     const answer = this.answer;
-    if (!answer?.checkpoint) return null;
-    if (answer.pairs.every(([name, value]) => sameValue(name, params[name], value))) return answer.checkpoint;
-    this.answer = null; // the reader has moved on: the live machine is theirs
-    return null;
+    if (answer?.checkpoint) {
+      if (answer.pairs.every(([name, value]) => sameValue(name, params[name], value))) {
+        return { url: answer.checkpoint, step: Number(params[this.stepInput.name]) };
+      }
+      this.answer = null; // the reader has moved on: the live machine is theirs
+    }
+    return runCheckpoint(this, params);
   }
 
   // The build's answer to a «Prova» (experiments.js), drawn as the worker's would be; the worker's, drawn from
@@ -239,13 +269,28 @@ export class LabController {
   // A long answer (a retraining from the start) says how far it has got, in a line above the view
   // (not during Play: there the counter moves, and a line for each stride would blink; nor under the build's
   // answer to a «Prova», drawn meanwhile).
+  // «Ferma qui» stops it at the step it has reached and draws that one (only where a replay can be stopped: a page
+  // that shares a word of memory with the worker, python.unwant).
   working(at, target, asked) {
     const line = this.workingLine;
     if (!line || this.playing || this.drawn?.at >= asked) return;
+    this.reached = at;
     line.querySelector("progress").max = target;
     line.querySelector("progress").value = at;
-    line.querySelector("span").textContent = `Calcolo i passi: ${formatNumber(at)} di ${formatNumber(target)}…`;
+    line.querySelector("[data-lab-working-text]").textContent =
+      `Calcolo i passi: ${formatNumber(at)} di ${formatNumber(target)}…`;
+    put(line.querySelector("[data-lab-stop]"), "hidden", !this.stepInput || !python.unwanted);
     line.hidden = false;
+  }
+
+  // The replay under way stopped where it got: the step control set there, as if the reader had moved it (the
+  // answer on its way is then unwanted, and the machine, left at that step, draws it at once).
+  stopReplay() {
+    if (!this.busy || this.reached === undefined || !this.stepInput) return;
+    this.stopAt = { ...this.pending, [this.stepInput.name]: String(this.reached) };
+    writeInput(this.stepInput, String(this.reached));
+    this.showOutputs();
+    this.update();
   }
 
   draw(result) {

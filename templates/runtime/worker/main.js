@@ -66,6 +66,7 @@ async function init({ indexURL, package: base, lockfile, module, stallSeconds, r
     py.renderAhead = pyodide.runPython("labs.render_ahead");
     py.renderEdited = pyodide.runPython("labs.render_edited_json");
     py.seed = pyodide.runPython("from labs.worker_api import seed_checkpoint; seed_checkpoint");
+    py.wantsCheckpoint = pyodide.runPython("from labs.worker_api import wants_checkpoint; wants_checkpoint");
     py.editedSource = () => pyodide.runPython("import labs.code; labs.code.edited_source"); // the code panel's
     py.importExercises = () => ({ check: pyodide.runPython("import labs.code_exercises as e; e.check_json"),
                                   render: pyodide.runPython("import labs.code_exercises as e; e.render_exercises_json") });
@@ -116,22 +117,20 @@ function answer(data) {
   throw new Error(`messaggio sconosciuto: ${data.type}`);
 }
 
-// A «Prova»'s checkpoint (labs/answers.py): its bytes, fetched once, given to the lab's machine before the view
-// is drawn (Python keeps it only if its cache does not reach that step already). A checkpoint that cannot
-// be had is no error: the view is then drawn by replaying.
-const checkpoints = new Map(); // url → Promise of its bytes
+// A checkpoint the build shipped (labs/answers.py: a «Prova»'s, or the default run's for a link, a jump, a drag),
+// {url, step}: fetched only when Python says it saves steps that cost more than the fetch (a cheap lab replays
+// instead), then given to the lab's machine before the view is drawn. Its bytes are not kept here: the machine
+// keeps what it needs, and a file asked for again comes from the browser's cache. A checkpoint that cannot be
+// had is no error: the view is then drawn by replaying.
 async function seed(data) {
-  if (!checkpoints.has(data.checkpoint)) {
-    checkpoints.set(data.checkpoint, fetch(data.checkpoint).then((response) => {
-      if (!response.ok) throw new Error(`${data.checkpoint}: ${response.status}`);
-      return response.arrayBuffer();
-    }));
-  }
+  const { url, step } = data.checkpoint;
+  const params = JSON.stringify(data.params);
   try {
-    const bytes = new Uint8Array(await checkpoints.get(data.checkpoint));
-    py.seed(data.lab, JSON.stringify(data.params), bytes);
+    if (!py.wantsCheckpoint(data.lab, params, step)) return;
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url}: ${response.status}`);
+    py.seed(data.lab, params, new Uint8Array(await response.arrayBuffer()));
   } catch (error) {
-    checkpoints.delete(data.checkpoint);
     console.warn("checkpoint:", error.message);
   }
 }
