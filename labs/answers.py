@@ -24,10 +24,12 @@ steps at most (labs.worker_api.seed_checkpoint, the same file format and path as
 is chosen by the files and their bytes, the same for every lab and no timing (the same sources build the
 same site): the densest that ships at most LINK_FILES files and LINK_BYTES bytes a lab, that is
 every = ceil(steps / LINK_FILES), doubled while the files weigh more than LINK_BYTES. LINK_FILES is set by
-the slowest step: 3.2's (10–13 ms in CPython, 27–38 ms in Chromium, about 3×): 1,000 steps in 50 files,
-one every 20, a replay of 19 steps at most, ≈ 0.7 s in Chromium on a quiet machine (a link's budget is 1 s
-from «pronto» to the drawn step). Its files weigh about 9 MB on the host; the page fetches one (about 180 kB)
-for a link and none before (the service worker does not keep them either: sitebuild.offline). A lab whose
+the slowest step, 3.2's: 10–13 ms in CPython, 27–38 ms in Chromium (≤ 4×: 42 ms is the safe figure, more on
+a phone). A link's budget is 1 s from «pronto» to the drawn step; fetching, seeding and drawing take up to
+half of it (0.25–0.45 s measured under load), so the replay gets the other half: 12 steps. 1,000 steps in
+100 files, one every 10: a replay of 9 steps at most, ≈ 0.4 s. Its files weigh about 18 MB on the host;
+the page fetches one (about 180 kB) for a link and none before (the service worker does not keep them
+either: sitebuild.offline). A lab whose
 steps cost less than a fetch gets its files too; the worker fetches one only when the steps it saves cost
 more than the fetch (kit.stepping.StepMachine.worth_seeding).
 This module is the build's (sitebuild/answers.py): the browser's wheels leave it out.
@@ -152,8 +154,8 @@ def shipment(lab):
 
 # a lab's default run ships a checkpoint every ceil(steps / LINK_FILES) steps, at most LINK_BYTES in all
 # (the rule and its reasons: the module docstring)
-LINK_FILES = 50
-LINK_BYTES = 10_000_000
+LINK_FILES = 100
+LINK_BYTES = 20_000_000
 
 
 def ship_step(lab, machine, params, step, m):

@@ -3,6 +3,7 @@ run's checkpoint at or below the step and draws from it, with the numbers CPytho
 the training; a drag goes to the checkpoint below its step; off the defaults a replay says how far it has
 got and «Ferma qui» stops it at that step, drawn with CPython's numbers."""
 
+import json
 import re
 
 import pytest
@@ -20,6 +21,11 @@ WATCH_WORKING = """new MutationObserver(() => {
 }).observe(document, { subtree: true, attributes: true, attributeFilter: ["hidden"] });"""
 
 
+def files(urls):
+    """The checkpoint files asked for, in order, each once."""
+    return list(dict.fromkeys(url.rsplit("/", 1)[1] for url in urls))
+
+
 def summary(**raw):
     return labs.render(LAB.id, {k: str(v) for k, v in raw.items()})["summary"]
 
@@ -28,7 +34,7 @@ def summary(**raw):
 def test_a_link_to_step_300_is_drawn_from_the_shipped_checkpoint(browser, site_url):
     context = browser.new_context()
     context.add_init_script(WATCH_WORKING)
-    fetched = []
+    fetched = []  # the worker's requests (and the service worker's, once it is there, for the same files)
     context.on("request", lambda r: fetched.append(r.url) if "/passi-" in r.url else None)
     page = context.new_page()
     errors = []
@@ -39,18 +45,21 @@ def test_a_link_to_step_300_is_drawn_from_the_shipped_checkpoint(browser, site_u
     expect(lab.locator("[data-lab-view]")).not_to_have_class(re.compile("is-stale"), timeout=60_000)
     idle(page, lab)
     expect(lab.locator("[data-step-counter]")).to_have_text("Passo 300 di 1.000")
-    assert [url.rsplit("/", 1)[1] for url in fetched] == ["300.bin"]
+    assert files(fetched) == ["300.bin"]
     assert not page.evaluate("window.__replayed === true")  # drawn from the checkpoint, not 300 steps
     assert lab.locator("[data-lab-live]").text_content() == summary(passo=300)
 
-    # a drag back to 250: from the checkpoint at 240, ten steps
+    # a drag back to 250 and a bit: from the checkpoint below it, a few steps
+    every = json.loads(lab.get_attribute("data-checkpoints"))["every"]
+    back = 250 + every // 2
+    below = f"{back // every * every}.bin"
     lab.locator("input.lab-scrubber").evaluate(
-        "el => { el.value = 250; el.dispatchEvent(new Event('input', {bubbles: true})); }"
+        "(el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); }", back
     )
-    expect(lab.locator("[data-step-counter]")).to_have_text("Passo 250 di 1.000")
+    expect(lab.locator("[data-step-counter]")).to_have_text(f"Passo {back} di 1.000")
     idle(page, lab)
-    assert [url.rsplit("/", 1)[1] for url in fetched] == ["300.bin", "240.bin"]
-    assert lab.locator("[data-lab-live]").text_content() == summary(passo=250)
+    assert files(fetched) == ["300.bin", below]
+    assert lab.locator("[data-lab-live]").text_content() == summary(passo=back)
 
     # another learning rate: no checkpoint, a replay from step 0 that says how far it got; «Ferma qui» stops it
     # there, and that step is drawn with CPython's numbers
@@ -60,14 +69,14 @@ def test_a_link_to_step_300_is_drawn_from_the_shipped_checkpoint(browser, site_u
     stop = lab.locator("[data-lab-stop]")
     expect(stop).to_be_visible(timeout=60_000)
     said = lab.locator("[data-lab-working-text]").text_content()
-    assert re.fullmatch(r"Calcolo i passi: \d+ di 250…", said), said
+    assert re.fullmatch(rf"Calcolo i passi: \d+ di {back}…", said), said
     stop.click()
     expect(lab.locator("[data-lab-working]")).to_be_hidden(timeout=60_000)
     idle(page, lab)
     reached = int(re.search(r"Passo (\d+)", lab.locator("[data-step-counter]").text_content()).group(1))
-    assert 0 < reached < 250
+    assert 0 < reached < back
     expect(lab.locator('input[name="passo"]')).to_have_value(str(reached))
     assert lab.locator("[data-lab-live]").text_content() == summary(passo=reached, lr=0.01)
-    assert len(fetched) == 2  # off the defaults, nothing fetched
+    assert files(fetched) == ["300.bin", below]  # off the defaults, nothing fetched
     assert not errors, errors
     context.close()
