@@ -10,6 +10,8 @@ VISITS = 6
 
 # the lab on screen, watched weakly before the reader leaves it
 WATCH = "() => { (window.labsLeft ??= []).push(new WeakRef(document.querySelector('[data-lab]'))); }"
+# after the browser's idle moment, when the page left is taken apart
+IDLE = "() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 5000 }))"
 # how many of the labs left are still alive, out of the page
 ALIVE = "() => window.labsLeft.filter((ref) => ref.deref()?.isConnected === false).length"
 
@@ -21,5 +23,6 @@ def test_the_labs_left_by_instant_navigation_are_let_go(page, site_url):
         path, lab_id = LABS[visit % 2]
         go(page, f"{site_url}{path}")
         ready(page, lab_id)
+    page.evaluate(IDLE)
     page.context.new_cdp_session(page).send("HeapProfiler.collectGarbage")
     assert page.evaluate(ALIVE) == 0, "le pagine lasciate restano in memoria"

@@ -3,14 +3,17 @@
 // the links between nodes, the whole page the reader left, lab and all (about 0.4 MB a visit over a long
 // session). The rule: once the theme has put the next page's container in, every element of the one left is
 // taken out of its parent, so whatever still holds one of them holds that element and its text, not the page.
+// Done when the browser is idle: a big page takes some milliseconds, which the next page's start does not wait for.
 
 const CONTAINER = "[data-md-component=container]";
 let shown = null; // the container on screen at the last navigation
+const whenIdle = self.requestIdleCallback?.bind(self) ?? ((work) => setTimeout(work, 200)); // Safari has no requestIdleCallback
 
 /** The container of the page on screen, remembered; the one of the page left, taken apart. */
 export function releaseLeftPage() {
   const now = document.querySelector(CONTAINER);
-  if (shown && shown !== now && !shown.isConnected) takeApart(shown);
+  const left = shown;
+  if (left && left !== now && !left.isConnected) whenIdle(() => takeApart(left), { timeout: 2000 });
   shown = now;
 }
 
