@@ -57,18 +57,18 @@ def kilobytes(text, field):
 
 def chromium_memory():
     """Bytes resident in all of this process's Chromium processes (browser, renderers incl. the worker's, GPU…):
-    RSS summed (pages shared between them counted in each) and PSS (each shared page split among its sharers)."""
-    rss = pss = 0
+    RSS summed, and its anonymous part (the processes' own memory: heaps, Python's WebAssembly memory; the rest
+    is files mapped, the browser's code, which the system pages in and out as other programs need memory)."""
+    rss = anon = 0
     for pid in descendants(os.getpid()):
         try:
             status = Path(f"/proc/{pid}/status").read_text()
-            rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
         except OSError:
             continue  # ended meanwhile
         if "chrom" in status.split("\n", 1)[0].lower():  # not Playwright's node driver
             rss += kilobytes(status, "VmRSS")
-            pss += kilobytes(rollup, "Pss")
-    return {"rss": rss, "pss": pss}
+            anon += kilobytes(status, "RssAnon")
+    return {"rss": rss, "anon": anon}
 
 
 def visit(page, base, lab, play_limit):
@@ -113,8 +113,8 @@ def say_soak(rounds):
         lines.append(
             f"  giro {n}: memoria JS {before / MB:.1f} → {last['bytes'] / MB:.1f} MB "
             f"({per_visit(before, r['memory']):+.3f} MB a visita; a fine giro: {parts}) · "
-            f"Chromium: RSS {r['rss'] / MB:.0f} MB, PSS {r['pss'] / MB:.0f} MB"
+            f"Chromium: RSS {r['rss'] / MB:.0f} MB, di cui anonima {r['anon'] / MB:.0f} MB"
         )
-    rss, pss = ((second[kind] - first[kind]) / MB for kind in ("rss", "pss"))
-    lines.append(f"  dal giro 1 al giro 2: RSS {rss:+.0f} MB, PSS {pss:+.0f} MB (budget: non cresce)")
+    rss, anon = ((second[kind] - first[kind]) / MB for kind in ("rss", "anon"))
+    lines.append(f"  dal giro 1 al giro 2: RSS {rss:+.0f} MB, anonima {anon:+.0f} MB (budget: non cresce)")
     return lines
