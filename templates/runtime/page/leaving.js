@@ -4,6 +4,8 @@
 // session). The rule: once the theme has put the next page's container in, every element of the one left is
 // taken out of its parent, so whatever still holds one of them holds that element and its text, not the page.
 // Done when the browser is idle: a big page takes some milliseconds, which the next page's start does not wait for.
+// The code editors (CodeMirror) the reader opened there listen to the window until they are destroyed, and hold
+// their lab: they are destroyed first.
 
 const CONTAINER = "[data-md-component=container]";
 let shown = null; // the container on screen at the last navigation
@@ -13,8 +15,18 @@ const whenIdle = self.requestIdleCallback?.bind(self) ?? ((work) => setTimeout(w
 export function releaseLeftPage() {
   const now = document.querySelector(CONTAINER);
   const left = shown;
-  if (left && left !== now && !left.isConnected) whenIdle(() => takeApart(left), { timeout: 2000 });
+  if (left && left !== now && !left.isConnected) {
+    closeEditors(left);
+    whenIdle(() => takeApart(left), { timeout: 2000 });
+  }
   shown = now;
+}
+
+/** The editors of the code panels and exercises below root, destroyed (code-panel.js, exercises.js). */
+function closeEditors(root) {
+  for (const host of root.querySelectorAll("[data-lab-code], [data-exercise]")) {
+    (host.codePanel ?? host.exercise)?.editor?.destroy();
+  }
 }
 
 /** Every element below root out of its parent, the deepest first: each keeps only its own text. */
