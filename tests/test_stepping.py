@@ -136,18 +136,6 @@ def test_other_parameters_start_a_new_machine_and_few_are_kept():
     assert machine.cache_bytes() > 0
 
 
-def test_only_the_labs_used_last_keep_their_checkpoints():
-    """A long session through every stepped lab holds the checkpoints of LABS_KEPT of them, the last used."""
-    machines = [counting_machine()[0] for _ in range(4)]
-    for machine in machines:
-        machine({"passo": 30})
-    assert [bool(m.cache) for m in machines] == [False, False, True, True]
-    machines[2]({"passo": 29})  # back to the lab before: it finds its checkpoints, and the last keeps its own
-    assert [bool(m.cache) for m in machines] == [False, False, True, True]
-    assert machines[0]({"passo": 30}) == {"taken": list(range(30))}  # a lab that let its cache go replays
-    assert [bool(m.cache) for m in machines] == [True, False, True, False]
-
-
 def test_checkpoints_are_bounded():
     machine, _ = counting_machine()
     machine({"passo": 5000})

@@ -50,13 +50,6 @@ and the setting in use comes first: to make room, the settings left earlier
 before the one in use thins out. packed is the one option a stepped lab
 has about its memory. A machine that cannot be pickled (a lab edited in the
 page defines its classes anew) is kept as it is instead.
-
-Across labs the rule is LABS_KEPT: only the stepped labs used last (the one on
-the page and the one the reader came from, for a reader going back) keep their
-checkpoints; a lab used before them lets its cache go when another is used, so
-a long session through every lab holds at most two labs' checkpoints (in the
-browser, Python's heap never gives memory back: what a cache took once stays
-taken). A lab whose cache went replays from step 0 when it is used again.
 """
 
 import copy
@@ -73,7 +66,6 @@ from .memory import Memory
 ENDED = "ended"  # a state's key: where the machine stopped before the last step (see ended)
 
 MACHINES_KEPT = 3  # parameter settings whose checkpoints stay in memory
-LABS_KEPT = 2  # stepped labs whose checkpoints stay in memory: the last used (see the module docstring)
 MAX_CHECKPOINTS = 40  # per setting: the interval grows with the number of steps
 # packed checkpoints of every setting together: the interval grows with their bytes. 3.2 at its defaults (1,000
 # steps, 150–190 kB a checkpoint): one every 2 steps, 94 MB; a jump replays 1 training step at most (at 48 MB
@@ -83,7 +75,6 @@ BYTES_PER_GIB = 24 * 1024 * 1024  # on a device with less memory, the bound shri
 UNKNOWN_GIB = 2  # a device that does not say its memory (Firefox, Safari) is taken for a small phone
 # a replay longer than REPORT_AFTER seconds tells how far it got, every REPORT_EVERY seconds (see on_progress)
 REPORT_AFTER, REPORT_EVERY = 0.3, 0.2
-RECENT = []  # weak references to the StepMachines used last, the last at the end (at most LABS_KEPT)
 PROGRESS = None  # the function on_progress was given
 UNWANTED = None  # the function on_unwanted was given
 
@@ -158,7 +149,6 @@ class StepMachine:
         )
 
     def entry(self, params, target):
-        used(self)
         key = self.key(params)
         if key in self.cache:
             self.cache.move_to_end(key)
@@ -289,15 +279,6 @@ class StepMachine:
             for e in self.cache.values()
             for m in [*e["checkpoints"].values(), *e["trail"].values(), e["live"][1]]
         )
-
-
-def used(machine):
-    """machine is in use: it joins RECENT, last, and a machine pushed out of RECENT forgets its cache."""
-    alive = [m for ref in RECENT if (m := ref()) is not None and m is not machine]
-    gone = max(0, len(alive) - (LABS_KEPT - 1))
-    for old in alive[:gone]:
-        old.cache.clear()
-    RECENT[:] = [weakref.ref(m) for m in [*alive[gone:], machine]]
 
 
 def thin(entry):
