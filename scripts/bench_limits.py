@@ -1,7 +1,7 @@
 """Issue 48's numbers in one command, in Chromium, each measured --runs times (2 by default), the baseline in the
 same run: how far the site is from its limits.
 
-    python scripts/bench_limits.py [--runs 2] [--only step,play,links,ready] [--ready-labs id,id] [--json out.json]
+    python scripts/bench_limits.py [--runs 2] [--only step,play,links,ready,soak] [--visits 80] [--ready-labs id,id] [--json out.json]
 
 It needs a built site (LABS_SITE_DIR, default site/: `make build`); `make bench` runs it after scripts/bench.py.
 
@@ -14,6 +14,9 @@ It needs a built site (LABS_SITE_DIR, default site/: `make build`); `make bench`
   marked stale), in ms (budget ≤ 1 s): 3.2 at passo=300 and passo=1000, 3.1, 9A and A.6 at their last step.
 - ready: a lab page's «pronto» against a bare page that only starts Pyodide, cold loads alternated
   (scripts/bench_load.py): the ratio of the medians (budget ≤ 1.05).
+- soak: --visits lab visits in one tab by instant navigation, in two rounds through the labs, each stepped lab
+  played to its end (scripts/bench_soak.py): the tab's JavaScript memory a visit in each round (budget in round
+  2 ≤ 0.05 MB) and Chromium's resident memory after each (budget: round 2 no higher than round 1).
 
 Times are wall clock in a browser on a machine that may be doing other work: run it twice and read the
 spread. Nothing asserts.
@@ -26,6 +29,7 @@ from pathlib import Path
 
 from bench_load import bench_load
 from bench_page import PLAY, READY_TIME, bench_server
+from bench_soak import FLAGS, say_soak, soak
 from bench_transformer import lab_step_times_ms, lab_sumprod_floor_ms
 from chromium import launch
 from playwright.sync_api import sync_playwright
@@ -41,7 +45,7 @@ LINKS = [
     ("bpe", None),
     ("giro-del-token", None),
 ]  # None: the lab's last step
-LINK_BUDGET_MS, PLAY_BUDGET_S, READY_BUDGET = 1000, 10, 1.05
+LINK_BUDGET_MS, PLAY_BUDGET_S, READY_BUDGET, SOAK_BUDGET_MB = 1000, 10, 1.05, 0.05
 TIMEOUT_MS = 600_000  # a link far into 3.2 replays its training: minutes on a slow machine
 
 # When the lab's view, marked stale while it shows the prerendered step instead of the link's, is first drawn
@@ -97,10 +101,12 @@ def spread(values, unit, digits=0):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=2, help="times each number is measured")
-    parser.add_argument("--only", default="step,play,links,ready", help="sections: step, play, links, ready")
+    parser.add_argument("--only", default="step,play,links,ready,soak", help="sections: step, play, links, ready, soak")
     parser.add_argument(
         "--ready-labs", default="ombrello,transformer-allenato", help="labs whose «pronto» is set against Pyodide's"
     )
+    parser.add_argument("--visits", type=int, default=80, help="soak: lab visits, over two rounds")
+    parser.add_argument("--play-limit", type=int, default=0, help="soak: play a stepped lab to this step at most")
     parser.add_argument("--json", default="", help="also write the results to this file")
     args = parser.parse_args()
     sections = set(args.only.split(","))
@@ -117,7 +123,7 @@ def main():
     base = serve_in_background(server)
     try:
         with sync_playwright() as p:
-            browser = launch(p)
+            browser = launch(p, FLAGS)
             print(f"Chromium {browser.version}, {args.runs} misure per numero")
             if "play" in sections:
                 lab = labs.get(PLAY_LAB)
@@ -147,6 +153,15 @@ def main():
                     out = {}
                     bench_load(browser, base, lab, args.runs, out)
                     results["ready"][lab_id] = out["load"]
+            if "soak" in sections:
+                results["soak"] = []
+                for _ in range(args.runs):
+                    rounds = soak(browser, base, args.visits, args.play_limit)
+                    results["soak"].append(rounds)
+                    print(
+                        f"Sessione lunga, {args.visits} visite in una scheda (budget giro 2 ≤ {SOAK_BUDGET_MB} MB a visita):"
+                    )
+                    print("\n".join(say_soak(rounds)))
             browser.close()
     finally:
         server.shutdown()

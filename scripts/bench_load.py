@@ -6,9 +6,21 @@ import statistics
 
 from bench_page import FCP, MEASURE, READY_TIME, SITE, gzip_size, our_files, stats
 
+# The worker's marks (templates/runtime/worker/main.js: the end of each stage of its start), in ms from the
+# page's navigation: the worker's clock starts when the worker does.
+WORKER_MARKS = """(origin) => Object.fromEntries(performance.getEntriesByType("mark")
+  .filter((m) => m.name.startsWith("labs:")).map((m) => [m.name.slice(5), m.startTime + performance.timeOrigin - origin]))"""
+STAGES = ("lockfile", "pyodide", "wheels", "import", "lab", "page", "next")
+
+
+def worker_marks(page):
+    """The stages of the lab worker's start, ms from the page's navigation ({} if it has none)."""
+    worker = next((w for w in page.workers if w.url.endswith("/assets/labs/worker.js")), None)
+    return worker.evaluate(WORKER_MARKS, page.evaluate("performance.timeOrigin")) if worker else {}
+
 
 def bench_load(browser, base, lab, runs, out, show_bytes=False):
-    paint, ready, bare, phases, bare_start = [], [], [], [], []
+    paint, ready, bare, phases, bare_start, stages = [], [], [], [], [], []
     for run in range(runs):
         # alternate which goes first, so a slow moment of the machine does not always fall on the same one
         for which in ("lab", "bare") if run % 2 == 0 else ("bare", "lab"):
@@ -24,6 +36,7 @@ def bench_load(browser, base, lab, runs, out, show_bytes=False):
                     page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN")
                 )
                 phases.append(page.evaluate("window.labsMeasure.times"))
+                stages.append(worker_marks(page))
             else:
                 bare_start.append(page.evaluate("window.__start"))
             context.close()
@@ -54,6 +67,13 @@ def bench_load(browser, base, lab, runs, out, show_bytes=False):
         + " · ".join(f"{k} {v:.0f}" for k, v in marks.items())
         + f" · Pyodide da solo: worker a {statistics.median(bare_start):.0f}, pronto a {statistics.median(bare):.0f}"
     )
+    ends = {name: statistics.median(s[name] for s in stages) for name in STAGES if all(name in s for s in stages)}
+    out["load"]["worker"] = ends
+    if ends:
+        print(
+            "  nel worker, fine di ogni fase (ms dalla navigazione, mediane): "
+            + " · ".join(f"{k} {v:.0f}" for k, v in ends.items())
+        )
     if show_bytes:
         for name, size in sorted(files.items(), key=lambda item: -item[1]):
             print(f"    {size / 1000:7.1f} kB  {name}")

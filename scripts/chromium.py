@@ -20,7 +20,11 @@ def system_chromium():
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-def launch(playwright):
-    """A Chromium through Playwright: Debian's with FLAGS where installed, otherwise Playwright's own."""
+def launch(playwright, extra=()):
+    """A Chromium through Playwright: Debian's with FLAGS where installed, otherwise Playwright's own; extra: more
+    flags (a benchmark's)."""
     path = system_chromium()
-    return playwright.chromium.launch(executable_path=path, args=FLAGS) if path else playwright.chromium.launch()
+    args = [*FLAGS, *extra] if path else [*extra]
+    return (
+        playwright.chromium.launch(executable_path=path, args=args) if path else playwright.chromium.launch(args=args)
+    )

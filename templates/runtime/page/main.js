@@ -13,6 +13,7 @@ import { startTheme, watchTheme } from "./theme.js";
 import { keepOffline, keepOfflineWhenLoaded } from "./offline.js";
 import { writeUrlOnLeaving } from "./url.js";
 import { watchHeats } from "./heat.js";
+import { releaseLeftPage } from "./leaving.js";
 
 // A page of another build than the worker's (published while the reader was on the site, with no service
 // worker keeping the old build whole) needs that build's Python: the page loads anew, once, which starts the
@@ -38,6 +39,7 @@ function ownBuild() {
 }
 
 function mountLabs() {
+  releaseLeftPage();
   mountProgressPage();
   mountQuestions();
   if (!ownBuild()) return;

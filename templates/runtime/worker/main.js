@@ -38,6 +38,10 @@ function listenForUnwanted(pyodide) {
   pyodide.runPython("from labs.kit.stepping import on_unwanted; on_unwanted")(() => isUnwanted(queue.asking, unwanted));
 }
 
+// Where the start's time goes, for the benchmark (scripts/bench_load.py reads the worker's marks): each mark
+// is the end of a stage, from the worker's start.
+const mark = (stage) => performance.mark(`labs:${stage}`);
+
 async function init({ indexURL, package: base, lockfile, module, stallSeconds, revalidate }) {
   net.stallSeconds = stallSeconds || net.stallSeconds;
   net.revalidate = Boolean(revalidate);
@@ -52,15 +56,19 @@ async function init({ indexURL, package: base, lockfile, module, stallSeconds, r
     lock.catch(() => {});
     const { loadPyodide } = await imported(new URL("pyodide.mjs", indexURL).href);
     const lockFileContents = await lock;
+    mark("lockfile");
     useLockfile(lockFileContents, base, indexURL);
     const downloads = needed(wheels.packages[module] || base).map((name) => [name, download(name)]);
     for (const [, bytes] of downloads) bytes.catch(() => {}); // said by failed(); awaited below
     const pyodide = await loadPyodide({ indexURL, lockFileContents, packageBaseUrl: indexURL,
                                         createPyodideModule: (await runtime).default });
+    mark("pyodide");
     phase("labs");
     usePython(pyodide);
     await unpackAll(downloads);
+    mark("wheels");
     py.render = pyodide.runPython("import labs; labs.render_json");
+    mark("import");
     net.started = true;
     py.load = pyodide.runPython("labs.load");
     py.renderAhead = pyodide.runPython("labs.render_ahead");
@@ -85,12 +93,16 @@ async function init({ indexURL, package: base, lockfile, module, stallSeconds, r
     // (drawn after «ready», the next step could stand in front of a change made at once)
     const warmUp = pyodide.runPython("labs.warm_up");
     if (module) {
+      py.load(module);
+      mark("lab");
       warmUp(module, "page");
+      mark("page");
       try {
         const html = warmUp(module, "next");
         if (html) self.postMessage({ type: "rehearse", module, html });
       } catch (error) { console.warn("warm_up:", error.message); }
     }
+    mark("next");
     self.postMessage({ type: "ready", checkpointBytes });
     pending = Object.keys(wheels.packages).filter((other) => other !== module);
     importWhenIdle();
