@@ -67,11 +67,13 @@ class Theme:
         files.add_files_from_theme(config.theme.get_env(), config)
         files = config.plugins.on_files(files, config=config)
         set_exclusions(files, config)
-        titles = dict(nav_entries(nav))
+        from mkdocs.utils import get_build_date
+
+        titles, today = dict(nav_entries(nav)), get_build_date()
         for file in files.documentation_pages():
             page = self.read.get(file.src_uri)
             if page is not None:
-                page.file, file.page = file, page
+                page.file, file.page, page.update_date = file, page, today  # the sitemap's date: a build now
                 if file.src_uri in titles:
                     page.title = titles[file.src_uri]
         self.nav = config.plugins.on_nav(get_navigation(files, config), config=config, files=files)

@@ -53,6 +53,28 @@ def clean_env(**more):
     return {k: v for k, v in os.environ.items() if not k.startswith(("LABS_", "PYTEST_", "SITE_URL"))} | more
 
 
+def same_as_build_py(target):
+    """build.py run on the copy's sources into a site of its own (with make build's answers, copied: not
+    computed again): the copy's site/, as make dev left it, holds the same files with the same bytes; those files."""
+    full = subprocess.run(
+        [sys.executable, "build.py"],
+        cwd=target,
+        env=clean_env(
+            LABS_SITE_DIR=str(target / "full-site"),
+            LABS_BUILD_DIR=str(target / "full-build"),
+            LABS_ANSWERS_DIR=str(target / "build" / "answers"),
+        ),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert full.returncode == 0, full.stderr[-3000:]
+    dev, built = files_of(target / "site"), files_of(target / "full-site")
+    assert sorted(dev) == sorted(built)
+    assert [name for name in built if dev[name] != built[name]] == []
+    return built
+
+
 def files_of(folder):
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
@@ -104,22 +126,7 @@ def test_a_dev_rebuild_writes_what_build_py_writes_and_a_broken_lab_keeps_the_la
     assert report["crash_kept"] and report["syntax_kept"]
     assert report["change"].startswith("ricostruito capitolo-9/softmax-temperatura in ")
 
-    full = subprocess.run(
-        [sys.executable, "build.py"],
-        cwd=copy,
-        env=clean_env(
-            LABS_SITE_DIR=str(copy / "full-site"),
-            LABS_BUILD_DIR=str(copy / "full-build"),
-            LABS_ANSWERS_DIR=str(copy / "build" / "answers"),  # make build's, copied: not computed again
-        ),
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert full.returncode == 0, full.stderr[-3000:]
-    dev, built = files_of(copy / "site"), files_of(copy / "full-site")
-    assert sorted(dev) == sorted(built)
-    assert [name for name in built if dev[name] != built[name]] == []
+    built = same_as_build_py(copy)
     assert "in prova" in built[PAGE].decode()
 
 
@@ -376,22 +383,7 @@ def test_a_new_core_module_is_one_wheel_more_and_no_full_rebuild(tmp_path_factor
     assert report["core"].startswith("ricostruito nulla"), report
     assert report["lab"].startswith("ricostruito capitolo-9/softmax-temperatura in "), report
     print(f"\nun modulo nuovo di core/: {report['core_seconds']:.2f} s")
-    full = subprocess.run(
-        [sys.executable, "build.py"],
-        cwd=target,
-        env=clean_env(
-            LABS_SITE_DIR=str(target / "full-site"),
-            LABS_BUILD_DIR=str(target / "full-build"),
-            LABS_ANSWERS_DIR=str(target / "build" / "answers"),
-        ),
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert full.returncode == 0, full.stderr[-3000:]
-    dev, built = files_of(target / "site"), files_of(target / "full-site")
-    assert sorted(dev) == sorted(built)
-    assert [name for name in built if dev[name] != built[name]] == []
+    built = same_as_build_py(target)
     assert any(name.startswith("pyodide/laboratori_llm_core_prova_nuova-") for name in built)
 
 
@@ -443,22 +435,7 @@ def test_a_lab_added_or_removed_rebuilds_its_page_and_every_navigation_not_the_s
     )
     assert report["removed"].startswith("ricostruito index, capitolo-2/backprop-due-pesi, la navigazione"), report
     print(f"\nun laboratorio nuovo: {report['added_seconds']:.2f} s, uno tolto: {report['removed_seconds']:.2f} s")
-    full = subprocess.run(
-        [sys.executable, "build.py"],
-        cwd=target,
-        env=clean_env(
-            LABS_SITE_DIR=str(target / "full-site"),
-            LABS_BUILD_DIR=str(target / "full-build"),
-            LABS_ANSWERS_DIR=str(target / "build" / "answers"),
-        ),
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert full.returncode == 0, full.stderr[-3000:]
-    dev, built = files_of(target / "site"), files_of(target / "full-site")
-    assert sorted(dev) == sorted(built)
-    assert [name for name in built if dev[name] != built[name]] == []
+    built = same_as_build_py(target)
     assert "capitolo-2/neurone-passo/prova-1.json" in built
     assert not any(name.startswith("capitolo-2/backprop-due-pesi/") for name in built)
     assert "2.4.1 Un neurone, passo dopo passo" in built["capitolo-1/ombrello/index.html"].decode()
