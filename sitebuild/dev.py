@@ -15,6 +15,9 @@ or a REF that changes takes the same path. What the pages cannot change alone is
 template, the build itself, the base's or core/'s own wheel coming or going, a formula that KaTeX has not
 rendered yet, an inline script the CSP does not know.
 
+The answers of a rebuilt lab's costly «Prova» (sitebuild/answers.py) are computed again with its page, from
+their cache when its sources did not change, and written beside it as build.py writes them.
+
 A rebuild that fails raises Failed with the Italian line of the contract (file and line); nothing is written,
 so the site keeps its last good pages.
 """
