@@ -15,8 +15,9 @@ or a REF that changes takes the same path. What the pages cannot change alone is
 template, the build itself, the base's or core/'s own wheel coming or going, a formula that KaTeX has not
 rendered yet, an inline script the CSP does not know.
 
-The answers of a rebuilt lab's costly «Prova» (sitebuild/answers.py) are computed again with its page, from
-their cache when its sources did not change, and written beside it as build.py writes them.
+The answers of a new lab's costly «Prova» (sitebuild/answers.py) are computed with its page and written beside
+it as build.py writes them; a changed lab's come from their cache only (a save replays no training): without
+them its page names none, and its «Prova» replays in the browser until the next full build.
 
 A rebuild that fails raises Failed with the Italian line of the contract (file and line); nothing is written,
 so the site keeps its last good pages.
@@ -199,7 +200,7 @@ class DevBuild:
         env.globals["lockfile"] = lock_name
         env.filters["tex"] = formulas.tex_filter(self.formulas)
         try:
-            prepared = self.answers(stage, affected)
+            prepared = self.answers(stage, affected, {lab.id for lab in self.labs})
             markdown = self.markdown(stage, env, lock, affected, all_labs, stale, prepared)
         except BaseException:
             for name, wheel in new_wheels.items():  # DIST as it was: only the wheels of the last good build
@@ -254,11 +255,19 @@ class DevBuild:
         self.stage = None
 
     @staticmethod
-    def answers(stage, affected):
-        """{lab id: [Answer]} of the affected labs' costly experiments (sitebuild/answers.py, its cache: a lab
-        whose sources did not change replays nothing); Failed with the line of an answer that does not draw."""
+    def answers(stage, affected, known):
+        """{lab id: [Answer]} of the affected labs' costly experiments (sitebuild/answers.py): a new lab's (not
+        among the known ids) computed, another's only if its cache has them for these sources, so that a save
+        replays no training (3.2's answers take a minute and a half; without them its «Prova» replays in the
+        browser until the next full build); Failed with the line of an answer that does not draw."""
+        answers = stage["answers"]
+        ready = [
+            lab
+            for lab in affected
+            if lab.id not in known or (answers.CACHE / f"{lab.id}-{answers.sources_hash(lab)}.pickle").exists()
+        ]
         try:
-            return stage["answers"].prepare_answers(affected)
+            return answers.prepare_answers(ready)
         except ValueError as error:
             lab = next(lab for lab in affected if str(error).startswith(f"{lab.id}:"))
             from labs.kit.errors import place
