@@ -260,11 +260,14 @@ class DevBuild:
         among the known ids) computed, another's only if its cache has them for these sources, so that a save
         replays no training (3.2's answers take a minute and a half; without them its «Prova» replays in the
         browser until the next full build); Failed with the line of an answer that does not draw."""
+        from labs.answers import machine_of  # only a stepped lab has costly experiments
+
         answers = stage["answers"]
         ready = [
             lab
             for lab in affected
-            if lab.id not in known or (answers.CACHE / f"{lab.id}-{answers.sources_hash(lab)}.pickle").exists()
+            if lab.id not in known
+            or (machine_of(lab) and (answers.CACHE / f"{lab.id}-{answers.sources_hash(lab)}.pickle").exists())
         ]
         try:
             return answers.prepare_answers(ready)

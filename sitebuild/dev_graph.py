@@ -184,6 +184,7 @@ def stages():
     forget([f"sitebuild.{name}" for name in STAGES])
     found = {name: importlib.import_module(f"sitebuild.{name}") for name in STAGES}
     found["wheels"].imported_modules = MEMO.wrap(found["wheels"].imported_modules)
+    found["answers"].imported_modules = found["wheels"].imported_modules  # its sources' hash reads the imports too
     return found
 
 
