@@ -257,22 +257,34 @@ class QuietServer(http.server.ThreadingHTTPServer):
 
 class SaveChecks:
     """make check's checks of the labs just saved (scripts/check_lab.py --al-salvataggio), in the background
-    after a good rebuild: each failed check is a line, with the lab's file and line, in the terminal and in
-    the open pages' banner. A new save stops them (and what they started) before its rebuild."""
+    after a good rebuild, once the author has not saved for PAUSE seconds (the reloaded page starts Python
+    meanwhile, without them on the same cores): each failed check is a line, with the lab's file and line, in
+    the terminal and in the open pages' banner. A new save stops them (and what they started) before its
+    rebuild."""
+
+    PAUSE = 2.0
 
     def __init__(self, hub):
-        self.hub, self.process, self.lock = hub, None, threading.Lock()
+        self.hub, self.process, self.timer, self.lock = hub, None, None, threading.Lock()
 
     def start(self, lab_ids):
         self.stop()
-        if not lab_ids:
-            return
+        if lab_ids:
+            with self.lock:
+                self.timer = threading.Timer(self.PAUSE, self.run, args=(list(lab_ids),))
+                self.timer.daemon = True
+                self.timer.start()
+
+    def run(self, lab_ids):
         command = [sys.executable, str(ROOT / "scripts" / "check_lab.py"), "--al-salvataggio", *lab_ids]
         with self.lock:
+            if self.timer is None or self.timer is not threading.current_thread():  # a save came meanwhile
+                return
             self.process = subprocess.Popen(
                 command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True
             )
-        threading.Thread(target=self.report, args=(self.process,), daemon=True).start()
+            process = self.process
+        self.report(process)
 
     def report(self, process):
         lines = []
@@ -287,6 +299,9 @@ class SaveChecks:
     def stop(self):
         with self.lock:
             process, self.process = self.process, None
+            if self.timer is not None:
+                self.timer.cancel()
+                self.timer = None
         if process is not None and process.poll() is None:
             os.killpg(process.pid, signal.SIGTERM)  # check_lab.py and the pytest or Chromium it runs
             process.wait()
