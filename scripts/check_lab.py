@@ -14,6 +14,15 @@ layout at a phone and a desktop size in the light and the dark scheme
 (scripts/layout_check.py --lab) and axe-core (scripts/axe_report.py --lab).
 The site must be built. Exit status 1 if a check fails; each failing check's
 output is printed before the summary.
+
+    python scripts/check_lab.py --al-salvataggio <lab-id> …   (make dev, after each save)
+
+The same checks but the contract (make dev has just run it), in the background
+of make dev: first the rules that name a lab's declarations (the experiments'
+count and promises, compute's purity, Italian at every setting, the arithmetic:
+a few seconds), then the other Python tests, the page, the layout and axe. Each
+failing check is one line, the file and the line of the lab it is about first,
+for the terminal and the page's banner.
 """
 
 import os
@@ -199,6 +208,116 @@ def checks(lab_id):
     ]
 
 
+# the tests of the rules that name a lab's declarations: what make dev reports first after a save
+RULE_TESTS = (
+    "tests/test_experiments.py",
+    "tests/test_contract.py",
+    "tests/labs/test_italian.py",
+    "tests/test_arithmetic.py",
+    "tests/test_descriptions.py",
+)
+# a failing rule test → the declaration of the lab it is about (else the line the failure quotes, else view)
+DECLARED_BY = {"test_every_lab_suggests_at_least_two_experiments": "EXPERIMENTS", "test_compute_is_pure": "compute"}
+
+
+def save_checks(lab_id):
+    """The checks make dev runs in the background after a save: make check's but the contract, the rules
+    first (RULE_TESTS), every pytest one telling where a failure happened (--tb=short)."""
+    found = {check.name: check for check in checks(lab_id) if check.name != "contratto"}
+    python = found.pop("test Python")
+    rules = Check(
+        "regole",
+        [[*PYTEST, "-m", "not browser", "-k", only(lab_id), *RULE_TESTS]],
+        tests_said(
+            "sulle regole (esperimenti, purezza di compute, italiano a ogni impostazione, conti, descrizioni delle figure)"
+        ),
+    )
+    rest = Check(python.name, [[*python.commands[0], *(f"--ignore={path}" for path in RULE_TESTS)]], python.said)
+    ordered = [found.pop("ruff"), rules, rest, *found.values()]
+    return [
+        Check(c.name, [[*cmd, "--tb=short"] if cmd[:3] == PYTEST[:3] else cmd for cmd in c.commands], c.said)
+        for c in ordered
+    ]
+
+
+def failure_lines(lab, check, output):
+    """A line for each failure of a failed check (each failed test of a pytest one): where in the lab (file and
+    line), the check's sentence, and the test's own words (its first «E» line)."""
+    sentence = check.said(False, output)
+    # pytest --tb=short: a section per failure, «___ test_name[lab] ___», then its frames and «E» lines
+    sections = re.split(r"^_+ (?:ERROR at \w+ of )?(\w+)\S* _+$", output, flags=re.M)
+    failures = list(zip(sections[1::2], sections[2::2])) or [("", output)]
+    return [
+        f"{where_in(lab, test, text)}: {sentence}" + (f": {said[:240]}" if (said := said_by(text)) else "")
+        for test, text in failures
+    ]
+
+
+def said_by(text):
+    """The first «E» line of a pytest failure, without its «E»; empty if there is none."""
+    found = re.search(r"^E +(.+)$", text, re.M)
+    return found.group(1) if found else ""
+
+
+def where_in(lab, test, text):
+    """The lab's file and line a failure is about: the last frame of a traceback in the lab's files (pytest
+    --tb=short «labs/ch2/x.py:12: in compute», a linter's «x.py:12:5»), the declaration the failed rule is
+    about (DECLARED_BY), the line that holds most of the words the failure quotes, or the line of view."""
+    from labs.kit.errors import line_of, place
+
+    files = [str(f) for f in lab_files(lab)]
+    frames = [(f, int(n)) for f, n in re.findall(r"(?:^|--> )(\S+\.py):(\d+):", text, re.M) if f in files]
+    if frames:
+        return place(ROOT / frames[-1][0], frames[-1][1])
+    if test in DECLARED_BY and line_of(lab.module, DECLARED_BY[test]):
+        return place(ROOT / files[0], line_of(lab.module, DECLARED_BY[test]))
+    return quoted_line(files, said_by(text)) or place(ROOT / files[0], line_of(lab.module, "view"))
+
+
+def quoted_line(files, said):
+    """The place of the line of the lab's files that shares most words (three at least) with what a failure
+    says, or None."""
+    from labs.kit.errors import place
+
+    words = set(re.findall(r"[^\W\d_]{3,}", said))
+    best, where = 2, None
+    for file in files:
+        for number, line in enumerate((ROOT / file).read_text(encoding="utf-8").splitlines(), 1):
+            found = len(words & set(re.findall(r"[^\W\d_]{3,}", line)))
+            if found > best:
+                best, where = found, place(ROOT / file, number)
+    return where
+
+
+def at_save(lab_ids):
+    """make dev's background checks of the saved labs: a line for each failed check, as soon as it fails."""
+    import labs
+
+    failed = 0
+    for lab_id in lab_ids:
+        lab = labs.get(lab_id)
+        for check in save_checks(lab_id):
+            ok, output = run_check(check, show=False)
+            if not ok:
+                failed += 1
+                for line in failure_lines(lab, check, output):
+                    print(line, flush=True)
+    return 1 if failed else 0
+
+
+def run_check(check, show=True):
+    """(ok, output) of a check's commands, one after the other until one fails (show: its output printed)."""
+    ok, output = True, ""
+    for command in check.commands:
+        run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+        output += run.stdout + run.stderr
+        if run.returncode:
+            if show:
+                print(f"── {check.name}: {' '.join(command[1:])}\n{run.stdout[-6000:]}{run.stderr[-3000:]}", flush=True)
+            return False, output
+    return ok, output
+
+
 def closing_line(output):
     """The last non-empty line of a command's output (pytest's count, a script's total)."""
     lines = [line.strip() for line in output.splitlines() if line.strip()]
@@ -207,6 +326,8 @@ def closing_line(output):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--al-salvataggio"]:
+        return at_save(argv[1:])
     if len(argv) != 1 or argv[0].startswith("-"):
         sys.exit("uso: python scripts/check_lab.py <id del laboratorio> (oppure make check LAB=<id>)")
     lab_id = argv[0]
@@ -220,14 +341,8 @@ def main(argv=None):
         sys.exit("errore: manca il sito: make build (make check LAB=… lo costruisce da sé)")
     start, results = time.monotonic(), []
     for check in checks(lab_id):
-        began, ok, output = time.monotonic(), True, ""
-        for command in check.commands:
-            run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
-            output += run.stdout + run.stderr
-            if run.returncode:
-                ok = False
-                print(f"── {check.name}: {' '.join(command[1:])}\n{run.stdout[-6000:]}{run.stderr[-3000:]}", flush=True)
-                break
+        began = time.monotonic()
+        ok, output = run_check(check)
         results.append((ok, check.said(ok, output), time.monotonic() - began))
     passed = sum(ok for ok, *_ in results)
     print(f"\n{lab_id}: {summary_head(passed, len(results))}, in {time.monotonic() - start:.0f} s.")

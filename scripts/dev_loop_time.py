@@ -41,6 +41,8 @@ class DevServer:
         # a site of its own: the author's site/ and build/ are left alone
         env = {k: v for k, v in os.environ.items() if not k.startswith(("LABS_", "SITE_URL"))}
         env |= {"LABS_SITE_DIR": str(work / "site"), "LABS_BUILD_DIR": str(work / "build")}
+        if (ROOT / "build" / "answers").is_dir():  # make build's answers, read (and added to): not replayed
+            env["LABS_ANSWERS_DIR"] = str(ROOT / "build" / "answers")
         self.process = subprocess.Popen(
             [sys.executable, str(ROOT / "scripts" / "serve.py"), "--dev", "--port", str(port)],
             cwd=ROOT,

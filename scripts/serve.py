@@ -22,7 +22,10 @@ import argparse
 import functools
 import http.server
 import json
+import os
 import re
+import signal
+import subprocess
 import sys
 import threading
 import time
@@ -252,8 +255,61 @@ class QuietServer(http.server.ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
-def watch(build, hub, server, interval=0.05):
-    """Poll the sources; rebuild what changed (sitebuild/dev.py), tell the pages, print one line."""
+class SaveChecks:
+    """make check's checks of the labs just saved (scripts/check_lab.py --al-salvataggio), in the background
+    after a good rebuild, once the author has not saved for PAUSE seconds (the reloaded page starts Python
+    meanwhile, without them on the same cores): each failed check is a line, with the lab's file and line, in
+    the terminal and in the open pages' banner. A new save stops them (and what they started) before its
+    rebuild."""
+
+    PAUSE = 2.0
+
+    def __init__(self, hub):
+        self.hub, self.process, self.timer, self.lock = hub, None, None, threading.Lock()
+
+    def start(self, lab_ids):
+        self.stop()
+        if lab_ids:
+            with self.lock:
+                self.timer = threading.Timer(self.PAUSE, self.run, args=(list(lab_ids),))
+                self.timer.daemon = True
+                self.timer.start()
+
+    def run(self, lab_ids):
+        command = [sys.executable, str(ROOT / "scripts" / "check_lab.py"), "--al-salvataggio", *lab_ids]
+        with self.lock:
+            if self.timer is None or self.timer is not threading.current_thread():  # a save came meanwhile
+                return
+            self.process = subprocess.Popen(
+                command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True
+            )
+            process = self.process
+        self.report(process)
+
+    def report(self, process):
+        lines = []
+        for line in process.stdout:
+            with self.lock:
+                if process is not self.process:  # stopped by a newer save: its lines are old news
+                    return
+                lines.append(line.rstrip("\n"))
+                print(lines[-1], flush=True)
+                self.hub.publish("\n".join(lines))
+
+    def stop(self):
+        with self.lock:
+            process, self.process = self.process, None
+            if self.timer is not None:
+                self.timer.cancel()
+                self.timer = None
+        if process is not None and process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)  # check_lab.py and the pytest or Chromium it runs
+            process.wait()
+
+
+def watch(build, hub, server, interval=0.05, checks=None):
+    """Poll the sources; rebuild what changed (sitebuild/dev.py), tell the pages, print one line; then make
+    check's checks of the saved labs in the background (checks: a SaveChecks)."""
     from sitebuild.dev import Failed, changed_files, sources
 
     seen = dict(build.files) or sources()  # as the first build read them: what changed during it is rebuilt next
@@ -266,6 +322,8 @@ def watch(build, hub, server, interval=0.05):
             seen = now
             if not changed:
                 continue
+            if checks is not None:
+                checks.stop()
             print(f"salvato {', '.join(changed)}: ricostruisco…", flush=True)
             try:
                 print(build.rebuild(changed), flush=True)
@@ -280,6 +338,8 @@ def watch(build, hub, server, interval=0.05):
             refresh_headers(server)  # a full rebuild may have changed the CSP
             hub.publish()
             build.finish()  # the search index and sw.js, while the pages reload
+            if checks is not None:
+                checks.start(build.saved)
 
 
 def refresh_headers(server):
@@ -343,7 +403,9 @@ def main():
         if failed:
             hub.publish(failed)
         refresh_headers(server)
-        threading.Thread(target=watch, args=(build, hub, server), daemon=True).start()
+        threading.Thread(
+            target=watch, args=(build, hub, server), kwargs={"checks": SaveChecks(hub)}, daemon=True
+        ).start()
     print(
         f"Laboratori LLM su http://127.0.0.1:{server.server_port}{server.RequestHandlerClass.func.base} "
         "(Ctrl+C per fermare)",

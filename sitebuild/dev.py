@@ -8,9 +8,16 @@ What the full build makes differently comes from the same stage functions (siteb
 same bytes as build.py's for the same sources (tests/test_dev_loop.py compares them).
 
 A new module of core/ is one wheel more, entered in the lockfile as build.py's pyodide enters it, and no page
-changes until a lab imports the module. What one page cannot change alone is left to a full
-build: a template, the build itself, a lab added or removed, a title or REF (every page's navigation), a
-formula that KaTeX has not rendered yet, an inline script the CSP does not know.
+changes until a lab imports the module. A lab added or removed is its wheel in the lockfile or out of it, its
+page, and a new navigation: mkdocs renders every page again from the Markdown it has already read (each page's
+navigation, its neighbours' links), the 404 page and the sitemap, and the search index is made again; a title
+or a REF that changes takes the same path. What the pages cannot change alone is left to a full build: a
+template, the build itself, the base's or core/'s own wheel coming or going, a formula that KaTeX has not
+rendered yet, an inline script the CSP does not know.
+
+The answers of a new lab's costly «Prova» (sitebuild/answers.py) are computed with its page and written beside
+it as build.py writes them; a changed lab's come from their cache only (a save replays no training): without
+them its page names none, and its «Prova» replays in the browser until the next full build.
 
 A rebuild that fails raises Failed with the Italian line of the contract (file and line); nothing is written,
 so the site keeps its last good pages.
@@ -22,6 +29,7 @@ import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from . import DIST, DOCS, PACKAGE, ROOT, SITE
 from .bundle import boot_script
@@ -36,6 +44,7 @@ from .dev_graph import (
     forget,
     guide_imports,
     import_graph,
+    lab_modules,
     python_modules,
     reload_labs,
     sources,
@@ -49,6 +58,11 @@ from .wheels import imported_modules
 __all__ = ["DevBuild", "Failed", "NeedsFull", "changed_files", "sources"]
 
 
+def saved_labs(all_labs, changed):
+    """The ids of the labs whose module is among the changed paths."""
+    return [lab.id for lab in all_labs if Path(lab.module.__file__).resolve().relative_to(ROOT).as_posix() in changed]
+
+
 class DevBuild:
     """The site in SITE kept up to date with the sources, one saved file at a time."""
 
@@ -58,6 +72,7 @@ class DevBuild:
         self.whole = True  # the next rebuild is a full one
         self.files = {}  # the sources as the last build read them: the watcher starts from these
         self.failing = set()  # the files saved since the last good rebuild: they are rebuilt with the next save
+        self.saved = []  # the ids of the labs whose own file the last good rebuild read anew
 
     # ── the full build ─────────────────────────────────────────────────────────────────────────────
     def full(self):
@@ -82,14 +97,17 @@ class DevBuild:
         stage = stages()
         import labs
 
-        self.labs = tuple(labs.all_labs())
+        # the labs that build read: a lab written while it ran has no page yet, and is an added lab for the watcher
+        self.labs = tuple(lab for lab in labs.all_labs() if (DOCS / stage["pages"].lab_page_path(lab)).exists())
         named = re.search(
             r"^  lockfile: (\S+)$", (DOCS / stage["pages"].lab_page_path(self.labs[0])).read_text("utf-8"), re.M
         )
         self.lockfile = DIST / named.group(1)  # the one the pages name
         self.lock = json.loads(self.lockfile.read_text(encoding="utf-8"))
         version, groups, parents, requires = stage["wheels"].plan_wheels()
-        self.keys = {name: wheel_key(files, requires[name]) for name, files in groups.items()}
+        self.keys = {
+            name: wheel_key(files, requires[name]) for name, files in groups.items() if name in self.lock["packages"]
+        }
         self.formulas, _ = stage["formulas"].render_formulas(self.labs)
         self.nav = stage["pages"].navigation(self.labs)
         self.theme = Theme(stage["theme"].mkdocs_config(self.nav, boot_script()))
@@ -112,22 +130,20 @@ class DevBuild:
         now = sources()
         changed = sorted(set(changed) | self.failing)
         self.failing = set(changed)
-        added_or_removed = (set(now) ^ set(self.files)) & {p for p in changed if p.endswith((".py", ".css"))}
-        # a new module of core/ is one wheel more, entered in the lockfile (changed_wheels): no page changes
-        # until a lab imports it; a lab added or removed changes every page's navigation
-        new_core = {p for p in added_or_removed if p.startswith("core/") and p.endswith(".py") and p in now}
         try:
             if self.whole:
                 raise NeedsFull("l'ultimo build completo non è riuscito")
-            if any(p.startswith(FULL) for p in changed) or added_or_removed - new_core:
-                raise NeedsFull("un file del build, un template o un laboratorio aggiunto o tolto")
+            if any(p.startswith(FULL) for p in changed):
+                raise NeedsFull("un file del build o un template")
             pages = self.pages_for(changed)
         except NeedsFull as reason:
             print(f"ricostruisco tutto il sito ({reason})…", flush=True)
             summary = self.full()
             self.failing = set()
+            self.saved = saved_labs(self.labs, changed)
             return summary
         self.files, self.failing = now, set()
+        self.saved = saved_labs(self.labs, changed)
         took = time.perf_counter() - started
         if len(pages) > 3:
             return f"ricostruite {len(pages)} pagine ({', '.join(pages[:3])}, …) in {took:.2f} s"
@@ -147,10 +163,10 @@ class DevBuild:
 
             raise Failed(import_problem(str(modules[min(changed_modules)]), error)) from None
         wheels = stage["wheels"]
-        all_labs = reload_labs(self.labs, stale)
+        forget(set(sys.modules) & ({lab.module.__name__ for lab in self.labs} - set(modules)))  # labs removed
+        all_labs = reload_labs(lab_modules(modules), self.labs, stale)
         pages = stage["pages"]
-        if pages.navigation(all_labs) != self.nav:
-            raise NeedsFull("è cambiato un titolo, un REF o un capitolo: cambia la navigazione di ogni pagina")
+        nav = pages.navigation(all_labs)
         formulas = stage["formulas"]
         if {f for lab in all_labs for f in formulas.formulas_of(lab.prose)} != set(self.formulas):
             raise NeedsFull("le formule da far scrivere a KaTeX sono cambiate")
@@ -166,7 +182,7 @@ class DevBuild:
             raise Failed(lost[0])
 
         # wheels and lockfile, in memory until every page is ready
-        lock, keys, new_wheels = changed_wheels(wheels, self.lock, self.keys)
+        lock, keys, new_wheels, gone = changed_wheels(wheels, self.lock, self.keys)
         lock_text = json.dumps(lock, separators=(",", ":"))
         lock_name = f"pyodide-lock.{hashlib.sha256(lock_text.encode()).hexdigest()[:12]}.json"
         modules_of_labs = lock["tool"][PACKAGE]["modules"]
@@ -184,7 +200,8 @@ class DevBuild:
         env.globals["lockfile"] = lock_name
         env.filters["tex"] = formulas.tex_filter(self.formulas)
         try:
-            markdown = self.markdown(stage, env, lock, affected, all_labs, stale)
+            prepared = self.answers(stage, affected, {lab.id for lab in self.labs})
+            markdown = self.markdown(stage, env, lock, affected, all_labs, stale, prepared)
         except BaseException:
             for name, wheel in new_wheels.items():  # DIST as it was: only the wheels of the last good build
                 if wheel.name != self.lock["packages"].get(name, {}).get("file_name"):
@@ -197,22 +214,33 @@ class DevBuild:
             (runtime_dir / wheel.name).write_bytes(wheel.read_bytes())
         for root in (DIST, runtime_dir):
             (root / lock_name).write_text(lock_text, encoding="utf-8")
-        written = write_pages(self.theme, self.policy, stage["secure"], markdown)
+        removed = sorted(
+            {pages.lab_page_path(lab) for lab in self.labs} - {pages.lab_page_path(lab) for lab in all_labs}
+        )
+        written = write_pages(
+            self.theme, self.policy, stage["secure"], markdown, nav if nav != self.nav else None, removed
+        )
+        if nav != self.nav:
+            written.append("la navigazione di ogni pagina")
+        for lab in affected:  # a lab's answers as build.py writes them beside its page: only this build's
+            for old in (SITE / lab.path).glob("prova-*"):
+                old.unlink()
+        stage["answers"].write_answers(prepared, SITE)
         old_lock = self.lockfile.name
         if lock_name != old_lock:
-            rename_lockfile(old_lock, lock_name)
+            rename_lockfile(old_lock, lock_name, self.theme)
         if (SITE / pages.LAB_STYLES).read_text(encoding="utf-8") != styles:
             for root in (DOCS, SITE):
                 (root / pages.LAB_STYLES).write_text(styles, encoding="utf-8")
             written.append("gli stili dei laboratori")
-        for name in new_wheels.keys() & self.lock["packages"].keys():  # a new core/ module had no wheel before
+        for name in (new_wheels.keys() | set(gone)) & self.lock["packages"].keys():  # a new wheel had none before
             old = self.lock["packages"][name]["file_name"]
             for root in (DIST, runtime_dir):
                 (root / old).unlink(missing_ok=True)
         if lock_name != old_lock:
             for root in (DIST, runtime_dir):
                 (root / old_lock).unlink(missing_ok=True)
-        self.lock, self.keys, self.labs, self.lockfile = lock, keys, all_labs, DIST / lock_name
+        self.lock, self.keys, self.labs, self.lockfile, self.nav = lock, keys, all_labs, DIST / lock_name, nav
         self.stage = stage
         return written
 
@@ -221,11 +249,35 @@ class DevBuild:
         index and the service worker (which hashes every file of the site)."""
         if self.stage is None:
             return
-        update_search(self.stage["theme"], self.theme.search_entries(), self.labs)
+        entries, order = self.theme.search_entries()
+        update_search(self.stage["theme"], entries, self.labs, order)
         self.stage["offline"].write_service_worker(SITE)
         self.stage = None
 
-    def markdown(self, stage, env, lock, affected, all_labs, stale):
+    @staticmethod
+    def answers(stage, affected, known):
+        """{lab id: [Answer]} of the affected labs' costly experiments (sitebuild/answers.py): a new lab's (not
+        among the known ids) computed, another's only if its cache has them for these sources, so that a save
+        replays no training (3.2's answers take a minute and a half; without them its «Prova» replays in the
+        browser until the next full build); Failed with the line of an answer that does not draw."""
+        from labs.answers import machine_of  # only a stepped lab has costly experiments
+
+        answers = stage["answers"]
+        ready = [
+            lab
+            for lab in affected
+            if lab.id not in known
+            or (machine_of(lab) and (answers.CACHE / f"{lab.id}-{answers.sources_hash(lab)}.pickle").exists())
+        ]
+        try:
+            return answers.prepare_answers(ready)
+        except ValueError as error:
+            lab = next(lab for lab in affected if str(error).startswith(f"{lab.id}:"))
+            from labs.kit.errors import place
+
+            raise Failed(f"{place(lab.module.__file__)}: {str(error).removeprefix(f'{lab.id}: ')}") from None
+
+    def markdown(self, stage, env, lock, affected, all_labs, stale, prepared):
         """{page in DOCS: its new Markdown} for the affected labs and the pages whose Markdown changed with them;
         Failed with the contract's line for a lab that does not prerender."""
         import labs
@@ -241,12 +293,14 @@ class DevBuild:
                 raise Failed(stage["contract"].prerender_problem(lab, drawing))
             try:
                 size = runtime + lockfile.download_size(lock, modules_of_labs[lab.module.__name__])
-                markdown[pages.lab_page_path(lab)] = pages.lab_page(env, lab, size)
+                answers = stage["answers"].answer_names(prepared).get(lab.id)
+                markdown[pages.lab_page_path(lab)] = pages.lab_page(env, lab, size, answers)
             except SystemExit as error:
                 raise Failed(str(error).removeprefix("build.py: ")) from None
             except Exception as error:
                 raise Failed(crash_line(lab, error)) from None
         markdown["index.md"] = pages.index_page(env, all_labs)
+        markdown[pages.PROGRESS_PAGE] = pages.progress_page(env, all_labs)
         if stale & guide_imports():
             markdown[pages.GUIDE_PAGE] = pages.guide_page(env)
         return {

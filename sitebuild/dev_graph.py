@@ -14,7 +14,7 @@ from .wheels import imported_modules
 # a change under these rebuilds everything (build.py in a process of its own, as make build runs it)
 FULL = ("templates/", "sitebuild/", "build.py", "mkdocs.yml", "pyproject.toml", "package-lock.json")
 WATCHED = ("core", "labs", "templates", "sitebuild", "build.py", "mkdocs.yml")
-STAGES = ("contract", "formulas", "lockfile", "offline", "pages", "secure", "theme", "wheels")
+STAGES = ("answers", "contract", "formulas", "lockfile", "offline", "pages", "secure", "theme", "wheels")
 
 
 class Failed(Exception):
@@ -106,27 +106,31 @@ def wheel_key(files, requires):
 
 
 def changed_wheels(wheels, lock, keys):
-    """(the lockfile, the wheels' keys, {package: its new wheel}) with the wheels whose files or requirements
-    changed written again (wheels is the stage module); Failed on a cycle. A new module of core/ is a new
-    wheel, entered in the lockfile as pyodide enters its siblings (packages sorted by name, tests/test_dev_loop.py
-    compares the bytes with build.py's); NeedsFull if another wheel came or went (a lab, a chapter: the
-    navigation changes too)."""
+    """(the lockfile, the wheels' keys, {package: its new wheel}, [packages gone]) with the wheels whose files or
+    requirements changed written again (wheels is the stage module); Failed on a cycle. A wheel that comes (a
+    new module of core/, a new lab, a new chapter) is entered in the lockfile as pyodide enters its siblings:
+    the fields of the wheel it sits on, packages sorted by name, each lab module named with its package in
+    the order build_wheels names them (tests/test_dev_loop.py compares the bytes with build.py's); a wheel that
+    goes leaves the lockfile. NeedsFull if the base or core/'s own wheel would come or go."""
     version, groups, parents, requires = wheels.plan_wheels()
     cycle = wheels.dependency_cycle(requires)
     if cycle:
         raise Failed(f"le wheel dipendono l'una dall'altra in cerchio: {' → '.join(cycle)}")
     core = f"{PACKAGE}-core"
-    added = set(groups) - set(lock["packages"])
-    if set(lock["packages"]) - set(groups) or any(parents[n] != core for n in added) or core not in lock["packages"]:
+    added, gone = set(groups) - set(lock["packages"]), sorted(set(lock["packages"]) - set(groups))
+    if {PACKAGE, core} - set(groups) or {PACKAGE, core} & added:
         raise NeedsFull("è cambiato l'elenco delle wheel")
     lock, new_keys, new_wheels = json.loads(json.dumps(lock)), dict(keys), {}
-    sibling = next(entry for name, entry in lock["packages"].items() if name.startswith(core + "-"))
-    for name in added:
-        lock["packages"][name] = {**sibling, "name": name, "version": version}
+    for name in gone:
+        del lock["packages"][name]
+        new_keys.pop(name, None)
+    for name in sorted(added, key=lambda n: n.count("-")):  # a chapter before its labs
+        lock["packages"][name] = {**lock["packages"][parents[name]], "name": name, "version": version}
     lock["packages"] = dict(sorted(lock["packages"].items()))
+    lock["tool"][PACKAGE]["modules"] = wheels.lab_modules(groups, parents)
     for name, files in groups.items():
         new_keys[name] = wheel_key(files, requires[name])
-        if new_keys[name] != keys.get(name):
+        if name in added or new_keys[name] != keys.get(name):
             wheel = wheels.write_wheel(name, version, files, requires[name])
             new_wheels[name] = wheel
             lock["packages"][name] |= {
@@ -134,7 +138,7 @@ def changed_wheels(wheels, lock, keys):
                 "file_name": wheel.name,
                 "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest(),
             }
-    return lock, new_keys, new_wheels
+    return lock, new_keys, new_wheels, gone
 
 
 def forget(names):
@@ -180,29 +184,48 @@ def stages():
     forget([f"sitebuild.{name}" for name in STAGES])
     found = {name: importlib.import_module(f"sitebuild.{name}") for name in STAGES}
     found["wheels"].imported_modules = MEMO.wrap(found["wheels"].imported_modules)
+    found["answers"].imported_modules = found["wheels"].imported_modules  # its sources' hash reads the imports too
     return found
 
 
-def reload_labs(known, stale):
-    """Every known lab, the stale ones imported again and checked as the contract checks them at import."""
+def lab_modules(modules):
+    """The modules of python_modules() that are labs, as the registry discovers them: labs.ch<N>.<name>, not
+    a helper (_name)."""
+    return [
+        name
+        for name in modules
+        if len(parts := name.split(".")) == 3
+        and parts[0] == "labs"
+        and parts[1].startswith("ch")
+        and not parts[2].startswith("_")
+    ]
+
+
+def reload_labs(names, known, stale):
+    """The labs of these modules in the registry's order, each one checked as discover() checks it: the
+    known ones (Lab) kept unless stale, the stale and the new ones imported again."""
     import labs
     from labs import registry
     from labs.kit.contract import check_module, import_problem
     from labs.kit.errors import place
-    from labs.kit.listing import check_captions, check_edits
+    from labs.kit.exercises import check_exercises
+    from labs.kit.listing import check_captions, check_edits, listing
 
+    kept = {lab.module.__name__: lab for lab in known}
     found = []
-    for lab in known:
-        name = lab.module.__name__
-        if name in stale or "labs.registry" in stale:
+    for name in names:
+        lab = kept.get(name)
+        if lab is None or name in stale or "labs.registry" in stale:
             registry.LOADED.pop(name, None)
+            file = ROOT / (name.replace(".", "/") + ".py")
             try:
                 module = importlib.import_module(name)
-                check_module(module, lab.chapter.number)
+                check_module(module, name.split(".")[1].removeprefix("ch").upper())
                 check_edits(module)
                 check_captions(module)
+                check_exercises(module, {function for _, function, _, _ in listing(module)})
             except Exception as error:
-                raise Failed(import_problem(lab.module.__file__, error)) from None
+                raise Failed(import_problem(str(file), error)) from None
             lab = labs.load(name)
         found.append(lab)
     for kind in ("id", "ref"):
@@ -211,5 +234,6 @@ def reload_labs(known, stale):
             twin = seen.setdefault(getattr(lab, kind), lab)
             if twin is not lab:
                 raise Failed(f"{place(lab.module.__file__)}: {kind} «{getattr(lab, kind)}» è già usato da «{twin.id}»")
-    registry._discovered = lambda: (tuple(found), {})  # what all_labs() answers until the next full build
-    return tuple(found)
+    found = tuple(sorted(found, key=lambda lab: lab.order))
+    registry._discovered = lambda: (found, {})  # what all_labs() answers until the next full build
+    return found

@@ -155,15 +155,22 @@ def plan_wheels():
     return version, groups, parents, requires
 
 
+def lab_modules(groups, parents):
+    """{lab module: its package}, for each module in a lab's own wheel, in plan_wheels' order."""
+    return {
+        module_of(arcname): name
+        for name, files in groups.items()
+        if parents[name] not in (PACKAGE, f"{PACKAGE}-core", None)
+        for arcname in files
+    }
+
+
 def build_wheels():
     """[wheel], {lab module: its package}: the base, one wheel per core module, per chapter, per lab."""
     version, groups, parents, requires = plan_wheels()
     DIST.mkdir(parents=True, exist_ok=True)
-    wheels, modules = [], {}
-    for name, files in groups.items():
-        wheels.append(write_wheel(name, version, files, requires[name]))
-        if parents[name] not in (PACKAGE, f"{PACKAGE}-core", None):  # a lab's own wheel
-            modules |= {module_of(arcname): name for arcname in files}
+    wheels = [write_wheel(name, version, files, requires[name]) for name, files in groups.items()]
+    modules = lab_modules(groups, parents)
     cycle = dependency_cycle(requires)
     if cycle:
         fail(f"le wheel dipendono l'una dall'altra in cerchio: {' → '.join(cycle)}")

@@ -5,6 +5,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
@@ -52,6 +53,28 @@ def clean_env(**more):
     return {k: v for k, v in os.environ.items() if not k.startswith(("LABS_", "PYTEST_", "SITE_URL"))} | more
 
 
+def same_as_build_py(target):
+    """build.py run on the copy's sources into a site of its own (with make build's answers, copied: not
+    computed again): the copy's site/, as make dev left it, holds the same files with the same bytes; those files."""
+    full = subprocess.run(
+        [sys.executable, "build.py"],
+        cwd=target,
+        env=clean_env(
+            LABS_SITE_DIR=str(target / "full-site"),
+            LABS_BUILD_DIR=str(target / "full-build"),
+            LABS_ANSWERS_DIR=str(target / "build" / "answers"),
+        ),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert full.returncode == 0, full.stderr[-3000:]
+    dev, built = files_of(target / "site"), files_of(target / "full-site")
+    assert sorted(dev) == sorted(built)
+    assert [name for name in built if dev[name] != built[name]] == []
+    return built
+
+
 def files_of(folder):
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
@@ -62,14 +85,14 @@ def copy(tmp_path_factory, site_dir):
     return copied(tmp_path_factory, site_dir)
 
 
-def copied(tmp_path_factory, site_dir):
-    """The sources and the last full build in a new temporary folder."""
+def copied(tmp_path_factory, site_dir, more=()):
+    """The sources and the last full build in a new temporary folder (more: other folders, as tests/)."""
     from sitebuild import WORK
 
     target = tmp_path_factory.mktemp("dev") / "repo"
     target.mkdir()
-    skip = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for name in COPIED:
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
+    for name in (*COPIED, *more):
         source = ROOT / name
         (
             shutil.copytree(source, target / name, ignore=skip)
@@ -103,22 +126,7 @@ def test_a_dev_rebuild_writes_what_build_py_writes_and_a_broken_lab_keeps_the_la
     assert report["crash_kept"] and report["syntax_kept"]
     assert report["change"].startswith("ricostruito capitolo-9/softmax-temperatura in ")
 
-    full = subprocess.run(
-        [sys.executable, "build.py"],
-        cwd=copy,
-        env=clean_env(
-            LABS_SITE_DIR=str(copy / "full-site"),
-            LABS_BUILD_DIR=str(copy / "full-build"),
-            LABS_ANSWERS_DIR=str(copy / "build" / "answers"),  # make build's, copied: not computed again
-        ),
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert full.returncode == 0, full.stderr[-3000:]
-    dev, built = files_of(copy / "site"), files_of(copy / "full-site")
-    assert sorted(dev) == sorted(built)
-    assert [name for name in built if dev[name] != built[name]] == []
+    built = same_as_build_py(copy)
     assert "in prova" in built[PAGE].decode()
 
 
@@ -375,20 +383,110 @@ def test_a_new_core_module_is_one_wheel_more_and_no_full_rebuild(tmp_path_factor
     assert report["core"].startswith("ricostruito nulla"), report
     assert report["lab"].startswith("ricostruito capitolo-9/softmax-temperatura in "), report
     print(f"\nun modulo nuovo di core/: {report['core_seconds']:.2f} s")
-    full = subprocess.run(
-        [sys.executable, "build.py"],
+    built = same_as_build_py(target)
+    assert any(name.startswith("pyodide/laboratori_llm_core_prova_nuova-") for name in built)
+
+
+# run inside a copy: a lab written as `labs new --dopo learning-rate … --passi` writes it, then a lab removed
+NEW_LAB = textwrap.dedent(
+    """
+    import json, subprocess, sys, time
+    from pathlib import Path
+    from sitebuild.dev import DevBuild
+
+    build = DevBuild()
+    build.warm()
+    report = {}
+    Path("tests/labs").mkdir(parents=True, exist_ok=True)
+    subprocess.run([sys.executable, "-m", "labs", "new", "--dopo", "learning-rate", "neurone-passo",
+                    "Un neurone, passo dopo passo", "--passi"], check=True, capture_output=True)
+    started = time.perf_counter()
+    report["added"] = build.rebuild(["labs/ch2/neurone_passo.py"])
+    report["added_seconds"] = time.perf_counter() - started
+    build.finish()
+    Path("labs/ch2/backprop_due_pesi.py").unlink()
+    started = time.perf_counter()
+    report["removed"] = build.rebuild(["labs/ch2/backprop_due_pesi.py"])
+    report["removed_seconds"] = time.perf_counter() - started
+    build.finish()
+    print(json.dumps(report))
+    """
+)
+
+
+def test_a_lab_added_or_removed_rebuilds_its_page_and_every_navigation_not_the_site(tmp_path_factory, site_dir):
+    """A new lab (as `labs new --passi` writes it) is its page, its wheel in the lockfile, its answers, and every
+    page's navigation rendered again from the Markdown already read; a lab removed takes its page, its wheel and
+    its answers away: no full build, and the site is the same bytes as build.py's from these sources."""
+    target = copied(tmp_path_factory, site_dir)
+    ran = subprocess.run(
+        [sys.executable, "-c", NEW_LAB],
         cwd=target,
-        env=clean_env(
-            LABS_SITE_DIR=str(target / "full-site"),
-            LABS_BUILD_DIR=str(target / "full-build"),
-            LABS_ANSWERS_DIR=str(target / "build" / "answers"),
-        ),
+        env=clean_env(LABS_ANSWERS_DIR=str(target / "build" / "answers")),
         capture_output=True,
         text=True,
         timeout=900,
     )
-    assert full.returncode == 0, full.stderr[-3000:]
-    dev, built = files_of(target / "site"), files_of(target / "full-site")
-    assert sorted(dev) == sorted(built)
-    assert [name for name in built if dev[name] != built[name]] == []
-    assert any(name.startswith("pyodide/laboratori_llm_core_prova_nuova-") for name in built)
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    report = json.loads(ran.stdout.strip().splitlines()[-1])
+    assert "ricostruisco tutto" not in ran.stdout, ran.stdout
+    assert report["added"].startswith("ricostruito capitolo-2/neurone-passo, index, la navigazione di ogni pagina"), (
+        report
+    )
+    assert report["removed"].startswith("ricostruito index, capitolo-2/backprop-due-pesi, la navigazione"), report
+    print(f"\nun laboratorio nuovo: {report['added_seconds']:.2f} s, uno tolto: {report['removed_seconds']:.2f} s")
+    built = same_as_build_py(target)
+    assert "capitolo-2/neurone-passo/prova-1.json" in built
+    assert not any(name.startswith("capitolo-2/backprop-due-pesi/") for name in built)
+    assert "2.4.1 Un neurone, passo dopo passo" in built["capitolo-1/ombrello/index.html"].decode()
+
+
+# run inside a copy: make dev without its first build, its watcher on with the checks of a saved lab
+SERVE_CHECKS = SERVE_DEV.replace(
+    "from serve import DevHub, make_server, serve_in_background, watch",
+    "from serve import DevHub, SaveChecks, make_server, serve_in_background, watch",
+).replace("watch(build, hub, server)", "watch(build, hub, server, checks=SaveChecks(hub))")
+
+
+def test_a_saved_lab_hears_of_make_checks_rules_with_its_file_and_line(tmp_path_factory, site_dir):
+    """After a good save, make dev runs make check's checks of the saved lab in the background: one experiment
+    fewer than the rule wants and an English sentence that a figure says only at a setting other than the
+    defaults each come to the pages' banner as the line of the lab that breaks the rule."""
+    target = copied(tmp_path_factory, site_dir, more=("tests",))
+    server = subprocess.Popen(
+        [sys.executable, "-c", SERVE_CHECKS],
+        cwd=target,
+        env=clean_env(),
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        url = server.stdout.readline().strip()
+        assert url.startswith("http://"), url
+        lab = target / "labs" / "ch2" / "learning_rate.py"
+        source = lab.read_text(encoding="utf-8")
+        first = source.index("    Experiment(", source.index("EXPERIMENTS = ["))
+        source = source[:first] + source[source.rindex("    Experiment(") :]  # the last experiment alone
+        source = source.replace(
+            '                "w dopo ogni passo",\n',
+            '                "the weight after each step" if s["eta"] > 1 else "w dopo ogni passo",\n',
+        )
+        lines = source.splitlines()
+        experiments = next(i for i, text in enumerate(lines, 1) if text.startswith("EXPERIMENTS"))
+        english = next(i for i, text in enumerate(lines, 1) if "the weight after each step" in text)
+        with urllib.request.urlopen(f"{url}__labs_dev__/events", timeout=300) as stream:
+            assert read_event(stream)[0] == "hello"
+            lab.write_text(source, encoding="utf-8")
+            assert read_event(stream)[0] == "reload"  # the page first, at once
+            said = ""
+            while f"riga {english}:" not in said:
+                name, data = read_event(stream)
+                assert name == "failed", (name, data)
+                said = data["line"]
+        assert f"labs/ch2/learning_rate.py, riga {experiments}: " in said, said
+        assert "1 esperimenti (ne servono almeno due)" in said, said
+        assert f"labs/ch2/learning_rate.py, riga {english}: " in said and "parole inglesi" in said, said
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
