@@ -26,6 +26,7 @@ so the site keeps its last good pages.
 import hashlib
 import json
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -225,6 +226,8 @@ class DevBuild:
         for lab in affected:  # a lab's answers as build.py writes them beside its page: only this build's
             for old in (SITE / lab.path).glob("prova-*"):
                 old.unlink()
+            for old in (SITE / lab.path).glob("passi-*"):
+                shutil.rmtree(old)
         stage["answers"].write_answers(prepared, SITE)
         old_lock = self.lockfile.name
         if lock_name != old_lock:
@@ -294,7 +297,8 @@ class DevBuild:
             try:
                 size = runtime + lockfile.download_size(lock, modules_of_labs[lab.module.__name__])
                 answers = stage["answers"].answer_names(prepared).get(lab.id)
-                markdown[pages.lab_page_path(lab)] = pages.lab_page(env, lab, size, answers)
+                checkpoints = stage["answers"].link_manifests(prepared).get(lab.id)
+                markdown[pages.lab_page_path(lab)] = pages.lab_page(env, lab, size, answers, checkpoints)
             except SystemExit as error:
                 raise Failed(str(error).removeprefix("build.py: ")) from None
             except Exception as error:
