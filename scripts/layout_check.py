@@ -157,6 +157,82 @@ CHECK_JS = r"""
 }
 """
 
+# At a lab's default, on a phone (tests/browser/test_phone_text.py), one evaluate:
+# - cells: no table cell (kit table(), matrices) wraps onto more than maxLines lines (its words' line boxes),
+#   none holds text that spills out of its box, none is cut by the screen's edge outside a frame that scrolls;
+# - glyphs: a superscript or subscript glyph of the view (10⁻⁴, w₁) reads at ≥ minFont px: its font size × the
+#   SVG's scale × the height of its ink over the ink of the same characters written plain (NFKC), measured
+#   with a canvas in the element's own font; the kit draws these runs in a bigger font (html.shown_text).
+PHONE_TEXT_JS = r"""
+({minFont, maxLines}) => {
+  const root = document.querySelector("[data-lab]");
+  const out = {cells: [], glyphs: []};
+  if (!root) return out;
+  const shown = (el) => el.checkVisibility ? el.checkVisibility({checkVisibilityCSS: true}) : el.getClientRects().length > 0;
+  const words = (s) => (s || "").replace(/\s+/g, " ").trim();
+  const texts = (el) => { const w = document.createTreeWalker(el, NodeFilter.SHOW_TEXT); const a = []; for (let n = w.nextNode(); n; n = w.nextNode()) if (n.textContent.trim()) a.push(n); return a; };
+  const lines = (el) => {
+    const tops = [];
+    for (const n of texts(el)) {
+      const r = document.createRange(); r.selectNodeContents(n);
+      for (const b of r.getClientRects()) if (b.width > 0) tops.push([b.top, b.bottom]);
+    }
+    tops.sort((a, b) => a[0] - b[0]);
+    let count = 0, bottom = -Infinity;
+    for (const [t, b] of tops) { if (t >= bottom - 2) { count++; bottom = b; } else bottom = Math.max(bottom, b); }
+    return count;
+  };
+  const scroller = (el) => { for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) { const o = getComputedStyle(up).overflowX; if (o === "auto" || o === "scroll") return up; } return null; };
+  for (const cell of root.querySelectorAll("td, th")) {
+    if (!shown(cell) || !words(cell.textContent) || cell.closest("svg")) continue;
+    const n = lines(cell);
+    const label = `${cell.closest("[data-part]") ? "[" + cell.closest("[data-part]").dataset.part + "] " : ""}${cell.tagName.toLowerCase()} «${words(cell.textContent).slice(0, 40)}»`;
+    if (n > maxLines) out.cells.push(`${label} va a capo su ${n} righe`);
+    const box = cell.getBoundingClientRect();
+    let right = box.right;
+    for (const t of texts(cell)) { const r = document.createRange(); r.selectNodeContents(t); for (const b of r.getClientRects()) right = Math.max(right, b.right); }
+    if (cell.scrollWidth > cell.clientWidth + 1 || right > box.right + 1) out.cells.push(`${label} esce dalla sua cella`);
+    else if (right > innerWidth + 1 && !scroller(cell)) out.cells.push(`${label} è tagliata dal bordo dello schermo`);
+  }
+  // a superscript or subscript glyph is drawn smaller than its font: its ink against the ink of the same
+  // characters in plain form (NFKC) gives the size at which it reads
+  const canvas = document.createElement("canvas").getContext("2d");
+  const ink = (s, font) => { canvas.font = font; const m = canvas.measureText(s); return m.actualBoundingBoxAscent + m.actualBoundingBoxDescent; };
+  const small = /[⁰¹²³⁴⁵⁶⁷⁸⁹ⁱⁿ₀₁₂₃₄₅₆₇₈₉ₐₑₒₓᵢⱼₖₗₘₙₚₛₜ]+/gu;
+  for (const n of texts(root.querySelector("[data-lab-view]") || root)) {
+    const el = n.parentElement;
+    if (!shown(el) || el.closest("title, script, style, option")) continue;
+    const style = getComputedStyle(el);
+    let size = parseFloat(style.fontSize);
+    if (size === 0) continue;
+    if (el.closest("svg")) { const m = el.getScreenCTM ? el.getScreenCTM() : null; if (m) size *= Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)); }
+    const font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    for (const m of n.textContent.matchAll(small)) {
+      const plain = m[0].normalize("NFKC");
+      const read = size * ink(m[0], font) / ink(plain, font);
+      if (read < minFont - 0.01) out.glyphs.push(`${el.closest("svg") ? "svg " : ""}«${words(n.textContent).slice(0, 30)}»: «${m[0]}» si legge a ${read.toFixed(1)} px`);
+    }
+  }
+  return out;
+}
+"""
+MAX_LINES = 2
+
+
+def check_phone_text(page, base, lab_list):
+    """PHONE_TEXT_JS over every lab's page as built (its default state, no need to wait for Python), at 390 × 844.
+
+    Returns [(lab id, check, message)]."""
+    page.set_viewport_size({"width": SIZES["phone"][0], "height": SIZES["phone"][1]})
+    failures = []
+    for lab in lab_list:
+        page.goto(f"{base}{lab.path}")
+        page.wait_for_selector(f'[data-lab="{lab.id}"]', state="attached")
+        found = page.evaluate(PHONE_TEXT_JS, {"minFont": MIN_FONT, "maxLines": MAX_LINES})
+        failures += [(lab.id, check, message) for check, messages in found.items() for message in messages]
+    return failures
+
+
 SETTLED_JS = """id => {
   const root = document.querySelector(`[data-lab="${id}"]`);
   return root && root.dataset.ready === "true" && root.dataset.busy === undefined

@@ -279,6 +279,7 @@ def panel_mlp(s):
             ["#", "Regola", "Prodotto scalare", "Accesa (ReLU)", "Aggiunge, se accesa del tutto"],
             rows,
             class_="lab-table lab-transformer-miniatura-rules",
+            wrap=(1, 2, 4),
         ),
         matrix(
             [x, m["contribution"], m["output"]],
@@ -391,14 +392,14 @@ def panel_generation(s):
     sentence = list(s["ids"][: s["n_base"]])
     for k, g in enumerate(s["generated"], 1):
         how = (
-            f"estratto con u = {num(g['u'], 3)} (probabilità {percent(g['p_used'], 1)} a T = {num(s['t'], 1)})"
+            f"estratto con u = {num(g['u'], 3)}: {percent(g['p_used'], 1)} a T = {num(s['t'], 1)}"
             if s["sampling"]
             else "il più probabile"
         )
         rows.append([str(k), " ".join(VOCAB[i] for i in sentence) + " …", name(g["id"]), percent(g["p"], 1), how])
         sentence.append(g["id"])
     return panel(
-        table(["Passo", "Il modello legge", "Aggiunge", "Probabilità (T = 1)", "Come"], rows),
+        table(["Passo", "Il modello legge", "Aggiunge", "Probabilità (T = 1)", "Come"], rows, wrap=(1, 3, 4)),
         callout(
             f"u è il numero casuale, tra 0 e 1, tirato dal generatore con il seme {s['seed']}: le "
             "probabilità, messe in fila per ID, dividono l'intervallo da 0 a 1 in fette, e vince il token "

@@ -217,8 +217,8 @@ def node(k, row_top, name, value, grad=None, active=False, off=False, grad_above
     grad_y = row_top - 14 if grad_above else row_top + BOX_H + 20
     return group(
         rect(x, row_top, BOX_W, BOX_H, class_=cls, rx=8),
-        text(x + BOX_W / 2, row_top + 18, name, class_="lab-box-name"),
-        text(x + BOX_W / 2, row_top + 44, "?" if value is None else value, class_="lab-box-value"),
+        text(x + BOX_W / 2, row_top + 17, name, class_="lab-box-name"),
+        text(x + BOX_W / 2, row_top + 46, "?" if value is None else value, class_="lab-box-value"),
         text(x + BOX_W / 2, grad_y, grad or "", class_="lab-box-grad"),
         data_node=name.split(" ")[0],
     )

@@ -163,7 +163,7 @@ def chart(s, curve, x_max, label, height):
         x_range=(0, x_max),
         y_range=(0, s["peak"] / UNIT * 1.15),
         x_label="passo",
-        y_label="η (× 10⁻⁴)",
+        y_label="η × 10.000",  # the ticks: η in units of 10⁻⁴, said without an exponent's small glyph
         label=label,
         height=height,
     )

@@ -15,6 +15,7 @@ from dataclasses import KW_ONLY
 from dataclasses import dataclass
 
 from .chart_words import describe_chart
+from .html import SCRIPTS
 from .html import Html
 from .html import esc
 from .html import labelled
@@ -116,14 +117,22 @@ class Marker:
 
 
 def legend_rows(items, width, left):
-    """Legend entries (label, class, kind) laid out in rows: [(x, y, item)]."""
-    placed, x, row = [], left, 0
+    """Legend entries (label, class, kind) laid out in rows: [(x, y, item)]. Rows are 20 apart, 4 more on each
+    side of a row with a superscript or subscript (its bigger glyph, html.shown_text, makes the line taller)."""
+    rows, x = [[]], left
     for item in items:
         size = 34 + 7 * len(item[0])
         if x + size > width and x > left:
-            x, row = left, row + 1
-        placed.append((x, 14 + 20 * row, item))
+            x = left
+            rows.append([])
+        rows[-1].append((x, item))
         x += size + 14
+    placed, y, tall_before = [], 14 - 20, False
+    for row in rows:
+        tall = any(SCRIPTS.search(str(item[0])) for _, item in row)
+        y += 20 + 4 * (tall + tall_before)
+        placed += [(x, y, item) for x, item in row]
+        tall_before = tall
     return placed
 
 

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from .arithmetic import settle
 from .cells import cell_text
+from .cells import plain_text
 from .html import Html
-from .html import join
 from .html import num
 from .html import tag
 from .label_layout import place_labels
@@ -270,17 +270,39 @@ def fold(summary, part, is_open, draw, class_=None, **attributes):
     )
 
 
-def table(header, rows, class_="lab-table"):
-    """A table of cells (strings are escaped, Html kept). Wider than the
-    screen, it scrolls sideways in its own box (a marked frame)."""
+# The minimum widths, in ch, a column of words may get (.lab-wrap-N in labs.css)
+WRAP_WIDTHS = (10, 15, 20, 25, 30, 35, 40)
+
+
+def table(header, rows, class_="lab-table", wrap=()):
+    """A table of cells (strings are escaped, Html kept). A cell is one line (labs.css); wider than the
+    screen, the table scrolls sideways in its own box (a marked frame). The columns whose indices are in
+    wrap hold words and take two lines at most: each gets a minimum width of half its longest text."""
+    widths = {k: wrap_class(header, rows, k) for k in wrap}
     # an empty header cell names no column: a td, so screen readers do not announce a nameless header
     head = (
-        tag("thead", tag("tr", *(tag("th", h, scope="col") if str(h).strip() else tag("td", h) for h in header)))
+        tag(
+            "thead",
+            tag(
+                "tr",
+                *(
+                    tag("th", h, scope="col", class_=widths.get(k)) if str(h).strip() else tag("td", h)
+                    for k, h in enumerate(header)
+                ),
+            ),
+        )
         if header
         else None
     )
-    body = tag("tbody", *(tag("tr", *(tag("td", c) for c in row)) for row in rows))
+    body = tag("tbody", *(tag("tr", *(tag("td", c, class_=widths.get(k)) for k, c in enumerate(row))) for row in rows))
     return tag("table", head, body, class_=class_, data_scroll_frame="")
+
+
+def wrap_class(header, rows, k):
+    """The class of column k's cells: the narrowest WRAP_WIDTHS that holds its longest text in two lines."""
+    longest = max(len(plain_text(row[k])) for row in [*([header] if header else []), *rows])
+    half = longest // 2 + 2
+    return f"lab-wrap-{next((w for w in WRAP_WIDTHS if w >= half), WRAP_WIDTHS[-1])}"
 
 
 def stat(label, value, tone=None):
@@ -304,8 +326,8 @@ def formula(*parts, mistaken=False):
     mistaken=True: the line shows a wrong step on purpose (a model's mistake), written as it is and
     marked data-arith="wrong", so the test that redoes every calculation on screen leaves it be."""
     if mistaken:
-        return tag("p", join(*parts), class_="lab-formula", data_arith="wrong")
-    return tag("p", join(*(settle(p) for p in parts)), class_="lab-formula")
+        return tag("p", *parts, class_="lab-formula", data_arith="wrong")
+    return tag("p", *(settle(p) for p in parts), class_="lab-formula")
 
 
 __all__ = [

@@ -84,9 +84,33 @@ def attrs_html(attrs):
     return "".join(parts)
 
 
+# A superscript or subscript glyph (10⁻⁴, w₁) is drawn at 0,5–0,7 of its font's size: in text a reader sees it
+# gets a bigger font of its own (.lab-sup, .lab-sub in labs.css) and reads at least as big as the text around it.
+SCRIPTS = re.compile("([⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ⁱⁿ]+)|([₀₁₂₃₄₅₆₇₈₉₊₋ₐₑₒₓᵢⱼₖₗₘₙₚₛₜ]+)")
+_NOT_SHOWN = frozenset(("title", "desc", "option", "textarea", "script", "style"))  # text only tooltips or inputs hold
+_SVG_TEXT = frozenset(("text", "tspan", "textPath"))
+
+
+def shown_text(text, name):
+    """text escaped as the content of a <name> element, its superscript and subscript runs in their own font."""
+    done = escape(text)
+    if name in _NOT_SHOWN or not SCRIPTS.search(done):
+        return done
+    inline = "tspan" if name in _SVG_TEXT else "span"
+    return SCRIPTS.sub(lambda m: f'<{inline} class="lab-{"sup" if m[1] else "sub"}">{m[0]}</{inline}>', done)
+
+
+_SCRIPT_SPANS = re.compile(r'<(t?span) class="lab-su[bp]">([^<]*)</\1>')
+
+
+def unwrapped_scripts(html):
+    """The markup with shown_text()'s spans around superscripts and subscripts taken off: «10⁻⁴» as written."""
+    return _SCRIPT_SPANS.sub(r"\2", str(html))
+
+
 def tag(name, *children, **attrs):
-    """<name attrs>children</name>, with every child that is not Html escaped."""
-    inner = "".join([c if isinstance(c, Html) else escape(str(c)) for c in children if c is not None])
+    """<name attrs>children</name>, with every child that is not Html escaped (shown_text)."""
+    inner = "".join([c if isinstance(c, Html) else shown_text(str(c), name) for c in children if c is not None])
     return Html(f"<{name}{attrs_html(attrs)}>{inner}</{name}>")
 
 
@@ -106,11 +130,35 @@ def svg_number(x):
     return "0" if text in ("-0", "") else text
 
 
+# The numbers num() writes while a view is drawn under noting_numbers(): (value, digits, text) each. A test
+# reads them to check that one value is written with one number of decimals in one view.
+_NOTED = []
+
+
+class noting_numbers:
+    """with noting_numbers() as noted: the view drawn inside; noted holds what num() wrote."""
+
+    def __enter__(self):
+        self.noted = []
+        _NOTED.append(self.noted)
+        return self.noted
+
+    def __exit__(self, *exc):
+        _NOTED.remove(self.noted)
+
+
 def num(x, digits=2, signed=False):
     """x written the Italian way: decimal comma, true minus sign (−0,88).
 
     Not-a-number and infinities are written in words, never as 'nan'.
     """
+    text = _written(x, digits, signed)
+    if _NOTED:
+        _NOTED[-1].append((x, digits, text))
+    return text
+
+
+def _written(x, digits, signed):
     if x.__class__ is float and -999.0 < x < 999.0:  # most numbers: no thousands to group, nothing to spell
         text = f"{x:.{digits}f}".replace(".", ",")
         if text[0] == "-":
@@ -148,7 +196,7 @@ def digits_apart(values, least=2, most=8):
         if not distinct or not same_value(distinct[-1], v):
             distinct.append(v)
     for d in range(least, most):
-        texts = [num(float(v), d) for v in distinct]
+        texts = [_written(float(v), d, False) for v in distinct]  # tried, not written
         if all(a != b for a, b in zip(texts, texts[1:])):
             return d
     return max(least, most)

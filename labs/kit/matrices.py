@@ -24,6 +24,7 @@ from .cells import plain_text
 from .html import Html
 from .html import escape
 from .html import num
+from .html import shown_text
 from .html import tag
 from .memory import Memory
 from .memory import typed
@@ -185,7 +186,7 @@ def matrix(
 
 def _inner(value):
     """A header cell's content as tag() writes it: Html as it is, anything else escaped, None empty."""
-    return "" if value is None else value if isinstance(value, Html) else escape(str(value))
+    return "" if value is None else value if isinstance(value, Html) else shown_text(str(value), "th")
 
 
 def _table(
@@ -321,7 +322,7 @@ def _table(
                 extra = ' tabindex="-1"' if big else ""  # a tap on a cell of the picture writes its value
             if big:
                 extra += f' data-tip="{escape(f"{row_name} · {col_names[j]}: {plain_text(shown) or 'vuota'}")}"'
-            text = shown if isinstance(shown, Html) else escape(str(shown))
+            text = shown if isinstance(shown, Html) else shown_text(str(shown), "td")
             cells.append(f'<td class="{classes}" data-i="{i}" data-j="{j}"{extra}>{text}</td>')
         body_rows.append(Html(f"{opening}{''.join(cells)}</tr>"))
 

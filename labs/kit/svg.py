@@ -17,6 +17,7 @@ from .html import Html
 from .html import escape
 from .html import join
 from .html import num
+from .html import shown_text
 from .html import svg_number
 from .html import tag
 from .italian import plural
@@ -240,7 +241,7 @@ def text(x, y, content, class_=None, anchor="middle", **attrs):
             dominant_baseline="middle",
             **attrs,
         )
-    inner = "" if content is None else content if isinstance(content, Html) else escape(str(content))
+    inner = "" if content is None else content if isinstance(content, Html) else shown_text(str(content), "text")
     aligned = "" if anchor is None or anchor is False else f' text-anchor="{escape(str(anchor))}"'
     return Html(
         f'<text x="{svg_number(float(x))}" y="{svg_number(float(y))}"{_class(class_)}{aligned} '

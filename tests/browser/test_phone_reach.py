@@ -1,8 +1,8 @@
 """On a phone (390 × 844), every control of every lab and the part of the view it changes are on screen together.
 
-For each control the reader can move (a slider, a choice, a toggle; the step buttons and the texts are left to
-other tests), the page records which parts of the view the move changes (a MutationObserver), scrolls the first
-of them to the top of the screen, under the header, as a reader looking at it would, and then looks for the
+For each control the reader can move (a slider, a choice, a toggle, a text; a stepped lab's «Avanti» and its
+timeline's scrubber), the page records which parts of the view the move changes (a MutationObserver), scrolls
+the first of them to the top of the screen, under the header, as a reader looking at it would, and then looks for the
 control without moving the page: it must be on screen, in the drawer of controls stuck to the bottom
 (labs.css, drawer.js), with the changed part visible above the drawer. On the layout before the drawer the
 controls of 4.3, 9C, A.1 and A.5 were 1.400–2.700 px below their figure.
@@ -54,15 +54,22 @@ LOOK = """(view, control) => {
 
 
 def moves(lab):
-    """(control, how) for every control a reader moves by hand: a slider to its other end, a choice to another
-    option, a toggle flipped."""
+    """(what the reader touches, its selector, how) for every control a reader moves by hand: a slider to its
+    other end, a choice to another option, a toggle flipped, a text without its last word; a stepped lab's
+    «Avanti» clicked, then its scrubber one step further."""
     for c in lab.params_list:
+        selector = f'[data-param="{c.name}"]'
         if c.kind == "slider":
-            yield c, str(c.max if c.default != c.max else c.min)
+            yield c.label, selector, str(c.max if c.default != c.max else c.min)
         elif c.kind == "choice":
-            yield c, next(v for v, _ in c.options if v != c.default)
+            yield c.label, selector, next(v for v, _ in c.options if v != c.default)
         elif c.kind == "toggle":
-            yield c, "toggle"
+            yield c.label, selector, "toggle"
+        elif c.kind == "text":
+            yield c.label, selector, c.default.rsplit(maxsplit=1)[0]
+    if lab.steps:
+        yield "Avanti", 'button[data-step="+1"]', "click"
+        yield lab.steps.label, f'[data-param="{lab.steps.name}"]', str(min(lab.steps.default + 2, lab.steps.max))
 
 
 @pytest.fixture(scope="module")
@@ -83,9 +90,10 @@ def navigate(page, url):
     )
 
 
-def move(page, root, control, how):
-    element = root.locator(f'[data-param="{control.name}"]')
-    if how == "toggle":
+def move(page, root, element, how):
+    if how == "click":
+        element.click()
+    elif how == "toggle":
         element.evaluate("el => { el.checked = !el.checked; el.dispatchEvent(new Event('input', {bubbles: true})); }")
     else:
         element.evaluate(
@@ -113,19 +121,19 @@ def test_on_a_phone_every_control_and_what_it_changes_are_on_screen_together(pho
     expect(root).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
     view = root.locator("[data-lab-view]")
     problems = []
-    for control, how in moves(lab):
-        element = root.locator(f'[data-param="{control.name}"]')
+    for label, selector, how in moves(lab):
+        element = root.locator(selector)
         element.evaluate(
             "el => { for (let d = el.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }"
         )
         if not element.evaluate("el => !el.disabled && el.getClientRects().length > 0"):
             continue  # hidden or disabled by the lab's follow(): nothing to move
         view.evaluate(WATCH)
-        move(page, root, control, how)
+        move(page, root, element, how)
         where = view.evaluate(LOOK, element.element_handle())
         if where is None:
             continue  # this move changes nothing drawn at these values
         problem = out_of_reach(where)
         if problem:
-            problems.append(f"«{control.label}»: {problem}")
+            problems.append(f"«{label}»: {problem}")
     assert not problems, f"{lab.id}, su un telefono: " + "; ".join(problems)

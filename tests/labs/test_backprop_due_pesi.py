@@ -144,7 +144,7 @@ def test_the_curve_shows_each_loss_once_the_page_has_shown_it():
 
 def graph_texts(html):
     svg = re.search(r'<svg[^>]*class="lab-svg[^"]*"[^>]*>(.*?)</svg>', html, re.S).group(1)  # not the size strut
-    return [t for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)]
+    return [re.sub(r"<[^>]+>", "", t) for t in re.findall(r"<text[^>]*>(.*?)</text>", svg)]  # a w₁'s ₁ is a tspan
 
 
 def test_the_graph_draws_the_weights_the_input_and_the_target_as_nodes():

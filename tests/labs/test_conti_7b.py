@@ -9,6 +9,7 @@ import pytest
 import labs
 from core import model_size as ms
 from labs.kit import percent
+from labs.kit.html import unwrapped_scripts
 
 
 def unescape(text):
@@ -32,7 +33,7 @@ def test_default_is_llama2_7b_with_the_seed_figures():
     assert s["memory"]["bf16"] == 2 * c["total"] == pytest.approx(13.5e9, rel=0.002)  # «14 GB in bf16»:
     assert s["memory"]["int4"] == c["total"] / 2
     assert s["mlp_share"] == pytest.approx(2 / 3, abs=0.005)
-    html = unescape(str(LAB.view(s)))  # 13,5 GB exactly, 14 GB with the name's round 7 billion
+    html = unescape(unwrapped_scripts(LAB.view(s)))  # 13,5 GB exactly, 14 GB with the name's round 7 billion
     for text in (
         "6,74 miliardi",
         "131 milioni",
@@ -64,12 +65,12 @@ def test_presets_give_the_published_totals(name, model):
 def test_gpt2_preset_ties_the_head_and_shows_it():
     s = state(**dict(LAB.module.PRESETS)["GPT-2 small"])
     assert s["counts"]["total"] == 124_439_808 and s["counts"]["head"] == 0 and s["counts"]["positions"] == 786_432
-    html = unescape(str(LAB.view(s)))
+    html = unescape(unwrapped_scripts(LAB.view(s)))
     assert "124 milioni" in html and "la stessa dell'embedding" in html
 
 
 def test_presets_are_buttons_that_set_every_control():
-    html = unescape(str(LAB.view(state())))
+    html = unescape(unwrapped_scripts(LAB.view(state())))
     names = {c.name for c in LAB.params_list}
     for _, values in LAB.module.PRESETS:
         assert set(values) == names
@@ -80,8 +81,8 @@ def test_shares_add_to_one_and_small_models_are_mostly_vocabulary():
     s = state(d=512, blocchi=8, d_ff=1536)
     assert sum(s["shares"].values()) == pytest.approx(1, abs=1e-12)
     assert s["shares"]["embedding"] + s["shares"]["head"] > 0.5
-    assert "La tabella dei token" in str(LAB.view(s))
-    assert "La tabella dei token" not in str(LAB.view(state()))
+    assert "La tabella dei token" in unwrapped_scripts(LAB.view(s))
+    assert "La tabella dei token" not in unwrapped_scripts(LAB.view(state()))
 
 
 # ---------------------------------------------------------------- «Dentro un blocco» agrees with the table
@@ -109,9 +110,9 @@ def inside(html):
 
 def test_llama3_gqa_block_uses_the_tables_attention():
     s = preset("Llama 3 8B")
-    attention, mlp, quota = inside(unescape(str(LAB.view(s))))
+    attention, mlp, quota = inside(unescape(unwrapped_scripts(LAB.view(s))))
     assert attention == "attention 2 × d² + 2 × d × d_kv = 2 × 4.096² + 2 × 4.096 × 1.024 = 41.943.040"
-    assert "67.108.864" not in str(LAB.view(s))
+    assert "67.108.864" not in unwrapped_scripts(LAB.view(s))
     assert mlp.endswith("= 176.160.768")
     assert quota.endswith("= 81 %")
     assert s["counts"]["attention"] == 32 * 41_943_040
@@ -129,7 +130,7 @@ def test_the_block_numbers_give_the_share_that_is_shown(seed):
         for c in LAB.params_list
     }
     s = state(**{k: int(v) if isinstance(v, bool) else v for k, v in raw.items()})
-    html = unescape(str(LAB.view(s)))
+    html = unescape(unwrapped_scripts(LAB.view(s)))
     attention, mlp, quota = inside(html)
     a, m = number(attention.rsplit("= ", 1)[1]), number(mlp.rsplit("= ", 1)[1])
     assert a * s["blocchi"] == s["counts"]["attention"] and m * s["blocchi"] == s["counts"]["mlp"]
@@ -174,4 +175,4 @@ def test_gqa_says_when_there_is_nothing_to_share():
 def test_one_billion_agrees():
     s = state(d=2048, blocchi=16, d_ff=5632)  # about 1 billion parameters
     assert round(s["counts"]["total"] / 1e9) == 1
-    assert "1 miliardo × 2 byte = 2 GB" in unescape(str(LAB.view(s)))
+    assert "1 miliardo × 2 byte = 2 GB" in unescape(unwrapped_scripts(LAB.view(s)))

@@ -9,6 +9,7 @@ import pytest
 
 import labs
 from core.sequence_layer import squared_loss
+from labs.kit.html import unwrapped_scripts
 
 
 def unescape(text):
@@ -51,7 +52,7 @@ def test_the_attention_table_is_n_by_n_and_computed_from_x(n):
     for i in range(n):
         e = np.exp(scores[i, : i + 1] - scores[i, : i + 1].max())
         np.testing.assert_allclose(A[i, : i + 1], e / e.sum(), atol=1e-12)
-    assert "Pesi da imparare nella tabella" in str(LAB.view(state(fase="attention")))
+    assert "Pesi da imparare nella tabella" in unwrapped_scripts(LAB.view(state(fase="attention")))
 
 
 def test_default_numbers():
@@ -102,22 +103,22 @@ def test_without_the_mask_the_padding_votes():
     short = s["batch"][0]
     assert any(v != 0 for part in short["parts"][3:] for row in part for v in row)
     assert not np.allclose(s["batch_G"], s["batch_G_right"])
-    assert "votano" in str(LAB.view(state(maschera=0, fase="batch")))
+    assert "votano" in unwrapped_scripts(LAB.view(state(maschera=0, fase="batch")))
 
 
 def test_clicking_a_row_follows_it_in_both_sentences():
     s = state(riga=2)
     assert s["row"] == 1
-    html = str(LAB.view(s))
+    html = unwrapped_scripts(LAB.view(s))
     assert 'data-set="riga=1"' in html
     assert html.count("is-row") >= 2 * 2 * 2  # the row of X and of X·W, in both sentences (2 cells each)
-    long_only = unescape(str(LAB.view(state(riga=5, fase="gradiente"))))
+    long_only = unescape(unwrapped_scripts(LAB.view(state(riga=5, fase="gradiente"))))
     assert "La riga 5 qui non c'è: la frase ha 3 righe." in long_only  # the short one says so
     assert "x «sul»" in long_only  # the long one shows the suggestion of its fifth row
 
 
 def test_one_stage_at_a_time_with_the_one_before_kept_small():
-    views = {key: str(LAB.view(state(fase=key))) for key, _ in MOD.STAGES}
+    views = {key: unwrapped_scripts(LAB.view(state(fase=key))) for key, _ in MOD.STAGES}
     for key, _ in MOD.STAGES:
         assert f'data-set="fase={key}"' in views["forme"]  # the stage buttons
         assert f'data-stage="{key}"' in views[key]
@@ -143,6 +144,6 @@ def test_the_phase_has_one_selector_the_view_buttons():
 
 def test_every_symbol_of_the_gradient_is_named():
     """2.5 showed «L = 3,50» without saying what L is, and E (the errors; 9C's E is the embedding table) unnamed."""
-    html = unescape(str(LAB.view(state(fase="gradiente"))))
+    html = unescape(unwrapped_scripts(LAB.view(state(fase="gradiente"))))
     assert "loss L = ½ Σ e² = " in html and "E, gli errori" in html
     assert "la loss L è la metà della somma dei loro" in LAB.prose and "matrice E degli errori" in LAB.prose

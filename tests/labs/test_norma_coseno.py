@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import labs
+from labs.kit.html import unwrapped_scripts
 
 LAB = labs.get("norma-coseno")
 
@@ -20,7 +21,7 @@ def test_default_reproduces_the_seed():
     assert s["norm_a"] == 5 and s["norm_b"] == 10  # Pythagoras: √25 and √100
     assert s["unit_a"] == pytest.approx([0.6, 0.8])
     assert s["dot"] == 50 and s["cos"] == 1 and s["angle"] == 0
-    html = str(LAB.view(s))
+    html = unwrapped_scripts(LAB.view(s))
     assert "|a| = √(3² + 4²) = √25 = 5" in html
     assert "[3 ; 4] / 5 = [0,6 ; 0,8]" in html
     assert "50 / (5 × 10) = 1" in html
@@ -33,7 +34,7 @@ def test_the_guide_cases(b, cos):
 
 
 def test_preset_buttons_set_the_guide_cases():
-    html = str(LAB.view(state()))
+    html = unwrapped_scripts(LAB.view(state()))
     sets = re.findall(r'data-set="([^"]+)"', html)
     assert "ax=3;ay=4;bx=4;by=-3" in sets and "ax=3;ay=4;bx=6;by=8" in sets and "ax=3;ay=4;bx=-3;by=-4" in sets
     for preset in sets:
@@ -59,5 +60,5 @@ def test_against_numpy(seed):
 def test_zero_vector_is_explained(zero):
     s = state(**zero)
     assert s["cos"] is None and s["angle"] is None
-    html = str(LAB.view(s))
+    html = unwrapped_scripts(LAB.view(s))
     assert "vettore nullo" in html and "il coseno non è definito" in html

@@ -5,6 +5,7 @@ from html import unescape as html_unescape
 import pytest
 
 import labs
+from labs.kit.html import unwrapped_scripts
 
 
 def unescape(text):
@@ -28,7 +29,7 @@ def test_default_classic_block_gives_two_thirds_and_crossover_at_4d():
     assert s["crossover_scores"] == 4 * 4096 == 16_384  # 4nd = 16d²
     assert s["crossover_attention"] == 2 * 4096  # 8d² + 4nd = 16d²
     assert s["ffn"] > s["projections"] + s["scores"]  # at n = 2.048 the feed-forward costs more
-    html = unescape(str(LAB.view(s)))
+    html = unescape(unwrapped_scripts(LAB.view(s)))
     for text in ("66,7 %", "33,3 %", "n = 16.384", "4 · 4.096² = 67.108.864", "costa di più la feed-forward"):
         assert text in html, text
 
@@ -50,4 +51,4 @@ def test_original_transformer_crosses_at_2048_and_long_contexts_belong_to_attent
     assert s["scores"] == s["ffn"] == 16 * 512**2
     long = state(d=512, n=131072)
     assert long["scores"] > 10 * long["ffn"]
-    assert "costa di più l'attention" in unescape(str(LAB.view(long)))
+    assert "costa di più l'attention" in unescape(unwrapped_scripts(LAB.view(long)))

@@ -20,7 +20,7 @@ def test_llama2_defaults_and_seed_figures():
     assert s["at_warmup_end"] == pytest.approx(3e-4, abs=1e-18)  # the peak, reached after 2,000 steps
     assert s["final"] == pytest.approx(3e-5, abs=1e-18)  # 10 % of the peak
     assert s["total_tokens"] == 2e12  # 500,000 steps of 4 million tokens
-    html = str(LAB.view(s))
+    html = re.sub(r"<[^>]+>", "", str(LAB.view(s)))  # the words: an exponent has a font of its own (a tspan)
     assert "3,000 × 10⁻⁴" in html and "0,300 × 10⁻⁴" in html and "2.000 miliardi" in html
     assert "3,00 × 10⁻⁴" not in html  # one quantity, one way of writing it: three decimals everywhere
 
@@ -103,7 +103,7 @@ def test_states_remembered_are_the_states_computed_afresh():
 def test_the_handle_caption_is_not_written_on_a_line():
     """«η = 2,750 × 10⁻⁴» sat across the dashed «η costante al picco» (kit: a caption avoids curves and markers)."""
     html = str(LAB.view(state()))
-    caption = re.search(r'<text x="[^"]*" y="([^"]*)" class="lab-chart-caption"[^>]*>(η = [^<]*)</text>', html)
+    caption = re.search(r'<text x="[^"]*" y="([^"]*)" class="lab-chart-caption"[^>]*>(η = .*?)</text>', html)
     flat = float(re.search(r'<path d="M0\.00,([\d.]+) L[\d.]+,\1" class="lab-chart-line muted is-dashed"', html)[1])
     y = float(caption[1])
     assert not (y - 0.6 * 13 - 2 < flat < y + 0.6 * 13 + 2), (caption[2], y, flat)

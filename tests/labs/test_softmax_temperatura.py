@@ -10,6 +10,7 @@ import pytest
 
 import labs
 from core.sampling import counts, draw
+from labs.kit.html import unwrapped_scripts
 
 
 def unescape(text):
@@ -58,7 +59,7 @@ def test_huge_logits_never_overflow_and_change_nothing():
     assert huge["overflow"] and all(e is None for e in huge["naive"])
     assert all(0 <= e <= 1 for e in huge["exps"])
     np.testing.assert_allclose(huge["probs"], small["probs"], atol=1e-12)
-    html = str(LAB.view(huge))
+    html = unwrapped_scripts(LAB.view(huge))
     assert "overflow" in html
 
 
@@ -85,7 +86,7 @@ def test_low_temperature_sharpens_high_flattens():
 
 
 def odds(**changes):
-    html = unescape(str(LAB.view(state(**changes))))
+    html = unescape(unwrapped_scripts(LAB.view(state(**changes))))
     return re.search(r"(Greedy: sempre[^<]*)<", html).group(1)
 
 
@@ -120,10 +121,10 @@ def test_twenty_tokens_are_drawn_with_the_seed():
     assert len(s["drawn"]) == 20 and sum(s["counts"]) == 20
     assert s["drawn"] == draw(s["probs"], 20, 1) and s["counts"] == counts(s["drawn"], 6)
     assert state(seme=2)["drawn"] != s["drawn"] and state(seme=1)["drawn"] == s["drawn"]
-    html = str(LAB.view(s))
+    html = unwrapped_scripts(LAB.view(s))
     assert "20 token estratti con il seme 1" in html and 'data-set="seme=2"' in html
     assert html.count("lab-bar-before") >= 6  # each count beside its probability
-    assert "1 token estratto" in str(LAB.view(state(estrazioni=1)))
+    assert "1 token estratto" in unwrapped_scripts(LAB.view(state(estrazioni=1)))
 
 
 def test_more_draws_bring_the_frequencies_closer_to_the_probabilities():
@@ -160,7 +161,7 @@ def test_adding_1000_at_temperature_1_overflows_only_the_unshifted_column():
 
 
 def test_the_chart_points_set_the_temperature():
-    html = str(LAB.view(state()))
+    html = unwrapped_scripts(LAB.view(state()))
     assert {f"temperatura={t:g}" for t in LAB.module.T_MARKED} <= set(re.findall(r'data-set="([^"]+)"', html))
 
 

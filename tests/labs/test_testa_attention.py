@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import labs
+from labs.kit.html import unwrapped_scripts
 
 LAB = labs.get("testa-attention")
 
@@ -17,7 +18,7 @@ def state(**changes):
 
 def shown(s, stage):
     """The view of state s at one stage (the lab shows one at a time)."""
-    return str(LAB.view(s | {"stage": stage}))
+    return unwrapped_scripts(LAB.view(s | {"stage": stage}))
 
 
 def every_stage(s):
@@ -146,7 +147,7 @@ def test_the_prose_experiments():
 
 
 def test_rows_are_clickable():
-    html = str(LAB.view(state()))
+    html = unwrapped_scripts(LAB.view(state()))
     assert {"riga=1", "riga=2", "riga=3"} <= set(re.findall(r'data-set="([^"]+)"', html))
     assert state(riga=1)["row"] == 0
 
@@ -172,7 +173,7 @@ def test_the_mask_and_the_second_head_are_hidden_where_they_do_nothing_and_the_v
     for key, _ in LAB.module.STAGES:
         follow = LAB.follow(state(fase=key))
         assert not any(f.disabled for f in follow.values()), key
-        html = unescape(str(LAB.view(state(fase=key))))
+        html = unescape(unwrapped_scripts(LAB.view(state(fase=key))))
         for name, start, what in LAB.module.LATER:
             at = [k for k, _ in LAB.module.STAGES].index(key)
             assert (name in follow and follow[name].hidden) == (at < start), (key, name)
