@@ -19,6 +19,7 @@ nothing (templates/dev/sw.js), and nothing is cached by the browser but Pyodide'
 """
 
 import argparse
+import atexit
 import functools
 import http.server
 import json
@@ -266,6 +267,11 @@ class SaveChecks:
 
     def __init__(self, hub):
         self.hub, self.process, self.timer, self.lock = hub, None, None, threading.Lock()
+        # the checks end with the server (they run in a session of their own, which Ctrl+C does not reach):
+        # at exit, and a SIGTERM is an exit
+        atexit.register(self.stop)
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
 
     def start(self, lab_ids):
         self.stop()
