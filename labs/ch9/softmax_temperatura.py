@@ -253,8 +253,8 @@ def view(s):
         ),
         tag(
             "div",
-            tag("h3", "E senza sottrarre il massimo?"),
-            table(["Token", "4. e^(…) con la sottrazione", "senza sottrarre: e^(z / T)"], naive_rows, wrap=(1, 2)),
+            tag("h3", "E senza sottrarre il massimo? e^(z / T)"),
+            table(["Token", "con la sottrazione", "senza sottrarre"], naive_rows, wrap=(1, 2)),
             callout(
                 "Senza la sottrazione del massimo almeno un esponenziale supera il numero più grande che il "
                 "computer sa scrivere (circa 1,8 × 10³⁰⁸): verrebbe infinito, e la divisione darebbe un "

@@ -300,9 +300,16 @@ def table(header, rows, class_="lab-table", wrap=()):
 
 def wrap_class(header, rows, k):
     """The class of column k's cells: the narrowest WRAP_WIDTHS that holds its longest text in two lines."""
-    longest = max(len(plain_text(row[k])) for row in [*([header] if header else []), *rows])
-    half = longest // 2 + 2
-    return f"lab-wrap-{next((w for w in WRAP_WIDTHS if w >= half), WRAP_WIDTHS[-1])}"
+    need = max(two_lines(plain_text(row[k])) for row in [*([header] if header else []), *rows]) + 1
+    return f"lab-wrap-{next((w for w in WRAP_WIDTHS if w >= need), WRAP_WIDTHS[-1])}"
+
+
+def two_lines(text):
+    """The characters a line needs for text to take two lines at most, broken between words."""
+    words = text.split()
+    return min(
+        (max(len(" ".join(words[:k])), len(" ".join(words[k:]))) for k in range(1, len(words))), default=len(text)
+    )
 
 
 def stat(label, value, tone=None):
