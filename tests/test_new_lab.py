@@ -31,6 +31,7 @@ COPIED = (
 LAB_ID = "temperatura-prova"
 MODULE = LAB_ID.replace("-", "_")
 NOT_BROWSER = ("-m", "not browser and not engines", "tests")
+TOOLING = ("tests/test_dev_loop.py", "tests/test_new_stepped_lab.py")
 
 pytestmark = pytest.mark.browser
 
@@ -62,8 +63,10 @@ def run(copy, *args, timeout):
 def judges_the_new_lab(node):
     """True for a test id that checks the new lab: its own test file, a test over all labs at this lab, a test
     with no parameters outside tests/labs/ (a rule over the whole site), or any test of the built site. core/'s
-    own tests are not among them: core/ imports nothing of labs/ (tests/test_layers.py), so no lab changes them."""
-    if "::" not in node or node.startswith("tests/test_core_"):
+    own tests are not among them: core/ imports nothing of labs/ (tests/test_layers.py), so no lab changes them;
+    nor are the tests that build a copy of the repository to judge the authors' tools (make dev, a stepped lab
+    made by labs new): they judge the tools on labs of their own, whatever labs the copy has."""
+    if "::" not in node or node.startswith(("tests/test_core_", *TOOLING)):
         return False
     if node.startswith("tests/labs/"):
         return node.startswith(f"tests/labs/test_{MODULE}.py")

@@ -221,8 +221,15 @@ def test_the_service_worker_registers_on_load_and_after_pythons_first_start(brow
     context.close()
     context = browser.new_context()
     page = context.new_page()
-    held = []
-    page.route("**/*.whl", lambda route: held.append(route))
+    held, released = [], []
+
+    def hold(route):  # a wheel asked for once released goes on at once: none is left waiting
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/*.whl", hold)
     page.goto(f"{site_url}capitolo-1/ombrello/")
     page.wait_for_load_state("load")
     while not held:
@@ -230,8 +237,9 @@ def test_the_service_worker_registers_on_load_and_after_pythons_first_start(brow
     page.wait_for_timeout(1000)
     assert page.evaluate("window.labsRuntime.status") == "loading"
     assert not page.evaluate(has_worker)
-    for route in held:
-        route.continue_()
+    released.append(True)
+    while held:
+        held.pop().continue_()
     page.unroute("**/*.whl")
     ready(page, "ombrello")
     page.wait_for_function(has_worker, timeout=15_000)
