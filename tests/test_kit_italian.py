@@ -120,4 +120,14 @@ def test_digits_apart_tells_neighbours_apart_and_shares_too():
     assert digits_apart(edges) == 3 and len(set(numbers(edges))) == len(edges)
     assert digits_apart([0.5, 1.25, 3.0]) == 2 and digits_apart([0.3, 0.1 + 0.2]) == 2  # one value, written once
     assert numbers([-1e-16, 0.0, 0.5]) == ["0,00", "0,00", "0,50"]  # rounding noise is no value of its own
-    assert shares([0.0000052, 0.000016, 0.5], 1) == ["0,001\u00a0%", "0,002\u00a0%", "50,000\u00a0%"]
+    # only the shares that would read alike get more decimals: 50 % keeps the one the lab asked for
+    assert shares([0.0000052, 0.000016, 0.5], 1) == ["0,001\u00a0%", "0,002\u00a0%", "50,0\u00a0%"]
+
+
+def test_digits_each_gives_more_decimals_only_to_values_that_read_alike():
+    from labs.kit.html import digits_each
+
+    assert digits_each([0.978, 0.014, 0.008]) == [2, 3, 3]  # 0,01 twice at two decimals
+    assert digits_each([0.4999, 0.5, 0.54], 1) == [4, 4, 2]  # 0,5 thrice, then 0,50 twice, …, 0,4999 and 0,5000
+    assert digits_each([0.3, 0.1 + 0.2, None, float("nan")]) == [2, 2, 2, 2]  # one value; no number: untouched
+    assert digits_each([1e-6, 2e-6], 2, 4) == [4, 4]  # never beyond most

@@ -110,7 +110,7 @@ def compute(params):
 
 
 def message(s):
-    last = f"dopo {plural(len(s['steps']), 'passo', 'passi')} w = {num(s['weights'][-1])}"
+    last = f"dopo {plural(len(s['steps']), 'passo', 'passi')} w = {num(s['weights'][-1], 3)}"
     return {
         "fermo": ("Fermo: parti già dal fondo, il gradiente è 0 e w non si muove.", "ok"),
         "converge": (
@@ -137,7 +137,7 @@ def message(s):
                 f"Al passo {num(len(s['steps']) + 1)} w andrebbe oltre ±{num(int(LIMIT))}: ci fermiamo qui, i numeri "
                 "crescerebbero senza limite."
                 if s["stopped"]
-                else f"Ora w = {num(s['weights'][-1])} e continua ad allontanarsi."
+                else f"Ora w = {num(s['weights'][-1], 3)} e continua ad allontanarsi."
             ),
             "error",
         ),
@@ -163,7 +163,7 @@ def charts(s):
         tuple((lo + k * (hi - lo) / 120, loss(lo + k * (hi - lo) / 120)) for k in range(121)),
         class_="target",
     )
-    last = f"w = {num(ws[-1])}"
+    last = f"w = {num(ws[-1], 3)}"
     path = Series(
         "i passi",
         tuple((w, loss(w)) for w in ws),

@@ -126,13 +126,13 @@ def chart(s):
 
 def view(s):
     p, loss, ppl = s["p"], s["loss"], s["perplexity"]
-    rows = [[percent(r["p"]), num(r["loss"], 2 if r["p"] != 0.01 else 1), many(r["perplexity"])] for r in s["seeds"]]
+    rows = [[percent(r["p"]), num(r["loss"]), many(r["perplexity"])] for r in s["seeds"]]
     return panel(
         stats(stat("Probabilità del token giusto", share(p)), stat("Loss", num(loss)), stat("Perplexity", many(ppl))),
         callout(f"Perplexity {many(ppl)}: {candidates(ppl)}."),
         chart(s),
         formula(f"loss = −log({cell_text(p, 3)}) = {num(loss)}"),
-        formula(f"perplexity = e^{num(loss)} = 1/{cell_text(p, 3)} = {many(ppl, 2)}"),
+        formula(f"perplexity = e^{num(loss)} = 1/{cell_text(p, 3)} = {many(ppl)}"),
         callout(
             f"Dimezza la probabilità, da {share(p)} a {share(p / 2)}: la loss passa da {num(loss)} "
             f"a {num(s['halved'])}, cioè {num(math.log(2))} in più. Succede a qualunque altezza della curva."

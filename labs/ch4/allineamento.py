@@ -139,7 +139,7 @@ def sft_panel(s):
             t["loss"],
             class_="s2" if t["answer"] else "muted",
             highlight=bool(t["answer"]),
-            text=f"p = {num(t['p'])}  →  {num(t['loss'], 2)}",
+            text=f"p = {num(t['p'])}  →  {num(t['loss'], 3)}",
         )
         for t in s["tokens"][1:]
     ]

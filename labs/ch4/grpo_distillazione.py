@@ -205,7 +205,7 @@ def distill_panel(s):
             "Lo studente ha scritto gli ultimi cinque token. Clicca una barra per guardare quel punto.",
             class_="lab-step-counter",
         ),
-        bars(kl_bars, label="KL(studente ‖ maestro) per ogni token scritto dallo studente", hi=2.5),
+        bars(kl_bars, label="KL(studente ‖ maestro) per ogni token scritto dallo studente", hi=2.5, digits=3),
         stats(
             stat(f"KL su «{chosen['token']}»", num(chosen["kl"], 3), tone="warn" if chosen["kl"] > 0.5 else None),
             stat("KL totale della risposta", num(s["total_kl"], 3)),

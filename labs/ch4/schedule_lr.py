@@ -171,7 +171,7 @@ def chart(s, curve, x_max, label, height):
 
 def eta(value):
     """A learning rate as every figure of the view writes it, with the same three decimals: 2,750 beside 3,000."""
-    return f"{num(value / UNIT, 3)} × 10⁻⁴"
+    return f"{num(value / UNIT, 3, quantity='η')} × 10⁻⁴"
 
 
 def view(s):

@@ -155,18 +155,19 @@ def view(s):
             step,
             mx(scores, "con la maschera" if s["causal"] else "senza maschera", names, part="masked"),
             "softmax per riga",
-            matrix(s["A"], label="A", row_labels=names, col_labels=names, heat=1.0, pick_row=pick, part="A"),
+            matrix(s["A"], label="A", row_labels=names, col_labels=names, heat=1.0, pick_row=pick, part="A", digits=3),
             matrix([[x] for x in s["sums"]], label="somma", shape=False, part="sums"),
         ),
         formula(
             f"peso di «{tokens[top]}» per «{tokens[r]}» = e^{cell_text(s['masked'][r][top])} / ({exps}) = "
-            f"{num(s['A'][r][top])}"
+            f"{num(s['A'][r][top], 3)}"
         ),
         tag("p", tag("strong", f"Dove guarda «{tokens[r]}»"), ": i pesi dei token che può vedere."),
         bars(
             [Bar(names[j], s["A"][r][j], highlight=j == top) for j in sees],
             label=f"Dove guarda «{tokens[r]}»",
             part="pesi",
+            digits=3,
         ),
         stats(
             stat(

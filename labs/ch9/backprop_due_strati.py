@@ -136,12 +136,13 @@ compute = step_machine(start, advance, present)
 
 
 def short(v):
-    """Three decimals for small numbers, fewer as they grow: a box holds about seven characters."""
+    """Four decimals, as the equations below write them, below 100; fewer beyond: a box holds about seven
+    characters."""
     size = abs(v)
-    return num(v, 3 if size < 10 else 2 if size < 100 else 1 if size < 1000 else 0)
+    return num(v, 4 if size < 100 else 1 if size < 1000 else 0)
 
 
-def same_decimals(*values, least=3, most=6):
+def same_decimals(*values, least=4, most=6):
     """The numbers of one equation, all written with the same decimals: as
     many as the smallest needs to show two significant digits, at least
     `least`, so that the written numbers combine into the written result.
@@ -236,11 +237,11 @@ def view(s):
         )
     z = same_decimals(w1, x, s["z"])
     y_hat = same_decimals(w2, h, s["y_hat"])
-    loss_text, grad1, grad2 = (same_decimals(v, least=4)[0] for v in (s["loss"], s["grad_w1"], s["grad_w2"]))
-    back2 = same_decimals(d, h, s["grad_w2"], least=4)
-    back1 = same_decimals(d, w2, s["dh_dz"], x, s["grad_w1"], least=4)
-    new1 = same_decimals(w1, eta, s["grad_w1"], s["new_w1"], least=4)
-    new2 = same_decimals(w2, eta, s["grad_w2"], s["new_w2"], least=4)
+    loss_text, grad1, grad2 = (same_decimals(v)[0] for v in (s["loss"], s["grad_w1"], s["grad_w2"]))
+    back2 = same_decimals(d, h, s["grad_w2"])
+    back1 = same_decimals(d, w2, s["dh_dz"], x, s["grad_w1"])
+    new1 = same_decimals(w1, eta, s["grad_w1"], s["new_w1"])
+    new2 = same_decimals(w2, eta, s["grad_w2"], s["new_w2"])
     return panel(
         chain(nodes, edges, label="La catena w₁ → z → h → ŷ → L con i valori del forward e i gradienti del backward"),
         *notes,
@@ -270,6 +271,7 @@ def view(s):
                 ["1 − h²", flat, "attraversare la tanh"],
                 ["x", num(x, 1), "∂L/∂w₁, l'ultimo fattore"],
             ],
+            quantities="rows",
         ),
         tag(
             "p",

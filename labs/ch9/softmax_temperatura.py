@@ -65,6 +65,7 @@ from labs.kit import panel
 from labs.kit import percent
 from labs.kit import plural
 from labs.kit import share
+from labs.kit import significant
 from labs.kit import stat
 from labs.kit import stats
 from labs.kit import table
@@ -139,12 +140,12 @@ def compute(params):
 
 
 def big(x):
-    """A positive number of any size, the Italian way: 20,09 or 2,69 × 10⁴³;
+    """A positive number of any size, the Italian way, with three significant digits: 20,1 or 2,69 × 10⁴³;
     None means it does not fit in a float."""
     if x is None:
         return "overflow!"
     if x == 0 or 1e-3 <= x < 1e6:
-        return num(x, 3 if x < 1 else 2)
+        return significant(x, 3)
     k = math.floor(math.log10(x))
     return f"{num(x / 10**k, 2)} × 10{str(k).translate(SUPERSCRIPT)}"
 
@@ -193,8 +194,8 @@ def sampling(s):
     """The real draws: how many times each token came out, against its probability."""
     n, names = len(s["drawn"]), s["names"]
     rows = [
-        Bar(f"«{name}»", c / n, text=f"{c} su {num(n)}  ·  p = {percent(q, 1)}", class_="s2", before=q)
-        for name, c, q in zip(names, s["counts"], s["probs"])
+        Bar(f"«{name}»", c / n, text=f"{c} su {num(n)}  ·  p = {shown}", class_="s2", before=q)
+        for name, c, q, shown in zip(names, s["counts"], s["probs"], shares(s["probs"], 1))
     ]
     shown = s["drawn"][:60]
     sequence = " ".join(names[i] for i in shown) + (" …" if n > len(shown) else "")

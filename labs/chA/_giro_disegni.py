@@ -9,6 +9,7 @@ from labs.kit import formula
 from labs.kit import num
 from labs.kit import shape_label
 from labs.kit import tag
+from labs.kit.html import digits_each
 from labs.kit.svg import group
 from labs.kit.svg import line
 from labs.kit.svg import quoted
@@ -37,9 +38,10 @@ def shapes(operation, *parts):
     )
 
 
-def vector_bars(after, before, label, before_label, names=DIMS, cls="sign", lo=None):
+def vector_bars(after, before, label, before_label, names=DIMS, cls="sign", lo=None, digits=2):
     """One bar per dimension, the dashed outline is the vector before this step; the dimension that moved
-    most is lit, and a legend says what the bars of the unnamed dimensions tell."""
+    most is lit, and a legend says what the bars of the unnamed dimensions tell. digits: the decimals the
+    screen writes these numbers with (a bar that would read as another gets more, in the legend too)."""
     every = [abs(v) for v in after + (before or [])]
     hi = max(every + [1e-9]) * 1.05
     most = None if before is None else max(range(len(after)), key=lambda j: (abs(after[j] - before[j]), -j))
@@ -55,13 +57,15 @@ def vector_bars(after, before, label, before_label, names=DIMS, cls="sign", lo=N
         before_label=before_label if before else "",
         row_height=24,
         part="barre",
+        digits=digits,
     )
     if names != DIMS:
         return figure
-    return tag("div", figure, legend(after, before, most), class_="lab-giro-del-token-bars")
+    shown = digits_each(after, digits)[most] if most is not None else digits
+    return tag("div", figure, legend(after, before, most, shown), class_="lab-giro-del-token-bars")
 
 
-def legend(after, before, most):
+def legend(after, before, most, digits=2):
     """What a reader can read from the bars of dimensions that have no name."""
     said = [
         f"Ogni barra è una delle {D} dimensioni del vettore: nessuna ha un nome, il training le ha usate come "
@@ -71,7 +75,7 @@ def legend(after, before, most):
     if before is not None:
         said.append(
             f"Il tratteggio è il valore prima di questa operazione; in evidenza {DIMS[most]}, la dimensione "
-            f"cambiata di più (da {num(before[most])} a {num(after[most])})."
+            f"cambiata di più (da {num(before[most], digits)} a {num(after[most], digits)})."
         )
     return tag("p", " ".join(said), class_="lab-giro-del-token-legend", data_part="legenda")
 

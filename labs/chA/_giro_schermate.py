@@ -83,7 +83,7 @@ def screen_divide(s):
         stats=[stat("RMS prima", num(r, 4)), stat("RMS dopo", num(math.sqrt(sum(v * v for v in after) / D), 4))],
         figures=[
             formula(f"{DIMS[j]}: {num(x[j], 4)} ÷ {num(r, 4)} = {num(after[j], 4)}"),
-            vector_bars(after, x, "Il vettore diviso per la sua RMS", "prima: x"),
+            vector_bars(after, x, "Il vettore diviso per la sua RMS", "prima: x", digits=4),
         ],
         changed=f"Ogni numero è diviso per {num(r, 4)}: segni e proporzioni restano, la media dei quadrati ora "
         f"vale 1 (a meno di ε).",

@@ -209,6 +209,7 @@ def view(s):
                 ("2. dividi per √(σ² + ε)", f"÷ {significant(s['divisor'])}", row(s["unit"])),
                 ("3. scala e sposta", f"{gb}", row(s["layer"])),
             ],
+            quantities="rows",
         ),
         tag("h3", "RMSNorm, passo per passo"),
         table(
@@ -219,6 +220,7 @@ def view(s):
                 ("2. dividi per √(media + ε)", f"÷ {significant(s['rms_divisor'])}", row(s["rms_unit"])),
                 ("3. scala", f"· {num(s['gamma'], 1)}", row(s["rms_out"])),
             ],
+            quantities="rows",
         ),
         tag(
             "div",

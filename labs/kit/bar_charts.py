@@ -5,9 +5,11 @@ An SVG like the charts, so it scales with its box: the item's name on the
 left, its bar, its number on the right in a column of its own (a number
 never sits on a bar or on a name). Values live in [lo, hi]; when lo < 0 < hi
 the bars grow left or right from a zero line, so a signed value reads at a
-glance. Numbers are written with two decimals, or as many more as it takes
-for two different bars never to read the same. A previous value (before) is drawn as a dashed outline, to show
-what a change did.
+glance. Numbers are written with two decimals (or the lab's), and a bar that
+would read the same as another different one with as many more as tell them
+apart: the others keep the decimals the rest of the view writes them with.
+A previous value (before) is drawn as a dashed outline, to show what a
+change did.
 
 Colours come from CSS classes («kit: bars» in labs.css): every bar takes one
 of s1, s2, s3, s4, pos, neg, target, muted; "sign" picks pos or neg by the
@@ -18,7 +20,7 @@ import math
 from dataclasses import KW_ONLY
 from dataclasses import dataclass
 
-from .html import digits_apart
+from .html import digits_each
 from .html import labelled
 from .html import num
 from .html import tag
@@ -84,7 +86,20 @@ def describe_bars(items, texts):
     return text_
 
 
-def bars(items, *, label, lo=0.0, hi=1.0, before_label="", width=420, row_height=30, part=None, description=None):
+def bars(
+    items,
+    *,
+    label,
+    lo=0.0,
+    hi=1.0,
+    before_label="",
+    width=420,
+    row_height=30,
+    part=None,
+    description=None,
+    digits=2,
+    quantity=None,
+):
     """Bars for items (a list of Bar) on a common scale from lo to hi.
 
     Values outside the range are cut at its edge (the text still says the
@@ -93,6 +108,11 @@ def bars(items, *, label, lo=0.0, hi=1.0, before_label="", width=420, row_height
     120 units between them: long names make it wider, and on a narrow
     screen its frame scrolls rather than the text shrinking.
 
+    digits: the decimals of a bar's number, the ones the lab writes that quantity with elsewhere in the view;
+    a bar that would read the same as another different one gets as many more as tell them apart.
+    quantity: what the bars' numbers are numbers of (by default the label), for the test of one quantity
+    with one number of decimals in a view.
+
     description: what a screen reader hears after the label. By default the
     number of bars, the highest and the lowest with their text; a string
     replaces it, a function gets it and returns the sentence to use.
@@ -100,9 +120,14 @@ def bars(items, *, label, lo=0.0, hi=1.0, before_label="", width=420, row_height
     if not hi > lo:
         lo, hi = lo - 0.5, hi + 0.5
     signed = lo < 0 < hi
-    digits = digits_apart([b.value for b in items if b.text is None], 2)  # as many as tell the bars apart
+    each = digits_each([b.value if b.text is None else None for b in items], digits)  # more where bars read alike
     texts = [
-        b.text if b.text is not None else num(b.value, digits, signed=signed) if finite(b.value) else "—" for b in items
+        b.text
+        if b.text is not None
+        else num(b.value, d, signed=signed, quantity=quantity or label)
+        if finite(b.value)
+        else "—"
+        for b, d in zip(items, each)
     ]
     left = 12 + CHAR * max((len(b.label) for b in items), default=1)
     right = 12 + CHAR * max((len(t) for t in texts), default=1)

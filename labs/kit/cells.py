@@ -5,6 +5,7 @@ import math
 import re
 
 from .html import Html
+from .html import mark_shortened
 from .html import num
 from .svg import counted
 from .svg import quoted
@@ -22,6 +23,7 @@ def cell_text(value, digits=2, trim=True):
         value = int(value)
     text = num(value, digits)
     if trim and isinstance(value, float) and "," in text:
+        mark_shortened()
         text = text.rstrip("0").rstrip(",")
         if text in ("−0", ""):
             text = "0"

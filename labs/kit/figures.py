@@ -9,6 +9,8 @@ from .arithmetic import settle
 from .cells import cell_text
 from .cells import plain_text
 from .html import Html
+from .html import naming
+from .html import noting
 from .html import num
 from .html import tag
 from .label_layout import place_labels
@@ -274,10 +276,12 @@ def fold(summary, part, is_open, draw, class_=None, **attributes):
 WRAP_WIDTHS = (10, 15, 20, 25, 30, 35, 40)
 
 
-def table(header, rows, class_="lab-table", wrap=()):
+def table(header, rows, class_="lab-table", wrap=(), quantities="columns"):
     """A table of cells (strings are escaped, Html kept). A cell is one line (labs.css); wider than the
     screen, the table scrolls sideways in its own box (a marked frame). The columns whose indices are in
-    wrap hold words and take two lines at most: each gets a minimum width of half its longest text."""
+    wrap hold words and take two lines at most: each gets a minimum width of half its longest text.
+    quantities: what a cell's number is a number of: its column's header ("columns"), the first cell of
+    its row ("rows": a table of named values, h | 0,4621 | …), or nothing to say (None)."""
     widths = {k: wrap_class(header, rows, k) for k in wrap}
     # an empty header cell names no column: a td, so screen readers do not announce a nameless header
     head = (
@@ -295,7 +299,19 @@ def table(header, rows, class_="lab-table", wrap=()):
         else None
     )
     body = tag("tbody", *(tag("tr", *(tag("td", c, class_=widths.get(k)) for k, c in enumerate(row))) for row in rows))
+    if noting():
+        name_quantities(header, rows, quantities)
     return tag("table", head, body, class_=class_, data_scroll_frame="")
+
+
+def name_quantities(header, rows, quantities):
+    """Under noting_numbers(): a cell's number is one of its column's quantity, or of its row's."""
+    if quantities == "columns" and header:
+        for k, h in enumerate(header):
+            naming(plain_text(h).strip(), [row[k] for row in rows if k < len(row)])
+    elif quantities == "rows":
+        for row in rows:
+            naming(plain_text(row[0]).strip(), row[1:])
 
 
 def wrap_class(header, rows, k):
@@ -313,7 +329,9 @@ def two_lines(text):
 
 
 def stat(label, value, tone=None):
-    """A figure with its caption, for the numbers a lab is about."""
+    """A figure with its caption, for the numbers a lab is about (a number of the quantity its label names)."""
+    if noting():
+        naming(plain_text(label).strip(), [value])
     return tag(
         "div",
         tag("span", label, class_="lab-stat-label"),

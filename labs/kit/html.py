@@ -6,6 +6,7 @@ cannot show a reader's input unescaped by accident.
 
 import math
 import re
+from collections import namedtuple
 
 
 class Html(str):
@@ -130,8 +131,14 @@ def svg_number(x):
     return "0" if text in ("-0", "") else text
 
 
-# The numbers num() writes while a view is drawn under noting_numbers(): (value, digits, text) each. A test
-# reads them to check that one value is written with one number of decimals in one view.
+# A number num() wrote while a view was drawn: its value, its decimals, its text, the quantity it is a number
+# of (if the lab or a kit component said so) and whether its decimals follow from significant digits or lost
+# their last zeros (13,5 GB beside 1,35 GB; a cell's 1,5 beside 1,25) rather than from a choice of decimals.
+Noted = namedtuple("Noted", "value digits text quantity shortened", defaults=(None, False))
+
+
+# The numbers num() writes while a view is drawn under noting_numbers(): a Noted each. A test reads them to
+# check that one value, and one quantity, is written with one number of decimals in one view.
 _NOTED = []
 
 
@@ -147,15 +154,54 @@ class noting_numbers:
         _NOTED.remove(self.noted)
 
 
-def num(x, digits=2, signed=False):
+def noting():
+    """Whether the numbers written now are noted (a test is drawing a view under noting_numbers())."""
+    return bool(_NOTED)
+
+
+def num(x, digits=2, signed=False, quantity=None):
     """x written the Italian way: decimal comma, true minus sign (−0,88).
 
     Not-a-number and infinities are written in words, never as 'nan'.
+    quantity: what x is a number of (η, «p studente»): in one view the numbers of one quantity are
+    written with one number of decimals, which a test checks.
     """
     text = _written(x, digits, signed)
     if _NOTED:
-        _NOTED[-1].append((x, digits, text))
+        _NOTED[-1].append(Noted(x, digits, text, quantity))
     return text
+
+
+_POWER = re.compile("× 10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+")
+_WRITTEN = re.compile(r"[−+]?\d[\d.]*(?:,\d+)?")
+_TAGS = re.compile("<[^>]*>")
+
+
+def naming(quantity, texts):
+    """Under noting_numbers(): each of `texts` (a table's cell, a stat's value) that shows one number alone
+    (with its unit, or × 10ⁿ) names the last number written with that text a number of `quantity`; a text
+    with more numbers (0,8 × 1 + 0,5 × 0 = 0,8) names none."""
+    if not _NOTED or not quantity:
+        return
+    noted = _NOTED[-1]
+    for text in texts:
+        shown = unescape(_TAGS.sub("", text)) if isinstance(text, Html) else str(text)
+        found = _WRITTEN.findall(_POWER.sub("", shown))
+        if len(found) != 1:
+            continue
+        written = found[0].lstrip("+")
+        for i in range(len(noted) - 1, -1, -1):
+            if noted[i].text.lstrip("+") == written:
+                if noted[i].quantity is None:
+                    noted[i] = noted[i]._replace(quantity=quantity)
+                break
+
+
+def mark_shortened():
+    """Under noting_numbers(): the number just written has its decimals from significant digits or is about
+    to lose its last zeros (1,50 → 1,5), not from a choice of decimals."""
+    if _NOTED and _NOTED[-1]:
+        _NOTED[-1][-1] = _NOTED[-1][-1]._replace(shortened=True)
 
 
 def _written(x, digits, signed):
@@ -200,6 +246,29 @@ def digits_apart(values, least=2, most=8):
         if all(a != b for a, b in zip(texts, texts[1:])):
             return d
     return max(least, most)
+
+
+def digits_each(values, least=2, most=8):
+    """For each of `values`, the fewest decimals from `least` up with which num() writes it apart from every
+    other different value among them: only the values that would read alike get more (0,001 and 0,002 beside
+    50,0), so a value keeps the decimals the rest of its view writes it with. Beyond `most`, most."""
+    digits = [least] * len(values)
+    while True:
+        readings = {}
+        for i, v in enumerate(values):
+            if isinstance(v, (int, float)) and math.isfinite(v):
+                readings.setdefault(float(f"{v:.{digits[i]}f}"), []).append(i)
+        crowded = [
+            i
+            for group in readings.values()
+            if any(not same_value(values[group[0]], values[j]) for j in group[1:])
+            for i in group
+            if digits[i] < most
+        ]
+        if not crowded:
+            return digits
+        for i in crowded:
+            digits[i] += 1
 
 
 def numbers(values, digits=2, signed=False):

@@ -10,7 +10,7 @@ the text a reader sees and the text these helpers look at are the same.
 import math
 
 from .html import NBSP
-from .html import digits_apart
+from .html import digits_each
 from .html import num
 from .html import percent
 from .quantities import sci
@@ -72,20 +72,18 @@ def share(p, digits=0):
     if p <= 0 or p >= 1 or not math.isfinite(p):
         return percent(min(1.0, max(0.0, p)) if math.isfinite(p) else p, digits)
     for d in range(digits, 7):
-        text = percent(p, d)
-        value = float(text[:-2].replace(".", "").replace(",", "."))
-        if 0 < value < 100:
-            return text
+        if 0 < float(f"{100 * p:.{d}f}") < 100:  # tried, not written: the view notes only the text it shows
+            return percent(p, d)
     if p < 0.5:
         return f"{sci(100 * p)}{NBSP}%"
     return f"100{NBSP}% − {sci(100 * (1 - p))}{NBSP}%"
 
 
 def shares(values, digits=0):
-    """share() of each value in 0–1, with digits decimals or as many more as tell two different values apart
-    (the probabilities 0.0000052 and 0.000016: «0,001 %» and «0,002 %», not «0,0 %» twice)."""
-    d = digits_apart([100 * p for p in values], digits, 6)
-    return [share(p, d) for p in values]
+    """share() of each value in 0–1, with digits decimals, or as many more as tell it apart from another value
+    that would read the same (the probabilities 0.0000052 and 0.000016: «0,001 %» and «0,002 %», not «0,0 %»
+    twice; 0.5 beside them stays «50,0 %»)."""
+    return [share(p, d) for p, d in zip(values, digits_each([100 * p for p in values], digits, 6))]
 
 
 def control_value(text):

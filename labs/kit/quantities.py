@@ -8,28 +8,31 @@ the reader is not asked to trust the last ones.
 import math
 
 from .html import NBSP
+from .html import mark_shortened
 from .html import num
 
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def significant(x, sig=3):
-    """x with sig significant digits, as num() writes it (6,74; 131; 2.000)."""
+    """x with sig significant digits, as num() writes it (6,74; 131; 2.000): its decimals follow from its
+    size, so no quantity holds it to a number of decimals."""
     if x == 0 or not math.isfinite(x):
         return num(float(x), 0)
     digits = sig - 1 - math.floor(math.log10(abs(x)) + 1e-12)  # negative: round to tens, hundreds, …
     text = num(round(float(x), digits), max(0, digits))
+    mark_shortened()
     return text.rstrip("0").rstrip(",") if "," in text else text
 
 
-def sci(x, digits=1):
-    """x as a power of ten: 8,4e22 → «8,4 × 10²²» (digits after the comma)."""
+def sci(x, digits=1, quantity=None):
+    """x as a power of ten: 8,4e22 → «8,4 × 10²²» (digits after the comma); quantity as num()'s."""
     if x == 0 or not math.isfinite(x):
-        return num(float(x), digits)
+        return num(float(x), digits, quantity=quantity)
     # Python's own scientific notation rounds the mantissa and fixes the exponent
     # in one go (9,97 → 1,0 × 10¹), even for subnormal numbers
     mantissa, exponent = f"{x:.{digits}e}".split("e")
-    return f"{num(float(mantissa), digits)} × 10{str(int(exponent)).translate(SUPERSCRIPT)}"
+    return f"{num(float(mantissa), digits, quantity=quantity)} × 10{str(int(exponent)).translate(SUPERSCRIPT)}"
 
 
 SCALES = ((1e9, "miliardo", "miliardi"), (1e6, "milione", "milioni"))

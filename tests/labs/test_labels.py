@@ -1,7 +1,7 @@
 """Labels tell neighbours apart: in one figure, two different values never
 read the same. The kit marks every number it writes for a value with the
 value itself (data-labelled: bar values, axis ticks, a histogram's classes),
-and chooses its decimals from the spacing of the values (html.digits_apart).
+and chooses its decimals from the spacing of the values (html.digits_apart, digits_each).
 Tried on every lab at its defaults and at each control's extremes (a stepped
 lab at its first two, a middle and its last step, see test_italian).
 `-k <lab id>` runs one lab."""
