@@ -1,7 +1,7 @@
 """Issue 48's numbers in one command, in Chromium, each measured --runs times (2 by default), the baseline in the
 same run: how far the site is from its limits.
 
-    python scripts/bench_limits.py [--runs 2] [--only step,play,links,ready,soak] [--visits 80] [--ready-labs id,id] [--json out.json]
+    python scripts/bench_limits.py [--runs 2] [--only step,play,links,ready,soak] [--visits 80] [--rounds 2] [--ready-labs id,id] [--json out.json]
 
 It needs a built site (LABS_SITE_DIR, default site/: `make build`); `make bench` runs it after scripts/bench.py.
 
@@ -105,7 +105,10 @@ def main():
     parser.add_argument(
         "--ready-labs", default="ombrello,transformer-allenato", help="labs whose «pronto» is set against Pyodide's"
     )
-    parser.add_argument("--visits", type=int, default=80, help="soak: lab visits, over two rounds")
+    parser.add_argument(
+        "--visits", type=int, default=80, help="soak: lab visits over two rounds (a round visits visits/2 labs)"
+    )
+    parser.add_argument("--rounds", type=int, default=2, help="soak: rounds through the labs (2 at least)")
     parser.add_argument("--play-limit", type=int, default=0, help="soak: play a stepped lab to this step at most")
     parser.add_argument("--json", default="", help="also write the results to this file")
     args = parser.parse_args()
@@ -156,7 +159,7 @@ def main():
             if "soak" in sections:
                 results["soak"] = []
                 for _ in range(args.runs):
-                    rounds = soak(browser, base, args.visits, args.play_limit)
+                    rounds = soak(browser, base, args.visits, args.play_limit, max(2, args.rounds))
                     results["soak"].append(rounds)
                     print(
                         f"Sessione lunga, {args.visits} visite in una scheda (budget giro 2 ≤ {SOAK_BUDGET_MB} MB a visita):"
