@@ -23,29 +23,19 @@ from labs.kit.symbols import GLOSSARY, Symbol, declaration_problem, notation_pro
 ALL = labs.all_labs()
 # Labs that still show a letter they do not define, each failing here (strict: one fixed must leave this list).
 NOT_YET = {
-    "parole-come-vettori": "A, B e C sono le tre parole del conto, non matrici: da dichiarare",
     "rete-finestra": "x, i due vettori in fila, non detto accanto a «vettore» o «ingresso»",
     "transformer-miniatura": "x, q e T (temperatura) nella vista senza le loro parole",
     "loss": "e della perplexity e^loss, mai detto esponenziale",
     "gradiente-logit": "η senza «learning rate»",
     "backprop-due-pesi": "y, z e L scritti senza bersaglio, somma pesata e loss",
     "bigrammi": "p e y di p − y senza probabilità e bersaglio nella stessa frase",
-    "costo-pretraining": "m e v, le due medie di Adam: da dichiarare",
-    "schedule-lr": "W (passi di warm-up) e T (passi totali): da dichiarare",
-    "allineamento": "σ è la sigmoide e π il modello (policy): da dichiarare",
-    "grpo-distillazione": "r è la ricompensa, non il rango: da dichiarare",
     "bpe": "i pezzi di una parola scritti come lettere sole («· + g + a + t»): da disegnare come token",
-    "vettori": "k, il numero che allunga la freccia: da dichiarare",
-    "matrice-vettore": "k del taglio e la F disegnata: da dichiarare",
-    "tensori": "b, l, k, gli indici del tensore: da dichiarare",
     "tante-pieghe": "x e f(x) senza ingresso e funzione",
     "rango": "u, v (vettori) e M (matrice) senza le loro parole",
     "attention-qk": "q, k, A ed e^ della softmax senza le loro parole",
     "backprop-due-strati": "z, L e y senza somma pesata, loss e bersaglio",
-    "normalizzazione": "c, il numero sommato a tutti: da dichiarare",
     "residuo-profondita": "W di h ← tanh(W·h) senza «pesi»",
     "multi-head": "A¹, la tabella dei pesi della testa 1, senza le sue parole",
-    "costo-kv-cache": "t, il token generato, è un passo della generazione: da dichiarare",
     "giro-del-token": "E, q e Kᵀ senza embedding, query e key nella stessa frase",
 }
 

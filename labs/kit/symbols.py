@@ -60,7 +60,7 @@ GLOSSARY = {
     "p": Symbol("una probabilità", "probabilit"),
     "q": Symbol("la query di un token", "query"),
     "r": Symbol("il rango (quante colonne ha la matrice sottile di LoRA)", "rango", "lora"),
-    "t": Symbol("il passo del training", "passo", "passi"),
+    "t": Symbol("un passo, del training o della generazione", "passo", "passi"),
     "w": Symbol("un peso", "peso", "pesi"),
     "x": Symbol("l'ingresso (un numero o un vettore)", "ingress", "vettor", "entra"),
     "y": Symbol("il valore giusto, il bersaglio", "giust", "bersagli", "target", "one-hot"),
