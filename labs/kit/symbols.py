@@ -63,12 +63,12 @@ GLOSSARY = {
     "t": Symbol("un passo, del training o della generazione", "passo", "passi"),
     "w": Symbol("un peso", "peso", "pesi"),
     "x": Symbol("l'ingresso (un numero o un vettore)", "ingress", "vettor", "entra"),
-    "y": Symbol("il valore giusto, il bersaglio", "giust", "bersagli", "target", "one-hot"),
+    "y": Symbol("il valore giusto, il bersaglio", "giust", "bersagli", "obiettiv", "target", "one-hot"),
     "ŷ": Symbol("la previsione del modello", "prevision", "previst", "uscit"),
     "z": Symbol("un punteggio prima della non linearità o della softmax (un logit)", "logit", "punteggi", "somma"),
     "β": Symbol("nel DPO, quanto conta il margine (la forza del legame al riferimento)", "margine", "dpo"),
     "ε": Symbol("un numero piccolissimo, per non dividere per zero", "zero", "piccol"),
-    "η": Symbol("il learning rate", "learning rate"),
+    "η": Symbol("il learning rate, la lunghezza del passo", "learning rate", "passo"),
     "θ": Symbol("un angolo", "angol", "gradi", "ruot"),
     "μ": Symbol("la media", "media"),
     "π": Symbol("pi greco, 3,14…", "pi greco", "cos", "sin"),
@@ -86,7 +86,7 @@ SYMBOL_KEY = re.compile(rf"[{LETTERS}]")
 WORDS = frozenset("aeio")  # Italian words when alone: «e», «a», «i», «o»
 OPERATOR = re.compile(r"[=·×+−/()\[\]|²^←→<>]")
 # beside one of these an Italian word letter is a variable: «a · b», «e^2», «a = [2 ; 1]» (not «da 1 a −1», «(e altre)»)
-AFTER_WORD = re.compile(r"[=·×/^(]|\+(?!\d)")
+AFTER_WORD = re.compile(r"[=≈·×/^(]|\+(?!\d)")
 BEFORE_WORD = re.compile(r"[=·×+/]")
 UNITS = frozenset("BMKGsh")  # after a number: 7 B, 16 M, 5 s
 
