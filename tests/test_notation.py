@@ -13,7 +13,7 @@ test_same_digits.py does), no browser."""
 import re
 
 import pytest
-from test_same_digits import settings
+from test_same_digits import every_lab_but, settings
 
 import labs
 from labs.kit.experiments import raw_settings
@@ -94,14 +94,7 @@ def index_starts(html):
 ZERO_DIVISOR = re.compile(r"[÷/]\s*0(?:,0+)?(?![\d,])")
 
 
-@pytest.mark.parametrize(
-    "lab",
-    [
-        pytest.param(lab, marks=pytest.mark.xfail(reason=NOT_YET[lab.id], strict=True)) if lab.id in NOT_YET else lab
-        for lab in ALL
-    ],
-    ids=[lab.id for lab in ALL],
-)
+@pytest.mark.parametrize("lab", every_lab_but(NOT_YET), ids=[lab.id for lab in ALL])
 def test_every_letter_a_view_shows_is_defined_with_one_meaning(lab):
     problems, _ = undefined_letters(lab)
     assert not problems, f"{lab.id}: " + "; ".join(problems)
