@@ -27,9 +27,7 @@ NOT_YET = {
     "transformer-miniatura": "x, q e T (temperatura) nella vista senza le loro parole",
     "bpe": "i pezzi di una parola scritti come lettere sole («· + g + a + t»): da disegnare come token",
     "tante-pieghe": "x e f(x) senza ingresso e funzione",
-    "rango": "u, v (vettori) e M (matrice) senza le loro parole",
     "attention-qk": "q, k, A ed e^ della softmax senza le loro parole",
-    "residuo-profondita": "W di h ← tanh(W·h) senza «pesi»",
     "multi-head": "A¹, la tabella dei pesi della testa 1, senza le sue parole",
     "giro-del-token": "E, q e Kᵀ senza embedding, query e key nella stessa frase",
 }

@@ -61,6 +61,8 @@ GLOSSARY = {
     "q": Symbol("la query di un token", "query"),
     "r": Symbol("il rango (quante colonne ha la matrice sottile di LoRA)", "rango", "lora"),
     "t": Symbol("un passo, del training o della generazione", "passo", "passi"),
+    "u": Symbol("un vettore (con v, i due bordi di una matrice di rango 1)", "vettor", "colonna", "riga"),
+    "v": Symbol("un vettore (con u, i due bordi di una matrice di rango 1)", "vettor", "colonna", "riga"),
     "w": Symbol("un peso", "peso", "pesi"),
     "x": Symbol("l'ingresso (un numero o un vettore)", "ingress", "vettor", "entra"),
     "y": Symbol("il valore giusto, il bersaglio", "giust", "bersagli", "obiettiv", "target", "one-hot"),
