@@ -13,7 +13,7 @@ test_same_digits.py does), no browser."""
 import re
 
 import pytest
-from test_same_digits import every_lab_but, settings
+from test_same_digits import settings
 
 import labs
 from labs.kit.experiments import raw_settings
@@ -21,10 +21,6 @@ from labs.kit.html import unwrapped_scripts
 from labs.kit.symbols import GLOSSARY, Symbol, declaration_problem, notation_problems, symbols_in, unwrapped
 
 ALL = labs.all_labs()
-# Labs that still show a letter they do not define, each failing here (strict: one fixed must leave this list).
-NOT_YET = {
-    "bpe": "i pezzi di una parola scritti come lettere sole («· + g + a + t»): da disegnare come token",
-}
 
 INLINE = "span|strong|em|b|i|sub|sup|tspan|a|abbr|code|small|kbd"
 # a token drawn as text (its characters, 9A's byte number beside them), and the heads of a matrix's rows and
@@ -86,7 +82,7 @@ def index_starts(html):
 ZERO_DIVISOR = re.compile(r"[÷/]\s*0(?:,0+)?(?![\d,])")
 
 
-@pytest.mark.parametrize("lab", every_lab_but(NOT_YET), ids=[lab.id for lab in ALL])
+@pytest.mark.parametrize("lab", ALL, ids=[lab.id for lab in ALL])
 def test_every_letter_a_view_shows_is_defined_with_one_meaning(lab):
     problems, _ = undefined_letters(lab)
     assert not problems, f"{lab.id}: " + "; ".join(problems)
