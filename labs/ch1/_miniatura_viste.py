@@ -194,7 +194,7 @@ def panel_attention(s):
     return stage(
         3,
         f"L'attention: {me} guarda indietro",
-        tag("p", f"La domanda di {me} è il suo vettore per W_q: dice quali caratteristiche cerca."),
+        tag("p", f"La domanda di {me}, la sua query q, è il suo vettore x per W_q: dice quali caratteristiche cerca."),
         equation(
             vector(before, label=f"x di {me}", labels=DIMS, column=False, shape=False),
             "· W_q =",
@@ -352,7 +352,10 @@ def panel_output(s):
         formula(f"z({name(best)}) = {terms} = {num(z[best])}"),
         bars(items, label=label, before_label=before_label, part="probabilita"),
         experiment_note(s),
-        stats(stat("Previsione (greedy)", name(best_of(p))), stat("Sua probabilità (T = 1)", percent(max(p), 1))),
+        stats(
+            stat("Previsione (greedy)", name(best_of(p))),
+            stat("Sua probabilità (temperatura T = 1)", percent(max(p), 1)),
+        ),
         callout(
             f"{' e '.join(word(t) for t in tied)} hanno la stessa probabilità: per il modello sono "
             f"intercambiabili, e la scelta greedy prende l'ID più basso."

@@ -38,6 +38,7 @@ from labs.kit import Group
 from labs.kit import Label
 from labs.kit import Point
 from labs.kit import Slider
+from labs.kit import Symbol
 from labs.kit import callout
 from labs.kit import cell_text
 from labs.kit import formula
@@ -75,6 +76,13 @@ VIEW = (-0.3, 1.3)
 def offset(name, label):
     return Slider(name, label, -0.4, 0.4, 0.05, 0.0)
 
+
+# letters that mean here something else than in the site's glossary (labs.kit.symbols)
+SYMBOLS = {
+    "A": Symbol("la prima parola del conto A − B + C", "parol"),
+    "B": Symbol("la parola che si toglie nel conto A − B + C", "parol"),
+    "C": Symbol("la parola che si aggiunge nel conto A − B + C", "parol"),
+}
 
 CONTROLS = [
     Group(

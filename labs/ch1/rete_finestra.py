@@ -155,7 +155,7 @@ def view(s):
         "e",
         vector(s["vb"], label=f"«{b}»", column=False),
         "→",
-        vector(x, label="x, in fila", column=False, emphasize=True),
+        vector(x, label="x, i vettori in fila", column=False, emphasize=True),
     )
     order = callout(
         f"Sommati darebbero {listed(s['sum'])}, esattamente come «{b} {a}»: chi viene prima si perde. "

@@ -4,6 +4,8 @@ il peso w₂, e l'uscita ŷ si confronta con l'obiettivo y.
 
     z = w₁·x      h = ReLU(z)      ŷ = w₂·h      L = (ŷ − y)²
 
+z è la somma pesata che entra nella ReLU, h quello che ne esce, L la loss.
+
 Premi **Avanti** e il conto si svela un pezzo alla volta. Prima il
 **forward**: i valori da sinistra a destra, fino alla loss. Poi le
 **derivate locali**: ogni operazione sa da sola quanto cambia la sua uscita

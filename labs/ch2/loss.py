@@ -16,7 +16,8 @@ segnati sono gli esempi della guida (cliccali per andarci): 100 % dà 0,
 50 % dà 0,69, 12 % dà 2,12, 1 % dà 4,6. Poi spingi p verso 0,001 e guarda
 la curva impennarsi.
 
-Accanto alla loss c'è la **perplexity**, e elevato alla loss. Dato che
+Accanto alla loss c'è la **perplexity**, e^loss: il numero di Nepero
+e ≈ 2,718 elevato alla loss. Dato che
 e^(−log p) = 1/p, è il numero di candidati ugualmente probabili tra cui il
 modello sembra indeciso: con p = 12 % la loss vale 2,12 e la perplexity 8,3,
 come tirare a indovinare tra circa otto token. In un training vero si guarda

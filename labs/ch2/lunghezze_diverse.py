@@ -12,9 +12,11 @@ causale, softmax). Più token, tabella più grande, niente di nuovo da
 imparare.
 
 Anche il training non si accorge della lunghezza. Ogni riga ha il suo
-bersaglio (qui il vettore del token che la segue) e il suo errore, una riga
-della matrice E degli errori; la loss L è la metà della somma dei loro
-quadrati. Il gradiente di W è Xᵀ per gli errori, (2 × n)(n × 2) = 2 × 2: la **somma dei
+bersaglio, una riga della matrice T dei bersagli (qui il vettore del token
+che la segue), e il suo errore e, una riga della matrice E degli errori. Qui
+T ed E non sono la temperatura e gli embedding di altre pagine: sono i
+bersagli e gli errori. La loss L è la metà della somma dei quadrati degli
+errori, L = ½ Σ e². Il gradiente di W è Xᵀ per gli errori, (2 × n)(n × 2) = 2 × 2: la **somma dei
 suggerimenti** di tutte le righe, ognuno della forma di W. Le due frasi
 stanno una accanto all'altra: quella lunga porta il doppio dei
 suggerimenti, ma il gradiente resta 2 × 2. Clicca una riga di X per
@@ -42,6 +44,7 @@ from labs.kit import Edit
 from labs.kit import Experiment
 from labs.kit import Follow
 from labs.kit import Slider
+from labs.kit import Symbol
 from labs.kit import Toggle
 from labs.kit import callout
 from labs.kit import equation
@@ -82,6 +85,13 @@ STAGES = (
     ("gradiente", "3. Il gradiente di W"),
     ("batch", "4. Due frasi in un batch"),
 )
+
+# letters that mean here something else than in the site's glossary (labs.kit.symbols)
+SYMBOLS = {
+    "E": Symbol("gli errori: una riga per token, la previsione meno il bersaglio", "errori"),
+    "e": Symbol("l'errore di una riga", "errore", "errori"),
+    "T": Symbol("i bersagli: il vettore del token che segue, una riga per token", "bersagli"),
+}
 
 CONTROLS = [
     Choice("fase", "Che cosa guardare", STAGES, "forme"),  # chosen with the view's phase buttons (follow: hidden)
@@ -312,7 +322,7 @@ def view_gradient(s):
         tag(
             "p",
             "Il bersaglio di ogni riga è il vettore del token che la segue, l'errore è la differenza; "
-            "il suggerimento di una riga è il suo vettore in colonna per il suo errore in riga.",
+            "il suggerimento di una riga è il suo vettore x in colonna per il suo errore e in riga.",
         ),
         side_by_side(s, draw),
         callout("Il doppio dei token, il doppio dei suggerimenti: il gradiente resta una tabella 2 × 2, come W."),

@@ -19,8 +19,8 @@ dell'epoch» salta al riepilogo che chiude l'epoch.
    token attuale e la trasforma in probabilità con la softmax.
 5. **Loss**: −log della probabilità data al token giusto, poi la media
    sul batch.
-6. **Backward**: il gradiente è p − y sulla riga di ogni esempio, mediato
-   sul batch. Le righe dei token assenti dal batch restano a zero.
+6. **Backward**: il gradiente è p − y, la probabilità meno il bersaglio
+   one-hot, sulla riga di ogni esempio, mediato sul batch. Le righe dei token assenti dal batch restano a zero.
 7. **Aggiornamento**: w ← w − η·gradiente, in un colpo solo per tutta la
    tabella.
 8. **Riepilogo**: la curva della loss e le previsioni del modello adesso.

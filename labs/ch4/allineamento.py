@@ -13,8 +13,10 @@ risposta con quella su tutti i token: la seconda è dominata dalla domanda.
 **DPO** parte da coppie di risposte allo stesso prompt, una preferita
 (chosen) e una scartata (rejected). Per ciascuna conta di quanto il modello
 ha alzato la sua log-probabilità rispetto al modello di riferimento, quello
-congelato uscito dall'SFT: Δ = log π − log π_ref. La loss è −log σ(β · (Δc −
-Δr)): se il modello non ha spostato niente vale log 2 ≈ 0,693, scende verso
+congelato uscito dall'SFT: Δ = log π − log π_ref, dove π è la probabilità
+che il modello dà alla risposta. La loss è −log σ(β · (Δc − Δr)), dove σ è
+la sigmoide, che porta ogni numero tra 0 e 1 (non la deviazione standard di
+altre pagine): se il modello non ha spostato niente vale log 2 ≈ 0,693, scende verso
 0 man mano che la chosen sale rispetto alla rejected, cresce quasi in linea
 retta se il modello preferisce la rejected.
 
@@ -44,6 +46,7 @@ from labs.kit import Handle
 from labs.kit import Marker
 from labs.kit import Series
 from labs.kit import Slider
+from labs.kit import Symbol
 from labs.kit import bars
 from labs.kit import callout
 from labs.kit import formula
@@ -77,6 +80,12 @@ CHAT = (
 )
 CHOSEN, REJECTED = "La capitale della Francia è Parigi.", "Forse Lione."
 LP = dict(min=-30.0, max=0.0, step=0.5)
+
+# letters that mean here something else than in the site's glossary (labs.kit.symbols)
+SYMBOLS = {
+    "π": Symbol("la probabilità che il modello dà a una risposta", "probabilit"),
+    "σ": Symbol("la sigmoide, che porta ogni numero tra 0 e 1", "sigmoide"),
+}
 
 CONTROLS = [
     Group(

@@ -21,7 +21,7 @@ Llama 2 e Llama 3 molto sopra la retta, perché un modello piccolo allenato più
 lungo costa meno ogni volta che risponde.
 
 Poi la memoria. Per allenare non bastano i pesi: servono i gradienti, una
-copia master in fp32 e le due medie di Adam, circa **16 byte per
+copia master in fp32 e le due medie di Adam, m e v, circa **16 byte per
 parametro**: per un 7B oltre 110 GB, più di una GPU da 80 GB prima ancora
 delle attivazioni. **LoRA** congela i pesi e allena solo due matrici
 sottili B·A per ogni matrice adattata, 2·d·r numeri invece di d² (il rango
@@ -46,6 +46,7 @@ from labs.kit import Follow
 from labs.kit import Group
 from labs.kit import Series
 from labs.kit import Slider
+from labs.kit import Symbol
 from labs.kit import Toggle
 from labs.kit import bars
 from labs.kit import big
@@ -96,6 +97,12 @@ SIDES = {
     "Llama 3 405B": "w",
 }
 
+
+# letters that mean here something else than in the site's glossary (labs.kit.symbols)
+SYMBOLS = {
+    "m": Symbol("la media dei gradienti che Adam tiene per ogni peso", "medie", "adam"),
+    "v": Symbol("la media dei quadrati dei gradienti che Adam tiene per ogni peso", "medie", "adam"),
+}
 
 CONTROLS = [
     Group(

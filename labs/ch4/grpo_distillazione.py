@@ -6,7 +6,7 @@ migliori rispetto a che cosa?
 **GRPO** risponde confrontando i tentativi tra loro. Per ogni domanda il
 modello genera un gruppo di risposte; il **vantaggio** di ognuna misura di
 quanto il suo reward supera la media del gruppo, in unità di deviazione
-standard: (r − media) / dev. std. Sopra la media il vantaggio è positivo e quei token vengono resi più probabili; sotto
+standard: (r − media) / dev. std., con r il reward. Sopra la media il vantaggio è positivo e quei token vengono resi più probabili; sotto
 la media è negativo e vengono scoraggiati. I vantaggi sommano sempre a zero. Prova i
 gruppi: in un problema **facile** l'unica risposta sbagliata spicca, in
 uno **difficile** è l'unica giusta a spiccare, e se le risposte prendono
@@ -41,6 +41,7 @@ from labs.kit import Experiment
 from labs.kit import Follow
 from labs.kit import Group
 from labs.kit import Slider
+from labs.kit import Symbol
 from labs.kit import bars
 from labs.kit import callout
 from labs.kit import formula
@@ -66,6 +67,11 @@ STEPS = (
     ("=", ("=", "+", ",", "altro"), (0.85, 0.05, 0.05, 0.05), (0.95, 0.02, 0.02, 0.01)),
     ("381", ("381", "391", "371", "altro"), (0.75, 0.15, 0.05, 0.05), (0.93, 0.04, 0.02, 0.01)),
 )
+
+# letters that mean here something else than in the site's glossary (labs.kit.symbols)
+SYMBOLS = {
+    "r": Symbol("il reward di una risposta", "reward"),
+}
 
 CONTROLS = [
     Group(

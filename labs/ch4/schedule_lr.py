@@ -17,6 +17,9 @@ milioni di token, 500.000 passi fanno i 2.000 miliardi di token del suo
 pre-training. Trascina il punto sulla curva (o usa il cursore «Passo da
 guardare») per leggere η in qualunque momento; il secondo grafico
 ingrandisce i primi passi, dove il warm-up nel primo quasi non si vede.
+Nelle formule t è il passo, W i passi di warm-up e T i passi di tutto il
+training: qui W e T sono numeri di passi, non una matrice di pesi e la
+temperatura come in altre pagine.
 
 Prova a togliere il warm-up (0 passi): la curva parte subito dal picco, il
 caso da cui il warm-up protegge. Porta il minimo a 0 e la discesa arriva
@@ -37,6 +40,7 @@ from labs.kit import Marker
 from labs.kit import Question
 from labs.kit import Series
 from labs.kit import Slider
+from labs.kit import Symbol
 from labs.kit import Wrong
 from labs.kit import big
 from labs.kit import callout
@@ -56,6 +60,12 @@ REF = "4.2"
 UNIT = 1e-4  # the charts count η in units of 10⁻⁴, so the ticks read 0,5 · 1 · 3 instead of 0,00030
 BATCH_TOKENS = 4e6  # Llama 2: about 4 million tokens per step
 POINTS = 240
+
+# letters that mean here something else than in the site's glossary (labs.kit.symbols)
+SYMBOLS = {
+    "W": Symbol("i passi di warm-up", "warm-up"),
+    "T": Symbol("i passi di tutto il training", "passi", "training"),
+}
 
 CONTROLS = [
     Group(

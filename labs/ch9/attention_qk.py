@@ -1,6 +1,6 @@
 """In questo laboratorio le query e le key sono già pronte: ognuno dei
-quattro token di «il gatto nero dorme» ha una query di 2 numeri («che cosa
-cerco») e una key di 2 numeri («che cosa offro»). Da dove vengono lo mostra
+quattro token di «il gatto nero dorme» ha una query q di 2 numeri («che
+cosa cerco») e una key k di 2 numeri («che cosa offro»). Da dove vengono lo mostra
 il laboratorio «Un'intera testa di attention»; qui conta che cosa se ne fa.
 
 Ogni query si confronta con ogni key con un prodotto scalare: è la tabella
@@ -10,7 +10,8 @@ dipende da quanto sono lunghi i vettori. Poi la **maschera causale** cancella
 le caselle sopra la diagonale, cioè i token che vengono dopo: in un modello
 come GPT un token non può guardare il futuro, che durante la generazione non
 esiste ancora. Infine la softmax, riga per riga, trasforma i punteggi in
-pesi positivi che sommano a 1.
+pesi positivi che sommano a 1: la tabella A. Ogni punteggio z diventa e^z,
+con e ≈ 2,718, diviso per la somma della sua riga.
 
 Clicca una riga (o scegli il token) per vedere da dove nasce: nel piano la
 sua query e le key che può guardare, e il conto della softmax. Cambia

@@ -5,6 +5,8 @@ l'obiettivo y.
 
     z = w₁·x      h = tanh(z)      ŷ = w₂·h      L = (ŷ − y)²
 
+z è la somma pesata che entra nella tanh, h quello che ne esce, L la loss.
+
 La regola della catena dà i due gradienti, un fattore alla volta:
 ∂L/∂w₂ = 2(ŷ − y)·h e ∂L/∂w₁ = 2(ŷ − y)·w₂·(1 − h²)·x, dove 1 − h² è la
 pendenza della tanh. Con i valori di partenza tutti e due sono negativi:

@@ -271,10 +271,10 @@ def rule_item(n, m, newest):
 
 @lru_cache(maxsize=1024)  # the folded rules are the same at every step after theirs
 def folded_rule(n, left, right, new, count):
-    """Rule n + 1 as plain text, a button back to its step."""
+    """Rule n + 1 as plain text, a button back to its step: each token in «…», a token and not a letter of maths."""
     return tag(
         "li",
-        f"{left} + {right} → {new}",
+        f"«{left}» + «{right}» → «{new}»",
         tag("small", f" ({num(count)})"),
         data_set=f"passo={n + 1}",
         tabindex="0",
@@ -424,7 +424,7 @@ def view(s):
     else:
         parts.append(tag("p", "Scrivi qualcosa nel riquadro «Testo nuovo da tokenizzare».", class_="lab-bpe-note"))
     if s["unseen"] and s["merges"]:
-        pieces = "; ".join(" + ".join(t[1] for t in c) for c in s["unseen"])
+        pieces = "; ".join(" + ".join(f"«{t[1]}»" for t in c) for c in s["unseen"])
         parts.append(
             callout(
                 f"Parole che nel corpus non compaiono mai: nessun token le contiene intere, quindi si "

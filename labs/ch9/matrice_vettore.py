@@ -39,6 +39,7 @@ from labs.kit import Experiment
 from labs.kit import Group
 from labs.kit import Shape
 from labs.kit import Slider
+from labs.kit import Symbol
 from labs.kit import Wrong
 from labs.kit import callout
 from labs.kit import cell_text
@@ -65,6 +66,12 @@ F = ((0, 0), (0.4, 0), (0.4, 0.8), (1, 0.8), (1, 1.2), (0.4, 1.2), (0.4, 1.6), (
 def entry(name, label, default):
     return Slider(name, label, -3.0, 3.0, 0.1, default)
 
+
+# letters that mean here something else than in the site's glossary (labs.kit.symbols)
+SYMBOLS = {
+    "k": Symbol("quanto sposta di lato il taglio [[1, k], [0, 1]]", "taglio"),
+    "F": Symbol("la lettera F disegnata nel piano, che mostra la trasformazione", "piena", "grigia"),
+}
 
 CONTROLS = [
     Group(

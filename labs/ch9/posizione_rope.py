@@ -12,9 +12,10 @@ La riga di E non sa dove si trova il token: in «il cane morde l'uomo» e
 l'attention, che pesa e somma, non vede la differenza. **RoPE** (rotary
 position embedding) rimedia dentro l'attention: prima del prodotto scalare
 ruota la query del token in posizione m di un angolo m·θ e la key del token
-in posizione n di un angolo n·θ.
+in posizione n di un angolo n·θ. Qui n non conta i token: come m, è una
+posizione nella frase.
 
-Nel piano vedi una query e una key di 2 numeri (trascina le frecce
+Nel piano vedi una query q e una key k di 2 numeri (trascina le frecce
 tratteggiate), prima e dopo la rotazione. Muovi m e n: il prodotto scalare
 cambia, perché cambia l'angolo tra le due frecce ruotate, che dipende da
 m − n. Poi muovi «sposta entrambe»: le due frecce girano insieme, l'angolo
@@ -43,6 +44,7 @@ from labs.kit import Edit
 from labs.kit import Experiment
 from labs.kit import Group
 from labs.kit import Slider
+from labs.kit import Symbol
 from labs.kit import callout
 from labs.kit import cell_text
 from labs.kit import formula
@@ -66,6 +68,13 @@ E = [[round(random.Random(f"E:{i}:{j}").gauss(0.0, 0.02), 3) for j in range(D)] 
 SENTENCE = ("il", "gatto", "dorme")
 LLAMA_V, LLAMA_D = 32_000, 4_096
 VIEW = (-4.5, 4.5)
+
+
+# letters that mean here something else than in the site's glossary (labs.kit.symbols)
+SYMBOLS = {
+    "m": Symbol("la posizione della query nella frase", "posizion"),
+    "n": Symbol("la posizione della key nella frase (non il numero di token)", "posizion"),
+}
 
 
 def coordinate(name, label, default):

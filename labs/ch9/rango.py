@@ -4,7 +4,7 @@ sinistra. In ogni casella c'è il numero del suo bordo sinistro per quello del
 suo bordo in alto.
 
 Lo stesso trucco con la colonna u = [1; 2; 3] e la riga v = [1, 0, 2] dà una
-tabella 3 × 3, u·vᵀ, in cui la casella (i, j) vale uᵢ·vⱼ. Muovi x: qualunque
+matrice 3 × 3, M = u·vᵀ, in cui la casella (i, j) vale uᵢ·vⱼ. Muovi x: qualunque
 vettore entri, l'uscita M·x è sempre (v·x) volte u, cioè un multiplo di
 [1; 2; 3]. Tutte le uscite stanno sulla stessa retta: la matrice ha
 **rango 1**. Il rango è il numero di direzioni indipendenti che le uscite

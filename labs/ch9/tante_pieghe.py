@@ -5,6 +5,8 @@ a una retta di partenza si ottiene una **linea spezzata**:
 
     f(x) = c + s₀·x + s₁·ReLU(x − e₁) + s₂·ReLU(x − e₂) + …
 
+f è la funzione della spezzata: a ogni ingresso x dà un'altezza.
+
 Costruiscine una a mano. Scegli la curva da imitare, poi **trascina i punti**
 della tua spezzata sul grafico, o usa i cursori: i due estremi salgono e
 scendono, i gomiti si spostano anche di lato. Con «Gomiti in uso» decidi

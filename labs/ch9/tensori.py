@@ -17,7 +17,8 @@ token, [d]; X[:, 2] prende il terzo token di ogni frase, [B × d]; X[:, :, 0]
 il primo numero di tutti i token, [B × L]. Il simbolo «:» vuol dire «tutti».
 Ogni indice fissato toglie un asse alla shape del risultato.
 
-Scegli che cosa prendere e muovi gli indici, oppure clicca una casella: le
+Scegli che cosa prendere e muovi gli indici b (la frase), l (il token) e k
+(il numero del vettore), oppure clicca una casella: le
 caselle prese si illuminano e compare il risultato con la sua shape.
 Se rimpicciolisci il tensore e un indice resta fuori, il laboratorio te lo
 dice e usa l'ultimo valore possibile.
@@ -37,6 +38,7 @@ from labs.kit import Experiment
 from labs.kit import Follow
 from labs.kit import Group
 from labs.kit import Slider
+from labs.kit import Symbol
 from labs.kit import callout
 from labs.kit import equation
 from labs.kit import formula
@@ -66,6 +68,13 @@ PICKS = (
     ("numero", "X[:, :, k]: lo stesso numero di ogni token"),
 )
 USES = {"elemento": "blk", "frase": "b", "token": "bl", "posizione": "l", "numero": "k"}
+
+# letters that mean here something else than in the site's glossary (labs.kit.symbols)
+SYMBOLS = {
+    "b": Symbol("l'indice della frase", "frase"),
+    "l": Symbol("l'indice del token nella frase", "token"),
+    "k": Symbol("l'indice di un numero nel vettore del token", "numero"),
+}
 
 CONTROLS = [
     Group(

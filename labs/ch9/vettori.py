@@ -28,6 +28,7 @@ from labs.kit import Experiment
 from labs.kit import Group
 from labs.kit import Guide
 from labs.kit import Slider
+from labs.kit import Symbol
 from labs.kit import callout
 from labs.kit import cell_text
 from labs.kit import columns
@@ -45,6 +46,11 @@ REF = "9B.1"
 def coordinate(name, label, default):
     return Slider(name, label, -3.0, 3.0, 0.5, default)
 
+
+# letters that mean here something else than in the site's glossary (labs.kit.symbols)
+SYMBOLS = {
+    "k": Symbol("il numero che moltiplica un vettore (uno scalare)", "scalare", "numero"),
+}
 
 CONTROLS = [
     Group(

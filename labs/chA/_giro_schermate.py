@@ -37,7 +37,7 @@ def screen_embed(s):
     after, before = s["embedded"], s["token_row"]
     j = max(range(D), key=lambda j: (abs(after[j] - before[j]), -j))
     return dict(
-        why="Il modello non legge lettere ma righe di numeri: la riga di E dice quale parola è, la riga di P "
+        why="Il modello non legge lettere ma righe di numeri: la riga di E, la tabella di embedding, dice quale parola è, la riga di P "
         "dice in che posizione sta, e la loro somma è il vettore che entra nel blocco.",
         shapes=shapes(f"E[{VOCAB[i]}] + P[{pos}] = x", (1, D), " + ", (1, D), " = ", (1, D)),
         stats=[stat("ID del token", str(i)), stat("Posizione", str(pos)), stat("Lunghezza ‖x‖", num(norm(after)))],
@@ -158,7 +158,7 @@ def screen_scores(s):
         best.append(f"nella testa {h + 1} il punteggio più alto va a {word(s['ids'][k])} ({num(head['scores'][k])})")
     hidden = len(s["ids"]) - n
     return dict(
-        why="Query per key misura quanto ciascun token interessa a questo. Dividere per √8 (le dimensioni di una "
+        why="La query q di questo token per le key K degli altri misura quanto ciascuno interessa a questo. Dividere per √8 (le dimensioni di una "
         "testa) tiene i punteggi in una scala in cui la softmax non si blocca; la maschera nasconde i token "
         "che vengono dopo, che quando il modello scrive non esistono ancora.",
         shapes=shapes("q · Kᵀ ÷ √8, per ciascuna testa", (1, DH), " · ", (DH, n), " = ", (1, n)),

@@ -180,7 +180,7 @@ def view(s):
         chart(s),
         tag("h3", f"Generare {num(t)} token dopo {num(n)}"),
         formula(
-            f"senza cache: Σ (n + t) per t da 1 a {num(t)} = {num(t)} × {num(n)} + {num(t)} × {num(t + 1)} / 2"
+            f"senza cache: Σ (n + t) per il passo t da 1 a {num(t)} = {num(t)} × {num(n)} + {num(t)} × {num(t + 1)} / 2"
             f" = {num(s['without'])} coppie di key e value"
         ),
         formula(f"con la cache: {num(n)} (il prompt, una volta) + {num(t)} (una per passo) = {num(s['with'])}"),

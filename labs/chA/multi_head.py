@@ -1,5 +1,5 @@
 """Una testa di attention guarda la frase in un modo solo: la sua query
-cerca una cosa, le key rispondono, i pesi dicono dove va lo sguardo. Per
+cerca una cosa, le key rispondono, i pesi (la tabella A) dicono dove va lo sguardo. Per
 guardare in più modi insieme il transformer mette più teste una accanto
 all'altra, ognuna con le sue matrici W_q, W_k e W_v, tutte sulla stessa
 matrice X. Il laboratorio «Un'intera testa di attention» mostra i conti di

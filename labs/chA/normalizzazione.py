@@ -45,6 +45,7 @@ from labs.kit import Experiment
 from labs.kit import Follow
 from labs.kit import Group
 from labs.kit import Slider
+from labs.kit import Symbol
 from labs.kit import Wrong
 from labs.kit import bars
 from labs.kit import callout
@@ -63,6 +64,11 @@ EPS = 1e-5  # as PyTorch's default: it only matters when all numbers are equal
 DEFAULTS = (2.0, 4.0, 6.0, 8.0, -3.0, 1.0)
 SUB = "₁₂₃₄₅₆"
 LIMIT = 20.0  # wide enough to double the defaults: [2, 4, 6, 8, −3, 1] → [4, 8, 12, 16, −6, 2]
+
+# letters that mean here something else than in the site's glossary (labs.kit.symbols)
+SYMBOLS = {
+    "c": Symbol("il numero sommato a ogni componente", "aggiung", "somma"),
+}
 
 CONTROLS = [
     Group(

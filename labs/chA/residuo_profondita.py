@@ -10,7 +10,8 @@ lunghezza del gradiente ∂y/∂h. Il grafico la mostra strato per strato, dall'
 fino alla fine, su scala logaritmica: ogni
 tacca è un fattore 10.
 
-**Senza residuo** (h ← f(h)) il gradiente attraversa uno strato dopo l'altro
+**Senza residuo** (h ← f(h), con f(h) = tanh(W·h) e W i pesi dello
+strato) il gradiente attraversa uno strato dopo l'altro
 e a ogni passaggio viene moltiplicato per la pendenza dello strato. Con pesi
 piccoli quei fattori sono minori di 1 e il prodotto crolla: con 50 strati
 all'ingresso arriva quasi niente, e i primi strati non imparano. **Con il

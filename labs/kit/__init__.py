@@ -21,6 +21,7 @@ PARTS = {
     "timelines": ("timeline",),
     "edits": ("Edit",),
     "experiments": ("Experiment",),
+    "symbols": ("Symbol",),
     "exercises": ("Case", "Exercise", "Question", "Wrong"),
     "html": ("Html", "esc", "factor", "join", "num", "percent", "raw", "tag"),
     "italian": ("plural", "share", "the"),

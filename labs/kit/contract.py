@@ -113,6 +113,12 @@ def check_module(module, chapter):
         refuse("FOLDS", f'FOLDS dev\'essere una lista di nomi di sezioni come "embedding" (è {short(folds)})')
     if len(set(folds)) != len(folds):
         refuse("FOLDS", "FOLDS vuole nomi diversi")
+    if hasattr(module, "SYMBOLS"):
+        from .symbols import declaration_problem  # here: the browser never checks a lab's contract
+
+        problem = declaration_problem(module.SYMBOLS, module.__doc__ or "")
+        if problem:
+            refuse("SYMBOLS", problem)
     if hasattr(module, "EXPERIMENTS"):
         from .experiments import experiments_problem  # here: the browser never checks a lab's contract
 

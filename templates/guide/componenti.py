@@ -166,8 +166,9 @@ CONTROLS = ["Slider", "Choice", "Text", "Toggle", "Group", "Follow"]
 # Stepped labs, listed with their signatures (and phase_screen, for a view drawn one phase at a time).
 STEPPED = ["Steps", "Jump", "Curve", "step_machine", "Memo", "timeline", "phase_screen"]
 
-# The experiments the prose suggests («Prova») and the edits a lab suggests to its own code («Prova a cambiare…»).
-CODE = ["Experiment", "Edit"]
+# The experiments the prose suggests («Prova»), the edits a lab suggests to its own code («Prova a cambiare…»)
+# and the letters it gives a meaning of its own (SYMBOLS: labs.kit.symbols, the site's glossary).
+CODE = ["Experiment", "Edit", "Symbol"]
 
 # What a lab declares for the reader to do: exercises and «Prevedi» questions.
 EXERCISES = ["Exercise", "Case", "Wrong", "Question"]

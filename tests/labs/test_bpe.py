@@ -111,7 +111,7 @@ def test_an_unseen_word_falls_apart_and_the_view_says_so():
     s = state(passo=MAX_MERGES)
     assert [[t[1] for t in c] for c in s["unseen"]] == [["·gatt", "one"]]
     view = str(LAB.view(s))
-    assert "non compaiono mai" in view and "·gatt + one" in view
+    assert "non compaiono mai" in view and "«·gatt» + «one»" in view
 
 
 def test_merge_list_jumps_to_its_step_and_nothing_looks_like_a_step_button():
