@@ -9,8 +9,9 @@ them while it draws the defaults from nothing (recorded), the page carries them 
 the worker's first drawing, at the defaults too, takes them (knowing). An answer is named by its
 function and by the order of the call (the first call of `losses`, the second…), not by the
 arguments: the same drawing makes the same calls, while the arguments' last bits may differ
-between the build's Python and the browser's (3.2's initial weights come from math.log and
-math.cos, whose last bit differs between C libraries), so the browser shows, at step 0, the very
+between the build's Python and the browser's (3.2's initial weights come from math.log, math.cos
+and math.sin, which C libraries may round differently in the last bit: its weights at step 0 are
+not the same to the bit in CPython and in Pyodide), so the browser shows, at step 0, the very
 numbers of the page it replaces. Outside that first drawing every call computes (a lab edited in
 the code panel is never answered by the build's code).
 """
