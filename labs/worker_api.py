@@ -10,17 +10,20 @@ page's lab once before the worker says «ready».
 import json
 
 from .drawing import render
+from .kit.prerendered import knowing
 from .kit.stepping import StepMachine
 from .kit.stepping import unship
 from .registry import get
 from .registry import load
 
 
-def warm_up(module_name, stage="page"):
+def warm_up(module_name, stage="page", known=""):
     """Disegna in anticipo il laboratorio della pagina, perché il primo gesto del lettore costi quanto i successivi.
 
     stage "page": the lab at its defaults (the worker does it before it says
-    «ready»). stage "next": a stepped lab's step after the default too (also
+    «ready»), with `known`, the answers the build shipped with the page
+    (labs.kit.prerendered: what the prerendered view already shows is not
+    computed again). stage "next": a stepped lab's step after the default too (also
     before «ready»), drawn ahead and read back as the worker reads it: the
     code paths of a step and of render_json have run once, and the view
     «Avanti» asks for first is waiting.
@@ -29,7 +32,7 @@ def warm_up(module_name, stage="page"):
     then finds the browser's caches warm), or "" if there is none."""
     lab = load(module_name)
     if stage == "page":
-        return render(lab.id, {})["ok"]
+        return knowing(known, lambda: render(lab.id, {}))["ok"]
     steps = lab.steps
     if not steps or steps.default >= steps.max:
         return ""

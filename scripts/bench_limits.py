@@ -1,7 +1,8 @@
-"""Issue 48's numbers in one command, in Chromium, each measured --runs times (2 by default), the baseline in the
-same run: how far the site is from its limits.
+"""Issue 48's numbers in one command, in Chromium (ready also in Firefox and WebKit), each measured --runs
+times (2 by default), the baseline in the same run: how far the site is from its limits.
 
-    python scripts/bench_limits.py [--runs 2] [--only step,play,links,ready,soak] [--visits 80] [--rounds 2] [--ready-labs id,id] [--json out.json]
+    python scripts/bench_limits.py [--runs 2] [--only step,play,links,ready,soak] [--visits 80] [--rounds 2]
+        [--ready-labs id,id] [--engines chromium,firefox,webkit] [--json out.json]
 
 It needs a built site (LABS_SITE_DIR, default site/: `make build`); `make bench` runs it after scripts/bench.py.
 
@@ -13,7 +14,10 @@ It needs a built site (LABS_SITE_DIR, default site/: `make build`); `make bench`
 - links: a shared link to a step, on a cold page: from «pronto» to the linked step drawn (the view no longer
   marked stale), in ms (budget ≤ 1 s): 3.2 at passo=300 and passo=1000, 3.1, 9A and A.6 at their last step.
 - ready: a lab page's «pronto» against a bare page that only starts Pyodide, cold loads alternated
-  (scripts/bench_load.py): the ratio of the medians (budget ≤ 1.05).
+  (scripts/bench_load.py): the ratio of the medians (budget ≤ 1.05), in Chromium, Firefox ESR and WebKitGTK
+  (--engines; the other two through tests/engines/drivers.py, a fresh browser for each load), with the end of
+  each stage of the worker's start. scripts/bench_start.mjs measures, under Node, two levers against their
+  bytes: .pyc compiled by this Pyodide instead of .py, and a Pyodide memory snapshot.
 - soak: --visits lab visits in one tab by instant navigation, in two rounds through the labs, each stepped lab
   played to its end (scripts/bench_soak.py): the tab's JavaScript memory a visit in each round (budget in round
   2 ≤ 0.05 MB) and Chromium's resident memory after each (budget: round 2 no higher than round 1).
@@ -27,7 +31,7 @@ import json
 import statistics
 from pathlib import Path
 
-from bench_load import bench_load
+from bench_load import ENGINES, bench_load, engine_missing
 from bench_page import PLAY, READY_TIME, bench_server
 from bench_soak import FLAGS, say_soak, soak
 from bench_transformer import lab_step_times_ms, lab_sumprod_floor_ms
@@ -105,6 +109,7 @@ def main():
     parser.add_argument(
         "--ready-labs", default="ombrello,transformer-allenato", help="labs whose «pronto» is set against Pyodide's"
     )
+    parser.add_argument("--engines", default=",".join(ENGINES), help="ready: the browsers, of " + ", ".join(ENGINES))
     parser.add_argument(
         "--visits", type=int, default=80, help="soak: lab visits over two rounds (a round visits visits/2 labs)"
     )
@@ -150,12 +155,16 @@ def main():
                     )
             if "ready" in sections:
                 results["ready"] = {}
-                for lab_id in args.ready_labs.split(","):
-                    lab = labs.get(lab_id)
-                    print(f"{lab.ref} {lab.id}, pronto contro Pyodide da solo (budget ≤ {READY_BUDGET}):")
-                    out = {}
-                    bench_load(browser, base, lab, args.runs, out)
-                    results["ready"][lab_id] = out["load"]
+                for engine in args.engines.split(","):
+                    if why := engine_missing(engine):
+                        print(f"{engine}: non misurato ({why})")
+                        continue
+                    for lab_id in args.ready_labs.split(","):
+                        lab = labs.get(lab_id)
+                        print(f"{lab.ref} {lab.id}, pronto contro Pyodide da solo (budget ≤ {READY_BUDGET}):")
+                        out = {}
+                        bench_load(browser, base, lab, args.runs, out, engine=engine)
+                        results["ready"][f"{engine}:{lab_id}"] = out["load"]
             if "soak" in sections:
                 results["soak"] = []
                 for _ in range(args.runs):

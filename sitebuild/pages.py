@@ -14,8 +14,10 @@ from pygments.lexers import PythonLexer
 
 import labs
 from labs import code, code_exercises
+from labs.kit import prerendered
 from labs.kit.experiments import prose_with_experiments
 from labs.kit.italian import control_value
+from labs.kit.stepping import StepMachine
 from labs.registry import split_more
 from labs.styles import lab_styles
 
@@ -130,12 +132,27 @@ def copy_assets():
         shutil.copy2(ROOT / "node_modules" / source, DOCS / target)
 
 
+def known_answers(lab):
+    """The answers of the @known functions (labs.kit.prerendered) that the lab's defaults need, as its page
+    carries them for the browser's first drawing ("" if its modules have none): recorded while the defaults are
+    computed from nothing (a stepped lab replays from step 0: no checkpoint of an earlier drawing in between)."""
+    if not any(
+        name == lab.module.__name__ or name.startswith(f"{lab.module.__name__}.") for name in prerendered.MODULES
+    ):
+        return ""
+    params = lab.parse({})
+    compute = lab.module.compute
+    draw = compute.replay if isinstance(compute, StepMachine) else compute
+    return prerendered.answers_text(prerendered.recorded(lambda: draw(params)))
+
+
 def lab_page(env, lab, download_bytes, answers=None, checkpoints=None):
     """A lab's page as Markdown: its prose with the «Prova» of its experiments (answers: {index: file} of
     those whose answer the build ships, sitebuild/answers.py), its prerendered view and controls, its code panel;
     checkpoints: the manifest of its default run's checkpoints (labs.answers.Checkpoints), for its data-checkpoints."""
     return env.get_template("lab.md.j2").render(
         checkpoints=json.dumps(checkpoints, separators=(",", ":")) if checkpoints else "",
+        known=known_answers(lab),
         lab=lab,
         parts=split_more(prose_with_experiments(lab.prose, lab.id, lab.experiments, answers)),
         result=prerender(lab),

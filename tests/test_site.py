@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 import labs
+from labs.kit.prerendered import read_answers
+from sitebuild.pages import known_answers
 
 ROOT = Path(__file__).resolve().parent.parent
 ALL = labs.all_labs()
@@ -325,6 +327,15 @@ def test_only_a_page_with_a_lab_starts_python_and_defers_the_theme(site_dir, lab
     for name, target in (("worker", site_dir / "assets" / "labs" / "worker.js"), ("pyodide", site_dir / "pyodide")):
         said = re.search(rf'data-{name}="([^"]+)"', tag).group(1)
         assert (page_dir / said).resolve() == target.resolve(), (lab.id, name)
+
+
+def test_a_lab_page_carries_the_answers_its_first_drawing_takes_from_the_build(site_dir):
+    """labs.kit.prerendered: 3.2's page carries the losses at step 0 that the build computed, for the boot script to
+    give to the worker; a lab with no @known function carries none."""
+    lab = labs.get("transformer-allenato")
+    known = re.search(r'<script data-lab-boot[^>]*\sdata-known="([^"]+)"', page(site_dir, lab)).group(1)
+    assert read_answers(known) == read_answers(known_answers(lab))
+    assert 'data-known=""' in page(site_dir, labs.get("ombrello"))
 
 
 def test_the_wheel_and_lockfile_are_named_by_their_content_and_pages_name_that_lockfile(site_dir):

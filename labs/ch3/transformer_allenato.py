@@ -106,6 +106,7 @@ from labs.kit import Slider
 from labs.kit import Steps
 from labs.kit import Text
 from labs.kit import corpus_problem
+from labs.kit import known
 from labs.kit import num
 from labs.kit import opened
 from labs.kit import step_machine
@@ -257,13 +258,18 @@ class Training:
 
 def evaluate(m):
     """Le loss dei due modelli su tutto il testo di training e sul sesto tenuto da parte."""
+    return (m.step, *losses(m.state.params, m.config, m.train, m.held, m.W))
+
+
+@known  # at step 0 of the defaults the page already shows them: the browser's first drawing takes the build's
+def losses(params, config, train, held, W):
+    """La loss del transformer e quella del bigramma, sul testo di training e su quello tenuto da parte."""
     windows_train, windows_held = EVAL_WINDOWS
     return (
-        m.step,
-        text_loss(m.state.params, m.config, m.train, windows_train),
-        text_loss(m.state.params, m.config, m.held, windows_held),
-        dataset_loss(m.W, make_pairs(m.train)),
-        dataset_loss(m.W, make_pairs(m.held)),
+        text_loss(params, config, train, windows_train),
+        text_loss(params, config, held, windows_held),
+        dataset_loss(W, make_pairs(train)),
+        dataset_loss(W, make_pairs(held)),
     )
 
 

@@ -17,6 +17,7 @@ PARTS = {
     "errors": ("ParamError",),
     "folds": ("opened",),
     "stepping": ("Memo", "step_machine"),
+    "prerendered": ("known",),
     "screens": ("phase_screen",),
     "timelines": ("timeline",),
     "edits": ("Edit",),

@@ -12,5 +12,5 @@ if (location.protocol !== "file:") {
   const early = self.labsEarly = { worker, module: tag.module, events: [], started: performance.now() };
   worker.onmessage = worker.onerror = (event) => early.events.push(event);
   worker.postMessage(initMessage({ indexURL: new URL(tag.pyodide, location.href).href, pkg: tag.package,
-                                   lockfile: tag.lockfile, module: tag.module }));
+                                   lockfile: tag.lockfile, module: tag.module, known: tag.known }));
 }

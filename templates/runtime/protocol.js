@@ -7,7 +7,8 @@ export const MESSAGES = {
   // page or boot script → worker
   // the worker's start: where Pyodide is, the base package, the lockfile, the page's lab module;
   // stallSeconds: a download with no new byte for that long fails; revalidate: after «Riprova»
-  init: [["indexURL", "package", "lockfile", "module", "stallSeconds", "revalidate"], []],
+  // known: the answers the first drawing of the page's lab takes from the build (labs.kit.prerendered)
+  init: [["indexURL", "package", "lockfile", "module", "stallSeconds", "revalidate"], ["known"]],
   // a lab's view; step: a stepped lab's {name, max}, so the worker can draw the next step ahead; checkpoint:
   // {url, step} of a machine the build shipped (labs/answers.py: a «Prova»'s, the default run's), to draw from
   render: [["id", "lab", "module", "params"], ["step", "checkpoint"]],
@@ -19,7 +20,9 @@ export const MESSAGES = {
   // worker → page
   progress: [["loaded"], []], // bytes downloaded so far
   phase: [["phase"], []], // download | python | labs
-  ready: [["checkpointBytes"], []], // the bound of a slow training's checkpoints (kit.stepping.fit_memory)
+  // checkpointBytes: the bound of a slow training's checkpoints (kit.stepping.fit_memory); marks: when each stage
+  // of the worker's start ended, {stage: epoch ms} (scripts/bench_load.py reads them off the page's timeline)
+  ready: [["checkpointBytes", "marks"], []],
   failed: [["error", "detail"], []], // error: the Italian line for the reader; detail: for the console
   unwanted: [["buffer"], []], // a SharedArrayBuffer: [0] the id of an answer the page no longer wants
   rehearse: [["module", "html"], []], // a stepped lab's next step, for the page to lay out once off screen
@@ -32,8 +35,9 @@ export const MESSAGES = {
 export const STALL_SECONDS = 15;
 
 /** The init message: what the boot script and the page (a retry, a page without a boot script) send. */
-export function initMessage({ indexURL, pkg, lockfile, module, revalidate = false }) {
-  return { type: "init", indexURL, package: pkg, lockfile, module, stallSeconds: STALL_SECONDS, revalidate };
+export function initMessage({ indexURL, pkg, lockfile, module, known = "", revalidate = false }) {
+  return { type: "init", indexURL, package: pkg, lockfile, module, stallSeconds: STALL_SECONDS, revalidate,
+           ...(known ? { known } : {}) };
 }
 
 /** The message that asks for a lab's view: as written (code null), with the reader's code, or with the

@@ -32,6 +32,11 @@ window.Worker = class extends Native {
     super(...args);
     this.addEventListener("message", ({ data }) => { if (data && data.type === "ready") window.__ready = data; });
   }
+
+  postMessage(message, ...rest) {
+    if (message && message.type === "init") window.__init = message;
+    return super.postMessage(message, ...rest);
+  }
 };"""
 
 
@@ -57,6 +62,11 @@ def test_play_20_steps_pause_open_an_attention_map_and_generate_text(measured, s
     expect(lab).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
     # on a device with 1 GiB the checkpoints of a training are bounded by 24 MB, not 96 (kit.stepping.fit_memory)
     assert page.evaluate("() => window.__ready.checkpointBytes") == 24 * 1024 * 1024
+    # the worker's first drawing got the losses at step 0 the page shows (labs.kit.prerendered), and said when
+    # each stage of its start ended (the benchmark reads them)
+    known = page.locator("script[data-lab-boot]").get_attribute("data-known")
+    assert known and page.evaluate("() => window.__init.known") == known
+    assert {"pyodide", "import", "page"} <= set(page.evaluate("() => Object.keys(window.__ready.marks)"))
 
     # the reader folds the attention maps; the steps that go by keep them folded
     attention = lab.locator("details[data-part='attention']")

@@ -121,7 +121,11 @@ def test_every_message_between_page_and_worker_is_declared_and_each_declared_one
 
 def test_the_check_names_a_message_the_protocol_does_not_declare():
     verdict = checked(
-        [{"type": "ready", "checkpointBytes": 0}, {"type": "hello"}, {"type": "result", "id": 0, "ok": 0, "colour": 0}]
+        [
+            {"type": "ready", "checkpointBytes": 0, "marks": {}},
+            {"type": "hello"},
+            {"type": "result", "id": 0, "ok": 0, "colour": 0},
+        ]
     )
     assert verdict["problems"] == ["messaggio non dichiarato: hello", "result: campi non dichiarati colour"]
     assert "init" in verdict["missing"] and "ready" not in verdict["missing"]

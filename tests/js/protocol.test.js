@@ -25,7 +25,7 @@ test("what the page asks for is declared: a view, a stepped view, an edited one,
 test("a message of a type not declared, with a field missing or one not declared, is named", () => {
   assert.match(problem({ type: "hello" }), /non dichiarato: hello/);
   assert.match(problem({ type: "progress" }), /progress: mancano loaded/);
-  assert.match(problem({ type: "ready", checkpointBytes: 1, extra: 2 }), /campi non dichiarati extra/);
+  assert.match(problem({ type: "ready", checkpointBytes: 1, marks: {}, extra: 2 }), /campi non dichiarati extra/);
   assert.match(problem(null), /non dichiarato/);
 });
 

@@ -38,11 +38,13 @@ function listenForUnwanted(pyodide) {
   pyodide.runPython("from labs.kit.stepping import on_unwanted; on_unwanted")(() => isUnwanted(queue.asking, unwanted));
 }
 
-// Where the start's time goes, for the benchmark (scripts/bench_load.py reads the worker's marks): each mark
-// is the end of a stage, from the worker's start.
+// Where the start's time goes, for the benchmark (scripts/bench_load.py): each mark is the end of a stage, from
+// the worker's start; «ready» carries them to the page (epoch ms), whose timeline any browser's driver can read.
 const mark = (stage) => performance.mark(`labs:${stage}`);
+const marks = () => Object.fromEntries(performance.getEntriesByType("mark").filter((m) => m.name.startsWith("labs:"))
+  .map((m) => [m.name.slice(5), m.startTime + performance.timeOrigin]));
 
-async function init({ indexURL, package: base, lockfile, module, stallSeconds, revalidate }) {
+async function init({ indexURL, package: base, lockfile, module, known, stallSeconds, revalidate }) {
   net.stallSeconds = stallSeconds || net.stallSeconds;
   net.revalidate = Boolean(revalidate);
   net.lastByte = performance.now();
@@ -90,12 +92,13 @@ async function init({ indexURL, package: base, lockfile, module, stallSeconds, r
     // the page's lab is imported and drawn once before «ready», and a stepped lab's next step too
     // (labs.warm_up), sent to the page to lay out once off screen: the reader's first change, an
     // «Avanti» most of all, then costs what every later one costs, and finds the worker idle
-    // (drawn after «ready», the next step could stand in front of a change made at once)
+    // (drawn after «ready», the next step could stand in front of a change made at once); the page's drawing
+    // takes what the build already computed for it (known: labs.kit.prerendered)
     const warmUp = pyodide.runPython("labs.warm_up");
     if (module) {
       py.load(module);
       mark("lab");
-      warmUp(module, "page");
+      warmUp(module, "page", known || "");
       mark("page");
       try {
         const html = warmUp(module, "next");
@@ -103,7 +106,7 @@ async function init({ indexURL, package: base, lockfile, module, stallSeconds, r
       } catch (error) { console.warn("warm_up:", error.message); }
     }
     mark("next");
-    self.postMessage({ type: "ready", checkpointBytes });
+    self.postMessage({ type: "ready", checkpointBytes, marks: marks() });
     pending = Object.keys(wheels.packages).filter((other) => other !== module);
     importWhenIdle();
   } catch (error) {
