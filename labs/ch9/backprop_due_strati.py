@@ -245,7 +245,12 @@ def view(s):
     new1 = same_decimals(w1, eta, s["grad_w1"], s["new_w1"])
     new2 = same_decimals(w2, eta, s["grad_w2"], s["new_w2"])
     return panel(
-        chain(nodes, edges, label="La catena w₁ → z → h → ŷ → L con i valori del forward e i gradienti del backward"),
+        chain(
+            nodes,
+            edges,
+            label="La catena w₁ → z → h → ŷ → L con i valori del forward e i gradienti del backward",
+            width=680,  # four decimals on each arrow: labels wider than the kit's 640 leaves room for
+        ),
         *notes,
         tag("h3", "Forward"),
         formula(

@@ -163,8 +163,9 @@ TEXT = [
 # Declared controls (the example lab shows them drawn) and what follow(state) may say of them.
 CONTROLS = ["Slider", "Choice", "Text", "Toggle", "Group", "Follow"]
 
-# Stepped labs, listed with their signatures (and phase_screen, for a view drawn one phase at a time).
-STEPPED = ["Steps", "Jump", "Curve", "step_machine", "Memo", "timeline", "phase_screen"]
+# Stepped labs, listed with their signatures (and phase_screen, for a view drawn one phase at a time; known, for
+# a costly start the prerendered page already shows).
+STEPPED = ["Steps", "Jump", "Curve", "step_machine", "Memo", "timeline", "phase_screen", "known"]
 
 # The experiments the prose suggests («Prova»), the edits a lab suggests to its own code («Prova a cambiare…»)
 # and the letters it gives a meaning of its own (SYMBOLS: labs.kit.symbols, the site's glossary).
