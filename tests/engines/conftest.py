@@ -1,5 +1,5 @@
-"""Firefox ESR and WebKitGTK, one browser and one page each for every engine test: the page moves between
-the labs by instant navigation, as a reader's does, and Pyodide stays warm in it.
+"""Firefox ESR and WebKitGTK, one browser and one page each for all the engine tests of a module: the page
+moves between the labs by instant navigation, as a reader's does, and Pyodide stays warm in it.
 
 An engine that is not installed skips its tests with the reason; in CI (CI=true) it fails them instead."""
 
@@ -20,9 +20,11 @@ def pytest_collection_modifyitems(items):
                 item.add_marker(getattr(pytest.mark, engine))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def launched():
-    """Each engine's browser, launched when first asked for, closed at the end of the session."""
+    """Each engine's browser, launched when a module first asks for it, closed at the module's end: WebKitGTK
+    keeps running a worker it was told to terminate inside a `while True` (the runaway exercise's), a core
+    busy until its browser quits, and the rest of the suite runs beside it in the same process."""
     browsers = {}
 
     def get(name):
