@@ -16,7 +16,8 @@ It needs a built site (LABS_SITE_DIR, default site/: `make build`); `make bench`
 - ready: a lab page's «pronto» against a bare page that only starts Pyodide, cold loads alternated
   (scripts/bench_load.py): the ratio of the medians (budget ≤ 1.05), in Chromium, Firefox ESR and WebKitGTK
   (--engines; the other two through tests/engines/drivers.py, a fresh browser for each load), with the end of
-  each stage of the worker's start. scripts/bench_start.mjs measures, under Node, two levers against their
+  each stage of the worker's start; in Chromium then a trace of one load of each (scripts/bench_trace.py: each
+  thread's CPU until «pronto», the page's longest tasks). scripts/bench_start.mjs measures, under Node, two levers against their
   bytes: .pyc compiled by this Pyodide instead of .py, and a Pyodide memory snapshot.
 - soak: --visits lab visits in one tab by instant navigation, in two rounds through the labs, each stepped lab
   played to its end (scripts/bench_soak.py): the tab's JavaScript memory a visit in each round (budget in round
@@ -34,6 +35,7 @@ from pathlib import Path
 from bench_load import ENGINES, bench_load, engine_missing
 from bench_page import PLAY, READY_TIME, bench_server
 from bench_soak import FLAGS, say_soak, soak
+from bench_trace import bench_trace
 from bench_transformer import lab_step_times_ms, lab_sumprod_floor_ms
 from chromium import launch
 from playwright.sync_api import sync_playwright
@@ -165,6 +167,8 @@ def main():
                         out = {}
                         bench_load(browser, base, lab, args.runs, out, engine=engine)
                         results["ready"][f"{engine}:{lab_id}"] = out["load"]
+                        if engine == "chromium":  # where the time goes, from a trace of one load of each
+                            bench_trace(browser, base, lab, 1)
             if "soak" in sections:
                 results["soak"] = []
                 for _ in range(args.runs):

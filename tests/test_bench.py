@@ -142,3 +142,48 @@ def test_at_the_corner_each_control_moves_a_notch_and_comes_back(lab_id):
     movable = {c.name for c in lab.params_list if c.kind in ("slider", "choice", "toggle")}
     assert {name for change in plan for name in change} == movable
     assert len(bench_steps.notches(lab, corner, limit=4)) == min(4, len(plan))
+
+
+def test_a_trace_counts_each_thread_s_tasks_once_and_only_until_ready():
+    """bench_trace.py: a task inside another is not counted twice, a task cut by «pronto» counts its part inside,
+    a thread is its time on the CPU (tdur), not the wall clock, and the page's workers are named by their script."""
+    bench_trace = pytest.importorskip("bench_trace")
+    meta = [
+        {"ph": "M", "name": "process_name", "pid": 1, "args": {"name": "Renderer"}},
+        {"ph": "M", "name": "thread_name", "pid": 1, "tid": 10, "args": {"name": "CrRendererMain"}},
+        {"ph": "M", "name": "thread_name", "pid": 1, "tid": 11, "args": {"name": "DedicatedWorker thread"}},
+        {"ph": "M", "name": "thread_name", "pid": 1, "tid": 12, "args": {"name": "DedicatedWorker thread"}},
+    ]
+    main = [
+        {"ph": "X", "name": "RunTask", "pid": 1, "tid": 10, "ts": 0, "dur": 100_000, "tdur": 80_000},
+        {"ph": "X", "name": "FunctionCall", "pid": 1, "tid": 10, "ts": 10, "dur": 50_000, "tdur": 50_000},
+        {"ph": "X", "name": "RunTask", "pid": 1, "tid": 10, "ts": 900_000, "dur": 200_000, "tdur": 200_000},
+    ]
+    workers = [
+        {
+            "ph": "X",
+            "name": "v8.compileModule",
+            "pid": 1,
+            "tid": 11,
+            "ts": 5,
+            "dur": 10,
+            "tdur": 10,
+            "args": {"data": {"url": "http://h/pyodide/pyodide.asm.mjs"}},
+        },
+        {
+            "ph": "X",
+            "name": "FunctionCall",
+            "pid": 1,
+            "tid": 12,
+            "ts": 20,
+            "dur": 300_000,
+            "tdur": 30_000,
+            "args": {"data": {"url": "http://h/assets/javascripts/workers/search.js"}},
+        },
+    ]
+    events = meta + main + workers
+    names = bench_trace.thread_names(events)
+    cpu = bench_trace.cpu_by_thread(bench_trace.top_level(events), names, 0, 1_000_000)
+    assert cpu["Renderer: CrRendererMain"] == pytest.approx(80 + 100)  # the nested call once; half the last task
+    assert cpu["Renderer: worker della ricerca"] == pytest.approx(30)  # on the CPU a tenth of its wall time
+    assert cpu["Renderer: worker di Python"] == pytest.approx(0.01)
