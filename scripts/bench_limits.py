@@ -33,7 +33,7 @@ import statistics
 from pathlib import Path
 
 from bench_load import ENGINES, bench_load, engine_missing
-from bench_page import PLAY, READY_TIME, bench_server
+from bench_page import PLAY, READY_TIME, bench_server, wait_ready
 from bench_soak import FLAGS, say_soak, soak
 from bench_trace import bench_trace
 from bench_transformer import lab_step_times_ms, lab_sumprod_floor_ms
@@ -77,7 +77,7 @@ def cold_page(browser, url, *scripts):
         context.add_init_script(script)
     page = context.new_page()
     page.goto(url)
-    page.wait_for_selector("[data-lab][data-ready=true]", timeout=TIMEOUT_MS)
+    wait_ready(page, TIMEOUT_MS)
     return context, page
 
 

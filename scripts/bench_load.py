@@ -5,7 +5,7 @@ import functools
 import statistics
 import sys
 
-from bench_page import FCP, MEASURE, READY_TIME, ROOT, SITE, gzip_size, our_files, stats
+from bench_page import FCP, MEASURE, READY_TIME, ROOT, SITE, gzip_size, our_files, stats, wait_ready
 
 # The worker's marks (templates/runtime/worker/main.js: the end of each stage of its start), which «ready» puts
 # on the page's timeline (page/python.js), in ms from the page's navigation.
@@ -50,7 +50,7 @@ def chromium_load(browser, url):
     context.add_init_script(path=str(MEASURE))
     page = context.new_page()
     page.goto(url)
-    page.wait_for_selector("[data-ready=true]", timeout=120_000)
+    wait_ready(page)
     times = load_times(page)
     times["fcp"] = page.evaluate("() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN")
     context.close()

@@ -164,6 +164,22 @@ READY_TIME = """new MutationObserver((_, observer) => {
   if (document.querySelector("[data-ready=true]")) { window.__ready = performance.now(); observer.disconnect(); }
 }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-ready"] });"""
 
+# Until the page says «pronto», without polling: Playwright's wait_for_selector queries the whole page at every
+# animation frame, work on the main thread during the start that a large lab page pays and the bare one does not
+WAIT_READY = """(timeout) => new Promise((resolve, reject) => {
+  const ready = () => document.querySelector("[data-ready=true]");
+  if (ready()) return resolve();
+  const observer = new MutationObserver(() => { if (ready()) { observer.disconnect(); resolve(); } });
+  observer.observe(document, { subtree: true, attributes: true, attributeFilter: ["data-ready"] });
+  setTimeout(() => { observer.disconnect(); reject(new Error("no «pronto» in time")); }, timeout);
+})"""
+
+
+def wait_ready(page, timeout_ms=120_000):
+    """Returns once the page (a lab's or the bare one) says «pronto»."""
+    page.evaluate(WAIT_READY, timeout_ms)
+
+
 LONG_TASKS = """() => { window.__long ??= [];
   window.__longObserver ??= new PerformanceObserver((list) => {
     for (const e of list.getEntries()) window.__long.push(e.startTime); });

@@ -15,7 +15,7 @@ import json
 import statistics
 
 from bench_load import WORKER_MARKS
-from bench_page import READY_TIME, bench_server
+from bench_page import READY_TIME, bench_server, wait_ready
 from chromium import launch
 from playwright.sync_api import sync_playwright
 from serve import serve_in_background
@@ -107,7 +107,7 @@ def trace_load(browser, url, bare=False):
     page = context.new_page()
     browser.start_tracing(page=page, categories=CATEGORIES)
     page.goto(url)
-    page.wait_for_selector("[data-ready=true]", timeout=120_000)
+    wait_ready(page)
     ready = page.evaluate("() => window.__ready")
     marks = page.evaluate(WORKER_MARKS)
     events = json.loads(browser.stop_tracing())["traceEvents"]
