@@ -56,10 +56,12 @@ function mountLabs() {
 
 const status = () => python.status;
 watchTheme(mountLabs);
-// the theme's script starts once Python has (or has failed); the site's offline copy once it is no longer loading
+// the theme's script and the site's offline copy start once Python is no longer loading: «pronto» or failed
 python.watchers.add(() => {
-  if (python.phase === "labs" || python.status !== "loading") startTheme();
-  if (python.status !== "loading") keepOffline(status);
+  if (python.status !== "loading") {
+    startTheme();
+    keepOffline(status);
+  }
 });
 keepOfflineWhenLoaded(status);
 writeUrlOnLeaving();

@@ -1,11 +1,12 @@
 // The theme's script (instant navigation, search, palette, sidebars, «Torna su»).
 // On a lab page the theme's block «scripts» (templates/overrides/main.html) leaves it as
 // <link rel="prefetch" data-theme-script>: run with the page, its quarter second of work on
-// the main thread and the search index it builds in a worker of its own compete with
-// Pyodide's start for the machine's cores (on two cores «ready» came ~0.45 s later). It starts
-// once Python has (phase «labs»: our imports then run in the worker meanwhile), if Python fails
-// or cannot start, after THEME_LATEST ms whatever happens, and at once if the reader reaches
-// for the header or the keyboard before.
+// the main thread and the search index it builds in a worker of its own compete for the
+// machine's cores with Pyodide's start (on two cores «ready» came ~0.45 s later) and, run once
+// Python had started, with our own imports and the lab's first drawing before «pronto»
+// (scripts/bench_trace.py). It starts once the lab is «pronto», if Python fails or cannot start,
+// after THEME_LATEST ms whatever happens, and at once if the reader reaches for the header or
+// the keyboard before.
 import { python } from "./python.js";
 
 const THEME_LATEST = 10000;
