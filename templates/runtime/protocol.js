@@ -37,7 +37,7 @@ export const STALL_SECONDS = 15;
 // The words of memory a cross-origin isolated worker shares with the page («shared»): the page writes them
 // while Python runs, which no message can reach then. unwanted: the id of an answer the page no longer wants;
 // interrupt: Pyodide's interrupt buffer (setInterruptBuffer), where SIGINT makes Python raise KeyboardInterrupt
-// at its next check (every few dozen bytecodes), and Python puts 0 back as it reads it.
+// at its next check (every 50 jumps back or calls), and Python puts 0 back as it reads it.
 export const SHARED = { unwanted: 0, interrupt: 1 };
 export const SIGINT = 2;
 

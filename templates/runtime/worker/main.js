@@ -35,7 +35,7 @@ function importWhenIdle() {
 // Where the page is cross-origin isolated, memory shared with it (protocol.js SHARED): a replay stops when the
 // page no longer wants its answer, and «Ferma» interrupts Python (KeyboardInterrupt) before the worker is ended.
 // Elsewhere (WebKitGTK has no SharedArrayBuffer even so) Python gets an interrupt word nobody writes: it still
-// reads it through JavaScript every few dozen bytecodes, and there a worker told to terminate ends, which WebKit
+// reads it through JavaScript every 50 jumps back or calls, and there a worker told to terminate ends, which WebKit
 // does not do inside WebAssembly (a loop in Python kept a core busy until the tab closed).
 function shareMemory(pyodide) {
   if (!self.crossOriginIsolated || typeof SharedArrayBuffer !== "function") {
