@@ -4,10 +4,11 @@
 // - window.labsMeasure.times: when the worker started and when each phase began (download, python,
 //   labs) and «ready», in performance.now() ms;
 // - window.labsMeasure.unwantedAnswers: answers stopped because the reader had moved on;
+// - window.labsMeasure.stoppedAnswers: answers a worker gave when «Ferma» interrupted Python, {error, at};
 // - root.labTiming on each lab: where its last update's time went, in Python (little if the worker
 //   had drawn the view ahead), waiting for the worker and in the messages, on the page (morph, controls).
 (() => {
-  const measure = (window.labsMeasure = { times: {}, unwantedAnswers: 0 });
+  const measure = (window.labsMeasure = { times: {}, unwantedAnswers: 0, stoppedAnswers: [] });
   const asked = new Map(); // message id → {lab, at}
   const drawn = new WeakMap(); // lab root → the answer it is drawing: {ahead, python, wait, answered}
 
@@ -43,6 +44,7 @@
       measure.times = { start: performance.now() };
       this.addEventListener("message", ({ data }) => {
         if (data.type === "phase" || data.type === "ready") measure.times[data.phase || "ready"] ??= performance.now();
+        if (data.type === "result" && data.stopped) measure.stoppedAnswers.push({ error: data.error, at: performance.now() });
         if (data.type === "result") answered(data);
       });
     }

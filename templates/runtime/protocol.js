@@ -24,7 +24,7 @@ export const MESSAGES = {
   // of the worker's start ended, {stage: epoch ms} (scripts/bench_load.py reads them off the page's timeline)
   ready: [["checkpointBytes", "marks"], []],
   failed: [["error", "detail"], []], // error: the Italian line for the reader; detail: for the console
-  unwanted: [["buffer"], []], // a SharedArrayBuffer: [0] the id of an answer the page no longer wants
+  shared: [["buffer"], []], // a SharedArrayBuffer of the words in SHARED, written by the page (sharedWord)
   rehearse: [["module", "html"], []], // a stepped lab's next step, for the page to lay out once off screen
   working: [["id", "at", "target"], []], // how far a long replay has got
   // the answer to id: took (ms in Python), ahead (drawn before it was asked), unwanted (stopped: nothing else)
@@ -33,6 +33,21 @@ export const MESSAGES = {
 };
 
 export const STALL_SECONDS = 15;
+
+// The words of memory a cross-origin isolated worker shares with the page («shared»): the page writes them
+// while Python runs, which no message can reach then. unwanted: the id of an answer the page no longer wants;
+// interrupt: Pyodide's interrupt buffer (setInterruptBuffer), where SIGINT makes Python raise KeyboardInterrupt
+// at its next check (every 50 jumps back or calls), and Python puts 0 back as it reads it.
+export const SHARED = { unwanted: 0, interrupt: 1 };
+export const SIGINT = 2;
+
+// What a call stopped by «Ferma» answers, whether Python heard the interrupt or the worker was ended first.
+export const STOPPED = "calcolo fermato";
+
+/** One word of the shared memory, as an Int32Array of length 1 over it. */
+export function sharedWord(buffer, name) {
+  return new Int32Array(buffer, SHARED[name] * Int32Array.BYTES_PER_ELEMENT, 1);
+}
 
 /** The init message: what the boot script and the page (a retry, a page without a boot script) send. */
 export function initMessage({ indexURL, pkg, lockfile, module, known = "", revalidate = false }) {

@@ -25,7 +25,8 @@ def set_editor_text(page, text):
     page.evaluate("t => { document.querySelector('[data-lab-code]').codePanel.editor.text = t; }", text)
 
 
-def test_edit_run_error_reset_stop_and_share(page, site_url, context):
+def test_edit_run_error_reset_stop_and_share(measured, site_url, context):
+    page = measured  # labsMeasure.stoppedAnswers (scripts/measure.js)
     editor_requests, violations = [], []
     page.on("request", lambda r: editor_requests.append(r.url) if r.url.endswith("/editor.js") else None)
     page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
@@ -68,14 +69,20 @@ def test_edit_run_error_reset_stop_and_share(page, site_url, context):
     assert lab.locator("[data-lab-view]").inner_html() != good_view
     assert editor_text(page) == original
 
-    # a runaway loop: «Ferma» ends the worker and a new one comes up
+    # a runaway loop: «Ferma» interrupts Python, ends the worker and a new one comes up
     set_editor_text(page, original + "\n\ndef compute(p):\n    while True:\n        pass\n")
     panel.locator('[data-code="run"]').click()
     expect(status).to_contain_text("sta ancora girando", timeout=5_000)
     started = time.perf_counter()
+    clicked = page.evaluate("performance.now()")
     panel.locator('[data-code="stop"]').click()
     expect(status).to_contain_text("fermato")
     assert page.evaluate("1 + 1") == 2  # the page never froze: Python runs in a worker
+    # Python heard the interrupt: the worker in the loop answered «calcolo fermato» itself, no error of the code
+    stops = page.wait_for_function("() => labsMeasure.stoppedAnswers.length && labsMeasure.stoppedAnswers")
+    stops = stops.json_value()
+    assert [stop["error"] for stop in stops] == ["calcolo fermato"]
+    print(f"«Ferma» → Python interrotto: {stops[0]['at'] - clicked:.0f} ms")
     expect(lab).to_have_attribute("data-ready", "true", timeout=READY)
     print(f"«Ferma» → laboratorio di nuovo pronto: {time.perf_counter() - started:.2f} s")
     set_range(page, "temperatura", 2)

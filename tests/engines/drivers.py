@@ -23,6 +23,7 @@ FIREFOX = "/usr/bin/firefox-esr"
 MEASURE = Path(__file__).resolve().parents[2] / "scripts" / "measure.js"
 WEBKIT_DRIVER = "/usr/bin/WebKitWebDriver"
 PHONE = (390, 844)  # a small phone's viewport, in CSS pixels
+TICKS = os.sysconf("SC_CLK_TCK")  # the unit of a thread's CPU time in /proc
 
 # every error and CSP violation of the document, kept on window (instant navigation keeps the document)
 WATCH = """() => {
@@ -72,6 +73,7 @@ class Firefox:
 
     name = "firefox"
     service_workers = True
+    worker_thread = "DOM Worker"  # a web worker's thread, as /proc names it
 
     def __init__(self):
         import websocket
@@ -154,6 +156,10 @@ class Firefox:
             raise RuntimeError(f"{method}: {answer.get('error')}: {answer.get('message')}")
         return answer["result"]
 
+    @property
+    def pid(self):
+        return self.process.pid
+
     def new_page(self):
         context = self.send("browsingContext.create", {"type": "tab"})["context"]
         return FirefoxPage(self, context)
@@ -168,6 +174,48 @@ class Firefox:
         except subprocess.TimeoutExpired:
             self.process.kill()
         shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def descendants(root):
+    """The pids of root's process and of all its descendants."""
+    children = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            continue  # ended meanwhile
+        children.setdefault(ppid, []).append(int(stat.parent.name))
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo += children.get(pid, [])
+    return found
+
+
+def worker_ticks(browser):
+    """{(pid, tid): CPU time used so far, in ticks} of the web-worker threads of the browser's processes."""
+    ticks = {}
+    for pid in descendants(browser.pid):
+        for stat in Path(f"/proc/{pid}/task").glob("*/stat"):
+            try:
+                text = stat.read_text()
+            except OSError:
+                continue
+            name, rest = text[text.index("(") + 1 :].rsplit(")", 1)
+            if name == browser.worker_thread:
+                fields = rest.split()  # from proc(5)'s field 3: utime and stime are fields 14 and 15
+                ticks[pid, int(stat.parent.name)] = int(fields[11]) + int(fields[12])
+    return ticks
+
+
+def worker_shares(browser, seconds=1.0):
+    """{(pid, tid): the share of one core each web-worker thread of the browser used over the next seconds}
+    (a thread that ended meanwhile used none)."""
+    before = worker_ticks(browser)
+    time.sleep(seconds)
+    after = worker_ticks(browser)
+    return {thread: (after.get(thread, ticks) - ticks) / TICKS / seconds for thread, ticks in before.items()}
 
 
 class Page:
@@ -250,6 +298,7 @@ class WebKit:
 
     name = "webkit"
     service_workers = True
+    worker_thread = "WebCore: Worker"
 
     def __init__(self):
         self.xvfb = subprocess.Popen(
@@ -304,6 +353,10 @@ class WebKit:
         except urllib.error.HTTPError as error:
             value = json.load(error)["value"]
             raise RuntimeError(f"{value.get('error')}: {value.get('message')}") from None
+
+    @property
+    def pid(self):
+        return self.driver.pid  # MiniBrowser and its web processes are the driver's descendants
 
     def new_page(self):
         return WebKitPage(self)

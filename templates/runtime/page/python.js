@@ -1,10 +1,27 @@
 // The Python client: the page's one worker (kept across instant navigation), the calls made
 // to it and their answers, what it says while it loads. The messages are ../protocol.js's.
-import { initMessage, viewMessage, sourceMessage } from "../protocol.js";
+import { initMessage, viewMessage, sourceMessage, sharedWord, SIGINT, STOPPED } from "../protocol.js";
 import { noteActivity } from "./offline.js";
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
 const PYODIDE_URL = new URL("../../pyodide/", import.meta.url);
+
+// How long a worker stopped by «Ferma» has to answer its interrupt before it is ended anyway (Python hears none
+// inside one long C call, or in code that catches KeyboardInterrupt)
+const INTERRUPT_GRACE_MS = 1000;
+
+// Ends a worker that may be running Python. WebKit does not stop a worker told to terminate inside WebAssembly
+// (a loop in Python then keeps a core busy until the tab closes): where the worker shares memory (interrupt: its
+// word), Python is interrupted first and the worker ended once it has answered; elsewhere it ends where Python
+// next reads its interrupt word (worker/main.js, shareMemory). Whatever it says meanwhile is for nobody.
+function endWorker(worker, interrupt) {
+  if (!interrupt) return worker.terminate();
+  Atomics.store(interrupt, 0, SIGINT);
+  const end = () => { clearTimeout(timer); worker.terminate(); };
+  const timer = setTimeout(end, INTERRUPT_GRACE_MS);
+  worker.onmessage = ({ data }) => { if (data.type === "result") end(); };
+  worker.onerror = null;
+}
 
 // The worker that the <head>'s boot script (templates/runtime/boot.js) started for this lab module, with what it
 // has said so far; null if none, or if it was for another page (instant navigation) or is taken.
@@ -42,6 +59,7 @@ export const python = {
     if (this.worker && this.status !== "failed") return;
     if (this.worker) this.worker.terminate();
     this.unwanted = null;
+    this.interrupt = null;
     const retrying = this.status === "failed";
     this.package = pkg;
     this.status = "loading";
@@ -78,8 +96,9 @@ export const python = {
       this.working.get(message.id)?.(message.at, message.target);
       return;
     }
-    if (message.type === "unwanted") {
-      this.unwanted = new Int32Array(message.buffer);
+    if (message.type === "shared") {
+      this.unwanted = sharedWord(message.buffer, "unwanted");
+      this.interrupt = sharedWord(message.buffer, "interrupt");
       return;
     }
     if (message.type === "result") {
@@ -133,12 +152,13 @@ export const python = {
     return this.call((id) => sourceMessage(id, edit));
   },
 
-  // «Ferma»: a runaway edit cannot be interrupted inside Python, so the
-  // worker is ended and a new one started; pending calls end with a message.
+  // «Ferma»: the worker is ended (Python interrupted first, see endWorker) and a new one started at once, so
+  // Python starts again clean wherever the stop fell (a cache half filled, an import half done); pending
+  // calls end with «calcolo fermato».
   restart() {
     const module = document.querySelector("[data-lab]")?.dataset.module;
-    this.worker.terminate();
-    for (const call of this.calls.values()) call({ ok: false, stopped: true, error: "calcolo fermato" });
+    endWorker(this.worker, this.interrupt);
+    for (const call of this.calls.values()) call({ ok: false, stopped: true, error: STOPPED });
     this.calls.clear();
     this.working.clear();
     this.worker = null;

@@ -4,6 +4,7 @@
 import { net, failed, phase, imported } from "./network.js";
 import { wheels, DownloadError, install, needed, download, unpackAll, useLockfile, usePython } from "./wheels.js";
 import { Queue, planAhead, isUnwanted, AFTER_A_JUMP_MS, IDLE_MS } from "./scheduler.js";
+import { SHARED, STOPPED, sharedWord } from "../protocol.js";
 
 const queue = new Queue();
 const py = {}; // Python's functions the worker calls (labs.render_json, …), once Python has started
@@ -31,10 +32,20 @@ function importWhenIdle() {
   }, IDLE_MS);
 }
 
-function listenForUnwanted(pyodide) {
-  if (!self.crossOriginIsolated || typeof SharedArrayBuffer !== "function") return;
-  unwanted = new Int32Array(new SharedArrayBuffer(4));
-  self.postMessage({ type: "unwanted", buffer: unwanted.buffer });
+// Where the page is cross-origin isolated, memory shared with it (protocol.js SHARED): a replay stops when the
+// page no longer wants its answer, and «Ferma» interrupts Python (KeyboardInterrupt) before the worker is ended.
+// Elsewhere (WebKitGTK has no SharedArrayBuffer even so) Python gets an interrupt word nobody writes: it still
+// reads it through JavaScript every 50 jumps back or calls, and there a worker told to terminate ends, which WebKit
+// does not do inside WebAssembly (a loop in Python kept a core busy until the tab closed).
+function shareMemory(pyodide) {
+  if (!self.crossOriginIsolated || typeof SharedArrayBuffer !== "function") {
+    pyodide.setInterruptBuffer(new Int32Array(1));
+    return;
+  }
+  const buffer = new SharedArrayBuffer(Object.keys(SHARED).length * Int32Array.BYTES_PER_ELEMENT);
+  unwanted = sharedWord(buffer, "unwanted");
+  pyodide.setInterruptBuffer(sharedWord(buffer, "interrupt"));
+  self.postMessage({ type: "shared", buffer });
   pyodide.runPython("from labs.kit.stepping import on_unwanted; on_unwanted")(() => isUnwanted(queue.asking, unwanted));
 }
 
@@ -84,7 +95,7 @@ async function init({ indexURL, package: base, lockfile, module, known, stallSec
     pyodide.runPython("from labs.kit.stepping import on_progress; on_progress")((at, target) => {
       if (queue.asking) self.postMessage({ type: "working", id: queue.asking, at, target });
     });
-    listenForUnwanted(pyodide);
+    shareMemory(pyodide);
     // a device with little memory keeps fewer checkpoints of a slow training (labs.kit.stepping.fit_memory;
     // navigator.deviceMemory is Chromium's, in GiB, at most 8: elsewhere undefined, None in Python)
     const checkpointBytes = pyodide.runPython("from labs.kit.stepping import fit_memory; fit_memory")(
@@ -181,6 +192,8 @@ self.onmessage = ({ data }) => {
     } catch (error) {
       if (error && error.type === "Unwanted") {
         self.postMessage({ type: "result", id: data.id, ok: false, unwanted: true, params: data.params });
+      } else if (error && error.type === "KeyboardInterrupt") { // «Ferma», heard by Python: no error of the code
+        self.postMessage({ type: "result", id: data.id, ok: false, stopped: true, error: STOPPED, params: data.params });
       } else {
         self.postMessage({ type: "result", id: data.id, ok: false, params: data.params,
                            error: error instanceof DownloadError ? error.message
