@@ -75,10 +75,12 @@ def kilobytes(text, field):
 
 
 def chromium_pids(browser_cdp):
-    """The ids of one Chromium's processes: its browser process and all below it (zygotes, renderers, GPU…)."""
+    """The ids of one Chromium's processes: its browser process and all below it (zygotes, renderers, GPU…), but
+    the tracing service's, which holds the benchmark's own memory dumps (start_dumps)."""
     infos = browser_cdp.send("SystemInfo.getProcessInfo")["processInfo"]
     root = next(info["id"] for info in infos if info["type"] == "browser")
-    return [root, *descendants(root)]
+    tracing = {info["id"] for info in infos if "Tracing" in info["type"]}
+    return [pid for pid in [root, *descendants(root)] if pid not in tracing]
 
 
 def chromium_memory(pids):
@@ -209,6 +211,58 @@ def collected_memory(page, cdp, browser_cdp):
     }
 
 
+# Chromium's own account of its processes' memory (memory-infra dumps, through DevTools' Tracing), one a round
+# after the collection, each process collected first (deterministic): what the RSS is made of. The tab's Blink
+# heap (Oilpan: DOM nodes, listeners, CSS objects) says its live objects apart from the pages it holds, free
+# or not; the browser process's malloc and blob storage hold what DevTools keeps of each response.
+MEMORY_INFRA = {
+    "includedCategories": ["disabled-by-default-memory-infra"],
+    "excludedCategories": ["*"],
+    "memoryDumpConfig": {"triggers": []},
+}
+ALLOCATORS = {  # (kind of process, allocator dump, its attribute): name said
+    ("scheda", "blink_gc/main/heap", "allocated_objects_size"): "Oilpan vivi",
+    ("scheda", "blink_gc/main/heap", "size"): "Oilpan",
+    ("scheda", "v8/main", "size"): "V8",
+    ("scheda", "partition_alloc", "size"): "PartitionAlloc",
+    ("scheda", "malloc", "size"): "malloc",
+    ("browser", "malloc", "size"): "malloc",
+    ("browser", "site_storage/blob_storage", "size"): "blob",
+}
+
+
+def start_dumps(browser_cdp):
+    """Tracing on with memory-infra only; the list its events will fill."""
+    events = []
+    browser_cdp.on("Tracing.dataCollected", lambda event: events.extend(event["value"]))
+    browser_cdp.send("Tracing.start", {"traceConfig": MEMORY_INFRA, "transferMode": "ReportEvents"})
+    return events
+
+
+def end_dumps(browser_cdp, page, events):
+    """Tracing off, once every event has come."""
+    done = []
+    browser_cdp.on("Tracing.tracingComplete", lambda _: done.append(True))
+    browser_cdp.send("Tracing.end")
+    while not done:
+        page.wait_for_timeout(100)
+    return events
+
+
+def allocators(events, kinds):
+    """ALLOCATORS' values in bytes, {kind: {name: bytes}}, from one dump's events (a process's dump comes in
+    parts) and the kinds of its processes {pid: kind}."""
+    found = {}
+    for event in events:
+        for name, dump in event.get("args", {}).get("dumps", {}).get("allocators", {}).items():
+            kind = kinds.get(event["pid"])
+            for (wanted, allocator, attribute), said in ALLOCATORS.items():
+                value = dump.get("attrs", {}).get(attribute)
+                if kind == wanted and name == allocator and value:
+                    found.setdefault(kind, {})[said] = int(value["value"], 16)
+    return found
+
+
 def soak(browser, base, visits, play_limit=0, rounds=2, python=True):
     """rounds rounds of visits/2 labs: JS memory after each visit, RSS after each round (as it is, and
     collected: after a garbage collection). python=False: the control, the same navigations with Python's
@@ -221,8 +275,9 @@ def soak(browser, base, visits, play_limit=0, rounds=2, python=True):
     page = context.new_page()
     cdp = context.new_cdp_session(page)
     browser_cdp = browser.new_browser_cdp_session()
+    events = start_dumps(browser_cdp)
     page.goto(base)
-    measured = []
+    measured, dumps = [], []
     for _ in range(rounds):
         memory = []
         for lab in chosen:
@@ -230,6 +285,16 @@ def soak(browser, base, visits, play_limit=0, rounds=2, python=True):
             memory.append(page.evaluate(MEMORY))
         as_is = chromium_memory(chromium_pids(browser_cdp))
         measured.append({"memory": memory, **as_is, "collected": collected_memory(page, cdp, browser_cdp)})
+        kinds = {
+            info["id"]: process_kind(info) for info in browser_cdp.send("SystemInfo.getProcessInfo")["processInfo"]
+        }
+        browser_cdp.send("Tracing.requestMemoryDump", {"deterministic": True, "levelOfDetail": "detailed"})
+        dumps.append(kinds)
+    end_dumps(browser_cdp, page, events)
+    # the events name their dump by an id of the trace's own (not the guid the request returns), in order
+    ids = sorted({e["id"] for e in events if e.get("ph") == "v"}, key=lambda i: int(i, 16))[-rounds:]
+    for r, dump, kinds in zip(measured, ids, dumps):
+        r["allocators"] = allocators([e for e in events if e.get("ph") == "v" and e["id"] == dump], kinds)
     context.close()
     return measured
 
@@ -315,6 +380,13 @@ def say_against_control(control, rounds):
             for run in (control, rounds)
         ]
         lines.append(f"    {name:<26} {each[0]} | {each[1]}")
+    lines.append("  memoria di Chromium per allocatore a fine giro (memory-infra), MB: controllo | con Python")
+    for (kind, _, _), name in ALLOCATORS.items():
+        each = [
+            " → ".join(f"{r['allocators'].get(kind, {}).get(name, 0) / MB:.1f}" for r in run)
+            for run in (control, rounds)
+        ]
+        lines.append(f"    {kind} {name:<20} {each[0]} | {each[1]}")
     for label, run in (("controllo", control), ("con Python", rounds)):
         types = run[-1]["collected"]["counters"]["entry_types"]
         lines.append(
