@@ -22,7 +22,7 @@ service worker's, GPU…) and set beside the control's, with the page's counters
 listeners, the performance timeline, the main thread's heap, the history): what grows in both is the browser's
 and the driver's, not the labs'. Playwright drives the page through DevTools, whose network agent keeps every
 response it saw (with the page the theme fetches as a blob at each navigation, ~0.1 MB): part of what both
-keep, which a reader's browser does not."""
+keep, which a reader's browser does not (scripts/soak_pipe.py runs the control without it)."""
 
 from pathlib import Path
 
