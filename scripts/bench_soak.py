@@ -74,13 +74,19 @@ def kilobytes(text, field):
     return next(int(line.split()[1]) * 1024 for line in text.splitlines() if line.startswith(f"{field}:"))
 
 
+# Processes no page asked for: the tracing service holds the benchmark's own memory dumps (start_dumps), and
+# Chromium starts its on-device model service once, ~3 minutes after launch, with about:blank alone on screen
+# (~100 MB: it fell in round 2 or 3 of the soak, never in the shorter control).
+NOT_THE_PAGES = ("Tracing", "OnDeviceModel")
+
+
 def chromium_pids(browser_cdp):
     """The ids of one Chromium's processes: its browser process and all below it (zygotes, renderers, GPU…), but
-    the tracing service's, which holds the benchmark's own memory dumps (start_dumps)."""
+    NOT_THE_PAGES."""
     infos = browser_cdp.send("SystemInfo.getProcessInfo")["processInfo"]
     root = next(info["id"] for info in infos if info["type"] == "browser")
-    tracing = {info["id"] for info in infos if "Tracing" in info["type"]}
-    return [pid for pid in [root, *descendants(root)] if pid not in tracing]
+    others = {info["id"] for info in infos if any(name in info["type"] for name in NOT_THE_PAGES)}
+    return [pid for pid in [root, *descendants(root)] if pid not in others]
 
 
 def chromium_memory(pids):

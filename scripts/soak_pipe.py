@@ -16,7 +16,6 @@ import os
 import subprocess
 import tempfile
 import time
-from pathlib import Path
 
 from bench_page import bench_server
 from bench_soak import (
@@ -29,8 +28,7 @@ from bench_soak import (
     MOUNTED,
     SILENT_PYTHON,
     allocators,
-    descendants,
-    kilobytes,
+    memory_by_process,
     process_kind,
 )
 from chromium import FLAGS as CHROMIUM_FLAGS
@@ -38,9 +36,6 @@ from chromium import system_chromium
 from serve import serve_in_background
 
 import labs
-
-# the wrapper Debian installs as `chromium` does not pass the pipe's descriptors on
-BINARY = Path("/usr/lib/chromium/chromium")
 
 
 def on_3_and_4(reads, writes):
@@ -57,17 +52,16 @@ class Pipe:
     def __init__(self):
         to_chromium, self.write = os.pipe()
         self.read, from_chromium = os.pipe()
-        binary = BINARY if BINARY.exists() else system_chromium()
         self.process = subprocess.Popen(
             [
-                binary,
+                system_chromium(),
                 "--headless",
                 *CHROMIUM_FLAGS,
                 *FLAGS,
                 f"--user-data-dir={tempfile.mkdtemp()}",
                 "--remote-debugging-pipe",
                 "about:blank",
-            ],  # fmt: skip
+            ],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -119,17 +113,8 @@ def round_memory(chromium, session):
     """After a collection of the page: RSS by kind of process (bytes) and a memory-infra dump's figures."""
     chromium.send("HeapProfiler.collectGarbage", session=session)
     time.sleep(2)
+    rss = memory_by_process(chromium)  # the Pipe speaks as Playwright's browser session does
     kinds = {info["id"]: process_kind(info) for info in chromium.send("SystemInfo.getProcessInfo")["processInfo"]}
-    root = next(pid for pid, kind in kinds.items() if kind == "browser")
-    rss = {}
-    for pid in [root, *descendants(root)]:
-        if kinds.get(pid) == "tracing":
-            continue  # the dumps' own
-        try:
-            kind = kinds.get(pid, "zygote")
-            rss[kind] = rss.get(kind, 0) + kilobytes(Path(f"/proc/{pid}/status").read_text(), "VmRSS")
-        except OSError:
-            continue  # ended meanwhile
     chromium.send("Tracing.requestMemoryDump", {"deterministic": True, "levelOfDetail": "detailed"})
     return rss, kinds
 
