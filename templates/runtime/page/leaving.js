@@ -11,7 +11,8 @@
 // the whole visit, and every page's sidebars add a listener to them (MediaQueryList.addListener, never removed:
 // its rxjs fromEventPattern has no remove handler), each holding its page's subscriptions (about 11 kB a visit,
 // measured by scripts/bench_soak.py). The theme mounts a page's components before mountLabs (main.js) hears of the
-// page, so the listeners added between two navigations are the newer page's: they are removed when it is left.
+// page, so the listeners added between two navigations are the newer page's: they are removed when it is left
+// (were the order ever the other way round, they would go one page late, never while their page is on screen).
 // Those added at the theme's start or within the first page (its header, search, palette: the whole visit's)
 // stay.
 
