@@ -21,7 +21,9 @@ It needs a built site (LABS_SITE_DIR, default site/: `make build`); `make bench`
   bytes: .pyc compiled by this Pyodide instead of .py, and a Pyodide memory snapshot.
 - soak: --visits lab visits in one tab by instant navigation, in two rounds through the labs, each stepped lab
   played to its end (scripts/bench_soak.py): the tab's JavaScript memory a visit in each round (budget in round
-  2 ≤ 0.05 MB) and Chromium's resident memory after each (budget: round 2 no higher than round 1).
+  2 ≤ 0.05 MB) and Chromium's resident memory after each (budget: round 2 no higher than round 1). Its control,
+  in the same run: the same navigations with Python never started, so what the browser keeps for a navigation
+  is told from what Python and the labs' drawing keep; each in a Chromium of its own.
 
 Times are wall clock in a browser on a machine that may be doing other work: run it twice and read the
 spread. Nothing asserts.
@@ -34,7 +36,7 @@ from pathlib import Path
 
 from bench_load import ENGINES, bench_load, engine_missing
 from bench_page import PLAY, READY_TIME, bench_server, wait_ready
-from bench_soak import FLAGS, say_soak, soak
+from bench_soak import FLAGS, say_against_control, say_soak, soak
 from bench_trace import bench_trace
 from bench_transformer import lab_step_times_ms, lab_sumprod_floor_ms
 from chromium import launch
@@ -96,6 +98,16 @@ def play_s(browser, base, lab, until):
     took = page.evaluate(PLAY, until) / 1000
     context.close()
     return took
+
+
+def soak_in_new_browser(playwright, base, visits, play_limit, rounds, python):
+    """The soak (or its control, python=False) in a Chromium of its own: its browser process and renderers hold
+    nothing of another measurement's."""
+    browser = launch(playwright, FLAGS)
+    try:
+        return soak(browser, base, visits, play_limit, rounds, python)
+    finally:
+        browser.close()
 
 
 def spread(values, unit, digits=0):
@@ -169,16 +181,22 @@ def main():
                         results["ready"][f"{engine}:{lab_id}"] = out["load"]
                         if engine == "chromium":  # where the time goes, from a trace of one load of each
                             bench_trace(browser, base, lab, 1)
+            browser.close()
             if "soak" in sections:
                 results["soak"] = []
                 for _ in range(args.runs):
-                    rounds = soak(browser, base, args.visits, args.play_limit, max(2, args.rounds))
-                    results["soak"].append(rounds)
+                    control, rounds = (
+                        soak_in_new_browser(p, base, args.visits, args.play_limit, max(2, args.rounds), python)
+                        for python in (False, True)
+                    )
+                    results["soak"].append({"control": control, "python": rounds})
                     print(
                         f"Sessione lunga, {args.visits} visite in una scheda (budget giro 2 ≤ {SOAK_BUDGET_MB} MB a visita):"
                     )
                     print("\n".join(say_soak(rounds)))
-            browser.close()
+                    print(f"Controllo: le stesse {args.visits} navigazioni, Python mai partito, nulla riprodotto:")
+                    print("\n".join(say_soak(control)))
+                    print("\n".join(say_against_control(control, rounds)))
     finally:
         server.shutdown()
     if args.json:

@@ -6,19 +6,42 @@
 // Done when the browser is idle: a big page takes some milliseconds, which the next page's start does not wait for.
 // The code editors (CodeMirror) the reader opened there listen to the window until they are destroyed, and hold
 // their lab: they are destroyed first.
+//
+// The media listeners themselves: the theme's two media queries (its watchMedia) are one MediaQueryList each for
+// the whole visit, and every page's sidebars add a listener to them (MediaQueryList.addListener, never removed:
+// its rxjs fromEventPattern has no remove handler), each holding its page's subscriptions (about 11 kB a visit,
+// measured by scripts/bench_soak.py). The theme mounts a page's components before mountLabs (main.js) hears of the
+// page, so the listeners added between two navigations are the newer page's: they are removed when it is left
+// (were the order ever the other way round, they would go one page late, never while their page is on screen).
+// Those added at the theme's start or within the first page (its header, search, palette: the whole visit's)
+// stay.
 
 const CONTAINER = "[data-md-component=container]";
 let shown = null; // the container on screen at the last navigation
 const whenIdle = self.requestIdleCallback?.bind(self) ?? ((work) => setTimeout(work, 200)); // Safari has no requestIdleCallback
+let added = []; // [MediaQueryList, listener] added since the last navigation
+let shownListeners = []; // those of the page on screen
 
-/** The container of the page on screen, remembered; the one of the page left, taken apart. */
+if (self.MediaQueryList?.prototype.addListener) {
+  const addListener = MediaQueryList.prototype.addListener;
+  MediaQueryList.prototype.addListener = function (listener) {
+    if (listener) added.push([this, listener]);
+    return addListener.call(this, listener);
+  };
+}
+
+/** The container of the page on screen, remembered; the one of the page left, taken apart, and its media
+ *  listeners removed. */
 export function releaseLeftPage() {
   const now = document.querySelector(CONTAINER);
   const left = shown;
   if (left && left !== now && !left.isConnected) {
     closeEditors(left);
+    for (const [query, listener] of shownListeners) query.removeListener(listener);
+    shownListeners = added;
     whenIdle(() => takeApart(left), { timeout: 2000 });
   }
+  added = [];
   shown = now;
 }
 
