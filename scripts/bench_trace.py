@@ -78,8 +78,9 @@ def cpu_by_thread(tasks, names, start, end):
     cpu = collections.Counter()
     for e in tasks:
         overlap = min(e["ts"] + e["dur"], end) - max(e["ts"], start)
-        if overlap > 0 and "tdur" in e:
-            cpu[names.get((e["pid"], e["tid"]), str(e["tid"]))] += e["tdur"] * overlap / e["dur"] / 1000
+        name = names.get((e["pid"], e["tid"]), str(e["tid"]))
+        if overlap > 0 and "tdur" in e and not name.startswith("WebUI"):  # Chromium's own pages (its UI) apart
+            cpu[name] += e["tdur"] * overlap / e["dur"] / 1000
     return cpu
 
 
