@@ -272,7 +272,9 @@ def raw_value(value):
 
 
 def navigate(page, url):
-    """Instant navigation (mkdocs-material): the page changes, the Python worker stays."""
+    """Instant navigation (mkdocs-material): the page changes, the Python worker stays (once the theme's script
+    runs: on a lab page it starts when the lab is «pronto»)."""
+    page.wait_for_function("() => window.document$ !== undefined")
     page.evaluate(
         """u => { const a = document.createElement("a"); a.href = u; document.body.append(a); a.click(); a.remove(); }""",
         url,

@@ -7,7 +7,9 @@ READY = 90_000
 
 
 def go(page, url):
-    """Instant navigation, as a click on a link of the page does it."""
+    """Instant navigation, as a click on a link of the page does it (once the theme's script runs: on a lab page it
+    starts when the lab is «pronto», and a click before is a full load)."""
+    page.wait_for_function("() => window.document$ !== undefined")
     page.evaluate(
         "u => { const a = document.createElement('a'); a.href = u; document.body.append(a); a.click(); a.remove(); }",
         url,

@@ -2,6 +2,7 @@
 site, becomes interactive, and its view changes when a control moves."""
 
 import pytest
+from lab_pages import go
 from playwright.sync_api import expect
 
 import labs
@@ -42,19 +43,11 @@ def shared_page(browser, site_url):
     context.close()
 
 
-def navigate(page, url):
-    """Follow a link as a reader would (instant navigation keeps the worker)."""
-    page.evaluate(
-        "u => { const a = document.createElement('a'); a.href = u; document.body.append(a); a.click(); a.remove(); }",
-        url,
-    )
-
-
 @pytest.mark.parametrize("lab", labs.all_labs(), ids=lambda lab: lab.id)
 def test_lab_page_becomes_interactive_and_reacts(shared_page, site_url, lab):
     page = shared_page
     page.errors.clear()
-    navigate(page, f"{site_url}{lab.path}")
+    go(page, f"{site_url}{lab.path}")
     root = page.locator(f"[data-lab='{lab.id}']")
     view = root.locator("[data-lab-view]")
     expect(root).to_be_attached(timeout=READY_TIMEOUT)

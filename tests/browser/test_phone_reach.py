@@ -9,6 +9,7 @@ controls of 4.3, 9C, A.1 and A.5 were 1.400–2.700 px below their figure.
 """
 
 import pytest
+from lab_pages import go
 from playwright.sync_api import expect
 
 import labs
@@ -83,13 +84,6 @@ def phone_page(browser, site_url):
     context.close()
 
 
-def navigate(page, url):
-    page.evaluate(
-        "u => { const a = document.createElement('a'); a.href = u; document.body.append(a); a.click(); a.remove(); }",
-        url,
-    )
-
-
 def move(page, root, element, how):
     if how == "click":
         element.click()
@@ -116,7 +110,7 @@ def out_of_reach(where):
 @pytest.mark.parametrize("lab", labs.all_labs(), ids=lambda lab: lab.id)
 def test_on_a_phone_every_control_and_what_it_changes_are_on_screen_together(phone_page, site_url, lab):
     page = phone_page
-    navigate(page, f"{site_url}{lab.path}")
+    go(page, f"{site_url}{lab.path}")
     root = page.locator(f"[data-lab='{lab.id}']")
     expect(root).to_have_attribute("data-ready", "true", timeout=READY_TIMEOUT)
     view = root.locator("[data-lab-view]")

@@ -8,6 +8,9 @@ import pytest
 # instant navigation (a click on a link of the page), then «ready»: ms from the click, and the view as
 # prerendered (read before Python drew anything) and as drawn at «ready»
 GO_AND_WAIT_READY = """async (url, id) => {
+  // instant navigation is the theme's: on a lab page its script starts when the lab is «pronto»
+  const asked = performance.now();
+  while (window.document$ === undefined && performance.now() - asked < 60000) await new Promise((r) => setTimeout(r, 10));
   const start = performance.now();
   const a = document.createElement("a"); a.href = url; document.body.append(a); a.click(); a.remove();
   let prerendered = null;
