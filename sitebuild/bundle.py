@@ -4,6 +4,7 @@
     worker/main.js  → assets/labs/worker.js    Python's worker (a module worker); its Python (.py) inlined as text
     boot.js         → inline in a lab page's <head> (the theme's block site_meta, templates/overrides/main.html)
     editor.js       → assets/labs/vendor/editor.js   CodeMirror, imported only when the reader presses «Modifica»
+    page/progress-page.js → assets/labs/progress-page.js   «I tuoi esercizi», imported only by that page
 
 Minified: their comments, which say why each thing is as it is, stay in templates/runtime/. Every page loads
 runtime.js and worker.js (bench.py --bytes prints their size). morphdom stays a file of its own (assets/labs/vendor/).
@@ -17,6 +18,7 @@ MODULES = {
     "page/main.js": "assets/labs/runtime.js",
     "worker/main.js": "assets/labs/worker.js",
     "editor.js": "assets/labs/vendor/editor.js",
+    "page/progress-page.js": "assets/labs/progress-page.js",
 }
 COMMON = ["--bundle", "--minify", "--log-level=warning", "--loader:.py=text"]
 

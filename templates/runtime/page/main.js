@@ -8,7 +8,6 @@ import { CodePanel } from "./code-panel.js";
 import { mountExperiments } from "./experiments.js";
 import { mountExercises } from "./exercises.js";
 import { mountQuestions } from "./predict.js";
-import { mountProgressPage } from "./progress-page.js";
 import { startTheme, watchTheme } from "./theme.js";
 import { keepOffline, keepOfflineWhenLoaded } from "./offline.js";
 import { writeUrlOnLeaving } from "./url.js";
@@ -19,6 +18,13 @@ import { releaseLeftPage } from "./leaving.js";
 // worker keeping the old build whole) needs that build's Python: the page loads anew, once, which starts the
 // worker its own <head> names. Were it still another build after that reload, the worker restarts on it.
 const RELOADED = "labs-reloaded-for";
+
+// «I tuoi esercizi» is a script of its own (sitebuild/bundle.py), which no lab page downloads
+const PROGRESS_PAGE_URL = new URL("./progress-page.js", import.meta.url);
+
+function mountProgressPage() {
+  import(PROGRESS_PAGE_URL.href).then((module) => module.mountProgressPage());
+}
 
 function ownBuild() {
   const root = document.querySelector("[data-lab][data-lockfile]");
@@ -40,7 +46,7 @@ function ownBuild() {
 
 function mountLabs() {
   releaseLeftPage();
-  mountProgressPage();
+  if (document.querySelector("[data-progress-page]")) mountProgressPage();
   mountQuestions();
   if (!ownBuild()) return;
   python.listeners.clear();
