@@ -180,6 +180,7 @@ def write_pages(theme, policy, secure, markdown, nav=None, removed=()):
         for path in theme.pages() if nav is not None else markdown:
             target = theme.target(path)
             keep(target)
+            keep(target.parent / secure.LISTING_PAGE)
             written = theme.render(path, read=path in markdown)
             secure_page(secure, policy, written, written.read_text(encoding="utf-8"))
         if nav is not None:
@@ -203,14 +204,16 @@ def write_pages(theme, policy, secure, markdown, nav=None, removed=()):
 
 
 def secure_page(secure, policy, written, html):
-    """A page as secure_pages leaves it: the skip link of a lab page, the CSP as a <meta>; NeedsFull if the page
-    has an inline script the CSP does not know."""
-    html = secure.skip_to_lab(html, written.relative_to(SITE))
+    """A page as secure_pages leaves it: the skip link of a lab page, its code listing on a page of its own beside
+    it, the CSP as a <meta> in both; NeedsFull if the page has an inline script the CSP does not know."""
+    html, listing = secure.split_listing(secure.skip_to_lab(html, written.relative_to(SITE)), written)
     unknown = set(secure.script_hashes({written: html})) - set(re.findall(r"'sha256-[^']+'", policy))
     if unknown:
         raise NeedsFull("la pagina ha uno script in linea che la CSP non conosce")
     meta = f'<meta http-equiv="Content-Security-Policy" content="{policy}">'
-    written.write_text(html.replace(secure.CHARSET, f"{secure.CHARSET}\n    {meta}", 1), encoding="utf-8")
+    for path, text in ((written, html), (written.parent / secure.LISTING_PAGE, listing)):
+        if text is not None:
+            path.write_text(text.replace(secure.CHARSET, f"{secure.CHARSET}\n    {meta}", 1), encoding="utf-8")
 
 
 def update_search(theme_stage, entries_by_url, all_labs, order=None):

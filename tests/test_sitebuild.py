@@ -5,7 +5,7 @@ import re
 import pytest
 
 from sitebuild import theme, wheels
-from sitebuild.secure import script_hashes, skip_to_lab
+from sitebuild.secure import LISTING_PAGE, script_hashes, skip_to_lab, split_listing
 
 
 def test_a_theme_upgrade_that_changes_a_block_stops_the_build_with_an_italian_line():
@@ -39,6 +39,22 @@ def test_the_csp_hashes_every_inline_script_but_json_and_the_skip_link_goes_to_l
     skip = '<div data-md-component="skip">'
     assert "Vai al laboratorio" in skip_to_lab(f'{skip}<h2 id="laboratorio">', "x")
     assert skip_to_lab(f"{skip}<h2>", "x") == f"{skip}<h2>"
+
+
+def test_a_lab_s_listing_goes_to_a_page_of_its_own_and_a_theme_change_that_hides_it_stops_the_build():
+    head = (
+        '<head><meta charset="utf-8"><title>1.1 Ombrello - Laboratori LLM</title><link rel="stylesheet" href="a.css">'
+    )
+    fn = '<section data-lab-code-file="core/x.py"><div class="highlight"><pre>a = 1&#10;</pre></div></section>'
+    page = f'{head}</head><h2 id="laboratorio"></h2><div class="lab-code-listing" data-lab-code-listing>{fn}</div>\n</details><p>'
+    lab, listing = split_listing(page, "x")
+    assert fn not in lab and lab.endswith(
+        f'<a href="{LISTING_PAGE}">Il codice, in una pagina a parte</a></p></div>\n</details><p>'
+    )
+    assert fn in listing and '<link rel="stylesheet" href="a.css">' in listing and "· 1.1 Ombrello</h1>" in listing
+    assert split_listing("<p>no lab</p>", "x") == ("<p>no lab</p>", None)
+    with pytest.raises(SystemExit, match="non trovo l'elenco del codice"):
+        split_listing(page.replace("</div>\n</details>", "</div></details>"), "x")
 
 
 def test_slim_blanks_docstrings_and_comments_and_keeps_every_statement_on_its_line():

@@ -35,7 +35,8 @@ def test_edit_run_error_reset_stop_and_share(measured, site_url, context):
     panel = page.locator("[data-lab-code]")
     status = panel.locator("[data-lab-code-status]")
 
-    # read-only: highlighted at build time, no editor downloaded
+    # read-only: highlighted at build time, fetched as the panel opens, no editor downloaded
+    assert panel.locator(".lab-code-caption").count() == 0
     panel.locator("summary").click()
     expect(panel.locator(".lab-code-listing .highlight").first).to_be_visible()
     assert panel.locator(".lab-code-caption", has_text="softmax").count() >= 1
@@ -114,10 +115,26 @@ def test_no_editor_download_without_modifica(page, site_url):
     lab.locator('[data-step="+1"]').click()
     idle(page, lab)
     assert not [u for u in requests if u.endswith("/editor.js")]
-    # and the read-only panel is in the page's HTML, highlighted, before any script runs
-    html = page.evaluate("() => document.querySelector('[data-lab-code]').outerHTML")
-    text = page.evaluate("() => document.querySelector('[data-lab-code] .lab-code-listing').textContent")
-    assert 'class="highlight"' in html and "def start(" in text
+    # and the read-only listing is a page of its own, highlighted, that the page links to before any script runs
+    page.goto(f"{site_url}capitolo-3/bigrammi/codice.html")
+    expect(page.locator(".lab-code-listing .highlight").first).to_be_visible()
+    assert "def start(" in page.locator(".lab-code-listing").text_content()
+    page.locator("text=Torna al laboratorio").click()
+    expect(page.locator("[data-lab]")).to_be_visible()
+
+
+def test_a_listing_that_cannot_be_fetched_says_so_and_modifica_fetches_it_again(page, site_url):
+    lab = open_ready(page, f"{site_url}capitolo-9/softmax-temperatura/")
+    panel = page.locator("[data-lab-code]")
+    page.route("**/codice.html", lambda route: route.fulfill(status=503, body="no"))
+    panel.locator("summary").click()
+    expect(panel.locator("[data-lab-code-status]")).to_contain_text("Non riesco a scaricare il codice (HTTP 503)")
+    expect(panel.locator(".lab-code-wait a")).to_be_visible()  # the way to the listing's page stays
+    page.unroute("**/codice.html")
+    panel.locator('[data-code="edit"]').click()
+    expect(panel.locator(".cm-editor")).to_be_visible()
+    assert editor_text(page) == editable_text(labs.get("softmax-temperatura").module)
+    assert lab.is_visible()
 
 
 def test_a_suggested_edit_shows_its_effect_and_ripristina_undoes_it(page, site_url):

@@ -5,6 +5,7 @@
 import { python } from "./python.js";
 import { writeInput } from "./inputs.js";
 import { FOLDS_PARAM } from "./url.js";
+import { loadListing } from "./listing.js";
 
 const EDITOR_URL = new URL("./vendor/editor.js", import.meta.url);
 const SHARE_LIMIT = 6000; // characters of compressed code in a link
@@ -22,19 +23,11 @@ async function unpack(data) {
   return new Response(stream).text();
 }
 
-// The text «Modifica» starts from is the listing's, read from the page: each shown function's
-// source after a line naming its file, as labs.kit.listing.editable_text writes it.
-function shownText(panel) {
-  return [...panel.querySelectorAll("[data-lab-code-file]")]
-    .map((part) => `# ── da ${part.dataset.labCodeFile}\n${part.querySelector("pre").textContent}`)
-    .join("\n\n");
-}
-
 export class CodePanel {
   constructor(panel, controller) {
     this.panel = panel;
     this.controller = controller;
-    this.original = shownText(panel);
+    this.original = null; // the listing's text, once fetched (listing.js)
     this.status = panel.querySelector("[data-lab-code-status]");
     this.editor = null;
     this.running = null; // the edited text the lab runs on, or null for the original
@@ -46,6 +39,7 @@ export class CodePanel {
       if (button?.dataset.code === "try") this.tryEdit(button.closest("[data-edit]"));
       else if (button) this[button.dataset.code]();
     });
+    panel.addEventListener("toggle", () => { if (panel.open) this.source(); });
     const shared = new URLSearchParams(location.hash.slice(1)).get("codice");
     if (shared) this.openShared(shared);
   }
@@ -58,14 +52,27 @@ export class CodePanel {
     this.status.textContent = text;
   }
 
+  // the listing's text, fetched the first time; null (and the reason said) if it cannot be
+  async source() {
+    try {
+      this.original ??= await loadListing(this.panel);
+    } catch (error) {
+      this.say(error.message, "error");
+    }
+    return this.original;
+  }
+
   async edit(text = null) {
     if (!this.editor) {
       this.say("Carico l'editor…");
-      const { createEditor } = await import(EDITOR_URL.href);
-      const host = this.panel.querySelector("[data-lab-code-editor]");
-      host.hidden = false;
-      this.editor = createEditor(host, this.original, { run: () => this.run(), label: "Il codice Python del laboratorio" });
-      this.say("Cambia il codice e premi «Esegui» (o Ctrl+Invio).");
+      const [original, { createEditor }] = await Promise.all([this.source(), import(EDITOR_URL.href)]);
+      if (original === null) return;
+      if (!this.editor) { // else a second «Modifica» made it meanwhile
+        const host = this.panel.querySelector("[data-lab-code-editor]");
+        host.hidden = false;
+        this.editor = createEditor(host, original, { run: () => this.run(), label: "Il codice Python del laboratorio" });
+        this.say("Cambia il codice e premi «Esegui» (o Ctrl+Invio).");
+      }
     }
     if (text !== null) this.editor.text = text;
     this.panel.open = true;
@@ -102,11 +109,13 @@ export class CodePanel {
   // «Prova: …»: the editor opens with the lab's suggested edit made, the controls where its effect
   // shows, the edited code running and the changed line in sight; «Ripristina» undoes all of it.
   async tryEdit(item) {
+    const original = await this.source();
+    if (original === null) return;
     const old = item.querySelector("[data-edit-old]").value;
-    const at = this.original.indexOf(old);
+    const at = original.indexOf(old);
     if (at < 0) return this.say("Questa modifica non si applica più al codice della pagina: ricaricala.", "error");
-    await this.edit(this.original.slice(0, at) + item.querySelector("[data-edit-new]").value
-      + this.original.slice(at + old.length));
+    await this.edit(original.slice(0, at) + item.querySelector("[data-edit-new]").value + original.slice(at + old.length));
+    if (!this.editor) return;
     const pairs = item.dataset.editParams.split(";").filter(Boolean).map((pair) => pair.split("="));
     const before = this.controller.params();
     this.saved ??= [];

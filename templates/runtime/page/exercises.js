@@ -6,6 +6,7 @@
 import { python } from "./python.js";
 import { progress } from "./progress.js";
 import { exerciseMessage } from "../protocol.js";
+import { loadListing } from "./listing.js";
 
 const EDITOR_URL = new URL("./vendor/editor.js", import.meta.url);
 export const LIMIT_MS = 5000;
@@ -173,14 +174,21 @@ export class Exercise {
   }
 
   // the solution is the reference itself, as the code panel lists it
-  showSolution() {
+  async showSolution() {
     this.block.querySelector("[data-exercise-confirm]").hidden = true;
-    const listed = document.querySelector(`[data-lab-code="${this.lab.id}"] [data-lab-code-name="${this.name}"] pre`);
+    const panel = document.querySelector(`[data-lab-code="${this.lab.id}"]`);
+    let text;
+    try {
+      await loadListing(panel);
+      text = panel.querySelector(`[data-lab-code-name="${this.name}"] pre`)?.textContent ?? "";
+    } catch (error) {
+      text = error.message;
+    }
     const box = this.block.querySelector("[data-exercise-solution]");
     const heading = document.createElement("p");
     heading.textContent = "La funzione del sito (la stessa del pannello «Il codice Python»):";
     const pre = document.createElement("pre");
-    pre.textContent = listed ? listed.textContent : "";
+    pre.textContent = text;
     box.replaceChildren(heading, pre);
     box.hidden = false;
   }
