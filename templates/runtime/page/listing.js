@@ -22,14 +22,18 @@ async function fetchListing(listing) {
   return shownText(listing);
 }
 
-/** The text of a code panel's listing, fetched and shown in the panel if it was not yet; or
- *  the Italian line of a failure (the listing keeps its link to the listing's page), tried again at the next call. */
+/** The text of a code panel's listing, fetched and shown in the panel if it was not yet. A failure rejects with an
+ *  Italian line (the listing keeps its link to the listing's page) and is tried again at the next call. */
 export function loadListing(panel) {
   const listing = panel.querySelector("[data-lab-code-listing]");
   if (!listing.dataset.src) return Promise.resolve(shownText(listing));
   if (!loads.has(listing)) {
+    const wait = document.createElement("span");
+    wait.textContent = "Carico il codice… ";
+    listing.querySelector(".lab-code-wait")?.prepend(wait);
     const load = fetchListing(listing).catch((error) => {
       loads.delete(listing);
+      wait.remove();
       throw new Error(`Non riesco a scaricare il codice (${error.message}): riprova, o aprilo dal link.`);
     });
     loads.set(listing, load);
