@@ -16,9 +16,10 @@ export function statusChanged(lab) {
     status.hidden = false;
     retry.hidden = true;
     bar.hidden = false;
-    // the bar counts bytes while they arrive; starting Python and the labs has no size: the bar says «in corso»
-    if (python.phase === "download") bar.value = Math.min(1, python.loaded / total);
-    else bar.removeAttribute("value");
+    // the bar counts bytes while they arrive; starting Python and the labs has no size: the bar stays full and
+    // the line says what is going on. Never an indeterminate bar: that is an animation the browser paints on
+    // the page's main thread the whole time Python starts, and the start waits on that thread (scripts/bench_limits.py)
+    bar.value = python.phase === "download" ? Math.min(1, python.loaded / total) : 1;
     const doing = {
       // a number never wraps away from its unit (the layout check's rule): no-break spaces
       download: `download, ${Math.round(100 * bar.value)}\u00a0% di ${formatNumber((total / 1e6).toFixed(1))}\u00a0MB`,
