@@ -222,6 +222,51 @@ def test_a_page_imports_only_the_parts_of_the_kit_its_lab_draws_with():
     assert result.returncode == 0, result.stderr[-2000:]
 
 
+def test_the_worker_unpacks_wheels_without_importing_importlib_metadata(site_dir, tmp_path):
+    """templates/runtime/worker/unpack.py as the worker runs it, on a page's wheels and then on another lab's of the
+    same chapter: the new lab imports from a folder Python has already read, and importlib.metadata (with email,
+    csv…: ~40 ms in Pyodide, which importlib.invalidate_caches() costs) is not imported on the way to «pronto»."""
+    import shutil
+
+    runtime, lock = served_lock(site_dir)
+    modules, packages = lock["tool"]["laboratori-llm"]["modules"], lock["packages"]
+
+    def closure(module):
+        wanted, seen = [modules[module]], set()
+        while wanted:
+            name = wanted.pop()
+            if name not in seen:
+                seen.add(name)
+                wanted += packages[name]["depends"]
+        return seen
+
+    def copies(names):
+        return [str(shutil.copy(runtime / packages[name]["file_name"], tmp_path)) for name in sorted(names)]
+
+    first = copies(closure("labs.ch1.ombrello"))
+    second = copies(closure("labs.ch1.parole_come_vettori") - closure("labs.ch1.ombrello"))
+    folder = tmp_path / "site-packages"
+    folder.mkdir()
+    unpack = ROOT / "templates" / "runtime" / "worker" / "unpack.py"
+    check = "\n".join(
+        [
+            "import sys",
+            f"sys.path.insert(0, {str(folder)!r})",
+            "scope = {}",
+            f"exec(open({str(unpack)!r}).read(), scope)",
+            f"scope['unpack']({chr(10).join(first)!r})",
+            "import labs",
+            "assert labs.__file__.startswith(sys.path[0]), labs.__file__",
+            "labs.warm_up('labs.ch1.ombrello', 'page')",
+            "assert 'importlib.metadata' not in sys.modules",
+            f"scope['unpack']({chr(10).join(second)!r})",
+            "labs.load('labs.ch1.parole_come_vettori')",
+        ]
+    )
+    result = subprocess.run([sys.executable, "-I", "-S", "-c", check], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-2000:]
+
+
 def test_our_assets_load_nothing_from_outside(site_dir):
     for path in (site_dir / "assets" / "labs").rglob("*"):
         if not path.is_file() or path.suffix not in (".js", ".css", ".mjs"):

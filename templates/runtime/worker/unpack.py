@@ -1,5 +1,4 @@
 # Run by the worker (wheels.js) once Python has started: the function it returns unpacks our wheels.
-import importlib
 import os
 import sys
 import zipfile
@@ -12,7 +11,11 @@ def unpack(paths):
         with zipfile.ZipFile(path) as wheel:
             wheel.extractall(folder)
         os.remove(path)
-    importlib.invalidate_caches()
+    # what new files make stale is the path finders' listings of their folders; importlib.invalidate_caches()
+    # would also import importlib.metadata (and email, csv…) for its own finder, on every page's way to «pronto»
+    for finder in list(sys.path_importer_cache.values()):
+        if hasattr(finder, "invalidate_caches"):
+            finder.invalidate_caches()
 
 
 unpack  # noqa: B018 (the value runPython returns to wheels.js)
