@@ -17,8 +17,10 @@ It needs a built site (LABS_SITE_DIR, default site/: `make build`); `make bench`
   (scripts/bench_load.py): the ratio of the medians (budget ≤ 1.05), in Chromium, Firefox ESR and WebKitGTK
   (--engines; the other two through tests/engines/drivers.py, a fresh browser for each load), with the end of
   each stage of the worker's start; in Chromium then a trace of one load of each (scripts/bench_trace.py: each
-  thread's CPU until «pronto», the page's longest tasks). scripts/bench_start.mjs measures, under Node, two levers against their
-  bytes: .pyc compiled by this Pyodide instead of .py, and a Pyodide memory snapshot.
+  thread's CPU until «pronto», the page's longest tasks); scripts/bench_subtract.py says, in any engine, what each part
+  of the page adds (the page without runtime.js, its <head> alone, our worker on a bare page).
+  scripts/bench_start.mjs measures, under Node, two levers against their bytes: .pyc compiled by this Pyodide
+  instead of .py, and a Pyodide memory snapshot.
 - soak: --visits lab visits in one tab by instant navigation, in two rounds through the labs, each stepped lab
   played to its end (scripts/bench_soak.py): the tab's JavaScript memory a visit in each round (budget in round
   2 ≤ 0.05 MB) and Chromium's resident memory after each (budget: round 2 no higher than round 1). Its control,

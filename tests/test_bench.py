@@ -187,3 +187,16 @@ def test_a_trace_counts_each_thread_s_tasks_once_and_only_until_ready():
     assert cpu["Renderer: CrRendererMain"] == pytest.approx(80 + 100)  # the nested call once; half the last task
     assert cpu["Renderer: worker della ricerca"] == pytest.approx(30)  # on the CPU a tenth of its wall time
     assert cpu["Renderer: worker di Python"] == pytest.approx(0.01)
+
+
+def test_the_subtraction_s_variants_each_leave_one_part_of_the_built_page_out(site_dir):
+    bench_subtract = pytest.importorskip("bench_subtract")
+    lab = labs.get("ombrello")
+    page = (site_dir / lab.path / "index.html").read_text(encoding="utf-8")
+    files = bench_subtract.variant_pages(lab)
+    head, no_runtime = files["__head.html"], files["__no-runtime.html"]
+    assert "data-lab-boot" in head and head.endswith('<body><script src="__pronto.js"></script></body></html>')
+    assert "data-lab=" not in head and "data-lab=" in no_runtime
+    assert "assets/labs/runtime.js" in page and "assets/labs/runtime.js" not in no_runtime + head
+    assert len(page) - len(no_runtime) < 100  # the runtime's script tag and nothing else
+    assert b'module: "labs.ch1.ombrello"' in bench_subtract.BARE["worker-page.js"][0]
