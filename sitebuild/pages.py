@@ -72,7 +72,10 @@ def code_panel(lab):
             "file": file,
             "name": name,
             "caption": caption,
-            "html": pygments.highlight(source, PythonLexer(), formatter).replace("\n", "&#10;"),
+            # a long function scrolls inside its box, which the keyboard can reach (tabindex)
+            "html": pygments.highlight(source, PythonLexer(), formatter)
+            .replace("<pre>", '<pre tabindex="0">', 1)
+            .replace("\n", "&#10;"),
         }
         for file, name, caption, source in code.listing(lab.module)
     ]

@@ -137,6 +137,17 @@ def test_a_listing_that_cannot_be_fetched_says_so_and_modifica_fetches_it_again(
     assert lab.is_visible()
 
 
+def test_the_open_listing_scrolls_inside_its_boxes_on_a_phone(page, site_url):
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_ready(page, f"{site_url}capitolo-3/transformer-allenato/")
+    page.locator("[data-lab-code] summary").click()
+    expect(page.locator(".lab-code-listing .highlight").first).to_be_visible()
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390  # no sideways scrolling of the page
+    boxes = page.locator(".lab-code-listing pre")
+    assert boxes.evaluate_all("pres => pres.some((p) => p.scrollWidth > p.clientWidth)")
+    assert boxes.evaluate_all("pres => pres.every((p) => p.tabIndex === 0)")
+
+
 def test_a_suggested_edit_shows_its_effect_and_ripristina_undoes_it(page, site_url):
     """9E's two suggested edits: one click opens the editor with the edit made, sets the controls
     (T = 2, then +1000), runs it and goes to the changed line, or shows the overflow with its line;
