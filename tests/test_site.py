@@ -346,7 +346,8 @@ def test_every_page_carries_the_strict_csp_with_the_hash_of_each_inline_script(s
     for path in site_dir.rglob("*.html"):
         text = path.read_text(encoding="utf-8")
         assert f'<meta http-equiv="Content-Security-Policy" content="{policy}">' in text, path
-        assert text.index("Content-Security-Policy") < text.find("<script") % len(text), path  # a listing has none
+        if "<script" in text:  # a listing's page has none
+            assert text.index("Content-Security-Policy") < text.index("<script"), path
         for attributes, body in re.findall(r"<script(?![^>]*\bsrc=)([^>]*)>(.*?)</script>", text, re.S):
             if "application/json" not in attributes:
                 digest = base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
